@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./app-env";
+import { ApiError, notFound, problemResponse } from "./http/problem";
+import { logError } from "./log";
+import { apiKeyAuth } from "./middleware/api-key-auth";
+import { environmentParam } from "./middleware/environment";
+import { requestId } from "./middleware/request-id";
+import { contactInfo } from "./routes/contact-info";
+import { rateLimits } from "./routes/rate-limits";
+
+const v2 = new Hono<AppEnv>()
+  .use(environmentParam(), apiKeyAuth())
+  .route("/person/contact-info", contactInfo)
+  .route("/me/rate-limits", rateLimits);
+
+export const app = new Hono<AppEnv>()
+  .use(requestId())
+  .get("/healthz", (c) => c.json({ status: "ok" }))
+  .route("/v2/:environment", v2)
+  .notFound(() => {
+    throw notFound();
+  })
+  .onError((error, c) => {
+    const id = c.get("requestId") ?? "unknown";
+    if (error instanceof ApiError) return problemResponse(error.init, id);
+    if (error instanceof HTTPException && error.status < 500) {
+      return problemResponse({ status: error.status, code: "bad_request", title: "Bad Request", detail: error.message }, id);
+    }
+    logError("unhandled_error", error, { requestId: id, method: c.req.method, path: c.req.routePath });
+    return problemResponse(
+      { status: 500, code: "internal_error", title: "Internal Server Error", detail: "Something went wrong on our side; retry later." },
+      id,
+    );
+  });

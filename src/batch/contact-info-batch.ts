@@ -1,0 +1,313 @@
+import { DurableObject } from "cloudflare:workers";
+import { readConfig } from "../config";
+import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
+import type { Environment } from "../environment";
+import { log, logError } from "../log";
+import { retryDelaySeconds } from "../queue/backoff";
+import { chunkForSend, type ItemMessage, MAX_MESSAGES_PER_SEND } from "../queue/item-message";
+import { encodeCursor } from "./cursor";
+import { hasSchema, migrate } from "./schema";
+import {
+  type BatchOwner,
+  type BatchPage,
+  type BatchSummary,
+  batchStatus,
+  type ItemOutcome,
+  type ItemStatus,
+  type ItemView,
+  type NewBatch,
+} from "./status";
+
+type BatchRow = {
+  id: string;
+  customer_id: string;
+  environment: Environment;
+  key_id: string;
+  fields: string;
+  total_items: number;
+  completed_items: number;
+  failed_items: number;
+  created_at: string;
+  completed_at: string | null;
+  next_enqueue_index: number;
+  enqueue_failures: number;
+};
+
+type ItemRow = {
+  idx: number;
+  external_id: string | null;
+  input: string;
+  status: ItemStatus;
+  outcome: Outcome | null;
+  emails: string | null;
+  phones: string | null;
+  error_code: string | null;
+  error_message: string | null;
+};
+
+// Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
+const MAX_SENDS_PER_ALARM = 200;
+
+/**
+ * One batch: its items, their results and the counters, in this object's SQLite.
+ * It also drives the fan-out to the queue from its alarm, recording how far it
+ * got, so an item accepted is an item enqueued even if a send fails halfway.
+ */
+export class ContactInfoBatch extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+  #hasSchema: boolean;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    // An unknown batch id must not leave tables behind, so the schema is created
+    // by `create` and only upgraded here for batches that already exist.
+    this.#hasSchema = hasSchema(this.#sql);
+    if (this.#hasSchema) migrate(this.#sql);
+  }
+
+  async create(batch: NewBatch): Promise<BatchSummary> {
+    migrate(this.#sql);
+    this.#hasSchema = true;
+    if (this.#row()) throw new Error(`batch ${batch.id} already exists`);
+    const failed = batch.items.filter((item) => item.error !== null).length;
+    const completedAt = failed === batch.items.length ? batch.createdAt : null;
+    this.ctx.storage.transactionSync(() => {
+      this.#sql.exec(
+        `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        batch.id,
+        batch.customerId,
+        batch.environment,
+        batch.keyId,
+        JSON.stringify(batch.fields),
+        batch.items.length,
+        failed,
+        batch.createdAt,
+        completedAt,
+      );
+      batch.items.forEach((item, index) => {
+        this.#sql.exec(
+          `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          index,
+          item.externalId,
+          JSON.stringify(item.input),
+          item.error ? "failed" : "pending",
+          item.error?.code ?? null,
+          item.error?.message ?? null,
+          item.error ? batch.createdAt : null,
+        );
+      });
+    });
+    if (completedAt === null) await this.ctx.storage.setAlarm(Date.now());
+    log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
+    return this.#summary(this.#row()!);
+  }
+
+  /** The batch and one page of its items, or null when it is not the owner's. */
+  status(owner: BatchOwner, page: { fromIndex: number; limit: number }): BatchPage | null {
+    const row = this.#ownedRow(owner);
+    if (!row) return null;
+    const rows = this.#sql
+      .exec<ItemRow>(
+        `SELECT idx, external_id, input, status, outcome, emails, phones, error_code, error_message
+         FROM items WHERE idx >= ? ORDER BY idx LIMIT ?`,
+        page.fromIndex,
+        page.limit + 1,
+      )
+      .toArray();
+    const hasMore = rows.length > page.limit;
+    const items = rows.slice(0, page.limit).map(itemView);
+    return {
+      ...this.#summary(row),
+      items,
+      nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null,
+    };
+  }
+
+  /**
+   * Records finished items. Only items still pending change, so a redelivered
+   * message or a repeated call never counts twice. Returns how many changed.
+   */
+  async record(outcomes: ItemOutcome[]): Promise<{ recorded: number }> {
+    const row = this.#row();
+    if (!row) {
+      // Nothing to record into; retrying would not change that.
+      log("record_for_unknown_batch", { items: outcomes.length });
+      return { recorded: 0 };
+    }
+    const finishedAt = new Date().toISOString();
+    let completed = 0;
+    let failed = 0;
+    this.ctx.storage.transactionSync(() => {
+      for (const outcome of outcomes) {
+        const changed =
+          outcome.status === "completed"
+            ? this.#sql.exec(
+                `UPDATE items SET status = 'completed', outcome = ?, emails = ?, phones = ?, finished_at = ?
+                 WHERE idx = ? AND status = 'pending' RETURNING idx`,
+                outcome.outcome,
+                JSON.stringify(outcome.emails),
+                JSON.stringify(outcome.phones),
+                finishedAt,
+                outcome.index,
+              )
+            : this.#sql.exec(
+                `UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ?
+                 WHERE idx = ? AND status = 'pending' RETURNING idx`,
+                outcome.error.code,
+                outcome.error.message,
+                finishedAt,
+                outcome.index,
+              );
+        const count = changed.toArray().length;
+        if (outcome.status === "completed") completed += count;
+        else failed += count;
+      }
+      this.#addFinished(row, completed, failed, finishedAt);
+    });
+    if (this.#row()!.completed_at !== null && completed + failed > 0) await this.#finish();
+    return { recorded: completed + failed };
+  }
+
+  override async alarm(): Promise<void> {
+    const row = this.#row();
+    if (!row || row.completed_at !== null) return;
+    if (row.next_enqueue_index < row.total_items) {
+      let done: boolean;
+      try {
+        done = await this.#fanOut(row);
+      } catch (error) {
+        const failures = row.enqueue_failures + 1;
+        this.#sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
+        const delay = retryDelaySeconds(failures, 1, 60);
+        logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
+        await this.ctx.storage.setAlarm(Date.now() + delay * 1000);
+        return;
+      }
+      if (!done) {
+        await this.ctx.storage.setAlarm(Date.now());
+        return;
+      }
+    }
+    const deadline = Date.parse(row.created_at) + readConfig(this.env).batchDeadlineSeconds * 1000;
+    if (Date.now() < deadline) {
+      await this.ctx.storage.setAlarm(deadline);
+      return;
+    }
+    await this.#failRemaining({ code: "processing_timeout", message: "the item was not processed before the batch deadline" });
+  }
+
+  /** Enqueues pending items from where the last run stopped. True when every item is enqueued. */
+  async #fanOut(row: BatchRow): Promise<boolean> {
+    const fields = JSON.parse(row.fields) as ContactField[];
+    let next = row.next_enqueue_index;
+    for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
+      const items = this.#sql
+        .exec<{ idx: number; input: string }>(
+          "SELECT idx, input FROM items WHERE idx >= ? AND status = 'pending' ORDER BY idx LIMIT ?",
+          next,
+          MAX_MESSAGES_PER_SEND,
+        )
+        .toArray();
+      if (items.length === 0) {
+        this.#sql.exec("UPDATE batch SET next_enqueue_index = total_items");
+        log("batch_enqueued", { batchId: row.id, items: row.total_items });
+        return true;
+      }
+      const messages = items.map(
+        (item): ItemMessage => ({
+          batchId: row.id,
+          index: item.idx,
+          environment: row.environment,
+          fields,
+          input: JSON.parse(item.input),
+        }),
+      );
+      for (const chunk of chunkForSend(messages)) {
+        await this.env.ITEM_QUEUE.sendBatch(chunk.map((body) => ({ body })));
+        sends++;
+        // Progress is saved after every send: a failure resends at most one chunk,
+        // and recording is idempotent, so a resent item is harmless.
+        next = chunk[chunk.length - 1]!.index + 1;
+        this.#sql.exec("UPDATE batch SET next_enqueue_index = ?", next);
+      }
+    }
+    return false;
+  }
+
+  async #failRemaining(error: ItemError): Promise<void> {
+    const row = this.#row()!;
+    const finishedAt = new Date().toISOString();
+    this.ctx.storage.transactionSync(() => {
+      const failed = this.#sql
+        .exec(
+          "UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ? WHERE status = 'pending' RETURNING idx",
+          error.code,
+          error.message,
+          finishedAt,
+        )
+        .toArray().length;
+      this.#addFinished(row, 0, failed, finishedAt);
+    });
+    await this.#finish();
+  }
+
+  #addFinished(row: BatchRow, completed: number, failed: number, finishedAt: string): void {
+    if (completed + failed === 0) return;
+    const done = row.completed_items + row.failed_items + completed + failed >= row.total_items;
+    this.#sql.exec(
+      `UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, completed_at = ?`,
+      completed,
+      failed,
+      done ? finishedAt : null,
+    );
+  }
+
+  async #finish(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    const row = this.#row()!;
+    log("batch_completed", {
+      batchId: row.id,
+      environment: row.environment,
+      completedItems: row.completed_items,
+      failedItems: row.failed_items,
+      durationMs: Date.parse(row.completed_at!) - Date.parse(row.created_at),
+    });
+  }
+
+  #row(): BatchRow | undefined {
+    if (!this.#hasSchema) return undefined;
+    return this.#sql.exec<BatchRow>("SELECT * FROM batch").toArray()[0];
+  }
+
+  #ownedRow(owner: BatchOwner): BatchRow | undefined {
+    const row = this.#row();
+    return row && row.customer_id === owner.customerId && row.environment === owner.environment ? row : undefined;
+  }
+
+  #summary(row: BatchRow): BatchSummary {
+    return {
+      id: row.id,
+      status: batchStatus(row.total_items, row.completed_items, row.failed_items),
+      totalItems: row.total_items,
+      completedItems: row.completed_items,
+      failedItems: row.failed_items,
+      createdAt: row.created_at,
+      completedAt: row.completed_at,
+    };
+  }
+}
+
+function itemView(row: ItemRow): ItemView {
+  return {
+    index: row.idx,
+    externalId: row.external_id,
+    status: row.status,
+    outcome: row.outcome,
+    input: JSON.parse(row.input),
+    emails: row.emails ? (JSON.parse(row.emails) as Email[]) : [],
+    phones: row.phones ? (JSON.parse(row.phones) as Phone[]) : [],
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
+  };
+}

@@ -1,0 +1,45 @@
+// Ordered schema migrations of the batch Durable Object. Never edit a shipped
+// entry: append a new one. docs/storage.md describes every table and column.
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE batch (
+     id TEXT PRIMARY KEY,
+     customer_id TEXT NOT NULL,
+     environment TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     fields TEXT NOT NULL,
+     total_items INTEGER NOT NULL,
+     completed_items INTEGER NOT NULL DEFAULT 0,
+     failed_items INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     completed_at TEXT,
+     next_enqueue_index INTEGER NOT NULL DEFAULT 0,
+     enqueue_failures INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE TABLE items (
+     idx INTEGER PRIMARY KEY,
+     external_id TEXT,
+     input TEXT NOT NULL,
+     status TEXT NOT NULL,
+     outcome TEXT,
+     emails TEXT,
+     phones TEXT,
+     error_code TEXT,
+     error_message TEXT,
+     finished_at TEXT
+   );`,
+];
+
+/** Applies the migrations this database has not seen yet, in order. */
+export function migrate(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const current = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0]?.version ?? 0;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    sql.exec(MIGRATIONS[version]!);
+  }
+  if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", MIGRATIONS.length);
+  else if (current < MIGRATIONS.length) sql.exec("UPDATE schema_version SET version = ?", MIGRATIONS.length);
+}
+
+export function hasSchema(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").toArray().length > 0;
+}

@@ -1,0 +1,57 @@
+import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
+import type { PersonInput } from "../contact-info/person";
+import type { Environment } from "../environment";
+
+export type BatchStatus = "pending" | "processing" | "completed";
+export type ItemStatus = "pending" | "completed" | "failed";
+
+/** pending: no item has finished; processing: some have; completed: every item has. */
+export function batchStatus(totalItems: number, completedItems: number, failedItems: number): BatchStatus {
+  const finished = completedItems + failedItems;
+  if (finished >= totalItems) return "completed";
+  return finished === 0 ? "pending" : "processing";
+}
+
+export interface BatchOwner {
+  customerId: string;
+  environment: Environment;
+}
+
+export interface BatchSummary {
+  id: string;
+  status: BatchStatus;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface ItemView {
+  index: number;
+  externalId: string | null;
+  status: ItemStatus;
+  outcome: Outcome | null;
+  input: PersonInput;
+  emails: Email[];
+  phones: Phone[];
+  error: ItemError | null;
+}
+
+export interface BatchPage extends BatchSummary {
+  items: ItemView[];
+  nextCursor: string | null;
+}
+
+/** What the consumer reports for one item; recording it is idempotent. */
+export type ItemOutcome =
+  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[] }
+  | { index: number; status: "failed"; error: ItemError };
+
+export interface NewBatch extends BatchOwner {
+  id: string;
+  keyId: string;
+  fields: ContactField[];
+  createdAt: string;
+  items: { input: PersonInput; externalId: string | null; error: ItemError | null }[];
+}

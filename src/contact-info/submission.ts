@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { ApiError, badRequest, type FieldError } from "../http/problem";
+import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
+import { MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
+
+export const submissionSchema = z.strictObject({
+  items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
+  fields: z
+    .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
+    .min(1, { error: "must name at least one of email, phone" })
+    .optional(),
+});
+
+export interface SubmittedItem {
+  input: PersonInput;
+  externalId: string | null;
+  /** Set when the item is invalid: it is stored as `failed` and never processed. */
+  error: ItemError | null;
+}
+
+export interface Submission {
+  fields: ContactField[];
+  items: SubmittedItem[];
+}
+
+/**
+ * Validates a parsed JSON body. Envelope problems throw; item problems do not:
+ * each bad item becomes a failed item that names its field, and the batch goes on.
+ */
+export function parseSubmission(body: unknown, maxBatchItems: number): Submission {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest("invalid_request", "The request body must be a JSON object.");
+  }
+  const items = (body as { items?: unknown }).items;
+  // Checked before schema parsing so an oversized batch is refused without walking it.
+  if (Array.isArray(items) && items.length > maxBatchItems) {
+    throw new ApiError({
+      status: 413,
+      code: "too_many_items",
+      title: "Payload Too Large",
+      detail: `A batch holds at most ${maxBatchItems} items; this one has ${items.length}. Split it into several batches.`,
+      extensions: { maxItems: maxBatchItems },
+    });
+  }
+  const envelope = submissionSchema.safeParse(body);
+  if (!envelope.success) {
+    throw badRequest("invalid_request", "The request body does not match the submission schema.", envelope.error.issues.map(fieldError));
+  }
+  const fields = envelope.data.fields ? [...new Set(envelope.data.fields)] : [...CONTACT_FIELDS];
+  return { fields, items: envelope.data.items.map(parseItem) };
+}
+
+export function parseItem(raw: unknown): SubmittedItem {
+  const parsed = personInputSchema.safeParse(raw);
+  if (parsed.success) {
+    return { input: parsed.data, externalId: parsed.data.externalId ?? null, error: null };
+  }
+  const message = parsed.error.issues.map((issue) => describe(fieldError(issue))).join("; ");
+  const input = echoableFields(raw);
+  return { input, externalId: input.externalId ?? null, error: { code: "invalid_input", message } };
+}
+
+function fieldError(issue: z.core.$ZodIssue): FieldError {
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((key) => `'${key}'`).join(", ");
+    return { path: [...issue.path, ...issue.keys.slice(0, 1)].join("."), message: `unknown field ${keys}` };
+  }
+  return { path: issue.path.map(String).join("."), message: issue.message };
+}
+
+const describe = ({ path, message }: FieldError): string =>
+  path === "" || message.startsWith("unknown field") ? message : `${path} ${message}`;
+
+// An invalid item still shows what it was, but only the known fields that are
+// strings of a sane length, so an item cannot make the batch store arbitrary data.
+function echoableFields(raw: unknown): PersonInput {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
+  const echo: PersonInput = {};
+  for (const field of PERSON_FIELDS) {
+    const value = (raw as Record<string, unknown>)[field];
+    if (typeof value === "string" && value.length <= MAX_FIELD_LENGTH) echo[field] = value;
+  }
+  return echo;
+}

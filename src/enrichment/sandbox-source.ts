@@ -1,0 +1,86 @@
+import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
+import type { NormalizedPerson } from "../contact-info/person";
+import { type ContactSource, type FindRequest, type FindResult, TransientSourceError } from "./source";
+
+/** Company domains that make the sandbox act out an outcome; see README. */
+export const SANDBOX_DOMAINS = {
+  notFound: "notfound.test",
+  fail: "fail.test",
+  flaky: "flaky.test",
+} as const;
+
+// North American numbers 555-0100 to 555-0199 are reserved for fiction.
+const AREA_CODES = [201, 206, 212, 303, 312, 415, 512, 617, 646, 702] as const;
+const EMAIL_STATUSES: readonly { status: EmailStatus; min: number }[] = [
+  { status: "valid", min: 90 },
+  { status: "valid", min: 90 },
+  { status: "probable", min: 70 },
+  { status: "catch_all", min: 50 },
+  { status: "unknown", min: 30 },
+];
+const PHONE_TYPES: readonly PhoneType[] = ["mobile", "mobile", "landline", "voip"];
+
+/**
+ * The `test` environment's source: synthetic data derived from the input (same
+ * input, same output), on reserved `.example` domains and fictional numbers, so
+ * it can never describe a real person. It calls nothing outside the Worker.
+ */
+export const sandboxSource: ContactSource = {
+  name: "sandbox",
+  async find({ person, fields, attempt }: FindRequest): Promise<FindResult> {
+    const domain = person.companyDomain;
+    if (domain === SANDBOX_DOMAINS.fail) throw new TransientSourceError("sandbox: fail.test always fails");
+    if (domain === SANDBOX_DOMAINS.flaky && attempt === 1) {
+      throw new TransientSourceError("sandbox: flaky.test fails on its first attempt");
+    }
+    if (domain === SANDBOX_DOMAINS.notFound) return { emails: [], phones: [] };
+
+    const seed = await digest(person);
+    const { first, last } = nameParts(person);
+    const company = companySlug(person);
+    const emails: Email[] = [];
+    const phones: Phone[] = [];
+    if (fields.includes("email")) {
+      const { status, min } = EMAIL_STATUSES[seed[0]! % EMAIL_STATUSES.length]!;
+      const local = [first, last].filter(Boolean).join(".") || "contact";
+      emails.push({ address: `${local}@${company}.example`, type: "work", status, confidence: min + (seed[1]! % 10), source: "sandbox" });
+      if (seed[2]! % 4 === 0) {
+        emails.push({ address: `${first || "contact"}${seed[3]! % 100}@personal.example`, type: "personal", status: "unknown", confidence: 40 + (seed[4]! % 20), source: "sandbox" });
+      }
+    }
+    if (fields.includes("phone") && seed[5]! % 3 !== 0) {
+      const area = AREA_CODES[seed[6]! % AREA_CODES.length]!;
+      const line = String(seed[7]! % 100).padStart(2, "0");
+      phones.push({ number: `+1${area}55501${line}`, type: PHONE_TYPES[seed[8]! % PHONE_TYPES.length]!, confidence: 60 + (seed[9]! % 36), source: "sandbox" });
+    }
+    return { emails, phones };
+  },
+};
+
+async function digest(person: NormalizedPerson): Promise<Uint8Array> {
+  const canonical = JSON.stringify(Object.entries(person).sort(([a], [b]) => a.localeCompare(b)));
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical)));
+}
+
+const slug = (value: string): string =>
+  value
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "");
+
+function nameParts(person: NormalizedPerson): { first: string; last: string } {
+  const words =
+    person.firstName || person.lastName
+      ? [person.firstName ?? "", person.lastName ?? ""]
+      : person.fullName
+        ? person.fullName.split(" ")
+        : person.linkedinSlug
+          ? person.linkedinSlug.split(/[-_.]/).filter((word) => !/\d/.test(word))
+          : (person.email?.split("@")[0]?.split(/[._-]/) ?? []);
+  return { first: slug(words[0] ?? ""), last: slug(words.length > 1 ? words[words.length - 1]! : "") };
+}
+
+function companySlug(person: NormalizedPerson): string {
+  const label = person.companyDomain?.split(".")[0] ?? person.companyName ?? person.email?.split("@")[1]?.split(".")[0];
+  return slug(label ?? "") || "company";
+}

@@ -1,0 +1,58 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ProblemInit {
+  status: ContentfulStatusCode;
+  code: string;
+  title: string;
+  detail: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  extensions?: Record<string, unknown>;
+}
+
+// The one error type of the API. Anything thrown that is not an ApiError is a bug
+// and becomes a 500 `internal_error` in app.onError.
+export class ApiError extends Error {
+  readonly init: ProblemInit;
+
+  constructor(init: ProblemInit) {
+    super(init.detail);
+    this.name = "ApiError";
+    this.init = init;
+  }
+}
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+// RFC 9457 body. `type` is a stable, non-resolvable tag URI (RFC 4151) per code,
+// so clients can switch on either `type` or `code`.
+export function problemBody(init: ProblemInit, requestId: string) {
+  return {
+    type: `tag:contact-info-batch,2026:problems/${init.code}`,
+    title: init.title,
+    status: init.status,
+    detail: init.detail,
+    code: init.code,
+    requestId,
+    ...(init.errors ? { errors: init.errors } : {}),
+    ...init.extensions,
+  };
+}
+
+export function problemResponse(init: ProblemInit, requestId: string): Response {
+  return new Response(JSON.stringify(problemBody(init, requestId)), {
+    status: init.status,
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, "x-request-id": requestId, ...init.headers },
+  });
+}
+
+export const notFound = (detail = "No resource exists at this path."): ApiError =>
+  new ApiError({ status: 404, code: "not_found", title: "Not Found", detail });
+
+export const badRequest = (code: string, detail: string, errors?: FieldError[]): ApiError =>
+  new ApiError({ status: 400, code, title: "Bad Request", detail, ...(errors ? { errors } : {}) });

@@ -1,0 +1,13 @@
+import { app } from "./app";
+import { consumeDeadLetters, consumeItems, isDeadLetterQueue } from "./queue/consumer";
+import type { ItemMessage } from "./queue/item-message";
+
+export { ContactInfoBatch } from "./batch/contact-info-batch";
+
+export default {
+  fetch: app.fetch,
+  async queue(batch, env) {
+    if (isDeadLetterQueue(batch.queue)) await consumeDeadLetters(batch, env);
+    else await consumeItems(batch, env);
+  },
+} satisfies ExportedHandler<Env, ItemMessage>;

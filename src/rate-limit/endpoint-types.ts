@@ -1,0 +1,34 @@
+import type { Config } from "../config";
+import type { Environment } from "../environment";
+
+export const ENDPOINT_TYPES = ["contact_info_request", "contact_info_status", "rate_limits"] as const;
+export type EndpointType = (typeof ENDPOINT_TYPES)[number];
+
+export interface RateLimitSetting {
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Per-key overrides, stored on the key's KV record; missing entries use the tier default. */
+export type RateLimitOverrides = Partial<Record<EndpointType, RateLimitSetting>>;
+
+type Tier = "Tier 3" | "Tier 4";
+
+const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: Environment) => string[] }> = {
+  contact_info_request: { tier: "Tier 3", operations: (env) => [`POST /v2/${env}/person/contact-info`] },
+  contact_info_status: { tier: "Tier 4", operations: (env) => [`GET /v2/${env}/person/contact-info/{id}`] },
+  rate_limits: { tier: "Tier 4", operations: (env) => [`GET /v2/${env}/me/rate-limits`] },
+};
+
+export interface EndpointLimit extends RateLimitSetting {
+  endpointType: EndpointType;
+  tier: Tier;
+  operations: string[];
+}
+
+export function endpointLimit(type: EndpointType, environment: Environment, config: Config, overrides: RateLimitOverrides = {}): EndpointLimit {
+  const { tier, operations } = ENDPOINTS[type];
+  const fallback = tier === "Tier 3" ? config.tier3 : config.tier4;
+  const { limit, windowSeconds } = overrides[type] ?? fallback;
+  return { endpointType: type, tier, operations: operations(environment), limit, windowSeconds };
+}

@@ -1,0 +1,86 @@
+import { env, exports } from "cloudflare:workers";
+import type { Environment } from "../src/environment";
+import { issueApiKey, kvKey } from "../src/keys/api-key";
+import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
+
+/** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
+export async function createKey(
+  options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides } = {},
+) {
+  const { key, hash, record } = await issueApiKey({
+    customerId: options.customerId ?? `cus_${crypto.randomUUID()}`,
+    environment: options.environment ?? "test",
+    name: "test key",
+  });
+  if (options.rateLimits) record.rateLimits = options.rateLimits;
+  await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify(record));
+  await env.API_KEYS.put(kvKey.byId(record.keyId), hash);
+  return { key, hash, record };
+}
+
+export function request(path: string, init: RequestInit & { key?: string } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set("x-api-key", init.key);
+  return exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers }));
+}
+
+export function submit(key: string, body: unknown, environment: Environment = "test") {
+  return request(`/v2/${environment}/person/contact-info`, {
+    method: "POST",
+    key,
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function submitBatch(key: string, body: unknown, environment: Environment = "test"): Promise<string> {
+  const response = await submit(key, body, environment);
+  if (response.status !== 202) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
+  const { batchId } = await response.json<{ batchId: string }>();
+  return batchId;
+}
+
+export interface StatusBody {
+  id: string;
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  createdAt: string;
+  completedAt: string | null;
+  items: {
+    index: number;
+    externalId: string | null;
+    status: string;
+    outcome: string | null;
+    input: Record<string, string>;
+    emails: { address: string; type: string; status: string; confidence: number; source: string }[];
+    phones: { number: string; type: string; confidence: number; source: string }[];
+    error: { code: string; message: string } | null;
+  }[];
+  nextCursor: string | null;
+}
+
+export async function getStatus(key: string, batchId: string, query = "", environment: Environment = "test") {
+  const response = await request(`/v2/${environment}/person/contact-info/${batchId}${query}`, { key });
+  if (response.status !== 200) throw new Error(`status answered ${response.status}: ${await response.text()}`);
+  return response.json<StatusBody>();
+}
+
+/** Polls through the real queue until the batch completes, or fails the test after `timeoutMs`. */
+export async function waitForCompletion(key: string, batchId: string, timeoutMs = 20_000): Promise<StatusBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await getStatus(key, batchId);
+    if (status.status === "completed") return status;
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${status.status} after ${timeoutMs} ms: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const person = (overrides: Record<string, unknown> = {}) => ({
+  firstName: "Ada",
+  lastName: "Lovelace",
+  companyDomain: "analytical.example",
+  ...overrides,
+});

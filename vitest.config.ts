@@ -1,0 +1,23 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// Tests run inside workerd with the real local KV, Durable Objects and Queues
+// from wrangler.toml; only timings are shortened so retries finish quickly.
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { RETRY_BASE_DELAY_SECONDS: 0, RETRY_MAX_DELAY_SECONDS: 0 },
+        queueConsumers: {
+          "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 2, deadLetterQueue: "contact-info-items-dlq" },
+          "contact-info-items-dlq": { maxBatchTimeout: 0.05, maxRetries: 10 },
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+  },
+});
