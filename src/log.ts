@@ -6,8 +6,9 @@ export function log(event: string, fields: LogFields = {}): void {
   console.log(JSON.stringify({ event, ...fields }));
 }
 
-export function logError(event: string, error: unknown, fields: LogFields = {}): void {
+/** Logs a failure by its type and message; ours never carry personal data. */
+export function logError(event: string, error: unknown, fields: LogFields = {}, level: "warn" | "error" = "error"): void {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
-  console.error(JSON.stringify({ event, error: name, message, ...fields }));
+  console[level](JSON.stringify({ event, error: name, message, ...fields }));
 }

@@ -45,7 +45,8 @@ export async function consumeItems(batch: MessageBatch<ItemMessage>, env: Env): 
             const outcome = found.emails.length + found.phones.length > 0 ? "found" : "not_found";
             done.push({ message, outcome: { index, status: "completed", outcome, ...found } });
           } catch (error) {
-            logError("item_attempt_failed", error, { batchId, index, attempt: message.attempts });
+            // Expected now and then (flaky upstreams); the retry is the handling.
+            logError("item_attempt_failed", error, { batchId, index, attempt: message.attempts }, "warn");
             retry(message);
           }
         }),

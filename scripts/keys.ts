@@ -1,0 +1,89 @@
+// npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
+import { parseArgs } from "node:util";
+import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key.ts";
+import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv.ts";
+
+const USAGE = `usage: npm run keys -- <command> [--local | --remote]
+  create --customer ID --environment test|live [--name NAME] [--json]
+  list [--json]
+  revoke KEYID
+  seed-dev                       write the documented local development keys (local only)`;
+
+// Fixed, documented keys for `npm run dev`. They exist only in the local store.
+export const DEV_KEYS = [
+  { key: "ck_test_localdevelopmentkey0000000000000", keyId: "key_localdev_test", environment: "test" },
+  { key: "ck_live_localdevelopmentkey0000000000000", keyId: "key_localdev_live", environment: "live" },
+] as const;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const entriesFor = (hash: string, record: ApiKeyRecord) => [
+  { key: kvKey.byHash(hash), value: JSON.stringify(record) },
+  // The id entry carries the record as metadata so `list` is a single KV call.
+  { key: kvKey.byId(record.keyId), value: hash, metadata: record },
+];
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      customer: { type: "string" },
+      environment: { type: "string" },
+      name: { type: "string" },
+      json: { type: "boolean", default: false },
+      local: { type: "boolean", default: false },
+      remote: { type: "boolean", default: false },
+    },
+  });
+  if (values.local && values.remote) fail("choose one of --local and --remote");
+  const target: Target = values.remote ? "--remote" : "--local";
+  const [command, ...rest] = positionals;
+
+  switch (command) {
+    case "create": {
+      const environment = values.environment;
+      if (environment !== "test" && environment !== "live") fail("create needs --environment test|live\n" + USAGE);
+      if (!values.customer) fail("create needs --customer ID\n" + USAGE);
+      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
+      kvPutAll(entriesFor(hash, record), target);
+      if (values.json) console.log(JSON.stringify({ key, ...record }));
+      else console.log(`Created ${record.keyId} for ${record.customerId} (${environment}).\nAPI key (shown once, store it now): ${key}`);
+      return;
+    }
+    case "list": {
+      const records = kvList("keyid:", target).map((entry) => entry.metadata as ApiKeyRecord);
+      if (values.json) console.log(JSON.stringify(records));
+      else if (records.length === 0) console.log("No keys.");
+      else for (const r of records) console.log([r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", r.name].join("\t"));
+      return;
+    }
+    case "revoke": {
+      const keyId = rest[0] ?? fail("revoke needs a KEYID\n" + USAGE);
+      const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
+      const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
+      const record: ApiKeyRecord = { ...JSON.parse(stored), revokedAt: new Date().toISOString() };
+      kvPutAll(entriesFor(hash, record), target);
+      console.log(`Revoked ${keyId}. Edge caches may accept it for up to API_KEY_CACHE_TTL_SECONDS more.`);
+      return;
+    }
+    case "seed-dev": {
+      if (target !== "--local") fail("seed-dev writes local development keys only");
+      const entries = [];
+      for (const { key, keyId, environment } of DEV_KEYS) {
+        const record: ApiKeyRecord = { keyId, customerId: "cus_localdev", environment, name: "local development", createdAt: "2026-01-01T00:00:00.000Z" };
+        entries.push(...entriesFor(await hashApiKey(key), record));
+      }
+      kvPutAll(entries, target);
+      console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")}`);
+      return;
+    }
+    default:
+      fail(USAGE);
+  }
+}
+
+await main(process.argv.slice(2));
