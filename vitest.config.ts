@@ -18,6 +18,10 @@ export default defineConfig({
   ],
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
+    hookTimeout: 90_000,
+    // The Worker's structured logs are for operators; keep test output readable.
+    onConsoleLog: (log) => Boolean(process.env.SHOW_WORKER_LOGS) || !log.startsWith('{"event"'),
   },
 });

@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import type { Environment } from "../src/environment";
 import { issueApiKey, kvKey } from "../src/keys/api-key";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
@@ -24,13 +25,26 @@ export function request(path: string, init: RequestInit & { key?: string } = {})
   return exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers }));
 }
 
-export function submit(key: string, body: unknown, environment: Environment = "test") {
-  return request(`/v2/${environment}/person/contact-info`, {
+export async function submit(key: string, body: unknown, environment: Environment = "test") {
+  const response = await request(`/v2/${environment}/person/contact-info`, {
     method: "POST",
     key,
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+  const batchId = response.headers.get("location")?.split("/").pop();
+  if (batchId) submitted.set(batchId, key);
+  return response;
+}
+
+// Every batch a test submits is awaited after the test (see setup.ts), so no
+// queue work outlives the test file that caused it.
+const submitted = new Map<string, string>();
+
+export async function drainSubmittedBatches(timeoutMs = 60_000): Promise<void> {
+  const pending = [...submitted];
+  submitted.clear();
+  await Promise.all(pending.map(([batchId, key]) => waitForCompletion(key, batchId, timeoutMs)));
 }
 
 export async function submitBatch(key: string, body: unknown, environment: Environment = "test"): Promise<string> {
@@ -61,7 +75,8 @@ export interface StatusBody {
   nextCursor: string | null;
 }
 
-export async function getStatus(key: string, batchId: string, query = "", environment: Environment = "test") {
+export async function getStatus(key: string, batchId: string, query = "") {
+  const environment = key.startsWith("ck_live_") ? "live" : "test";
   const response = await request(`/v2/${environment}/person/contact-info/${batchId}${query}`, { key });
   if (response.status !== 200) throw new Error(`status answered ${response.status}: ${await response.text()}`);
   return response.json<StatusBody>();
@@ -71,8 +86,8 @@ export async function getStatus(key: string, batchId: string, query = "", enviro
 export async function waitForCompletion(key: string, batchId: string, timeoutMs = 20_000): Promise<StatusBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await getStatus(key, batchId);
-    if (status.status === "completed") return status;
+    const status = await getStatus(key, batchId, "?limit=1");
+    if (status.status === "completed") return getStatus(key, batchId);
     if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${status.status} after ${timeoutMs} ms: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -84,3 +99,15 @@ export const person = (overrides: Record<string, unknown> = {}) => ({
   companyDomain: "analytical.example",
   ...overrides,
 });
+
+export async function expectProblem(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = await response.json<Record<string, unknown>>();
+  expect(body).toMatchObject({ status, code });
+  expect(body.type).toEqual(expect.stringContaining(code));
+  expect(typeof body.title).toBe("string");
+  expect(typeof body.detail).toBe("string");
+  expect(typeof body.requestId).toBe("string");
+  return body;
+}

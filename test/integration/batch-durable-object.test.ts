@@ -1,0 +1,102 @@
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
+import type { NewBatch } from "../../src/batch/status";
+import { batchStub } from "../../src/batch/stub";
+import { createKey, getStatus, person, submitBatch, waitForCompletion } from "../helpers";
+
+const newBatch = (customerId: string, size: number): NewBatch => ({
+  id: crypto.randomUUID(),
+  customerId,
+  environment: "test",
+  keyId: "key_test",
+  fields: ["email", "phone"],
+  createdAt: new Date().toISOString(),
+  items: Array.from({ length: size }, (_, i) => ({ input: person({ firstName: `P${i}` }), externalId: null, error: null })),
+});
+
+type Progress = { next_enqueue_index: number; enqueue_failures: number };
+const progress = (stub: DurableObjectStub<ContactInfoBatch>) =>
+  runInDurableObject(stub, (_, state) => state.storage.sql.exec<Progress>("SELECT next_enqueue_index, enqueue_failures FROM batch").one());
+
+// Fault injection around the real queue binding, shared by every object in this
+// isolate: each test restores it before it ends.
+function faultyQueue(sendBatch: (real: Queue["sendBatch"], messages: Iterable<MessageSendRequest>) => Promise<unknown>) {
+  const real = env.ITEM_QUEUE.sendBatch.bind(env.ITEM_QUEUE);
+  return vi
+    .spyOn(env.ITEM_QUEUE, "sendBatch")
+    .mockImplementation(async (messages) => (await sendBatch(real, messages)) as QueueSendBatchResponse);
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("the batch Durable Object", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("resumes the fan-out where a failed send left it, losing no item", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 250);
+    const stub = batchStub(env, batch.id);
+    let sends = 0;
+    const queue = faultyQueue(async (real, messages) => {
+      if (++sends > 1) throw new Error("queue unavailable");
+      await real(messages);
+    });
+    await stub.create(batch);
+    const stalled = await until(() => progress(stub), (p) => p.enqueue_failures > 0);
+    expect(stalled.next_enqueue_index).toBe(100);
+
+    queue.mockRestore();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await progress(stub)).next_enqueue_index).toBe(250);
+    const status = await waitForCompletion(key, batch.id);
+    expect(status).toMatchObject({ completedItems: 250, failedItems: 0 });
+  });
+
+  it("fails the items still pending at the batch deadline, so the batch always completes", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 3);
+    const stub = batchStub(env, batch.id);
+    // Messages that vanish: the case the deadline exists for.
+    const queue = faultyQueue(async () => {});
+    await stub.create(batch);
+    await until(() => progress(stub), (p) => p.next_enqueue_index === 3);
+    queue.mockRestore();
+    expect((await getStatus(key, batch.id)).status).toBe("pending");
+
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec("UPDATE batch SET created_at = ?", new Date(Date.now() - 2 * 86_400_000).toISOString());
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const status = await getStatus(key, batch.id);
+    expect(status).toMatchObject({ status: "completed", completedItems: 0, failedItems: 3 });
+    expect(status.items.map((item) => item.error?.code)).toEqual(["processing_timeout", "processing_timeout", "processing_timeout"]);
+  });
+
+  it("keeps exact counters when evicted in the middle of a batch", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: Array.from({ length: 300 }, (_, i) => person({ firstName: `E${i}` })) });
+    const stub = batchStub(env, batchId);
+    await evictDurableObject(stub);
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ totalItems: 300, completedItems: 300, failedItems: 0 });
+    await evictDurableObject(stub);
+    expect(await getStatus(key, batchId)).toMatchObject({ completedItems: 300, failedItems: 0 });
+  });
+
+  it("leaves no storage behind for an id that was never a batch", async () => {
+    const stub = batchStub(env, crypto.randomUUID());
+    expect(await stub.status({ customerId: "cus_x", environment: "test" }, { fromIndex: 0, limit: 10 })).toBeNull();
+    const tables = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
+    expect(tables).toEqual([]);
+  });
+});

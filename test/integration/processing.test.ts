@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { createKey, person, submitBatch, waitForCompletion } from "../helpers";
+
+describe("processing through the real local queue", () => {
+  it("takes a test batch from submit to completed with sandbox contact data", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, {
+      items: [person(), { linkedinUrl: "https://www.linkedin.com/in/grace-hopper-7b" }, { email: "alan@turing.example" }],
+    });
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ status: "completed", totalItems: 3, completedItems: 3, failedItems: 0 });
+    expect(Date.parse(status.completedAt!)).toBeGreaterThanOrEqual(Date.parse(status.createdAt));
+    for (const item of status.items) {
+      expect(item).toMatchObject({ status: "completed", outcome: "found", error: null });
+      expect(item.emails[0]!.address).toMatch(/@[a-z0-9]+\.example$/);
+    }
+    expect(status.items[1]!.emails[0]!.address).toBe("grace.hopper@company.example");
+  });
+
+  it("looks only for the requested fields", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person(), person({ firstName: "Bea" })], fields: ["email"] });
+    const status = await waitForCompletion(key, batchId);
+    for (const item of status.items) expect(item.phones).toEqual([]);
+  });
+
+  it("completes notfound.test items as not_found, not as failures", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person({ companyDomain: "notfound.test" })] });
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ completedItems: 1, failedItems: 0 });
+    expect(status.items[0]).toMatchObject({ status: "completed", outcome: "not_found", emails: [], phones: [], error: null });
+  });
+
+  it("retries flaky.test once and then completes it", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person({ companyDomain: "flaky.test" })] });
+    const status = await waitForCompletion(key, batchId);
+    expect(status.items[0]).toMatchObject({ status: "completed", outcome: "found" });
+  });
+
+  it("fails fail.test with processing_failed once its retries run out, and still completes the batch", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person({ companyDomain: "fail.test" }), person()] });
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ status: "completed", completedItems: 1, failedItems: 1 });
+    expect(status.items[0]).toMatchObject({ status: "failed", outcome: null, error: { code: "processing_failed" } });
+  });
+
+  it("answers every live item not_found until live sources exist", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const batchId = await submitBatch(key, { items: [person(), { email: "someone@example.com" }] }, "live");
+    const status = await waitForCompletion(key, batchId);
+    expect(status.items.map((item) => item.outcome)).toEqual(["not_found", "not_found"]);
+  });
+
+  it("ends a mixed batch with every item completed or failed and the counters summing to the total", async () => {
+    const { key } = await createKey();
+    const domains = ["a.example", "notfound.test", "flaky.test", "fail.test"];
+    const items = Array.from({ length: 40 }, (_, i) => (i % 9 === 8 ? { bad: true } : person({ firstName: `P${i}`, companyDomain: domains[i % 4] })));
+    const status = await waitForCompletion(key, await submitBatch(key, { items }));
+    expect(status.completedItems + status.failedItems).toBe(40);
+    expect(status.items.every((item) => item.status === "completed" || item.status === "failed")).toBe(true);
+    expect(status.items.filter((item) => item.status === "failed")).toHaveLength(status.failedItems);
+  });
+});

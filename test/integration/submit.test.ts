@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { createKey, expectProblem, getStatus, person, request, submit } from "../helpers";
+
+describe("POST /v2/{environment}/person/contact-info", () => {
+  it("accepts a batch with 202, a Location and a receipt", async () => {
+    const { key } = await createKey();
+    const response = await submit(key, { items: [person(), person({ firstName: "Grace" })] });
+    expect(response.status).toBe(202);
+    const body = await response.json<{ batchId: string; itemCount: number; message: string }>();
+    expect(body.batchId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.itemCount).toBe(2);
+    expect(body.message).toContain("2 queued");
+    expect(response.headers.get("location")).toBe(`/v2/test/person/contact-info/${body.batchId}`);
+  });
+
+  it("accepts invalid items as failed items without rejecting the batch", async () => {
+    const { key } = await createKey();
+    const response = await submit(key, { items: [person(), 7, { email: "nope" }, { firstName: "Solo" }] });
+    expect(response.status).toBe(202);
+    const { batchId, itemCount, message } = await response.json<{ batchId: string; itemCount: number; message: string }>();
+    expect(itemCount).toBe(4);
+    expect(message).toContain("3 failed validation");
+    const status = await getStatus(key, batchId);
+    expect(status.failedItems).toBeGreaterThanOrEqual(3);
+    expect(status.items.slice(1).map((item) => [item.status, item.error?.code])).toEqual([
+      ["failed", "invalid_input"],
+      ["failed", "invalid_input"],
+      ["failed", "invalid_input"],
+    ]);
+    expect(status.items[2]!.error!.message).toContain("email");
+  });
+
+  it("completes at once a batch whose every item is invalid", async () => {
+    const { key } = await createKey();
+    const response = await submit(key, { items: [{}, { firstName: "A" }] });
+    const { batchId } = await response.json<{ batchId: string }>();
+    const status = await getStatus(key, batchId);
+    expect(status).toMatchObject({ status: "completed", totalItems: 2, completedItems: 0, failedItems: 2 });
+    expect(status.completedAt).not.toBeNull();
+  });
+
+  it("refuses a body that is not JSON with 400 malformed_json", async () => {
+    const { key } = await createKey();
+    await expectProblem(await submit(key, "{items:"), 400, "malformed_json");
+  });
+
+  it.each([
+    ["not an object", [1]],
+    ["missing items", {}],
+    ["items not an array", { items: {} }],
+    ["empty items", { items: [] }],
+    ["an unknown top-level field", { items: [{ email: "a@b.example" }], callback: "x" }],
+  ])("refuses a body with %s with 400 invalid_request", async (_, body) => {
+    const { key } = await createKey();
+    const problem = await expectProblem(await submit(key, body), 400, "invalid_request");
+    expect(problem.errors ?? []).toBeInstanceOf(Array);
+  });
+
+  it("refuses more than MAX_BATCH_ITEMS items with 413 too_many_items", async () => {
+    const { key } = await createKey();
+    const items = Array.from({ length: 10_001 }, () => ({ email: "a@b.example" }));
+    await expectProblem(await submit(key, { items }), 413, "too_many_items");
+  });
+
+  it("refuses a body over MAX_BODY_BYTES with 413 payload_too_large", async () => {
+    const { key } = await createKey();
+    const big = JSON.stringify({ items: [{ fullName: "x".repeat(11 * 1024 * 1024) }] });
+    await expectProblem(await submit(key, big), 413, "payload_too_large");
+  });
+
+  it.each([undefined, "text/plain", "application/x-www-form-urlencoded"])(
+    "refuses content type %j with 415",
+    async (contentType) => {
+      const { key } = await createKey();
+      const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
+      const response = await request("/v2/test/person/contact-info", {
+        method: "POST",
+        key,
+        headers,
+        body: JSON.stringify({ items: [person()] }),
+      });
+      await expectProblem(response, 415, "unsupported_media_type");
+    },
+  );
+
+  it("accepts application/json with a charset", async () => {
+    const { key } = await createKey();
+    const response = await request("/v2/test/person/contact-info", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ items: [person()] }),
+    });
+    expect(response.status).toBe(202);
+  });
+
+  it("accepts 10,000 items quickly and keeps every one", async () => {
+    const { key } = await createKey();
+    const items = Array.from({ length: 10_000 }, (_, i) => person({ externalId: `row-${i}`, firstName: `Ada${i}` }));
+    const started = performance.now();
+    const response = await submit(key, { items });
+    const elapsed = performance.now() - started;
+    expect(response.status).toBe(202);
+    // A figure to watch, not an assertion: benchmarks own the targets.
+    console.log(`accepted 10,000 items in ${elapsed.toFixed(0)} ms`);
+    const { batchId } = await response.json<{ batchId: string }>();
+    const last = await getStatus(key, batchId, "?limit=1&cursor=" + (await cursorAt(key, batchId, 9_999)));
+    expect(last.totalItems).toBe(10_000);
+    expect(last.items[0]).toMatchObject({ index: 9_999, externalId: "row-9999" });
+  });
+});
+
+async function cursorAt(key: string, batchId: string, index: number): Promise<string> {
+  // Walk with the largest pages the API allows, as a client would.
+  let cursor = "";
+  let seen = 0;
+  while (seen < index) {
+    const page = await getStatus(key, batchId, `?limit=${Math.min(1000, index - seen)}${cursor ? `&cursor=${cursor}` : ""}`);
+    seen += page.items.length;
+    cursor = page.nextCursor!;
+  }
+  return cursor;
+}

@@ -1,0 +1,36 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/config";
+import { endpointLimit } from "../../src/rate-limit/endpoint-types";
+
+describe("endpoint limits", () => {
+  const config = readConfig(env);
+
+  it("default to Tier 3 = 50/60 s for submit and Tier 4 = 100/60 s for reads", () => {
+    expect(endpointLimit("contact_info_request", "test", config)).toEqual({
+      endpointType: "contact_info_request",
+      tier: "Tier 3",
+      operations: ["POST /v2/test/person/contact-info"],
+      limit: 50,
+      windowSeconds: 60,
+    });
+    expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({ tier: "Tier 4", limit: 100, windowSeconds: 60 });
+    expect(endpointLimit("rate_limits", "live", config)).toMatchObject({ tier: "Tier 4", operations: ["GET /v2/live/me/rate-limits"] });
+  });
+
+  it("take a key's override over the tier default", () => {
+    const overrides = { contact_info_request: { limit: 5, windowSeconds: 10 } };
+    expect(endpointLimit("contact_info_request", "test", config, overrides)).toMatchObject({ limit: 5, windowSeconds: 10 });
+    expect(endpointLimit("rate_limits", "test", config, overrides)).toMatchObject({ limit: 100 });
+  });
+});
+
+describe("config", () => {
+  it("accepts numbers given as strings, as `wrangler dev --var` passes them", () => {
+    expect(readConfig({ ...env, MAX_BATCH_ITEMS: "25" as unknown as number }).maxBatchItems).toBe(25);
+  });
+
+  it("refuses a var that is not a whole number", () => {
+    expect(() => readConfig({ ...env, TIER_3_LIMIT: "lots" as unknown as number })).toThrow(/TIER_3_LIMIT/);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { normalizePerson } from "../../src/contact-info/person";
+import { sandboxSource } from "../../src/enrichment/sandbox-source";
+import { TransientSourceError } from "../../src/enrichment/source";
+
+const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) =>
+  sandboxSource.find({ person: normalizePerson(input), fields, attempt });
+
+describe("the sandbox source", () => {
+  it("gives the same answer for the same input", async () => {
+    const input = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
+    expect(await find(input)).toEqual(await find({ ...input, companyDomain: "ANALYTICAL.example " }));
+  });
+
+  it("derives a work address on a reserved .example domain", async () => {
+    const { emails } = await find({ firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.com" });
+    expect(emails[0]).toMatchObject({ address: "ada.lovelace@analytical.example", type: "work", source: "sandbox" });
+  });
+
+  it("only ever returns fictional 555-01xx phone numbers in E.164", async () => {
+    for (let i = 0; i < 30; i++) {
+      const { phones } = await find({ fullName: `Person ${i}`, companyName: "Acme" });
+      for (const phone of phones) expect(phone.number).toMatch(/^\+1\d{3}55501\d{2}$/);
+    }
+  });
+
+  it("returns only the requested fields", async () => {
+    const result = await find({ email: "grace@navy.example" }, 1, ["email"]);
+    expect(result.phones).toEqual([]);
+    expect(result.emails.length).toBeGreaterThan(0);
+  });
+
+  it("finds nothing for notfound.test", async () => {
+    expect(await find({ fullName: "No Body", companyDomain: "notfound.test" })).toEqual({ emails: [], phones: [] });
+  });
+
+  it("fails every attempt for fail.test", async () => {
+    for (const attempt of [1, 2, 5]) {
+      await expect(find({ fullName: "A B", companyDomain: "fail.test" }, attempt)).rejects.toBeInstanceOf(TransientSourceError);
+    }
+  });
+
+  it("fails only the first attempt for flaky.test", async () => {
+    await expect(find({ fullName: "A B", companyDomain: "flaky.test" }, 1)).rejects.toBeInstanceOf(TransientSourceError);
+    expect((await find({ fullName: "A B", companyDomain: "flaky.test" }, 2)).emails.length).toBeGreaterThan(0);
+  });
+
+  it("keeps confidences within 0..100", async () => {
+    for (let i = 0; i < 30; i++) {
+      const { emails, phones } = await find({ linkedinUrl: `https://linkedin.com/in/person-${i}` });
+      for (const { confidence } of [...emails, ...phones]) expect(confidence).toBeGreaterThanOrEqual(0), expect(confidence).toBeLessThanOrEqual(100);
+    }
+  });
+});

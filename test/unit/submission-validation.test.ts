@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { parseItem, parseSubmission } from "../../src/contact-info/submission";
+import { ApiError } from "../../src/http/problem";
+
+const problemOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error.init;
+    throw error;
+  }
+  throw new Error("expected an ApiError");
+};
+
+describe("the submission envelope", () => {
+  it("accepts items and defaults fields to email and phone", () => {
+    const submission = parseSubmission({ items: [{ email: "a@b.example" }] }, 10);
+    expect(submission.fields).toEqual(["email", "phone"]);
+    expect(submission.items).toHaveLength(1);
+  });
+
+  it("keeps the requested fields once each", () => {
+    expect(parseSubmission({ items: [{ email: "a@b.example" }], fields: ["phone", "phone"] }, 10).fields).toEqual(["phone"]);
+  });
+
+  it.each([
+    ["a non-object body", [1, 2]],
+    ["null", null],
+    ["a missing items array", {}],
+    ["items that are not an array", { items: "x" }],
+    ["an empty items array", { items: [] }],
+    ["an unknown top-level field", { items: [{}], priority: "high" }],
+    ["an unknown field name", { items: [{}], fields: ["fax"] }],
+    ["an empty fields array", { items: [{}], fields: [] }],
+  ])("rejects %s with 400 invalid_request", (_, body) => {
+    const problem = problemOf(() => parseSubmission(body, 10));
+    expect(problem.status).toBe(400);
+    expect(problem.code).toBe("invalid_request");
+  });
+
+  it("names the offending path for envelope errors", () => {
+    const problem = problemOf(() => parseSubmission({ items: [{}], extra: 1 }, 10));
+    expect(problem.errors).toEqual([{ path: "extra", message: "unknown field 'extra'" }]);
+  });
+
+  it("rejects more than the maximum number of items with 413 too_many_items", () => {
+    const problem = problemOf(() => parseSubmission({ items: new Array(11).fill({}) }, 10));
+    expect(problem.status).toBe(413);
+    expect(problem.code).toBe("too_many_items");
+    expect(problem.extensions).toEqual({ maxItems: 10 });
+  });
+});
+
+describe("an item", () => {
+  it.each([
+    [{ linkedinUrl: "https://www.linkedin.com/in/jane-doe" }],
+    [{ linkedinUrl: "linkedin.com/in/jane-doe/" }],
+    [{ email: "jane@example.com" }],
+    [{ firstName: "Jane", lastName: "Doe", companyDomain: "example.com" }],
+    [{ fullName: "Jane Doe", companyName: "Example Inc" }],
+    [{ fullName: "Jane Doe", companyName: "Example", companyDomain: "", email: "" , linkedinUrl: "https://linkedin.com/in/jd"}],
+  ])("is valid when identifiable: %j", (raw) => {
+    const item = parseItem(raw);
+    expect(item.error).toBeNull();
+    expect(item.input).toEqual(raw);
+  });
+
+  it("keeps its externalId", () => {
+    expect(parseItem({ externalId: "crm-7", email: "a@b.example" }).externalId).toBe("crm-7");
+  });
+
+  it.each([
+    ["not an object", 42, "item must be a JSON object"],
+    ["an array", [], "item must be a JSON object"],
+    ["null", null, "item must be a JSON object"],
+    ["a non-string field", { email: 5 }, "email must be a string"],
+    ["an over-long field", { email: "a@b.example", fullName: "x".repeat(513) }, "fullName must be at most 512 characters"],
+    ["an unknown field", { email: "a@b.example", phone: "+1" }, "unknown field 'phone'"],
+    ["a malformed email", { email: "not-an-email" }, "email must be an email address"],
+    ["a malformed LinkedIn URL", { linkedinUrl: "https://example.com/in/x" }, "linkedinUrl must be a LinkedIn profile URL"],
+    ["a malformed domain", { fullName: "A B", companyDomain: "not a domain" }, "companyDomain must be a domain name"],
+    ["a name without a company", { firstName: "A", lastName: "B" }, "companyDomain a name needs a company"],
+    ["a company without a name", { companyDomain: "example.com" }, "item needs linkedinUrl, email, or a name"],
+    ["a first name alone with a company", { firstName: "A", companyDomain: "example.com" }, "item needs linkedinUrl, email, or a name"],
+    ["only blank identifiers", { email: "  ", linkedinUrl: "" }, "item needs linkedinUrl, email, or a name"],
+  ])("is failed with invalid_input when %s", (_, raw, message) => {
+    const item = parseItem(raw);
+    expect(item.error?.code).toBe("invalid_input");
+    expect(item.error?.message).toContain(message);
+  });
+
+  it("echoes only well-formed known fields of an invalid item", () => {
+    const item = parseItem({ externalId: "crm-1", email: 7, fullName: "x".repeat(600), other: "y" });
+    expect(item.input).toEqual({ externalId: "crm-1" });
+    expect(item.externalId).toBe("crm-1");
+  });
+});
