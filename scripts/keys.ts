@@ -1,12 +1,14 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
 import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key.ts";
+import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types.ts";
 import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv.ts";
 
 const USAGE = `usage: npm run keys -- <command> [--local | --remote]
   create --customer ID --environment test|live [--name NAME] [--json]
   list [--json]
   revoke KEYID
+  set-limits KEYID --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
   seed-dev                       write the documented local development keys (local only)`;
 
 // Fixed, documented keys for `npm run dev`. They exist only in the local store.
@@ -26,6 +28,25 @@ const entriesFor = (hash: string, record: ApiKeyRecord) => [
   { key: kvKey.byId(record.keyId), value: hash, metadata: record },
 ];
 
+function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
+  const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
+  const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
+  return { hash, record: JSON.parse(stored) };
+}
+
+function wholeNumber(value: string | undefined, flag: string): number {
+  const number = Number(value);
+  if (!value || !Number.isSafeInteger(number) || number < 1) fail(`${flag} must be a whole number of at least 1`);
+  return number;
+}
+
+function describe(r: ApiKeyRecord): string {
+  const limits = Object.entries(r.rateLimits ?? {})
+    .map(([type, { limit, windowSeconds }]) => `${type}=${limit}/${windowSeconds}s`)
+    .join(" ");
+  return [r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", limits || "default limits", r.name].join("\t");
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -35,6 +56,9 @@ async function main(argv: string[]): Promise<void> {
       environment: { type: "string" },
       name: { type: "string" },
       json: { type: "boolean", default: false },
+      "endpoint-type": { type: "string" },
+      limit: { type: "string" },
+      window: { type: "string" },
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
     },
@@ -58,16 +82,24 @@ async function main(argv: string[]): Promise<void> {
       const records = kvList("keyid:", target).map((entry) => entry.metadata as ApiKeyRecord);
       if (values.json) console.log(JSON.stringify(records));
       else if (records.length === 0) console.log("No keys.");
-      else for (const r of records) console.log([r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", r.name].join("\t"));
+      else for (const r of records) console.log(describe(r));
       return;
     }
     case "revoke": {
-      const keyId = rest[0] ?? fail("revoke needs a KEYID\n" + USAGE);
-      const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
-      const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
-      const record: ApiKeyRecord = { ...JSON.parse(stored), revokedAt: new Date().toISOString() };
-      kvPutAll(entriesFor(hash, record), target);
-      console.log(`Revoked ${keyId}. Edge caches may accept it for up to API_KEY_CACHE_TTL_SECONDS more.`);
+      const { hash, record } = readKey(rest[0] ?? fail("revoke needs a KEYID\n" + USAGE), target);
+      kvPutAll(entriesFor(hash, { ...record, revokedAt: new Date().toISOString() }), target);
+      console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
+      return;
+    }
+    case "set-limits": {
+      const { hash, record } = readKey(rest[0] ?? fail("set-limits needs a KEYID\n" + USAGE), target);
+      const type = values["endpoint-type"] as EndpointType;
+      if (!ENDPOINT_TYPES.includes(type)) fail(`--endpoint-type must be one of ${ENDPOINT_TYPES.join(", ")}`);
+      const limit = wholeNumber(values.limit, "--limit");
+      const windowSeconds = wholeNumber(values.window, "--window");
+      const updated = { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } };
+      kvPutAll(entriesFor(hash, updated), target);
+      console.log(`${record.keyId}: ${type} limited to ${limit} per ${windowSeconds} s (in effect within API_KEY_CACHE_TTL_SECONDS).`);
       return;
     }
     case "seed-dev": {

@@ -1,5 +1,6 @@
 import type { Environment } from "./environment";
 import type { ApiKeyRecord } from "./keys/api-key";
+import type { ConsumeResult } from "./rate-limit/rate-limiter";
 
 /** Hono's typing of this app: the Worker bindings and the context variables middleware sets. */
 export interface AppEnv {
@@ -8,5 +9,7 @@ export interface AppEnv {
     requestId: string;
     environment: Environment;
     apiKey: ApiKeyRecord;
+    /** The rate limiter's answer for this request, set by the rateLimit middleware. */
+    rateLimit: Promise<ConsumeResult>;
   };
 }

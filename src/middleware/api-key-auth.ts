@@ -2,7 +2,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
 import { ApiError } from "../http/problem";
-import { API_KEY_PATTERN, type ApiKeyRecord, hashApiKey, kvKey } from "../keys/api-key";
+import { API_KEY_PATTERN, hashApiKey } from "../keys/api-key";
+import { lookupApiKey } from "../keys/key-lookup";
 
 const unauthorized = (code: string, detail: string) =>
   new ApiError({
@@ -14,18 +15,15 @@ const unauthorized = (code: string, detail: string) =>
   });
 
 /**
- * Resolves `x-api-key` to its KV record (looked up by SHA-256, cached at the
- * edge for API_KEY_CACHE_TTL_SECONDS) and checks it belongs to this environment.
+ * Resolves `x-api-key` to its record (looked up by SHA-256, cached for at most
+ * API_KEY_CACHE_TTL_SECONDS) and checks it belongs to this environment.
  */
 export const apiKeyAuth = () =>
   createMiddleware<AppEnv>(async function apiKeyAuth(c, next) {
     const apiKey = c.req.header("x-api-key");
     if (!apiKey) throw unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
     const record = API_KEY_PATTERN.test(apiKey)
-      ? await c.env.API_KEYS.get<ApiKeyRecord>(kvKey.byHash(await hashApiKey(apiKey)), {
-          type: "json",
-          cacheTtl: readConfig(c.env).apiKeyCacheTtlSeconds,
-        })
+      ? await lookupApiKey(c.env.API_KEYS, await hashApiKey(apiKey), readConfig(c.env).apiKeyCacheTtlSeconds)
       : null;
     if (!record || record.revokedAt) throw unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
     const environment = c.get("environment");

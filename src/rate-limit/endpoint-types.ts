@@ -26,9 +26,20 @@ export interface EndpointLimit extends RateLimitSetting {
   operations: string[];
 }
 
+/** The limit in force for one endpoint type: the key's override, else its tier's default. */
+export function effectiveSetting(type: EndpointType, config: Config, overrides: RateLimitOverrides = {}): RateLimitSetting {
+  const { limit, windowSeconds } = overrides[type] ?? (ENDPOINTS[type].tier === "Tier 3" ? config.tier3 : config.tier4);
+  return { limit, windowSeconds };
+}
+
+export function effectiveSettings(config: Config, overrides: RateLimitOverrides = {}): Record<EndpointType, RateLimitSetting> {
+  return Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, effectiveSetting(type, config, overrides)])) as Record<
+    EndpointType,
+    RateLimitSetting
+  >;
+}
+
 export function endpointLimit(type: EndpointType, environment: Environment, config: Config, overrides: RateLimitOverrides = {}): EndpointLimit {
   const { tier, operations } = ENDPOINTS[type];
-  const fallback = tier === "Tier 3" ? config.tier3 : config.tier4;
-  const { limit, windowSeconds } = overrides[type] ?? fallback;
-  return { endpointType: type, tier, operations: operations(environment), limit, windowSeconds };
+  return { endpointType: type, tier, operations: operations(environment), ...effectiveSetting(type, config, overrides) };
 }

@@ -7,13 +7,14 @@ import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/json-body";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { badRequest, notFound } from "../http/problem";
+import { rateLimit } from "../middleware/rate-limit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_PAGE_SIZE = 1000;
 const STATUS_QUERY_PARAMETERS = new Set(["limit", "cursor"]);
 
 export const contactInfo = new Hono<AppEnv>()
-  .post("/", async (c) => {
+  .post("/", rateLimit("contact_info_request"), async (c) => {
     const config = readConfig(c.env);
     const submission = parseSubmission(await readJsonBody(c.req.raw, config.maxBodyBytes), config.maxBatchItems);
     const environment = c.get("environment");
@@ -43,7 +44,7 @@ export const contactInfo = new Hono<AppEnv>()
     );
   })
   .all("/", methodNotAllowed("POST"))
-  .get("/:id", async (c) => {
+  .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");
     if (!UUID.test(id)) throw notFound("No batch with this id exists.");
     const query = c.req.query();

@@ -2,13 +2,21 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
 import { methodNotAllowed } from "../http/method-not-allowed";
+import { rateLimit } from "../middleware/rate-limit";
 import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
 
 export const rateLimits = new Hono<AppEnv>()
-  .get("/", (c) => {
+  .get("/", rateLimit("rate_limits", { parallel: true }), async (c) => {
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const overrides = c.get("apiKey").rateLimits;
-    return c.json(ENDPOINT_TYPES.map((type) => endpointLimit(type, environment, config, overrides)));
+    // This request is counted too, so its own entry already includes it.
+    const { usage } = await c.get("rateLimit");
+    return c.json(
+      ENDPOINT_TYPES.map((type) => {
+        const { used, remaining, resetSeconds } = usage[type];
+        return { ...endpointLimit(type, environment, config, overrides), remaining, resetSeconds, used };
+      }),
+    );
   })
   .all("/", methodNotAllowed("GET"));

@@ -7,9 +7,9 @@ describe("GET /v2/{environment}/me/rate-limits", () => {
     const response = await request("/v2/live/me/rate-limits", { key });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
-      { endpointType: "contact_info_request", tier: "Tier 3", operations: ["POST /v2/live/person/contact-info"], limit: 50, windowSeconds: 60 },
-      { endpointType: "contact_info_status", tier: "Tier 4", operations: ["GET /v2/live/person/contact-info/{id}"], limit: 100, windowSeconds: 60 },
-      { endpointType: "rate_limits", tier: "Tier 4", operations: ["GET /v2/live/me/rate-limits"], limit: 100, windowSeconds: 60 },
+      { endpointType: "contact_info_request", tier: "Tier 3", operations: ["POST /v2/live/person/contact-info"], limit: 50, windowSeconds: 60, remaining: 50, resetSeconds: 0, used: 0 },
+      { endpointType: "contact_info_status", tier: "Tier 4", operations: ["GET /v2/live/person/contact-info/{id}"], limit: 100, windowSeconds: 60, remaining: 100, resetSeconds: 0, used: 0 },
+      { endpointType: "rate_limits", tier: "Tier 4", operations: ["GET /v2/live/me/rate-limits"], limit: 100, windowSeconds: 60, remaining: 99, resetSeconds: 60, used: 1 },
     ]);
   });
 

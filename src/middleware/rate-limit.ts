@@ -1,0 +1,53 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+import { readConfig } from "../config";
+import { ApiError, problemResponse } from "../http/problem";
+import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
+import { rateLimitHeaders } from "../rate-limit/headers";
+import type { ConsumeResult } from "../rate-limit/rate-limiter";
+
+const rateLimited = (endpointType: EndpointType, { decision }: ConsumeResult) =>
+  new ApiError({
+    status: 429,
+    code: "rate_limited",
+    title: "Too Many Requests",
+    detail: `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s for ${endpointType} exceeded; retry in ${decision.resetSeconds} s.`,
+    headers: { "retry-after": String(decision.resetSeconds), ...rateLimitHeaders(endpointType, decision) },
+    extensions: { endpointType, limit: decision.limit, windowSeconds: decision.windowSeconds, retryAfterSeconds: decision.resetSeconds },
+  });
+
+/**
+ * Counts the request against the key's limit for `endpointType` (one Durable
+ * Object call) and adds the RateLimit fields to whatever the route answers.
+ *
+ * `parallel` is for reads: the count runs alongside the handler, and a request
+ * over the limit has its (side-effect-free) answer replaced by the 429. Writes
+ * check first, so a rejected request does no work.
+ */
+export const rateLimit = (endpointType: EndpointType, { parallel = false } = {}) =>
+  createMiddleware<AppEnv>(async function rateLimit(c, next) {
+    const apiKey = c.get("apiKey");
+    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(apiKey.keyId));
+    const result: Promise<ConsumeResult> = limiter.consume(endpointType, effectiveSettings(readConfig(c.env), apiKey.rateLimits));
+    c.set("rateLimit", result);
+    if (!parallel) {
+      const outcome = await result;
+      if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome);
+      await next();
+      setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
+      return;
+    }
+    // Keep a rejected count from surfacing as an unhandled rejection while the handler runs.
+    result.catch(() => {});
+    await next();
+    const outcome = await result;
+    if (!outcome.decision.allowed) {
+      c.res = problemResponse(rateLimited(endpointType, outcome).init, c.get("requestId"));
+      return;
+    }
+    setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
+  });
+
+function setHeaders(target: Headers, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) target.set(name, value);
+}
