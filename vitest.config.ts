@@ -8,9 +8,9 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { RETRY_BASE_DELAY_SECONDS: 0, RETRY_MAX_DELAY_SECONDS: 0 },
+        bindings: { RETRY_BASE_DELAY_SECONDS: 0, RETRY_MAX_DELAY_SECONDS: 0, ITEM_MAX_ATTEMPTS: 3 },
         queueConsumers: {
-          "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 2, deadLetterQueue: "contact-info-items-dlq" },
+          "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },
           "contact-info-items-dlq": { maxBatchTimeout: 0.05, maxRetries: 10 },
         },
       },

@@ -1,5 +1,8 @@
 // Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`,
 // so every numeric setting goes through one parser that accepts both.
+export const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
 export interface Config {
   maxBatchItems: number;
   maxBodyBytes: number;
@@ -9,6 +12,17 @@ export interface Config {
   apiKeyCacheTtlSeconds: number;
   tier3: { limit: number; windowSeconds: number };
   tier4: { limit: number; windowSeconds: number };
+  itemMaxAttempts: number;
+  enrichment: {
+    providers: ProviderName[];
+    satisfiedConfidence: number;
+    providerTimeoutMs: number;
+    dohUrl: string;
+    hunterApiUrl: string;
+    pdlApiUrl: string;
+    resultCacheTtlSeconds: number;
+    resultCacheNotFoundTtlSeconds: number;
+  };
 }
 
 export function readConfig(env: Env): Config {
@@ -28,7 +42,31 @@ export function readConfig(env: Env): Config {
       limit: whole(env.TIER_4_LIMIT, "TIER_4_LIMIT", 1),
       windowSeconds: whole(env.TIER_4_WINDOW_SECONDS, "TIER_4_WINDOW_SECONDS", 1),
     },
+    itemMaxAttempts: whole(env.ITEM_MAX_ATTEMPTS, "ITEM_MAX_ATTEMPTS", 1),
+    enrichment: {
+      providers: providerList(env.ENRICHMENT_PROVIDERS),
+      satisfiedConfidence: whole(env.ENRICHMENT_SATISFIED_CONFIDENCE, "ENRICHMENT_SATISFIED_CONFIDENCE", 0),
+      providerTimeoutMs: whole(env.PROVIDER_TIMEOUT_MS, "PROVIDER_TIMEOUT_MS", 1),
+      dohUrl: url(env.DOH_URL, "DOH_URL"),
+      hunterApiUrl: url(env.HUNTER_API_URL, "HUNTER_API_URL"),
+      pdlApiUrl: url(env.PDL_API_URL, "PDL_API_URL"),
+      // KV refuses an expirationTtl under 60 seconds.
+      resultCacheTtlSeconds: whole(env.RESULT_CACHE_TTL_SECONDS, "RESULT_CACHE_TTL_SECONDS", 60),
+      resultCacheNotFoundTtlSeconds: whole(env.RESULT_CACHE_NOT_FOUND_TTL_SECONDS, "RESULT_CACHE_NOT_FOUND_TTL_SECONDS", 60),
+    },
   };
+}
+
+function providerList(value: string): ProviderName[] {
+  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(PROVIDER_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`ENRICHMENT_PROVIDERS names unknown provider(s) ${unknown.join(", ")}; known: ${PROVIDER_NAMES.join(", ")}`);
+  return names as ProviderName[];
+}
+
+function url(value: string, name: string): string {
+  if (!URL.canParse(value)) throw new Error(`config var ${name} must be a URL`);
+  return value.replace(/\/+$/, "");
 }
 
 function whole(value: unknown, name: string, min: number): number {

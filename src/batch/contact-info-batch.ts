@@ -43,6 +43,7 @@ type ItemRow = {
   phones: string | null;
   error_code: string | null;
   error_message: string | null;
+  from_cache: number;
 };
 
 // Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
@@ -72,6 +73,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (this.#row()) throw new Error(`batch ${batch.id} already exists`);
     const failed = batch.items.filter((item) => item.error !== null).length;
     const completedAt = failed === batch.items.length ? batch.createdAt : null;
+    const leaders = new Map<string, number>();
     this.ctx.storage.transactionSync(() => {
       this.#sql.exec(
         `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at)
@@ -87,8 +89,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
         completedAt,
       );
       batch.items.forEach((item, index) => {
+        let leader: number | null = null;
+        if (!item.error && item.dedupeKey !== undefined) {
+          leader = leaders.get(item.dedupeKey) ?? null;
+          if (leader === null) leaders.set(item.dedupeKey, index);
+        }
         this.#sql.exec(
-          `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           index,
           item.externalId,
           JSON.stringify(item.input),
@@ -96,6 +104,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
           item.error?.code ?? null,
           item.error?.message ?? null,
           item.error ? batch.createdAt : null,
+          leader,
         );
       });
     });
@@ -110,7 +119,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (!row) return null;
     const rows = this.#sql
       .exec<ItemRow>(
-        `SELECT idx, external_id, input, status, outcome, emails, phones, error_code, error_message
+        `SELECT idx, external_id, input, status, outcome, emails, phones, error_code, error_message, from_cache
          FROM items WHERE idx >= ? ORDER BY idx LIMIT ?`,
         page.fromIndex,
         page.limit + 1,
@@ -126,8 +135,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 
   /**
-   * Records finished items. Only items still pending change, so a redelivered
-   * message or a repeated call never counts twice. Returns how many changed.
+   * Records finished items, and the same result for their followers (items of
+   * this batch with the same person). Only items still pending change, so a
+   * redelivered message or a repeated call never counts twice.
    */
   async record(outcomes: ItemOutcome[]): Promise<{ recorded: number }> {
     const row = this.#row();
@@ -141,28 +151,23 @@ export class ContactInfoBatch extends DurableObject<Env> {
     let failed = 0;
     this.ctx.storage.transactionSync(() => {
       for (const outcome of outcomes) {
-        const changed =
+        const values =
           outcome.status === "completed"
-            ? this.#sql.exec(
-                `UPDATE items SET status = 'completed', outcome = ?, emails = ?, phones = ?, finished_at = ?
-                 WHERE idx = ? AND status = 'pending' RETURNING idx`,
-                outcome.outcome,
-                JSON.stringify(outcome.emails),
-                JSON.stringify(outcome.phones),
-                finishedAt,
-                outcome.index,
-              )
-            : this.#sql.exec(
-                `UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ?
-                 WHERE idx = ? AND status = 'pending' RETURNING idx`,
-                outcome.error.code,
-                outcome.error.message,
-                finishedAt,
-                outcome.index,
-              );
-        const count = changed.toArray().length;
-        if (outcome.status === "completed") completed += count;
-        else failed += count;
+            ? [outcome.outcome, JSON.stringify(outcome.emails), JSON.stringify(outcome.phones), null, null, outcome.fromCache ? 1 : 0]
+            : [null, null, null, outcome.error.code, outcome.error.message, 0];
+        const changed = this.#sql
+          .exec(
+            `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?
+             WHERE (idx = ? OR leader_idx = ?) AND status = 'pending' RETURNING idx`,
+            outcome.status,
+            ...values,
+            finishedAt,
+            outcome.index,
+            outcome.index,
+          )
+          .toArray().length;
+        if (outcome.status === "completed") completed += changed;
+        else failed += changed;
       }
       this.#addFinished(row, completed, failed, finishedAt);
     });
@@ -205,7 +210,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
       const items = this.#sql
         .exec<{ idx: number; input: string }>(
-          "SELECT idx, input FROM items WHERE idx >= ? AND status = 'pending' ORDER BY idx LIMIT ?",
+          "SELECT idx, input FROM items WHERE idx >= ? AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
           next,
           MAX_MESSAGES_PER_SEND,
         )
@@ -309,5 +314,6 @@ function itemView(row: ItemRow): ItemView {
     emails: row.emails ? (JSON.parse(row.emails) as Email[]) : [],
     phones: row.phones ? (JSON.parse(row.phones) as Phone[]) : [],
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
+    fromCache: row.from_cache === 1,
   };
 }

@@ -27,6 +27,11 @@ export const MIGRATIONS: readonly string[] = [
      error_message TEXT,
      finished_at TEXT
    );`,
+  // Within-batch de-duplication: a follower item is never enqueued and takes its
+  // leader's result. And where a result came from.
+  `ALTER TABLE items ADD COLUMN leader_idx INTEGER;
+   ALTER TABLE items ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

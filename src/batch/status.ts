@@ -36,6 +36,8 @@ export interface ItemView {
   emails: Email[];
   phones: Phone[];
   error: ItemError | null;
+  /** The result came from the result cache rather than from the data sources. */
+  fromCache: boolean;
 }
 
 export interface BatchPage extends BatchSummary {
@@ -45,7 +47,7 @@ export interface BatchPage extends BatchSummary {
 
 /** What the consumer reports for one item; recording it is idempotent. */
 export type ItemOutcome =
-  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[] }
+  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean }
   | { index: number; status: "failed"; error: ItemError };
 
 export interface NewBatch extends BatchOwner {
@@ -53,5 +55,13 @@ export interface NewBatch extends BatchOwner {
   keyId: string;
   fields: ContactField[];
   createdAt: string;
-  items: { input: PersonInput; externalId: string | null; error: ItemError | null }[];
+  items: NewItem[];
+}
+
+export interface NewItem {
+  input: PersonInput;
+  externalId: string | null;
+  error: ItemError | null;
+  /** Items with the same key (the normalized person) are enriched once and share the result. */
+  dedupeKey?: string;
 }

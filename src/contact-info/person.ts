@@ -103,3 +103,8 @@ export function normalizePerson(input: PersonInput): NormalizedPerson {
   set("email", clean(input.email)?.toLowerCase());
   return person;
 }
+
+/** The normalized person as one canonical string: equal people, equal keys. */
+export function personKey(person: NormalizedPerson): string {
+  return JSON.stringify(Object.entries(person).sort(([a], [b]) => a.localeCompare(b)));
+}

@@ -3,6 +3,7 @@ import type { AppEnv } from "../app-env";
 import { decodeCursor } from "../batch/cursor";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
+import { normalizePerson, personKey } from "../contact-info/person";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/json-body";
 import { methodNotAllowed } from "../http/method-not-allowed";
@@ -27,7 +28,7 @@ export const contactInfo = new Hono<AppEnv>()
       keyId: apiKey.keyId,
       fields: submission.fields,
       createdAt: new Date().toISOString(),
-      items: submission.items,
+      items: submission.items.map((item) => ({ ...item, dedupeKey: personKey(normalizePerson(item.input)) })),
     });
     const invalid = batch.failedItems;
     c.header("location", `/v2/${environment}/person/contact-info/${batchId}`);

@@ -1,6 +1,6 @@
 import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
-import type { NormalizedPerson } from "../contact-info/person";
-import { type ContactSource, type FindRequest, type FindResult, TransientSourceError } from "./source";
+import { type NormalizedPerson, personKey } from "../contact-info/person";
+import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
 /** Company domains that make the sandbox act out an outcome; see README. */
 export const SANDBOX_DOMAINS = {
@@ -25,13 +25,13 @@ const PHONE_TYPES: readonly PhoneType[] = ["mobile", "mobile", "landline", "voip
  * input, same output), on reserved `.example` domains and fictional numbers, so
  * it can never describe a real person. It calls nothing outside the Worker.
  */
-export const sandboxSource: ContactSource = {
+export const sandboxProvider: ContactProvider = {
   name: "sandbox",
   async find({ person, fields, attempt }: FindRequest): Promise<FindResult> {
     const domain = person.companyDomain;
-    if (domain === SANDBOX_DOMAINS.fail) throw new TransientSourceError("sandbox: fail.test always fails");
+    if (domain === SANDBOX_DOMAINS.fail) throw new TransientProviderError("sandbox: fail.test always fails");
     if (domain === SANDBOX_DOMAINS.flaky && attempt === 1) {
-      throw new TransientSourceError("sandbox: flaky.test fails on its first attempt");
+      throw new TransientProviderError("sandbox: flaky.test fails on its first attempt");
     }
     if (domain === SANDBOX_DOMAINS.notFound) return { emails: [], phones: [] };
 
@@ -58,8 +58,7 @@ export const sandboxSource: ContactSource = {
 };
 
 async function digest(person: NormalizedPerson): Promise<Uint8Array> {
-  const canonical = JSON.stringify(Object.entries(person).sort(([a], [b]) => a.localeCompare(b)));
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical)));
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(personKey(person))));
 }
 
 const slug = (value: string): string =>

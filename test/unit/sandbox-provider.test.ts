@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { normalizePerson } from "../../src/contact-info/person";
-import { sandboxSource } from "../../src/enrichment/sandbox-source";
-import { TransientSourceError } from "../../src/enrichment/source";
+import { sandboxProvider } from "../../src/enrichment/sandbox-provider";
+import { TransientProviderError } from "../../src/enrichment/provider";
 
 const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) =>
-  sandboxSource.find({ person: normalizePerson(input), fields, attempt });
+  sandboxProvider.find({ person: normalizePerson(input), fields, attempt });
 
-describe("the sandbox source", () => {
+describe("the sandbox provider", () => {
   it("gives the same answer for the same input", async () => {
     const input = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
     expect(await find(input)).toEqual(await find({ ...input, companyDomain: "ANALYTICAL.example " }));
@@ -36,12 +36,12 @@ describe("the sandbox source", () => {
 
   it("fails every attempt for fail.test", async () => {
     for (const attempt of [1, 2, 5]) {
-      await expect(find({ fullName: "A B", companyDomain: "fail.test" }, attempt)).rejects.toBeInstanceOf(TransientSourceError);
+      await expect(find({ fullName: "A B", companyDomain: "fail.test" }, attempt)).rejects.toBeInstanceOf(TransientProviderError);
     }
   });
 
   it("fails only the first attempt for flaky.test", async () => {
-    await expect(find({ fullName: "A B", companyDomain: "flaky.test" }, 1)).rejects.toBeInstanceOf(TransientSourceError);
+    await expect(find({ fullName: "A B", companyDomain: "flaky.test" }, 1)).rejects.toBeInstanceOf(TransientProviderError);
     expect((await find({ fullName: "A B", companyDomain: "flaky.test" }, 2)).emails.length).toBeGreaterThan(0);
   });
 

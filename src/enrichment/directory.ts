@@ -1,0 +1,68 @@
+import type { EmailStatus, EmailType, PhoneType } from "../contact-info/contact";
+import type { NormalizedPerson } from "../contact-info/person";
+import type { EmailPattern } from "./email-patterns";
+import { firstAndLast } from "./names";
+import { type ContactProvider, type FindResult, notFound } from "./provider";
+
+/** One person in the operator's directory, as stored in the DIRECTORY namespace. */
+export interface DirectoryEntry {
+  firstName?: string;
+  lastName?: string;
+  companyName?: string;
+  companyDomain?: string;
+  linkedinSlug?: string;
+  emails: { address: string; type: EmailType; status: EmailStatus }[];
+  phones: { number: string; type: PhoneType }[];
+}
+
+export interface LearnedPattern {
+  pattern: EmailPattern;
+  samples: number;
+}
+
+/** KV key schema of the DIRECTORY namespace; docs/storage.md describes it. */
+export const directoryKey = {
+  linkedin: (slug: string) => `li:${slug}`,
+  email: (address: string) => `email:${address}`,
+  name: (domain: string, first: string, last: string) => `name:${domain}:${first}.${last}`,
+  pattern: (domain: string) => `pattern:${domain}`,
+};
+
+/** Every key an entry is stored under: each is a way a caller may identify the person. */
+export function entryKeys(entry: DirectoryEntry): string[] {
+  const keys: string[] = [];
+  if (entry.linkedinSlug) keys.push(directoryKey.linkedin(entry.linkedinSlug));
+  for (const { address } of entry.emails) keys.push(directoryKey.email(address));
+  const name = firstAndLast(entry);
+  if (name && entry.companyDomain) keys.push(directoryKey.name(entry.companyDomain, name.first, name.last));
+  return keys;
+}
+
+/** The keys to try for a person, most specific first. */
+export function lookupKeys(person: NormalizedPerson): string[] {
+  const keys: string[] = [];
+  if (person.linkedinSlug) keys.push(directoryKey.linkedin(person.linkedinSlug));
+  if (person.email) keys.push(directoryKey.email(person.email));
+  const name = firstAndLast(person);
+  if (name && person.companyDomain) keys.push(directoryKey.name(person.companyDomain, name.first, name.last));
+  return keys;
+}
+
+// The operator's own records: trusted, but not verified by us at lookup time.
+const DIRECTORY_CONFIDENCE = 90;
+
+export function directoryProvider(kv: KVNamespace): ContactProvider {
+  return {
+    name: "directory",
+    async find({ person }): Promise<FindResult> {
+      const keys = lookupKeys(person);
+      const hits = await Promise.all(keys.map((key) => kv.get<DirectoryEntry>(key, { type: "json", cacheTtl: 300 })));
+      const entry = hits.find((hit) => hit !== null);
+      if (!entry) return notFound();
+      return {
+        emails: entry.emails.map((email) => ({ ...email, confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
+        phones: entry.phones.map((phone) => ({ ...phone, confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
+      };
+    },
+  };
+}

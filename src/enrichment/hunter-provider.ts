@@ -1,0 +1,67 @@
+import type { EmailStatus } from "../contact-info/contact";
+import { toE164 } from "../contact-info/phone";
+import { firstAndLast } from "./names";
+import { type ContactProvider, type FindResult, notFound } from "./provider";
+import { fetchJson, type UpstreamCall } from "./upstream";
+
+interface HunterEmailFinderResponse {
+  data?: {
+    email?: string | null;
+    score?: number | null;
+    phone_number?: string | null;
+    verification?: { status?: string | null } | null;
+  };
+}
+
+// Hunter's verification statuses → ours. `webmail` and `disposable` are real
+// mailboxes whose deliverability Hunter did not establish.
+const STATUS: Record<string, EmailStatus> = {
+  valid: "valid",
+  accept_all: "catch_all",
+  invalid: "invalid",
+  unknown: "unknown",
+  webmail: "unknown",
+  disposable: "unknown",
+};
+
+/**
+ * Hunter Email Finder (GET /v2/email-finder): a domain or company plus a name,
+ * or a LinkedIn handle. Hunter uses 403 for its rate limit and 429 for an
+ * exhausted plan, 202/222 for "verification still running": all retried later.
+ * 451 means Hunter must not process this person: treated as not found.
+ */
+export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+  const call = { ...upstream, provider: "hunter" };
+  return {
+    name: "hunter",
+    async find({ person, fields }): Promise<FindResult> {
+      // Hunter prefers the domain when given both.
+      const company: Record<string, string> | null = person.companyDomain
+        ? { domain: person.companyDomain }
+        : person.companyName
+          ? { company: person.companyName }
+          : null;
+      const name = firstAndLast(person);
+      if (!fields.includes("email") || !(person.linkedinSlug || (company && name))) return notFound();
+      const params = new URLSearchParams(company ?? {});
+      if (person.linkedinSlug) params.set("linkedin_handle", person.linkedinSlug);
+      if (name) {
+        params.set("first_name", name.first);
+        params.set("last_name", name.last);
+      }
+      const request = new Request(`${baseUrl}/v2/email-finder?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
+      const body = await fetchJson<HunterEmailFinderResponse>(call, request, { notFound: [404, 451], transient: [202, 222, 403] });
+      const data = body?.data;
+      if (!data?.email) return notFound();
+      const score = clampConfidence(data.score);
+      const phone = data.phone_number ? toE164(data.phone_number) : null;
+      return {
+        emails: [{ address: data.email.toLowerCase(), type: "work", status: STATUS[data.verification?.status ?? "unknown"] ?? "unknown", confidence: score, source: "hunter" }],
+        phones: phone && fields.includes("phone") ? [{ number: phone, type: "unknown", confidence: score, source: "hunter" }] : [],
+      };
+    },
+  };
+}
+
+const clampConfidence = (value: number | null | undefined): number =>
+  typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.min(100, Math.round(value))) : 50;

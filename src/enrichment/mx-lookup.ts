@@ -1,0 +1,47 @@
+import { TransientProviderError } from "./provider";
+import { fetchJson, type UpstreamCall } from "./upstream";
+
+export type MailExchange = "accepts_mail" | "no_mail";
+
+interface DnsJsonAnswer {
+  Status: number;
+  Answer?: { type: number; data: string; TTL?: number }[];
+}
+
+const DNS_NOERROR = 0;
+const DNS_NXDOMAIN = 3;
+const MX = 15;
+const MIN_TTL_SECONDS = 300;
+const MAX_TTL_SECONDS = 86_400;
+const MAX_CACHED_DOMAINS = 10_000;
+
+const cache = new Map<string, { answer: MailExchange; expiresAt: number }>();
+
+/** Interprets a DNS JSON answer for MX: NXDOMAIN, no MX, or only a null MX (RFC 7505 "0 .") mean no mail. */
+export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds: number } | null {
+  if (answer.Status === DNS_NXDOMAIN) return { result: "no_mail", ttlSeconds: MIN_TTL_SECONDS };
+  if (answer.Status !== DNS_NOERROR) return null;
+  const records = (answer.Answer ?? []).filter((record) => record.type === MX);
+  const ttl = Math.min(...records.map((record) => record.TTL ?? MIN_TTL_SECONDS), MAX_TTL_SECONDS);
+  const real = records.filter((record) => !/^\s*0\s+\.?\s*$/.test(record.data));
+  return { result: real.length > 0 ? "accepts_mail" : "no_mail", ttlSeconds: Math.max(MIN_TTL_SECONDS, ttl) };
+}
+
+/**
+ * Whether a domain receives mail, over DNS-over-HTTPS (the JSON API, `?name=&type=MX`).
+ * Answers are cached in the isolate for their DNS TTL (5 minutes to 1 day).
+ */
+export async function lookupMx(domain: string, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">, now = Date.now()): Promise<MailExchange> {
+  const cached = cache.get(domain);
+  if (cached && cached.expiresAt > now) return cached.answer;
+  const url = new URL(resolverUrl);
+  url.searchParams.set("name", domain);
+  url.searchParams.set("type", "MX");
+  const answer = await fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, new Request(url, { headers: { accept: "application/dns-json" } }));
+  const interpreted = answer && interpretMx(answer);
+  // SERVFAIL and the like say nothing about the domain: try again later.
+  if (!interpreted) throw new TransientProviderError(`dns: resolver answered status ${answer?.Status}`);
+  if (cache.size >= MAX_CACHED_DOMAINS) cache.delete(cache.keys().next().value!);
+  cache.set(domain, { answer: interpreted.result, expiresAt: now + interpreted.ttlSeconds * 1000 });
+  return interpreted.result;
+}

@@ -1,0 +1,38 @@
+import { directoryKey, type LearnedPattern } from "./directory";
+import { applyPattern } from "./email-patterns";
+import { lookupMx } from "./mx-lookup";
+import { firstAndLast } from "./names";
+import { type ContactProvider, type FindResult, notFound } from "./provider";
+import type { UpstreamCall } from "./upstream";
+
+// Without an SMTP check an inferred address is never `valid`: `probable` when
+// the domain's pattern is known from the directory, `unknown` when it is only
+// the most common pattern on the web.
+const LEARNED_CONFIDENCE = 75;
+const GUESSED_CONFIDENCE = 35;
+
+/** Infers a work address from name + company domain, if the domain receives mail. */
+export function patternProvider(directory: KVNamespace, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+  return {
+    name: "pattern",
+    async find({ person, fields }): Promise<FindResult> {
+      const name = firstAndLast(person);
+      const domain = person.companyDomain;
+      if (!fields.includes("email") || !name || !domain) return notFound();
+      const [mail, learned] = await Promise.all([
+        lookupMx(domain, resolverUrl, upstream),
+        directory.get<LearnedPattern>(directoryKey.pattern(domain), { type: "json", cacheTtl: 300 }),
+      ]);
+      if (mail === "no_mail") return notFound();
+      const address = `${applyPattern(learned?.pattern ?? "first.last", name.first, name.last)}@${domain}`;
+      return {
+        emails: [
+          learned
+            ? { address, type: "work", status: "probable", confidence: LEARNED_CONFIDENCE, source: "pattern" }
+            : { address, type: "work", status: "unknown", confidence: GUESSED_CONFIDENCE, source: "pattern" },
+        ],
+        phones: [],
+      };
+    },
+  };
+}

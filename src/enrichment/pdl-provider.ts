@@ -1,0 +1,71 @@
+import type { Email, Phone } from "../contact-info/contact";
+import { toE164 } from "../contact-info/phone";
+import { firstAndLast } from "./names";
+import { type ContactProvider, type FindResult, notFound } from "./provider";
+import { fetchJson, type UpstreamCall } from "./upstream";
+
+// Contact fields are values on plans that include them and booleans ("a value
+// exists") on those that do not, so each is type-checked before use.
+interface PdlPerson {
+  work_email?: unknown;
+  personal_emails?: unknown;
+  emails?: unknown;
+  mobile_phone?: unknown;
+  phone_numbers?: unknown;
+}
+
+interface PdlEnrichResponse {
+  likelihood?: number;
+  data?: PdlPerson;
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" ? [value] : []);
+
+/**
+ * People Data Labs Person Enrichment (GET /v5/person/enrich). 404 is "no match".
+ * Its 429 carries no Retry-After; `x-ratelimit-reset` says when the window resets.
+ * Likelihood (1–10) becomes confidence (10–100).
+ */
+export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+  const call = { ...upstream, provider: "pdl" };
+  return {
+    name: "pdl",
+    async find({ person, fields }): Promise<FindResult> {
+      const params = new URLSearchParams({ min_likelihood: "6" });
+      if (person.linkedinSlug) params.set("profile", `linkedin.com/in/${person.linkedinSlug}`);
+      if (person.email) params.set("email", person.email);
+      const name = firstAndLast(person);
+      const company = person.companyDomain ?? person.companyName;
+      if (name && company) {
+        params.set("first_name", name.first);
+        params.set("last_name", name.last);
+        params.set("company", company);
+      }
+      if (!params.has("profile") && !params.has("email") && !params.has("company")) return notFound();
+      const request = new Request(`${baseUrl}/v5/person/enrich?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
+      const body = await fetchJson<PdlEnrichResponse>(call, request, { notFound: [404], retryAfterHeaders: ["retry-after", "x-ratelimit-reset"] });
+      if (!body?.data) return notFound();
+      const confidence = Math.max(10, Math.min(100, Math.round((body.likelihood ?? 5) * 10)));
+      const data = body.data;
+      const emails: Email[] = [];
+      if (fields.includes("email")) {
+        for (const address of strings(data.work_email)) emails.push({ address: address.toLowerCase(), type: "work", status: "unknown", confidence, source: "pdl" });
+        for (const address of strings(data.personal_emails)) emails.push({ address: address.toLowerCase(), type: "personal", status: "unknown", confidence, source: "pdl" });
+        if (Array.isArray(data.emails)) {
+          for (const entry of data.emails as { address?: unknown; type?: unknown }[]) {
+            if (typeof entry?.address !== "string") continue;
+            const type = entry.type === "personal" ? "personal" : "work";
+            emails.push({ address: entry.address.toLowerCase(), type, status: "unknown", confidence, source: "pdl" });
+          }
+        }
+      }
+      const phones: Phone[] = [];
+      if (fields.includes("phone")) {
+        const mobile = strings(data.mobile_phone).map(toE164);
+        for (const number of mobile) if (number) phones.push({ number, type: "mobile", confidence, source: "pdl" });
+        for (const number of strings(data.phone_numbers).map(toE164)) if (number) phones.push({ number, type: "unknown", confidence: confidence - 10, source: "pdl" });
+      }
+      return { emails, phones };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { Config } from "../config";
+import type { Environment } from "../environment";
+import { directoryProvider } from "./directory";
+import { hunterProvider } from "./hunter-provider";
+import { patternProvider } from "./pattern-provider";
+import { pdlProvider } from "./pdl-provider";
+import type { ContactProvider } from "./provider";
+import { sandboxProvider } from "./sandbox-provider";
+import type { Fetch } from "./upstream";
+
+// Secrets are set with `wrangler secret put` and are optional, so `wrangler
+// types` cannot see them; a vendor is used only when its key is present.
+interface VendorSecrets {
+  HUNTER_API_KEY?: string;
+  PDL_API_KEY?: string;
+}
+
+/** The providers an item of `environment` is asked, in order. `test` only ever uses the sandbox. */
+export function providersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalThis.fetch): ContactProvider[] {
+  if (environment === "test") return [sandboxProvider];
+  const { enrichment } = config;
+  const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };
+  const secrets = env as Env & VendorSecrets;
+  return enrichment.providers.flatMap((name): ContactProvider[] => {
+    switch (name) {
+      case "directory":
+        return [directoryProvider(env.DIRECTORY)];
+      case "pattern":
+        return [patternProvider(env.DIRECTORY, enrichment.dohUrl, upstream)];
+      case "hunter":
+        return secrets.HUNTER_API_KEY ? [hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream)] : [];
+      case "pdl":
+        return secrets.PDL_API_KEY ? [pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream)] : [];
+    }
+  });
+}

@@ -1,0 +1,32 @@
+import type { ContactField } from "../contact-info/contact";
+import { type NormalizedPerson, personKey } from "../contact-info/person";
+import type { Environment } from "../environment";
+import type { FindResult } from "./provider";
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** KV key of a cached result: per environment and requested fields; the person only as a hash. */
+export async function resultCacheKey(environment: Environment, fields: readonly ContactField[], person: NormalizedPerson): Promise<string> {
+  return `result:${environment}:${[...fields].sort().join("+")}:${await sha256Hex(personKey(person))}`;
+}
+
+export interface ResultCache {
+  get(key: string): Promise<FindResult | null>;
+  put(key: string, result: FindResult): Promise<void>;
+}
+
+/** Found results are kept `foundTtlSeconds`; "not found" only `notFoundTtlSeconds`, as sources keep growing. */
+export function kvResultCache(kv: KVNamespace, foundTtlSeconds: number, notFoundTtlSeconds: number): ResultCache {
+  return {
+    get: (key) => kv.get<FindResult>(key, { type: "json" }),
+    async put(key, result) {
+      const found = result.emails.length + result.phones.length > 0;
+      await kv.put(key, JSON.stringify({ emails: result.emails, phones: result.phones }), {
+        expirationTtl: found ? foundTtlSeconds : notFoundTtlSeconds,
+      });
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { PermanentProviderError, TransientProviderError } from "./provider";
+
+export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface UpstreamCall {
+  provider: string;
+  fetch: Fetch;
+  timeoutMs: number;
+}
+
+/** Retry-After as seconds, from either of its forms (seconds or an HTTP date). */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export interface StatusRules {
+  /** Statuses meaning "no such person": the call returns null. */
+  notFound?: readonly number[];
+  /** Statuses besides 429 and 5xx that are worth retrying. */
+  transient?: readonly number[];
+  /** Headers to read the retry time from, in order (Retry-After, or a vendor's reset time). */
+  retryAfterHeaders?: readonly string[];
+}
+
+/**
+ * Calls an upstream with a timeout and sorts its failures: 429, 5xx, timeouts
+ * and network errors are transient (with the upstream's retry time when given);
+ * other non-2xx answers are permanent unless the rules say otherwise. A body
+ * that is not JSON is permanent: retrying will not fix it.
+ */
+export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: StatusRules = {}): Promise<T | null> {
+  let response: Response;
+  try {
+    response = await call.fetch(request, { signal: AbortSignal.timeout(call.timeoutMs) });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    throw new TransientProviderError(`${call.provider}: ${timedOut ? `no answer within ${call.timeoutMs} ms` : "network error"}`);
+  }
+  if (rules.notFound?.includes(response.status)) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (response.status === 429 || response.status >= 500 || rules.transient?.includes(response.status)) {
+    await response.body?.cancel();
+    const retryAfter = (rules.retryAfterHeaders ?? ["retry-after"])
+      .map((name) => retryAfterSeconds(response.headers.get(name)))
+      .find((seconds) => seconds !== undefined);
+    throw new TransientProviderError(`${call.provider}: upstream answered ${response.status}`, retryAfter);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new PermanentProviderError(`${call.provider}: upstream answered ${response.status}`);
+  }
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new PermanentProviderError(`${call.provider}: upstream answered with malformed JSON`);
+  }
+}
