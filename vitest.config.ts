@@ -1,14 +1,27 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams";
 
 // Tests run inside workerd with the real local KV, Durable Objects and Queues
-// from wrangler.toml; only timings are shortened so retries finish quickly.
+// from wrangler.toml; timings are shortened so retries finish quickly, and the
+// services outside our system (DNS, Hunter, PDL) are faked at the HTTP boundary.
 export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { RETRY_BASE_DELAY_SECONDS: 0, RETRY_MAX_DELAY_SECONDS: 0, ITEM_MAX_ATTEMPTS: 3 },
+        outboundService: fakeUpstreams,
+        bindings: {
+          RETRY_BASE_DELAY_SECONDS: 0,
+          RETRY_MAX_DELAY_SECONDS: 0,
+          ITEM_MAX_ATTEMPTS: 3,
+          PROVIDER_TIMEOUT_MS: 500,
+          DOH_URL: "https://doh.test/dns-query",
+          HUNTER_API_URL: "https://hunter.test",
+          PDL_API_URL: "https://pdl.test",
+          HUNTER_API_KEY: FAKE_KEYS.hunter,
+          PDL_API_KEY: FAKE_KEYS.pdl,
+        },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },
           "contact-info-items-dlq": { maxBatchTimeout: 0.05, maxRetries: 10 },

@@ -1,8 +1,8 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key.ts";
-import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types.ts";
-import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv.ts";
+import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
+import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
+import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv";
 
 const USAGE = `usage: npm run keys -- <command> [--local | --remote]
   create --customer ID --environment test|live [--name NAME] [--json]

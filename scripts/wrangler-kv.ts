@@ -1,5 +1,5 @@
-// The key tool's access to the API_KEYS namespace, through wrangler so that
-// `--local` is the very store `wrangler dev` reads and `--remote` the deployed one.
+// The operator tools' access to KV, through wrangler so that `--local` is the
+// very store `wrangler dev` reads and `--remote` the deployed one.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,12 +19,12 @@ export interface KvEntry {
   metadata?: unknown;
 }
 
-export function kvPutAll(entries: KvEntry[], target: Target): void {
+export function kvPutAll(entries: KvEntry[], target: Target, binding = "API_KEYS"): void {
   const dir = mkdtempSync(join(tmpdir(), "kv-"));
   try {
     const file = join(dir, "entries.json");
     writeFileSync(file, JSON.stringify(entries));
-    wrangler(["kv", "bulk", "put", file, "--binding", "API_KEYS", target]);
+    wrangler(["kv", "bulk", "put", file, "--binding", binding, target]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,93 @@
+// Stand-ins for the services outside our system, at the HTTP boundary: every
+// outbound fetch of the Worker under test lands here (miniflare's outboundService,
+// see vitest.config.ts). They run in Node, outside workerd.
+//
+// Behaviour is chosen by the input, so tests read like scenarios:
+//   DNS (doh.test):  *.nxdomain.example → NXDOMAIN; nullmx.example → null MX; servfail.example → SERVFAIL; else an MX.
+//   Hunter (hunter.test) and PDL (pdl.test), by company domain:
+//     *-notfound.example → not found       *-ratelimit.example → rate limited with a retry time
+//     *-down.example → 503                 *-flaky.example → 500 once per person, then found
+//     *-slow.example → answers after 2 s   *-garbage.example → 200 with a body that is not JSON
+//   anything else → found.
+// GET https://<host>/__calls answers how many calls each host has had, for cache tests.
+
+export const FAKE_KEYS = { hunter: "test-hunter-key", pdl: "test-pdl-key" };
+
+const calls = new Map<string, number>();
+const flakySeen = new Set<string>();
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function vendorBehaviour(domain: string, person: string): Promise<Response | null> {
+  if (domain.endsWith("-down.example")) return json({ errors: [{ id: "down" }] }, 503);
+  if (domain.endsWith("-flaky.example") && !flakySeen.has(person)) {
+    flakySeen.add(person);
+    return json({ errors: [{ id: "oops" }] }, 500);
+  }
+  if (domain.endsWith("-slow.example")) await sleep(2_000);
+  if (domain.endsWith("-garbage.example")) return new Response("<html>not json", { status: 200 });
+  return null;
+}
+
+function dns(url: URL): Response {
+  const name = url.searchParams.get("name") ?? "";
+  if (name.endsWith("nxdomain.example")) return json({ Status: 3 });
+  if (name === "servfail.example") return json({ Status: 2 });
+  if (name === "nullmx.example") return json({ Status: 0, Answer: [{ name, type: 15, TTL: 3600, data: "0 ." }] });
+  return json({ Status: 0, Answer: [{ name, type: 15, TTL: 3600, data: `10 mx.${name}.` }] });
+}
+
+async function hunter(request: Request, url: URL): Promise<Response> {
+  if (request.headers.get("x-api-key") !== FAKE_KEYS.hunter) return json({ errors: [{ id: "authentication_failed", code: 401 }] }, 401);
+  const domain = url.searchParams.get("domain") ?? url.searchParams.get("company") ?? "";
+  const first = url.searchParams.get("first_name") ?? "";
+  const last = url.searchParams.get("last_name") ?? "";
+  // Hunter signals its rate limit with 403.
+  if (domain.endsWith("-ratelimit.example")) return json({ errors: [{ id: "too_many_requests", code: 403 }] }, 403, { "retry-after": "1" });
+  const special = await vendorBehaviour(domain, `hunter:${first}.${last}@${domain}`);
+  if (special) return special;
+  if (domain.endsWith("-notfound.example") || !first || !last) return json({ data: { email: null, score: null }, meta: {} });
+  return json({ data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null }, meta: {} });
+}
+
+async function pdl(request: Request, url: URL): Promise<Response> {
+  if (request.headers.get("x-api-key") !== FAKE_KEYS.pdl) return json({ status: 401, error: { type: "authentication_error" } }, 401);
+  const company = url.searchParams.get("company") ?? "";
+  const first = url.searchParams.get("first_name") ?? "";
+  const last = url.searchParams.get("last_name") ?? "";
+  if (company.endsWith("-ratelimit.example")) {
+    return json({ status: 429, error: { type: "rate_limit_error" } }, 429, { "x-ratelimit-reset": new Date(Date.now() + 2_000).toISOString() });
+  }
+  const special = await vendorBehaviour(company, `pdl:${first}.${last}@${company}`);
+  if (special) return special;
+  if (company.endsWith("-notfound.example") || !company) return json({ status: 404, error: { type: "not_found", message: "No records were found matching your request" } }, 404);
+  return json({
+    status: 200,
+    likelihood: 8,
+    data: {
+      work_email: `${first}.${last}@${company}`,
+      personal_emails: [`${first}${last}@mail.example`],
+      mobile_phone: "+1 (202) 555-0199",
+      phone_numbers: ["+12025550199", "+12025550188"],
+    },
+  });
+}
+
+export async function fakeUpstreams(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname === "/__calls") return json(Object.fromEntries(calls));
+  calls.set(url.hostname, (calls.get(url.hostname) ?? 0) + 1);
+  switch (url.hostname) {
+    case "doh.test":
+      return dns(url);
+    case "hunter.test":
+      return hunter(request, url);
+    case "pdl.test":
+      return pdl(request, url);
+    default:
+      return new Response(`no fake for ${url.hostname}: tests reach no real network`, { status: 502 });
+  }
+}

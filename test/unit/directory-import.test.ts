@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { directoryWrites, learnPatterns, parseCsv, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
+import type { DirectoryEntry } from "../../src/enrichment/directory";
+import sample from "../../directory/sample.csv?raw";
+
+describe("CSV parsing", () => {
+  it("handles quotes, doubled quotes, embedded commas and newlines, and CRLF", () => {
+    const rows = parseCsv('a,b\r\n"x, y","say ""hi"""\r\n"multi\nline",z\n');
+    expect(rows).toEqual([
+      { line: 1, cells: ["a", "b"] },
+      { line: 2, cells: ["x, y", 'say "hi"'] },
+      { line: 3, cells: ["multi\nline", "z"] },
+    ]);
+  });
+
+  it("refuses a header with unknown columns", () => {
+    expect(parseDirectoryFile("firstName,shoeSize\nA,9\n", "csv").rejected[0]!.reason).toContain("unknown column(s) shoeSize");
+  });
+});
+
+describe("a directory row", () => {
+  it("is normalized: lower-case emails and domains, E.164 phones, the LinkedIn slug", () => {
+    const entry = toDirectoryEntry({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      companyDomain: "Analytical.EXAMPLE",
+      linkedinUrl: "https://www.linkedin.com/in/Ada-Lovelace/",
+      workEmail: "Ada.Lovelace@Analytical.example",
+      mobilePhone: "+44 20 7946 0111",
+      emailStatus: "valid",
+    });
+    expect(entry).toEqual({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      companyDomain: "analytical.example",
+      linkedinSlug: "ada-lovelace",
+      emails: [{ address: "ada.lovelace@analytical.example", type: "work", status: "valid" }],
+      phones: [{ number: "+442079460111", type: "mobile" }],
+    });
+  });
+
+  it("takes the company domain from the work email when missing", () => {
+    expect((toDirectoryEntry({ fullName: "Ada Lovelace", workEmail: "ada@analytical.example" }) as DirectoryEntry).companyDomain).toBe("analytical.example");
+  });
+
+  it.each([
+    [{ firstName: "A", lastName: "B", companyDomain: "a.example" }, "no contact data"],
+    [{ mobilePhone: "+12025550100" }, "nothing to find the person by"],
+    [{ workEmail: "nope" }, "workEmail is not an email address"],
+    [{ workEmail: "a@b.example", mobilePhone: "555 0100" }, "international form"],
+    [{ workEmail: "a@b.example", linkedinUrl: "https://example.com/x" }, "linkedinUrl"],
+    [{ workEmail: "a@b.example", emailStatus: "great" }, "emailStatus"],
+    [{ workEmail: "a@b.example", shoeSize: "9" }, "unknown field(s) shoeSize"],
+    [{ workEmail: 7 }, "workEmail must be a string"],
+  ])("is rejected with a reason: %j", (record, reason) => {
+    expect(toDirectoryEntry(record as Record<string, unknown>)).toEqual(expect.stringContaining(reason));
+  });
+
+  it("reports JSONL lines that are not objects", () => {
+    const parsed = parseDirectoryFile('{"workEmail":"a@b.example"}\n[1]\nnot json\n', "jsonl");
+    expect(parsed.rows).toHaveLength(1);
+    expect(parsed.rejected).toEqual([
+      { line: 2, reason: "not a JSON object" },
+      { line: 3, reason: "not a JSON object" },
+    ]);
+  });
+});
+
+describe("the sample directory", () => {
+  const parsed = parseDirectoryFile(sample, "csv");
+  const entries = parsed.rows.map(({ record }) => toDirectoryEntry(record));
+
+  it("imports every row", () => {
+    expect(parsed.rejected).toEqual([]);
+    expect(entries.every((entry) => typeof entry !== "string")).toBe(true);
+  });
+
+  it("only uses reserved example domains", () => {
+    for (const entry of entries as DirectoryEntry[]) {
+      for (const { address } of entry.emails) expect(address).toMatch(/@(mail\.)?example\.(com|org|net)$/);
+    }
+  });
+
+  it("teaches each domain its address pattern", () => {
+    const patterns = learnPatterns(entries as DirectoryEntry[]);
+    expect(patterns.get("example.com")).toEqual({ pattern: "first.last", samples: 3 });
+    expect(patterns.get("example.org")).toEqual({ pattern: "flast", samples: 2 });
+  });
+
+  it("writes each person under each way of finding them", () => {
+    const keys = directoryWrites(entries as DirectoryEntry[]).map((write) => write.key);
+    expect(keys).toContain("li:avery-quill-example");
+    expect(keys).toContain("email:avery.quill@example.com");
+    expect(keys).toContain("name:example.com:avery.quill");
+    expect(keys).toContain("pattern:example.com");
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { Email } from "../../src/contact-info/contact";
+import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
+import { mergeResults, runWaterfall } from "../../src/enrichment/waterfall";
+
+const email = (address: string, confidence: number, source: string): Email => ({ address, type: "work", status: "unknown", confidence, source });
+
+function provider(name: string, answer: FindResult | Error, calls: string[] = []): ContactProvider {
+  return {
+    name,
+    async find() {
+      calls.push(name);
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  };
+}
+
+const request = { person: { fullName: "Ada Lovelace", companyDomain: "a.example" }, fields: ["email", "phone"] as const, attempt: 1 };
+const phone = { number: "+12025550100", type: "mobile" as const, confidence: 80, source: "b" };
+
+describe("the waterfall", () => {
+  it("asks providers in order and stops once every requested field is satisfied", async () => {
+    const calls: string[] = [];
+    const result = await runWaterfall(
+      [
+        provider("a", { emails: [email("ada@a.example", 90, "a")], phones: [] }, calls),
+        provider("b", { emails: [], phones: [phone] }, calls),
+        provider("c", { emails: [email("x@a.example", 99, "c")], phones: [] }, calls),
+      ],
+      request,
+      70,
+    );
+    expect(calls).toEqual(["a", "b"]);
+    expect(result.satisfied).toBe(true);
+    expect(result.reports.map((r) => [r.provider, r.outcome])).toEqual([["a", "found"], ["b", "found"], ["c", "skipped"]]);
+  });
+
+  it("keeps asking while values are below the satisfying confidence", async () => {
+    const calls: string[] = [];
+    await runWaterfall([provider("guess", { emails: [email("a@a.example", 35, "guess")], phones: [] }, calls), provider("vendor", { emails: [], phones: [] }, calls)], { ...request, fields: ["email"] }, 70);
+    expect(calls).toEqual(["guess", "vendor"]);
+  });
+
+  it("gives a different answer when the order changes", async () => {
+    const first = provider("first", { emails: [email("first@a.example", 90, "first")], phones: [] });
+    const second = provider("second", { emails: [email("second@a.example", 95, "second")], phones: [] });
+    const onlyEmail = { ...request, fields: ["email"] as const };
+    expect((await runWaterfall([first, second], onlyEmail, 70)).emails.map((e) => e.source)).toEqual(["first"]);
+    expect((await runWaterfall([second, first], onlyEmail, 70)).emails.map((e) => e.source)).toEqual(["second"]);
+  });
+
+  it("passes over a failing provider so the others still answer", async () => {
+    const result = await runWaterfall(
+      [provider("down", new TransientProviderError("503", 7)), provider("broken", new PermanentProviderError("401")), provider("ok", { emails: [email("a@a.example", 90, "ok")], phones: [phone] })],
+      request,
+      70,
+    );
+    expect(result).toMatchObject({ satisfied: true, transientFailures: 1, answered: 1, retryAfterSeconds: 7 });
+    expect(result.reports.map((r) => r.outcome)).toEqual(["transient_error", "permanent_error", "found"]);
+  });
+
+  it("keeps only the requested fields", async () => {
+    const result = await runWaterfall([provider("a", { emails: [email("a@a.example", 90, "a")], phones: [phone] })], { ...request, fields: ["phone"] }, 70);
+    expect(result.emails).toEqual([]);
+    expect(result.phones).toEqual([phone]);
+  });
+});
+
+describe("merging results", () => {
+  it("keeps one entry per address, case-insensitively, with the best confidence and its source", () => {
+    const merged = mergeResults(
+      { emails: [email("Ada@a.example", 60, "pattern"), email("b@a.example", 50, "pattern")], phones: [phone] },
+      { emails: [email("ada@a.example", 92, "hunter")], phones: [{ ...phone, confidence: 70, source: "c" }] },
+    );
+    expect(merged.emails.map((e) => [e.address.toLowerCase(), e.confidence, e.source])).toEqual([
+      ["ada@a.example", 92, "hunter"],
+      ["b@a.example", 50, "pattern"],
+    ]);
+    expect(merged.phones).toEqual([phone]);
+  });
+});
