@@ -6,6 +6,15 @@ import { batchStub } from "../src/batch/stub";
 import { issueApiKey, kvKey } from "../src/keys/api-key";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
 
+/**
+ * The real bindings with some vars replaced, for one call. (Assigning onto
+ * `Object.create(env)` would write through to the shared env and leak into
+ * every later test.)
+ */
+export function envWith(overrides: Record<string, unknown>): Env {
+  return new Proxy(env, { get: (target, key) => (key in overrides ? overrides[key as string] : Reflect.get(target, key)) });
+}
+
 const owners = new Map<string, BatchOwner>();
 
 /** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
@@ -76,6 +85,7 @@ export interface StatusBody {
     emails: { address: string; type: string; status: string; confidence: number; source: string }[];
     phones: { number: string; type: string; confidence: number; source: string }[];
     error: { code: string; message: string } | null;
+    fromCache: boolean;
   }[];
   nextCursor: string | null;
 }

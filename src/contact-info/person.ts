@@ -77,7 +77,7 @@ export const personInputSchema = z
     });
   });
 
-/** Trimmed, lower-cased where case carries no meaning, blanks dropped: the form sources work on. */
+/** Trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of these), blanks dropped. */
 export interface NormalizedPerson {
   firstName?: string;
   lastName?: string;
@@ -90,7 +90,7 @@ export interface NormalizedPerson {
 
 export function normalizePerson(input: PersonInput): NormalizedPerson {
   const person: NormalizedPerson = {};
-  const clean = (value: string | undefined) => (given(value) ? value.trim().replace(/\s+/g, " ") : undefined);
+  const clean = (value: string | undefined) => (given(value) ? value.trim().replace(/\s+/g, " ").toLowerCase() : undefined);
   const set = <K extends keyof NormalizedPerson>(key: K, value: string | undefined) => {
     if (value !== undefined) person[key] = value;
   };
@@ -98,9 +98,9 @@ export function normalizePerson(input: PersonInput): NormalizedPerson {
   set("lastName", clean(input.lastName));
   set("fullName", clean(input.fullName));
   set("companyName", clean(input.companyName));
-  set("companyDomain", clean(input.companyDomain)?.toLowerCase());
+  set("companyDomain", clean(input.companyDomain));
   set("linkedinSlug", given(input.linkedinUrl) ? (linkedinSlug(input.linkedinUrl) ?? undefined) : undefined);
-  set("email", clean(input.email)?.toLowerCase());
+  set("email", clean(input.email));
   return person;
 }
 

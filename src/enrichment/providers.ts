@@ -16,7 +16,13 @@ interface VendorSecrets {
 }
 
 /** The providers an item of `environment` is asked, in order. `test` only ever uses the sandbox. */
-export function providersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalThis.fetch): ContactProvider[] {
+export function providersFor(
+  environment: Environment,
+  env: Env,
+  config: Config,
+  // Wrapped: workerd's fetch refuses to be called as a method of another object.
+  fetch: Fetch = (input, init) => globalThis.fetch(input, init),
+): ContactProvider[] {
   if (environment === "test") return [sandboxProvider];
   const { enrichment } = config;
   const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };

@@ -47,13 +47,6 @@ describe("processing through the real local queue", () => {
     expect(status.items[0]).toMatchObject({ status: "failed", outcome: null, error: { code: "processing_failed" } });
   });
 
-  it("answers every live item not_found until live sources exist", async () => {
-    const { key } = await createKey({ environment: "live" });
-    const batchId = await submitBatch(key, { items: [person(), { email: "someone@example.com" }] }, "live");
-    const status = await waitForCompletion(key, batchId);
-    expect(status.items.map((item) => item.outcome)).toEqual(["not_found", "not_found"]);
-  });
-
   it("ends a mixed batch with every item completed or failed and the counters summing to the total", async () => {
     const { key } = await createKey();
     const domains = ["a.example", "notfound.test", "flaky.test", "fail.test"];

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import entry from "../../src/index";
 import type { ItemMessage } from "../../src/queue/item-message";
-import { createKey, getStatus, person } from "../helpers";
+import { createKey, envWith, getStatus, person } from "../helpers";
 
 // A batch created straight in its Durable Object, with no fan-out, so these tests
 // alone decide which messages the consumer sees.
@@ -68,7 +68,7 @@ describe("the item queue consumer", () => {
   it("delays retries exponentially from the configured base", async () => {
     const { messages } = await createBatch([person({ companyDomain: "fail.test" })]);
     // The real bindings, with production-like delays in place of the test config's zeros.
-    const slowRetries = Object.assign(Object.create(env) as Env, { RETRY_BASE_DELAY_SECONDS: 10, RETRY_MAX_DELAY_SECONDS: 1000, ITEM_MAX_ATTEMPTS: 6 });
+    const slowRetries = envWith({ RETRY_BASE_DELAY_SECONDS: 10, RETRY_MAX_DELAY_SECONDS: 1000, ITEM_MAX_ATTEMPTS: 6 });
     const batch = createMessageBatch<ItemMessage>("contact-info-items", [{ id: "m", timestamp: new Date(), attempts: 3, body: messages[0]! }]);
     // getQueueResult does not report delays, so watch the call itself.
     const retry = vi.spyOn(batch.messages[0]!, "retry");

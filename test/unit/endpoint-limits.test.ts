@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
+import { envWith } from "../helpers";
 
 describe("endpoint limits", () => {
   const config = readConfig(env);
@@ -27,10 +28,10 @@ describe("endpoint limits", () => {
 
 describe("config", () => {
   it("accepts numbers given as strings, as `wrangler dev --var` passes them", () => {
-    expect(readConfig({ ...env, MAX_BATCH_ITEMS: "25" as unknown as number }).maxBatchItems).toBe(25);
+    expect(readConfig(envWith({ MAX_BATCH_ITEMS: "25" })).maxBatchItems).toBe(25);
   });
 
   it("refuses a var that is not a whole number", () => {
-    expect(() => readConfig({ ...env, TIER_3_LIMIT: "lots" as unknown as number })).toThrow(/TIER_3_LIMIT/);
+    expect(() => readConfig(envWith({ TIER_3_LIMIT: "lots" }))).toThrow(/TIER_3_LIMIT/);
   });
 });

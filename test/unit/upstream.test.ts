@@ -8,6 +8,13 @@ const call = (respond: (request: Request, init?: RequestInit) => Promise<Respons
   fetch: (input: Request | string | URL, init?: RequestInit) => respond(input as Request, init),
 });
 const request = () => new Request("https://vendor.example/x");
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected the call to fail");
+    },
+    (error: unknown) => error as TransientProviderError,
+  );
 
 describe("calling an upstream", () => {
   it("returns the JSON body of a 2xx", async () => {
@@ -19,7 +26,7 @@ describe("calling an upstream", () => {
   });
 
   it("treats 429 as transient and keeps its Retry-After", async () => {
-    const error = await fetchJson(call(async () => new Response("", { status: 429, headers: { "retry-after": "12" } })), request()).catch((e: TransientProviderError) => e);
+    const error = await failure(fetchJson(call(async () => new Response("", { status: 429, headers: { "retry-after": "12" } })), request()));
     expect(error).toBeInstanceOf(TransientProviderError);
     expect(error.retryAfterSeconds).toBe(12);
   });
@@ -36,7 +43,7 @@ describe("calling an upstream", () => {
   it("gives up after the timeout, as a transient failure", async () => {
     const hang = (_: Request, init?: RequestInit) =>
       new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
-    const error = await fetchJson(call(hang, 50), request()).catch((e: TransientProviderError) => e);
+    const error = await failure(fetchJson(call(hang, 50), request()));
     expect(error).toBeInstanceOf(TransientProviderError);
     expect(error.message).toContain("no answer within 50 ms");
   });
@@ -51,9 +58,9 @@ describe("calling an upstream", () => {
 
   it("reads the retry time from a vendor's reset header when told to", async () => {
     const reset = new Date(Date.now() + 5_000).toISOString();
-    const error = await fetchJson(call(async () => new Response("", { status: 429, headers: { "x-ratelimit-reset": reset } })), request(), {
+    const error = await failure(fetchJson(call(async () => new Response("", { status: 429, headers: { "x-ratelimit-reset": reset } })), request(), {
       retryAfterHeaders: ["retry-after", "x-ratelimit-reset"],
-    }).catch((e: TransientProviderError) => e);
+    }));
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(4);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(5);
   });

@@ -1,0 +1,101 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { DirectoryEntry } from "../../src/enrichment/directory";
+import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
+import sample from "../../directory/sample.csv?raw";
+import { createKey, submitBatch, waitForCompletion } from "../helpers";
+
+// The whole live pipeline through the real queue: the sample directory in the
+// real local KV, and DNS, Hunter and PDL faked at the HTTP boundary.
+const calls = async (host: string) => (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
+
+beforeAll(async () => {
+  const entries = parseDirectoryFile(sample, "csv").rows.map(({ record }) => toDirectoryEntry(record) as DirectoryEntry);
+  await Promise.all(directoryWrites(entries).map(({ key, value }) => env.DIRECTORY.put(key, value)));
+});
+
+describe("a live batch", () => {
+  it("finds directory people from the directory, and others down the waterfall", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const batchId = await submitBatch(
+      key,
+      {
+        items: [
+          { linkedinUrl: "https://www.linkedin.com/in/avery-quill-example" },
+          { email: "dmarsh@example.org" },
+          { firstName: "Nadia", lastName: "Okafor", companyDomain: "newco.example" },
+        ],
+      },
+      "live",
+    );
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ status: "completed", completedItems: 3, failedItems: 0 });
+    const [avery, dana, nadia] = status.items;
+    expect(avery).toMatchObject({ outcome: "found", fromCache: false });
+    expect(avery!.emails[0]).toMatchObject({ address: "avery.quill@example.com", source: "directory" });
+    expect(dana!.phones.map((p) => p.number)).toEqual(["+442079460101"]);
+    // Not in the directory: the pattern guess is too weak, Hunter finds the email, PDL the phone.
+    expect(nadia!.emails[0]).toMatchObject({ address: "nadia.okafor@newco.example", source: "hunter", status: "valid" });
+    expect(nadia!.phones[0]).toMatchObject({ number: "+12025550199", source: "pdl" });
+  });
+
+  it("still answers when a vendor keeps failing, with what the others found", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const batchId = await submitBatch(key, { items: [{ fullName: "Kai Brenner", companyDomain: "vendors-down.example" }], fields: ["email"] }, "live");
+    const [item] = (await waitForCompletion(key, batchId)).items;
+    // Hunter and PDL answer 503 on every attempt; after the last one the item completes
+    // with the pattern provider's guess instead of failing.
+    expect(item).toMatchObject({ status: "completed", outcome: "found" });
+    expect(item!.emails).toEqual([{ address: "kai.brenner@vendors-down.example", type: "work", status: "unknown", confidence: 35, source: "pattern" }]);
+  });
+
+  it("serves a repeated person from the result cache without asking the providers again", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const person = { firstName: "Iris", lastName: "Cached", companyDomain: "cache-me.example" };
+    const first = await waitForCompletion(key, await submitBatch(key, { items: [person] }, "live"));
+    expect(first.items[0]).toMatchObject({ outcome: "found", fromCache: false });
+    const [hunter, pdl] = [await calls("hunter.test"), await calls("pdl.test")];
+
+    const again = await waitForCompletion(key, await submitBatch(key, { items: [{ ...person, firstName: " IRIS " }] }, "live"));
+    expect(again.items[0]).toMatchObject({ outcome: "found", fromCache: true, emails: first.items[0]!.emails, phones: first.items[0]!.phones });
+    expect([await calls("hunter.test"), await calls("pdl.test")]).toEqual([hunter, pdl]);
+  });
+
+  it("enriches identical people in one batch once and gives each the result", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const send = vi.spyOn(env.ITEM_QUEUE, "sendBatch");
+    try {
+      const batchId = await submitBatch(
+        key,
+        {
+          items: [
+            { externalId: "a", firstName: "Omar", lastName: "Twice", companyDomain: "dupes.example" },
+            { externalId: "b", firstName: "omar", lastName: "twice ", companyDomain: "DUPES.example" },
+            { externalId: "c", email: "someone.else@dupes.example" },
+            { externalId: "d", fullName: "Omar Twice", companyDomain: "dupes.example" },
+          ],
+        },
+        "live",
+      );
+      const status = await waitForCompletion(key, batchId);
+      const sent = send.mock.calls.flatMap(([messages]) => [...messages]).filter((m) => (m.body as { batchId: string }).batchId === batchId);
+      // a and b are the same person once normalized; d is written differently, so it is asked for separately.
+      expect(sent.map((m) => (m.body as { index: number }).index).sort()).toEqual([0, 2, 3]);
+      expect(status.completedItems).toBe(4);
+      expect(status.items[1]!.emails).toEqual(status.items[0]!.emails);
+      expect(status.items[1]!.externalId).toBe("b");
+    } finally {
+      send.mockRestore();
+    }
+  });
+});
+
+describe("a test batch", () => {
+  it("is never served from the result cache", async () => {
+    const { key } = await createKey();
+    const item = { firstName: "Sam", lastName: "Sandbox", companyDomain: "flaky.test" };
+    await waitForCompletion(key, await submitBatch(key, { items: [item] }));
+    const again = await waitForCompletion(key, await submitBatch(key, { items: [item] }));
+    expect(again.items[0]).toMatchObject({ outcome: "found", fromCache: false });
+  });
+});
