@@ -5,6 +5,7 @@ import type { Environment } from "../environment";
 import { log, logError } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
 import { chunkForSend, type ItemMessage, MAX_MESSAGES_PER_SEND } from "../queue/item-message";
+import type { StatusPage } from "../contact-info/status-query";
 import { encodeCursor } from "./cursor";
 import { hasSchema, migrate } from "./schema";
 import {
@@ -114,14 +115,17 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 
   /** The batch and one page of its items, or null when it is not the owner's. */
-  status(owner: BatchOwner, page: { fromIndex: number; limit: number }): BatchPage | null {
+  status(owner: BatchOwner, page: StatusPage): BatchPage | null {
     const row = this.#ownedRow(owner);
     if (!row) return null;
+    // The cursor is an item index, so a filtered page resumes exactly where the last one ended.
     const rows = this.#sql
       .exec<ItemRow>(
         `SELECT idx, external_id, input, status, outcome, emails, phones, error_code, error_message, from_cache
-         FROM items WHERE idx >= ? ORDER BY idx LIMIT ?`,
+         FROM items WHERE idx >= ? AND (? IS NULL OR status = ?) ORDER BY idx LIMIT ?`,
         page.fromIndex,
+        page.status ?? null,
+        page.status ?? null,
         page.limit + 1,
       )
       .toArray();

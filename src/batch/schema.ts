@@ -28,10 +28,11 @@ export const MIGRATIONS: readonly string[] = [
      finished_at TEXT
    );`,
   // Within-batch de-duplication: a follower item is never enqueued and takes its
-  // leader's result. And where a result came from.
+  // leader's result. Where a result came from. Filtering items by status.
   `ALTER TABLE items ADD COLUMN leader_idx INTEGER;
    ALTER TABLE items ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0;
-   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;`,
+   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
+   CREATE INDEX items_by_status ON items (status, idx);`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

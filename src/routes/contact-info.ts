@@ -1,18 +1,16 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { decodeCursor } from "../batch/cursor";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
+import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/json-body";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { badRequest, notFound } from "../http/problem";
+import { notFound } from "../http/problem";
 import { rateLimit } from "../middleware/rate-limit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_PAGE_SIZE = 1000;
-const STATUS_QUERY_PARAMETERS = new Set(["limit", "cursor"]);
 
 export const contactInfo = new Hono<AppEnv>()
   .post("/", rateLimit("contact_info_request"), async (c) => {
@@ -48,23 +46,11 @@ export const contactInfo = new Hono<AppEnv>()
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");
     if (!UUID.test(id)) throw notFound("No batch with this id exists.");
-    const query = c.req.query();
-    const unknown = Object.keys(query).filter((name) => !STATUS_QUERY_PARAMETERS.has(name));
-    if (unknown.length > 0) {
-      throw badRequest("invalid_query", `Unknown query parameter(s): ${unknown.join(", ")}.`, unknown.map((path) => ({ path, message: "unknown query parameter" })));
-    }
-    const limit = query.limit === undefined ? MAX_PAGE_SIZE : Number(query.limit);
-    if (!/^\d+$/.test(query.limit ?? "1") || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw badRequest("invalid_query", `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}.`, [{ path: "limit", message: `must be 1 to ${MAX_PAGE_SIZE}` }]);
-    }
-    const fromIndex = query.cursor === undefined ? 0 : decodeCursor(query.cursor);
-    if (fromIndex === null) {
-      throw badRequest("invalid_query", "cursor is not valid: pass the nextCursor of a previous page unchanged.", [{ path: "cursor", message: "not a cursor this API issued" }]);
-    }
+    const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
     const page = await batchStub(c.env, id.toLowerCase()).status(
       { customerId: apiKey.customerId, environment: c.get("environment") },
-      { fromIndex, limit },
+      query,
     );
     // Another customer's or environment's batch answers exactly like a missing one.
     if (!page) throw notFound("No batch with this id exists.");

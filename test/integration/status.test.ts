@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createKey, expectProblem, getStatus, person, request, submitBatch } from "../helpers";
+import { createKey, expectProblem, getStatus, person, request, submitBatch, waitForCompletion } from "../helpers";
 
 describe("GET /v2/{environment}/person/contact-info/{id}", () => {
   it("returns the batch with its items in submission order", async () => {
@@ -40,7 +40,26 @@ describe("GET /v2/{environment}/person/contact-info/{id}", () => {
     expect((await getStatus(key, batchId, "?limit=2")).nextCursor).toBeNull();
   });
 
-  it.each(["?limit=0", "?limit=1001", "?limit=abc", "?limit=1.5", "?cursor=bogus", "?page=2"])(
+  it("filters items by status, with the same pagination", async () => {
+    const { key } = await createKey();
+    const items = [person(), { bad: 1 }, person({ firstName: "B" }), {}, person({ companyDomain: "fail.test" }), { firstName: "x" }];
+    const batchId = await submitBatch(key, { items });
+    await waitForCompletion(key, batchId);
+    const failed: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await getStatus(key, batchId, `?status=failed&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.items.every((item) => item.status === "failed")).toBe(true);
+      expect(page.totalItems).toBe(6);
+      failed.push(...page.items.map((item) => item.index));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(failed).toEqual([1, 3, 4, 5]);
+    expect((await getStatus(key, batchId, "?status=completed")).items.map((item) => item.index)).toEqual([0, 2]);
+    expect((await getStatus(key, batchId, "?status=pending")).items).toEqual([]);
+  });
+
+  it.each(["?limit=0", "?limit=1001", "?limit=abc", "?limit=1.5", "?cursor=bogus", "?page=2", "?status=done"])(
     "refuses %s with 400 invalid_query",
     async (query) => {
       const { key } = await createKey();
