@@ -9,6 +9,7 @@ export interface Config {
   retryBaseDelaySeconds: number;
   retryMaxDelaySeconds: number;
   batchDeadlineSeconds: number;
+  retentionSeconds: number;
   apiKeyCacheTtlSeconds: number;
   tier3: { limit: number; windowSeconds: number };
   tier4: { limit: number; windowSeconds: number };
@@ -32,6 +33,7 @@ export function readConfig(env: Env): Config {
     retryBaseDelaySeconds: whole(env.RETRY_BASE_DELAY_SECONDS, "RETRY_BASE_DELAY_SECONDS", 0),
     retryMaxDelaySeconds: whole(env.RETRY_MAX_DELAY_SECONDS, "RETRY_MAX_DELAY_SECONDS", 0),
     batchDeadlineSeconds: whole(env.BATCH_DEADLINE_SECONDS, "BATCH_DEADLINE_SECONDS", 1),
+    retentionSeconds: whole(env.RETENTION_SECONDS, "RETENTION_SECONDS", 1),
     // KV refuses a cacheTtl under 30 seconds.
     apiKeyCacheTtlSeconds: whole(env.API_KEY_CACHE_TTL_SECONDS, "API_KEY_CACHE_TTL_SECONDS", 30),
     tier3: {

@@ -111,7 +111,11 @@ async function settle(key: string, batchId: string, timeoutMs: number): Promise<
   const owner = owners.get(key);
   if (!owner) throw new Error("waiting for a batch needs a key made by createKey");
   const deadline = Date.now() + timeoutMs;
-  while ((await batchStub(env, batchId).status(owner, { fromIndex: 0, limit: 1 }))?.status !== "completed") {
+  const isComplete = async () => {
+    const read = await batchStub(env, batchId).status(owner, { fromIndex: 0, limit: 1 });
+    return read.kind !== "page" || read.page.status === "completed";
+  };
+  while (!(await isComplete())) {
     if (Date.now() > deadline) throw new Error(`batch ${batchId} did not complete within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

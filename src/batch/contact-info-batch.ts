@@ -17,6 +17,7 @@ import {
   type ItemStatus,
   type ItemView,
   type NewBatch,
+  type StatusRead,
 } from "./status";
 
 type BatchRow = {
@@ -32,6 +33,7 @@ type BatchRow = {
   completed_at: string | null;
   next_enqueue_index: number;
   enqueue_failures: number;
+  expired_at: string | null;
 };
 
 type ItemRow = {
@@ -109,15 +111,16 @@ export class ContactInfoBatch extends DurableObject<Env> {
         );
       });
     });
-    if (completedAt === null) await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(completedAt === null ? Date.now() : this.#retentionEnd(completedAt));
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
     return this.#summary(this.#row()!);
   }
 
-  /** The batch and one page of its items, or null when it is not the owner's. */
-  status(owner: BatchOwner, page: StatusPage): BatchPage | null {
+  /** The batch and one page of its items, as far as `owner` may know. */
+  status(owner: BatchOwner, page: StatusPage): StatusRead {
     const row = this.#ownedRow(owner);
-    if (!row) return null;
+    if (!row) return { kind: "none" };
+    if (row.expired_at !== null) return { kind: "expired", expiredAt: row.expired_at };
     // The cursor is an item index, so a filtered page resumes exactly where the last one ended.
     const rows = this.#sql
       .exec<ItemRow>(
@@ -132,9 +135,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const hasMore = rows.length > page.limit;
     const items = rows.slice(0, page.limit).map(itemView);
     return {
-      ...this.#summary(row),
-      items,
-      nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null,
+      kind: "page",
+      page: { ...this.#summary(row), items, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null },
     };
   }
 
@@ -179,9 +181,19 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { recorded: completed + failed };
   }
 
+  /**
+   * The one alarm drives, in turn: the fan-out, the batch deadline, and once the
+   * batch is complete, the deletion of its items when retention ends.
+   */
   override async alarm(): Promise<void> {
     const row = this.#row();
-    if (!row || row.completed_at !== null) return;
+    if (!row || row.expired_at !== null) return;
+    if (row.completed_at !== null) {
+      const end = this.#retentionEnd(row.completed_at);
+      if (Date.now() < end) await this.ctx.storage.setAlarm(end);
+      else this.#expire(row);
+      return;
+    }
     if (row.next_enqueue_index < row.total_items) {
       let done: boolean;
       try {
@@ -273,9 +285,22 @@ export class ContactInfoBatch extends DurableObject<Env> {
     );
   }
 
+  #retentionEnd(completedAt: string): number {
+    return Date.parse(completedAt) + readConfig(this.env).retentionSeconds * 1000;
+  }
+
+  #expire(row: BatchRow): void {
+    const expiredAt = new Date().toISOString();
+    this.ctx.storage.transactionSync(() => {
+      this.#sql.exec("DELETE FROM items");
+      this.#sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
+    });
+    log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
+  }
+
   async #finish(): Promise<void> {
-    await this.ctx.storage.deleteAlarm();
     const row = this.#row()!;
+    await this.ctx.storage.setAlarm(this.#retentionEnd(row.completed_at!));
     log("batch_completed", {
       batchId: row.id,
       environment: row.environment,

@@ -33,6 +33,9 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE items ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
    CREATE INDEX items_by_status ON items (status, idx);`,
+  // Retention: items are deleted RETENTION_SECONDS after completion; the batch row
+  // stays as a tombstone (no personal data) so its URL can answer 410.
+  `ALTER TABLE batch ADD COLUMN expired_at TEXT;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

@@ -45,6 +45,9 @@ export interface BatchPage extends BatchSummary {
   nextCursor: string | null;
 }
 
+/** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
+export type StatusRead = { kind: "page"; page: BatchPage } | { kind: "expired"; expiredAt: string } | { kind: "none" };
+
 /** What the consumer reports for one item; recording it is idempotent. */
 export type ItemOutcome =
   | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean }

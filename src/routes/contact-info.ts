@@ -7,7 +7,7 @@ import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/json-body";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { notFound } from "../http/problem";
+import { ApiError, notFound } from "../http/problem";
 import { rateLimit } from "../middleware/rate-limit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,12 +48,21 @@ export const contactInfo = new Hono<AppEnv>()
     if (!UUID.test(id)) throw notFound("No batch with this id exists.");
     const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
-    const page = await batchStub(c.env, id.toLowerCase()).status(
+    const read = await batchStub(c.env, id.toLowerCase()).status(
       { customerId: apiKey.customerId, environment: c.get("environment") },
       query,
     );
     // Another customer's or environment's batch answers exactly like a missing one.
-    if (!page) throw notFound("No batch with this id exists.");
-    return c.json(page);
+    if (read.kind === "none") throw notFound("No batch with this id exists.");
+    if (read.kind === "expired") {
+      throw new ApiError({
+        status: 410,
+        code: "batch_expired",
+        title: "Gone",
+        detail: `This batch's data was deleted at ${read.expiredAt}, at the end of its retention period.`,
+        extensions: { expiredAt: read.expiredAt },
+      });
+    }
+    return c.json(read.page);
   })
   .all("/:id", methodNotAllowed("GET"));

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import type { NewBatch } from "../../src/batch/status";
 import { batchStub } from "../../src/batch/stub";
-import { createKey, getStatus, person, submitBatch, waitForCompletion } from "../helpers";
+import { createKey, expectProblem, getStatus, person, request, submitBatch, waitForCompletion } from "../helpers";
 
 const newBatch = (customerId: string, size: number): NewBatch => ({
   id: crypto.randomUUID(),
@@ -93,9 +93,33 @@ describe("the batch Durable Object", () => {
     expect(await getStatus(key, batchId)).toMatchObject({ completedItems: 300, failedItems: 0 });
   });
 
+  it("deletes a completed batch's items when retention ends, then answers 410 to its owner only", async () => {
+    const { key, record } = await createKey();
+    const other = await createKey();
+    const batchId = await submitBatch(key, { items: [person({ firstName: "Retained" }), { bad: true }] });
+    await waitForCompletion(key, batchId);
+    const stub = batchStub(env, batchId);
+    // Retention ends 30 days after completion; the alarm is already set for it.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await getStatus(key, batchId)).totalItems).toBe(2);
+    await runInDurableObject(stub, async (_, state) => {
+      state.storage.sql.exec("UPDATE batch SET completed_at = ?", new Date(Date.now() - 31 * 86_400_000).toISOString());
+      await state.storage.setAlarm(Date.now());
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const gone = await request(`/v2/test/person/contact-info/${batchId}`, { key });
+    const body = await expectProblem(gone, 410, "batch_expired");
+    expect(body.expiredAt).toEqual(expect.any(String));
+    const items = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM items").one());
+    expect(items.n).toBe(0);
+    await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key: other.key }), 404, "not_found");
+    expect(record.customerId).not.toBe(other.record.customerId);
+  });
+
   it("leaves no storage behind for an id that was never a batch", async () => {
     const stub = batchStub(env, crypto.randomUUID());
-    expect(await stub.status({ customerId: "cus_x", environment: "test" }, { fromIndex: 0, limit: 10 })).toBeNull();
+    expect(await stub.status({ customerId: "cus_x", environment: "test" }, { fromIndex: 0, limit: 10 })).toEqual({ kind: "none" });
     const tables = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
     expect(tables).toEqual([]);
   });
