@@ -10,6 +10,7 @@ export interface Config {
   retryMaxDelaySeconds: number;
   batchDeadlineSeconds: number;
   retentionSeconds: number;
+  idempotencyTtlSeconds: number;
   apiKeyCacheTtlSeconds: number;
   tier3: { limit: number; windowSeconds: number };
   tier4: { limit: number; windowSeconds: number };
@@ -34,6 +35,7 @@ export function readConfig(env: Env): Config {
     retryMaxDelaySeconds: whole(env.RETRY_MAX_DELAY_SECONDS, "RETRY_MAX_DELAY_SECONDS", 0),
     batchDeadlineSeconds: whole(env.BATCH_DEADLINE_SECONDS, "BATCH_DEADLINE_SECONDS", 1),
     retentionSeconds: whole(env.RETENTION_SECONDS, "RETENTION_SECONDS", 1),
+    idempotencyTtlSeconds: whole(env.IDEMPOTENCY_TTL_SECONDS, "IDEMPOTENCY_TTL_SECONDS", 86_400),
     // KV refuses a cacheTtl under 30 seconds.
     apiKeyCacheTtlSeconds: whole(env.API_KEY_CACHE_TTL_SECONDS, "API_KEY_CACHE_TTL_SECONDS", 30),
     tier3: {

@@ -3,6 +3,7 @@ import { consumeDeadLetters, consumeItems, isDeadLetterQueue } from "./queue/con
 import type { ItemMessage } from "./queue/item-message";
 
 export { ContactInfoBatch } from "./batch/contact-info-batch";
+export { IdempotencyStore } from "./idempotency/idempotency-store";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 
 export default {

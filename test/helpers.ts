@@ -33,27 +33,28 @@ export async function createKey(
   return { key, hash, record };
 }
 
-export function request(path: string, init: RequestInit & { key?: string } = {}) {
+// Every batch a test submits is awaited after the test (see setup.ts), so no
+// queue work outlives the test file that caused it.
+const submitted = new Map<string, string>();
+
+export async function request(path: string, init: RequestInit & { key?: string } = {}) {
   const headers = new Headers(init.headers);
   if (init.key) headers.set("x-api-key", init.key);
-  return exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers }));
+  const response = await exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers }));
+  const batchId = response.status === 202 ? response.headers.get("location")?.split("/").pop() : undefined;
+  if (batchId && init.key) submitted.set(batchId, init.key);
+  return response;
 }
 
-export async function submit(key: string, body: unknown, environment: Environment = "test") {
-  const response = await request(`/v2/${environment}/person/contact-info`, {
+export function submit(key: string, body: unknown, environment: Environment = "test") {
+  return request(`/v2/${environment}/person/contact-info`, {
     method: "POST",
     key,
     headers: { "content-type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  const batchId = response.headers.get("location")?.split("/").pop();
-  if (batchId) submitted.set(batchId, key);
-  return response;
 }
 
-// Every batch a test submits is awaited after the test (see setup.ts), so no
-// queue work outlives the test file that caused it.
-const submitted = new Map<string, string>();
 
 export async function drainSubmittedBatches(timeoutMs = 60_000): Promise<void> {
   const pending = [...submitted];

@@ -5,17 +5,18 @@ import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
-import { readJsonBody } from "../http/json-body";
+import { readJsonBody } from "../http/body";
 import { methodNotAllowed } from "../http/method-not-allowed";
 import { ApiError, notFound } from "../http/problem";
+import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const contactInfo = new Hono<AppEnv>()
-  .post("/", rateLimit("contact_info_request"), async (c) => {
+  .post("/", rateLimit("contact_info_request"), idempotency(), async (c) => {
     const config = readConfig(c.env);
-    const submission = parseSubmission(await readJsonBody(c.req.raw, config.maxBodyBytes), config.maxBatchItems);
+    const submission = parseSubmission(await readJsonBody(c.req, config.maxBodyBytes), config.maxBatchItems);
     const environment = c.get("environment");
     const apiKey = c.get("apiKey");
     const batchId = crypto.randomUUID();
