@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams";
+import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams.ts";
 
 // Tests run inside workerd with the real local KV, Durable Objects and Queues
 // from wrangler.toml; timings are shortened so retries finish quickly, and the
@@ -21,10 +21,14 @@ export default defineConfig({
           PDL_API_URL: "https://pdl.test",
           HUNTER_API_KEY: FAKE_KEYS.hunter,
           PDL_API_KEY: FAKE_KEYS.pdl,
+          WEBHOOK_MAX_ATTEMPTS: 3,
+          WEBHOOK_TIMEOUT_MS: 500,
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },
           "contact-info-items-dlq": { maxBatchTimeout: 0.05, maxRetries: 10 },
+          "contact-info-webhooks": { maxBatchTimeout: 0.05, maxRetries: 5, deadLetterQueue: "contact-info-webhooks-dlq" },
+          "contact-info-webhooks-dlq": { maxBatchTimeout: 0.05, maxRetries: 5 },
         },
       },
     }),

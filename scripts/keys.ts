@@ -22,11 +22,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const entriesFor = (hash: string, record: ApiKeyRecord) => [
-  { key: kvKey.byHash(hash), value: JSON.stringify(record) },
-  // The id entry carries the record as metadata so `list` is a single KV call.
-  { key: kvKey.byId(record.keyId), value: hash, metadata: record },
-];
+// Shown once, at creation; `list` and the id entry never carry it.
+const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
+
+const entriesFor = (hash: string, record: ApiKeyRecord) => {
+  const { webhookSecret: _secret, ...listed } = record;
+  return [
+    { key: kvKey.byHash(hash), value: JSON.stringify(record) },
+    // The id entry carries the record as metadata so `list` is a single KV call.
+    { key: kvKey.byId(record.keyId), value: hash, metadata: listed },
+  ];
+};
 
 function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
   const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
@@ -75,7 +81,11 @@ async function main(argv: string[]): Promise<void> {
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
       kvPutAll(entriesFor(hash, record), target);
       if (values.json) console.log(JSON.stringify({ key, ...record }));
-      else console.log(`Created ${record.keyId} for ${record.customerId} (${environment}).\nAPI key (shown once, store it now): ${key}`);
+      else {
+        console.log(`Created ${record.keyId} for ${record.customerId} (${environment}). Shown once, store them now:`);
+        console.log(`API key:                ${key}`);
+        console.log(`Webhook signing secret: ${record.webhookSecret}`);
+      }
       return;
     }
     case "list": {
@@ -106,11 +116,18 @@ async function main(argv: string[]): Promise<void> {
       if (target !== "--local") fail("seed-dev writes local development keys only");
       const entries = [];
       for (const { key, keyId, environment } of DEV_KEYS) {
-        const record: ApiKeyRecord = { keyId, customerId: "cus_localdev", environment, name: "local development", createdAt: "2026-01-01T00:00:00.000Z" };
+        const record: ApiKeyRecord = {
+          keyId,
+          customerId: "cus_localdev",
+          environment,
+          name: "local development",
+          createdAt: "2026-01-01T00:00:00.000Z",
+          webhookSecret: DEV_WEBHOOK_SECRET,
+        };
         entries.push(...entriesFor(await hashApiKey(key), record));
       }
       kvPutAll(entries, target);
-      console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")}`);
+      console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);
       return;
     }
     default:

@@ -11,6 +11,8 @@ export interface Config {
   batchDeadlineSeconds: number;
   retentionSeconds: number;
   idempotencyTtlSeconds: number;
+  webhookMaxAttempts: number;
+  webhookTimeoutMs: number;
   apiKeyCacheTtlSeconds: number;
   tier3: { limit: number; windowSeconds: number };
   tier4: { limit: number; windowSeconds: number };
@@ -36,6 +38,8 @@ export function readConfig(env: Env): Config {
     batchDeadlineSeconds: whole(env.BATCH_DEADLINE_SECONDS, "BATCH_DEADLINE_SECONDS", 1),
     retentionSeconds: whole(env.RETENTION_SECONDS, "RETENTION_SECONDS", 1),
     idempotencyTtlSeconds: whole(env.IDEMPOTENCY_TTL_SECONDS, "IDEMPOTENCY_TTL_SECONDS", 86_400),
+    webhookMaxAttempts: whole(env.WEBHOOK_MAX_ATTEMPTS, "WEBHOOK_MAX_ATTEMPTS", 1),
+    webhookTimeoutMs: whole(env.WEBHOOK_TIMEOUT_MS, "WEBHOOK_TIMEOUT_MS", 1),
     // KV refuses a cacheTtl under 30 seconds.
     apiKeyCacheTtlSeconds: whole(env.API_KEY_CACHE_TTL_SECONDS, "API_KEY_CACHE_TTL_SECONDS", 30),
     tier3: {

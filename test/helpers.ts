@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Environment } from "../src/environment";
-import type { BatchOwner } from "../src/batch/status";
+import type { BatchOwner, BatchPage } from "../src/batch/status";
 import { batchStub } from "../src/batch/stub";
 import { issueApiKey, kvKey } from "../src/keys/api-key";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
@@ -69,27 +69,8 @@ export async function submitBatch(key: string, body: unknown, environment: Envir
   return batchId;
 }
 
-export interface StatusBody {
-  id: string;
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  createdAt: string;
-  completedAt: string | null;
-  items: {
-    index: number;
-    externalId: string | null;
-    status: string;
-    outcome: string | null;
-    input: Record<string, string>;
-    emails: { address: string; type: string; status: string; confidence: number; source: string }[];
-    phones: { number: string; type: string; confidence: number; source: string }[];
-    error: { code: string; message: string } | null;
-    fromCache: boolean;
-  }[];
-  nextCursor: string | null;
-}
+/** The status response body: the contract, typed by the same definitions the Worker uses. */
+export type StatusBody = BatchPage;
 
 export async function getStatus(key: string, batchId: string, query = "") {
   const environment = key.startsWith("ck_live_") ? "live" : "test";

@@ -18,6 +18,9 @@ import {
   type ItemView,
   type NewBatch,
   type StatusRead,
+  type WebhookEvent,
+  type WebhookState,
+  type WebhookView,
 } from "./status";
 
 type BatchRow = {
@@ -34,6 +37,12 @@ type BatchRow = {
   next_enqueue_index: number;
   enqueue_failures: number;
   expired_at: string | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  status_url: string;
+  webhook_state: WebhookState | null;
+  webhook_attempts: number;
+  webhook_last_status: number | null;
 };
 
 type ItemRow = {
@@ -79,8 +88,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const leaders = new Map<string, number>();
     this.ctx.storage.transactionSync(() => {
       this.#sql.exec(
-        `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
+                            status_url, webhook_url, webhook_secret, webhook_state)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         batch.id,
         batch.customerId,
         batch.environment,
@@ -90,6 +100,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
         failed,
         batch.createdAt,
         completedAt,
+        batch.statusUrl,
+        batch.webhook?.url ?? null,
+        batch.webhook?.secret ?? null,
+        batch.webhook ? "pending" : null,
       );
       batch.items.forEach((item, index) => {
         let leader: number | null = null;
@@ -111,7 +125,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
         );
       });
     });
-    await this.ctx.storage.setAlarm(completedAt === null ? Date.now() : this.#retentionEnd(completedAt));
+    // Now: to fan out, or (for a batch complete at birth) to send its webhook; else when retention ends.
+    await this.ctx.storage.setAlarm(completedAt === null || batch.webhook ? Date.now() : this.#retentionEnd(completedAt));
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
     return this.#summary(this.#row()!);
   }
@@ -136,7 +151,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const items = rows.slice(0, page.limit).map(itemView);
     return {
       kind: "page",
-      page: { ...this.#summary(row), items, nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null },
+      page: {
+        ...this.#summary(row),
+        webhook: webhookView(row),
+        items,
+        nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null,
+      },
     };
   }
 
@@ -181,13 +201,51 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { recorded: completed + failed };
   }
 
+  /** The batch.completed event, while the webhook still awaits delivery. */
+  webhookEvent(): WebhookEvent | null {
+    const row = this.#row();
+    if (!row?.webhook_url || !row.webhook_secret || row.completed_at === null || row.webhook_state !== "queued") return null;
+    const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt } = this.#summary(row);
+    const data = { id, environment: row.environment, status, totalItems, completedItems, failedItems, createdAt, completedAt, statusUrl: row.status_url };
+    return {
+      id: `evt_${row.id.replaceAll("-", "")}`,
+      url: row.webhook_url,
+      secret: row.webhook_secret,
+      body: JSON.stringify({ type: "batch.completed", timestamp: row.completed_at, data }),
+    };
+  }
+
+  recordWebhookAttempt(attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+    this.#sql.exec(
+      "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ? WHERE webhook_state = 'queued'",
+      attempt.status,
+      attempt.state,
+    );
+  }
+
+  /** The webhook's delivery gave up without an attempt being recorded (its consumer kept crashing). */
+  abandonWebhook(): void {
+    this.#sql.exec("UPDATE batch SET webhook_state = 'failed' WHERE webhook_state = 'queued'");
+  }
+
   /**
    * The one alarm drives, in turn: the fan-out, the batch deadline, and once the
-   * batch is complete, the deletion of its items when retention ends.
+   * batch is complete, the webhook hand-off and the deletion of its items when
+   * retention ends.
    */
   override async alarm(): Promise<void> {
     const row = this.#row();
     if (!row || row.expired_at !== null) return;
+    if (row.completed_at !== null && row.webhook_state === "pending") {
+      try {
+        await this.env.WEBHOOK_QUEUE.send({ batchId: row.id });
+        this.#sql.exec("UPDATE batch SET webhook_state = 'queued'");
+      } catch (error) {
+        logError("webhook_enqueue_failed", error, { batchId: row.id });
+        await this.ctx.storage.setAlarm(Date.now() + 5_000);
+        return;
+      }
+    }
     if (row.completed_at !== null) {
       const end = this.#retentionEnd(row.completed_at);
       if (Date.now() < end) await this.ctx.storage.setAlarm(end);
@@ -300,7 +358,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   async #finish(): Promise<void> {
     const row = this.#row()!;
-    await this.ctx.storage.setAlarm(this.#retentionEnd(row.completed_at!));
+    await this.ctx.storage.setAlarm(row.webhook_state === "pending" ? Date.now() : this.#retentionEnd(row.completed_at!));
     log("batch_completed", {
       batchId: row.id,
       environment: row.environment,
@@ -331,6 +389,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
       completedAt: row.completed_at,
     };
   }
+}
+
+function webhookView(row: BatchRow): WebhookView | null {
+  if (!row.webhook_url || !row.webhook_state) return null;
+  return { url: row.webhook_url, state: row.webhook_state, attempts: row.webhook_attempts, lastStatus: row.webhook_last_status };
 }
 
 function itemView(row: ItemRow): ItemView {

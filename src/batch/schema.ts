@@ -36,6 +36,14 @@ export const MIGRATIONS: readonly string[] = [
   // Retention: items are deleted RETENTION_SECONDS after completion; the batch row
   // stays as a tombstone (no personal data) so its URL can answer 410.
   `ALTER TABLE batch ADD COLUMN expired_at TEXT;`,
+  // Webhooks: where to POST batch.completed, the key's signing secret at submission,
+  // and the delivery state (pending → queued → delivered | failed).
+  `ALTER TABLE batch ADD COLUMN webhook_url TEXT;
+   ALTER TABLE batch ADD COLUMN webhook_secret TEXT;
+   ALTER TABLE batch ADD COLUMN status_url TEXT;
+   ALTER TABLE batch ADD COLUMN webhook_state TEXT;
+   ALTER TABLE batch ADD COLUMN webhook_attempts INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batch ADD COLUMN webhook_last_status INTEGER;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

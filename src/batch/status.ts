@@ -40,9 +40,28 @@ export interface ItemView {
   fromCache: boolean;
 }
 
+export type WebhookState = "pending" | "queued" | "delivered" | "failed";
+
+export interface WebhookView {
+  url: string;
+  state: WebhookState;
+  attempts: number;
+  /** HTTP status of the last attempt; null before the first, or when it got no answer. */
+  lastStatus: number | null;
+}
+
 export interface BatchPage extends BatchSummary {
+  webhook: WebhookView | null;
   items: ItemView[];
   nextCursor: string | null;
+}
+
+/** What the webhook consumer needs to send one batch.completed event. */
+export interface WebhookEvent {
+  id: string;
+  url: string;
+  secret: string;
+  body: string;
 }
 
 /** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
@@ -59,6 +78,8 @@ export interface NewBatch extends BatchOwner {
   fields: ContactField[];
   createdAt: string;
   items: NewItem[];
+  statusUrl: string;
+  webhook?: { url: string; secret: string };
 }
 
 export interface NewItem {

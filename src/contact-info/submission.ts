@@ -2,12 +2,20 @@ import { z } from "zod";
 import { ApiError, badRequest, type FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
+import type { Environment } from "../environment";
+import { webhookUrlProblem } from "../webhooks/webhook-url";
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export const submissionSchema = z.strictObject({
   items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
   fields: z
     .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
     .min(1, { error: "must name at least one of email, phone" })
+    .optional(),
+  webhookUrl: z
+    .string({ error: "must be a string" })
+    .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` })
     .optional(),
 });
 
@@ -21,13 +29,14 @@ export interface SubmittedItem {
 export interface Submission {
   fields: ContactField[];
   items: SubmittedItem[];
+  webhookUrl?: string;
 }
 
 /**
  * Validates a parsed JSON body. Envelope problems throw; item problems do not:
  * each bad item becomes a failed item that names its field, and the batch goes on.
  */
-export function parseSubmission(body: unknown, maxBatchItems: number): Submission {
+export function parseSubmission(body: unknown, maxBatchItems: number, environment: Environment): Submission {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw badRequest("invalid_request", "The request body must be a JSON object.");
   }
@@ -46,8 +55,14 @@ export function parseSubmission(body: unknown, maxBatchItems: number): Submissio
   if (!envelope.success) {
     throw badRequest("invalid_request", "The request body does not match the submission schema.", envelope.error.issues.map(fieldError));
   }
+  const { webhookUrl } = envelope.data;
+  const urlProblem = webhookUrl === undefined ? null : webhookUrlProblem(webhookUrl, environment);
+  if (urlProblem) {
+    throw badRequest("invalid_request", `webhookUrl ${urlProblem}.`, [{ path: "webhookUrl", message: urlProblem }]);
+  }
   const fields = envelope.data.fields ? [...new Set(envelope.data.fields)] : [...CONTACT_FIELDS];
-  return { fields, items: envelope.data.items.map(parseItem) };
+  const parsed = envelope.data.items.map(parseItem);
+  return webhookUrl === undefined ? { fields, items: parsed } : { fields, items: parsed, webhookUrl };
 }
 
 export function parseItem(raw: unknown): SubmittedItem {

@@ -2,6 +2,7 @@
 // it uses only Web Crypto and type-only imports.
 import type { Environment } from "../environment";
 import type { RateLimitOverrides } from "../rate-limit/endpoint-types";
+import { generateWebhookSecret } from "../webhooks/signature";
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -11,6 +12,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt?: string;
   rateLimits?: RateLimitOverrides;
+  /** Signs this key's webhooks (Standard Webhooks, `whsec_…`); shown once, at creation. */
+  webhookSecret?: string;
 }
 
 /** `ck_<environment>_` then 32 base62 characters: about 190 bits of randomness. */
@@ -56,6 +59,7 @@ export async function issueApiKey(options: { customerId: string; environment: En
     environment: options.environment,
     name: options.name ?? "",
     createdAt: (options.now ?? new Date()).toISOString(),
+    webhookSecret: generateWebhookSecret(),
   };
   return { key, hash, record };
 }

@@ -16,8 +16,6 @@ type ItemQueueMessage = Message<ItemMessage>;
 // Queues refuse longer delays.
 const MAX_QUEUE_DELAY_SECONDS = 43_200;
 
-export const isDeadLetterQueue = (queueName: string): boolean => queueName.endsWith("-dlq");
-
 function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQueueMessage[]> {
   const groups = new Map<string, ItemQueueMessage[]>();
   for (const message of messages) {

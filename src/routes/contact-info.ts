@@ -7,7 +7,7 @@ import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/body";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { ApiError, notFound } from "../http/problem";
+import { ApiError, badRequest, notFound } from "../http/problem";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 
@@ -16,10 +16,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const contactInfo = new Hono<AppEnv>()
   .post("/", rateLimit("contact_info_request"), idempotency(), async (c) => {
     const config = readConfig(c.env);
-    const submission = parseSubmission(await readJsonBody(c.req, config.maxBodyBytes), config.maxBatchItems);
     const environment = c.get("environment");
+    const submission = parseSubmission(await readJsonBody(c.req, config.maxBodyBytes), config.maxBatchItems, environment);
     const apiKey = c.get("apiKey");
+    if (submission.webhookUrl && !apiKey.webhookSecret) {
+      throw badRequest("webhook_not_configured", "This API key has no webhook signing secret; create a new key to use webhooks.");
+    }
     const batchId = crypto.randomUUID();
+    const location = `/v2/${environment}/person/contact-info/${batchId}`;
     const batch = await batchStub(c.env, batchId).create({
       id: batchId,
       customerId: apiKey.customerId,
@@ -28,9 +32,11 @@ export const contactInfo = new Hono<AppEnv>()
       fields: submission.fields,
       createdAt: new Date().toISOString(),
       items: submission.items.map((item) => ({ ...item, dedupeKey: personKey(normalizePerson(item.input)) })),
+      statusUrl: new URL(location, c.req.url).href,
+      ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
     });
     const invalid = batch.failedItems;
-    c.header("location", `/v2/${environment}/person/contact-info/${batchId}`);
+    c.header("location", location);
     return c.json(
       {
         batchId,

@@ -9,7 +9,11 @@
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 2 s   *-garbage.example → 200 with a body that is not JSON
 //   anything else → found.
-// GET https://<host>/__calls answers how many calls each host has had, for cache tests.
+//   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
+//     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 2 s
+//     /redirect/… → 307 to a metadata address (must not be followed)
+// GET https://<host>/__calls answers how many calls each host has had, for cache tests;
+// GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
 
 export const FAKE_KEYS = { hunter: "test-hunter-key", pdl: "test-pdl-key" };
 
@@ -76,6 +80,22 @@ async function pdl(request: Request, url: URL): Promise<Response> {
   });
 }
 
+const deliveries = new Map<string, { headers: Record<string, string>; body: string }[]>();
+const failedOnce = new Set<string>();
+
+async function webhookReceiver(request: Request, url: URL): Promise<Response> {
+  if (url.pathname.startsWith("/__deliveries/")) return json(deliveries.get(url.pathname.slice("/__deliveries".length)) ?? []);
+  deliveries.set(url.pathname, [...(deliveries.get(url.pathname) ?? []), { headers: Object.fromEntries(request.headers), body: await request.text() }]);
+  if (url.pathname.startsWith("/fail-once/") && !failedOnce.has(url.pathname)) {
+    failedOnce.add(url.pathname);
+    return new Response("try again", { status: 500 });
+  }
+  if (url.pathname.startsWith("/always-500/")) return new Response("broken", { status: 500 });
+  if (url.pathname.startsWith("/redirect/")) return new Response(null, { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
+  if (url.pathname.startsWith("/slow/")) await sleep(2_000);
+  return new Response(null, { status: 204 });
+}
+
 export async function fakeUpstreams(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/__calls") return json(Object.fromEntries(calls));
@@ -87,6 +107,9 @@ export async function fakeUpstreams(request: Request): Promise<Response> {
       return hunter(request, url);
     case "pdl.test":
       return pdl(request, url);
+    case "hooks.test":
+    case "127.0.0.1":
+      return webhookReceiver(request, url);
     default:
       return new Response(`no fake for ${url.hostname}: tests reach no real network`, { status: 502 });
   }

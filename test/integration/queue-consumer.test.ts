@@ -19,6 +19,7 @@ async function createBatch(items: Record<string, string>[]) {
     keyId: record.keyId,
     fields: ["email", "phone"],
     createdAt: new Date().toISOString(),
+    statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
     items: items.map((input) => ({ input, externalId: null, error: null })),
   });
   const messages = items.map((input, index): ItemMessage => ({ batchId: id, index, environment: "test", fields: ["email", "phone"], input }));

@@ -14,13 +14,13 @@ const problemOf = (run: () => unknown) => {
 
 describe("the submission envelope", () => {
   it("accepts items and defaults fields to email and phone", () => {
-    const submission = parseSubmission({ items: [{ email: "a@b.example" }] }, 10);
+    const submission = parseSubmission({ items: [{ email: "a@b.example" }] }, 10, "test");
     expect(submission.fields).toEqual(["email", "phone"]);
     expect(submission.items).toHaveLength(1);
   });
 
   it("keeps the requested fields once each", () => {
-    expect(parseSubmission({ items: [{ email: "a@b.example" }], fields: ["phone", "phone"] }, 10).fields).toEqual(["phone"]);
+    expect(parseSubmission({ items: [{ email: "a@b.example" }], fields: ["phone", "phone"] }, 10, "test").fields).toEqual(["phone"]);
   });
 
   it.each([
@@ -33,18 +33,18 @@ describe("the submission envelope", () => {
     ["an unknown field name", { items: [{}], fields: ["fax"] }],
     ["an empty fields array", { items: [{}], fields: [] }],
   ])("rejects %s with 400 invalid_request", (_, body) => {
-    const problem = problemOf(() => parseSubmission(body, 10));
+    const problem = problemOf(() => parseSubmission(body, 10, "test"));
     expect(problem.status).toBe(400);
     expect(problem.code).toBe("invalid_request");
   });
 
   it("names the offending path for envelope errors", () => {
-    const problem = problemOf(() => parseSubmission({ items: [{}], extra: 1 }, 10));
+    const problem = problemOf(() => parseSubmission({ items: [{}], extra: 1 }, 10, "test"));
     expect(problem.errors).toEqual([{ path: "extra", message: "unknown field 'extra'" }]);
   });
 
   it("rejects more than the maximum number of items with 413 too_many_items", () => {
-    const problem = problemOf(() => parseSubmission({ items: new Array(11).fill({}) }, 10));
+    const problem = problemOf(() => parseSubmission({ items: new Array(11).fill({}) }, 10, "test"));
     expect(problem.status).toBe(413);
     expect(problem.code).toBe("too_many_items");
     expect(problem.extensions).toEqual({ maxItems: 10 });

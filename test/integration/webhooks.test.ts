@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { createKey, expectProblem, getStatus, person, submit, submitBatch } from "../helpers";
+
+// The verification example from README.md, verbatim: what a receiver runs.
+async function verifyWebhook(secret: string, headers: Record<string, string>, body: string): Promise<boolean> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    Uint8Array.from(atob(secret.slice("whsec_".length)), (c) => c.charCodeAt(0)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const signed = new TextEncoder().encode(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`);
+  const age = Math.abs(Date.now() / 1000 - Number(headers["webhook-timestamp"]));
+  const signatures = (headers["webhook-signature"] ?? "").split(" ").filter((s) => s.startsWith("v1,"));
+  for (const signature of signatures) {
+    const bytes = Uint8Array.from(atob(signature.slice(3)), (c) => c.charCodeAt(0));
+    if (age < 300 && (await crypto.subtle.verify("HMAC", key, bytes, signed))) return true;
+  }
+  return false;
+}
+
+type Delivery = { headers: Record<string, string>; body: string };
+const deliveriesTo = async (path: string) => (await fetch(`https://hooks.test/__deliveries${path}`)).json<Delivery[]>();
+
+async function webhookSettled(key: string, batchId: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await getStatus(key, batchId, "?limit=1");
+    if (status.webhook && (status.webhook.state === "delivered" || status.webhook.state === "failed")) return status;
+    if (Date.now() > deadline) throw new Error(`webhook still ${JSON.stringify(status.webhook)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const unique = (prefix: string) => `/${prefix}/${crypto.randomUUID()}`;
+
+describe("batch.completed webhooks", () => {
+  it("are signed per Standard Webhooks and verify with the documented algorithm", async () => {
+    const { key, record } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const path = unique("ok");
+    const batchId = await submitBatch(key, { items: [person(), { bad: 1 }], webhookUrl: `https://hooks.test${path}` });
+    const status = await webhookSettled(key, batchId);
+    expect(status.webhook).toEqual({ url: `https://hooks.test${path}`, state: "delivered", attempts: 1, lastStatus: 204 });
+
+    const [delivery] = await deliveriesTo(path);
+    expect(await verifyWebhook(record.webhookSecret!, delivery!.headers, delivery!.body)).toBe(true);
+    expect(await verifyWebhook(record.webhookSecret!, delivery!.headers, delivery!.body.replace("completed", "pending"))).toBe(false);
+    expect(delivery!.headers["webhook-id"]).toMatch(/^evt_[0-9a-f]{32}$/);
+    const event = JSON.parse(delivery!.body);
+    expect(event).toEqual({
+      type: "batch.completed",
+      timestamp: status.completedAt,
+      data: {
+        id: batchId,
+        environment: "test",
+        status: "completed",
+        totalItems: 2,
+        completedItems: 1,
+        failedItems: 1,
+        createdAt: status.createdAt,
+        completedAt: status.completedAt,
+        statusUrl: `https://api.test/v2/test/person/contact-info/${batchId}`,
+      },
+    });
+  });
+
+  it("are retried after a 500, with the same webhook-id, until delivered", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const path = unique("fail-once");
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
+    const status = await webhookSettled(key, batchId);
+    expect(status.webhook).toMatchObject({ state: "delivered", attempts: 2, lastStatus: 204 });
+    const deliveries = await deliveriesTo(path);
+    expect(deliveries).toHaveLength(2);
+    expect(deliveries[1]!.headers["webhook-id"]).toBe(deliveries[0]!.headers["webhook-id"]);
+  });
+
+  it("give up after WEBHOOK_MAX_ATTEMPTS and show it", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const path = unique("always-500");
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", attempts: 3, lastStatus: 500 });
+  });
+
+  it("count a timeout as a failed attempt", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const path = unique("slow");
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", attempts: 3, lastStatus: null });
+  });
+
+  it("never follow a redirect", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const path = unique("redirect");
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", lastStatus: 307 });
+  });
+
+  it("may target http://127.0.0.1 in test, for local development", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: "http://127.0.0.1:9999/ok/local" });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "delivered" });
+  });
+
+  it("are absent from the status when none was asked for", async () => {
+    const { key } = await createKey();
+    expect((await getStatus(key, await submitBatch(key, { items: [person()] }))).webhook).toBeNull();
+  });
+});
+
+describe("webhook URLs", () => {
+  it.each([
+    ["http://hooks.example.com/x", "must use https"],
+    ["https://127.0.0.1/x", "loopback, private"],
+    ["https://10.0.0.8/x", "loopback, private"],
+    ["https://172.20.1.1/x", "loopback, private"],
+    ["https://192.168.1.10/x", "loopback, private"],
+    ["https://169.254.169.254/latest/meta-data", "loopback, private"],
+    ["https://[::1]/x", "loopback, private"],
+    ["https://[fd00::1]/x", "loopback, private"],
+    ["https://[fe80::1]/x", "loopback, private"],
+    ["https://[::ffff:10.0.0.1]/x", "loopback, private"],
+    ["https://2130706433/x", "loopback, private"],
+    ["https://localhost/x", "public host"],
+    ["https://metadata.google.internal/x", "public host"],
+    ["https://printer.local/x", "public host"],
+    ["https://user:pass@hooks.example.com/x", "credentials"],
+    ["not a url", "absolute URL"],
+  ])("refuses %s in live", async (webhookUrl, reason) => {
+    const { key } = await createKey({ environment: "live" });
+    const problem = await expectProblem(await submit(key, { items: [person()], webhookUrl }, "live"), 400, "invalid_request");
+    expect(problem.errors).toEqual([{ path: "webhookUrl", message: expect.stringContaining(reason) }]);
+  });
+
+  it("accepts a public https URL in live", async () => {
+    const { key } = await createKey({ environment: "live" });
+    expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test/ok/live" }, "live")).status).toBe(202);
+  });
+
+  it("refuses http://127.0.0.1 in live but takes it in test", async () => {
+    const live = await createKey({ environment: "live" });
+    await expectProblem(await submit(live.key, { items: [person()], webhookUrl: "http://127.0.0.1:8080/hook" }, "live"), 400, "invalid_request");
+    const test = await createKey();
+    expect((await submit(test.key, { items: [person()], webhookUrl: "http://localhost:8080/ok/x" })).status).toBe(202);
+  });
+});
