@@ -1,13 +1,18 @@
+import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import { ApiError, notFound, problemResponse } from "./http/problem";
 import { logError } from "./log";
+import { openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
 import { requestId } from "./middleware/request-id";
 import { contactInfo } from "./routes/contact-info";
 import { rateLimits } from "./routes/rate-limits";
+
+// Built on first use, then kept for the isolate's life.
+let document: ReturnType<typeof openApiDocument> | undefined;
 
 const v2 = new Hono<AppEnv>()
   .use(environmentParam(), apiKeyAuth())
@@ -17,6 +22,17 @@ const v2 = new Hono<AppEnv>()
 export const app = new Hono<AppEnv>()
   .use(requestId())
   .get("/healthz", (c) => c.json({ status: "ok" }))
+  .get("/openapi.json", (c) => c.json((document ??= openApiDocument())))
+  .get(
+    "/docs",
+    Scalar({
+      url: "/openapi.json",
+      cdn: "/docs/scalar.js",
+      pageTitle: "Contact-info batch API",
+      defaultOpenAllTags: true,
+      authentication: { preferredSecurityScheme: "apiKey" },
+    }),
+  )
   .route("/v2/:environment", v2)
   .notFound(() => {
     throw notFound();

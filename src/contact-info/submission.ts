@@ -7,16 +7,20 @@ import { webhookUrlProblem } from "../webhooks/webhook-url";
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
+export const fieldsSchema = z
+  .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
+  .min(1, { error: "must name at least one of email, phone" });
+
+export const webhookUrlSchema = z
+  .string({ error: "must be a string" })
+  .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
+
+// Items are checked one by one (parseItem), so that a bad item fails alone
+// instead of rejecting the batch; the envelope only needs them to be an array.
 export const submissionSchema = z.strictObject({
   items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
-  fields: z
-    .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
-    .min(1, { error: "must name at least one of email, phone" })
-    .optional(),
-  webhookUrl: z
-    .string({ error: "must be a string" })
-    .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` })
-    .optional(),
+  fields: fieldsSchema.optional(),
+  webhookUrl: webhookUrlSchema.optional(),
 });
 
 export interface SubmittedItem {

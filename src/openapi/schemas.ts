@@ -1,0 +1,135 @@
+// Response shapes of the API as zod schemas, for the OpenAPI document. The
+// compile-time checks at the end tie each one to the type the Worker returns,
+// so the document cannot drift from the code.
+import { z } from "zod";
+import type { BatchPage, ItemView, WebhookView } from "../batch/status";
+import type { Email, Phone } from "../contact-info/contact";
+import type { EndpointLimit } from "../rate-limit/endpoint-types";
+
+export const emailSchema = z
+  .object({
+    address: z.string().meta({ example: "ada.lovelace@analytical.example" }),
+    type: z.enum(["work", "personal"]),
+    status: z.enum(["valid", "probable", "catch_all", "invalid", "unknown"]).meta({
+      description: "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
+    }),
+    confidence: z.number().int().min(0).max(100),
+    source: z.string().meta({ description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
+  })
+  .meta({ id: "Email" });
+
+export const phoneSchema = z
+  .object({
+    number: z.string().meta({ description: "E.164", example: "+14155550132" }),
+    type: z.enum(["mobile", "landline", "voip", "unknown"]),
+    confidence: z.number().int().min(0).max(100),
+    source: z.string().meta({ example: "directory" }),
+  })
+  .meta({ id: "Phone" });
+
+export const itemErrorSchema = z
+  .object({
+    code: z.string().meta({ description: "invalid_input, processing_failed or processing_timeout", example: "invalid_input" }),
+    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
+  })
+  .meta({ id: "ItemError" });
+
+export const itemSchema = z
+  .object({
+    index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
+    externalId: z.string().nullable(),
+    status: z.enum(["pending", "completed", "failed"]),
+    outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+    input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
+    emails: z.array(emailSchema),
+    phones: z.array(phoneSchema),
+    error: itemErrorSchema.nullable(),
+    fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
+  })
+  .meta({ id: "Item" });
+
+export const webhookViewSchema = z
+  .object({
+    url: z.string(),
+    state: z.enum(["pending", "queued", "delivered", "failed"]),
+    attempts: z.number().int().min(0),
+    lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const batchStatusSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(["pending", "processing", "completed"]).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
+    totalItems: z.number().int(),
+    completedItems: z.number().int(),
+    failedItems: z.number().int(),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+    webhook: webhookViewSchema.nullable(),
+    items: z.array(itemSchema),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+  })
+  .meta({ id: "BatchStatus" });
+
+export const receiptSchema = z
+  .object({
+    batchId: z.uuid(),
+    itemCount: z.number().int(),
+    message: z.string(),
+  })
+  .meta({
+    id: "BatchReceipt",
+    example: {
+      batchId: "3e1cab3a-0527-4fea-987c-d486f470829c",
+      itemCount: 2,
+      message: "Accepted 2 item(s); 2 queued for processing. Poll the Location URL for results.",
+    },
+  });
+
+export const rateLimitInfoSchema = z
+  .object({
+    endpointType: z.enum(["contact_info_request", "contact_info_status", "rate_limits"]),
+    tier: z.enum(["Tier 3", "Tier 4"]),
+    operations: z.array(z.string()),
+    limit: z.number().int(),
+    windowSeconds: z.number().int(),
+    remaining: z.number().int(),
+    resetSeconds: z.number().int().meta({ description: "Seconds until the oldest counted request leaves the window; 0 when none is counted." }),
+    used: z.number().int(),
+  })
+  .meta({ id: "RateLimitInfo" });
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().meta({ description: "Stable, snake_case: switch on it." }),
+    requestId: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: "Problem",
+    description: "RFC 9457 problem details. Some codes add members: rate_limited (endpointType, limit, windowSeconds, retryAfterSeconds), too_many_items (maxItems), payload_too_large (maxBytes), batch_expired (expiredAt).",
+    example: {
+      type: "tag:contact-info-batch,2026:problems/invalid_request",
+      title: "Bad Request",
+      status: 400,
+      detail: "The request body does not match the submission schema.",
+      code: "invalid_request",
+      requestId: "8f0c2e1a9b7d4c3e",
+      errors: [{ path: "items", message: "must hold at least one item" }],
+    },
+  });
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const same = <A, B>(check: Same<A, B>) => check;
+same<z.infer<typeof emailSchema>, Email>(true);
+same<z.infer<typeof phoneSchema>, Phone>(true);
+same<z.infer<typeof webhookViewSchema>, WebhookView>(true);
+same<Omit<z.infer<typeof itemSchema>, "input">, Omit<ItemView, "input">>(true);
+same<Omit<z.infer<typeof batchStatusSchema>, "items">, Omit<BatchPage, "items">>(true);
+same<Pick<z.infer<typeof rateLimitInfoSchema>, keyof EndpointLimit>, EndpointLimit>(true);

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { app } from "../../src/app";
+import { request } from "../helpers";
+
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>;
+  webhooks: Record<string, unknown>;
+  components: { schemas: Record<string, unknown> };
+};
+
+const documentOf = async () => (await request("/openapi.json")).json<Document>();
+
+describe("GET /openapi.json", () => {
+  it("serves an OpenAPI 3.1 document without a key", async () => {
+    const response = await request("/openapi.json");
+    expect(response.status).toBe(200);
+    expect((await response.json<Document>()).openapi).toBe("3.1.0");
+  });
+
+  it("documents every route the app serves", async () => {
+    const document = await documentOf();
+    const served = app.routes
+      .filter((route) => route.method !== "ALL")
+      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/\/$/, "").replace(/:(\w+)/g, "{$1}")}`);
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    expect(new Set(served)).toEqual(new Set(documented));
+  });
+
+  it("documents the headers integrators need", async () => {
+    const text = JSON.stringify(await documentOf());
+    for (const name of ["x-api-key", "Idempotency-Key", "RateLimit", "RateLimit-Policy", "Retry-After", "Location"]) {
+      expect(text).toContain(`"${name}"`);
+    }
+  });
+
+  it("documents each authenticated operation's problems, including 401, 403 and 429", async () => {
+    const { paths } = await documentOf();
+    for (const path of Object.keys(paths).filter((p) => p.startsWith("/v2/"))) {
+      for (const operation of Object.values(paths[path]!)) {
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["401", "403", "429"]));
+      }
+    }
+    expect(Object.keys(paths["/v2/{environment}/person/contact-info/{id}"]!.get!.responses)).toContain("410");
+  });
+
+  it("describes the query the status route validates, and the webhook it sends", async () => {
+    const document = await documentOf();
+    const parameters = document.paths["/v2/{environment}/person/contact-info/{id}"]!.get!.parameters!;
+    expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor", "status"]);
+    expect(Object.keys(document.webhooks)).toEqual(["batch.completed"]);
+    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["SubmitRequest", "BatchStatus", "Item", "Problem"]));
+  });
+});
+
+describe("GET /docs", () => {
+  it("serves the reference page, built from /openapi.json with a script from this origin", async () => {
+    const response = await request("/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    const html = await response.text();
+    expect(html).toContain("/openapi.json");
+    expect(html).toContain('src="/docs/scalar.js"');
+    expect(html).not.toContain("cdn.jsdelivr.net");
+  });
+});
