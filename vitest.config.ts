@@ -34,7 +34,7 @@ export default defineConfig({
     }),
   ],
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 90_000,
