@@ -19,12 +19,12 @@ export interface KvEntry {
   metadata?: unknown;
 }
 
-export function kvPutAll(entries: KvEntry[], target: Target, binding = "API_KEYS"): void {
+export function kvPutAll(entries: KvEntry[], target: Target, binding = "API_KEYS", persistTo?: string): void {
   const dir = mkdtempSync(join(tmpdir(), "kv-"));
   try {
     const file = join(dir, "entries.json");
     writeFileSync(file, JSON.stringify(entries));
-    wrangler(["kv", "bulk", "put", file, "--binding", binding, target]);
+    wrangler(["kv", "bulk", "put", file, "--binding", binding, target, ...(persistTo ? ["--persist-to", persistTo] : [])]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

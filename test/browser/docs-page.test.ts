@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, startLocalServer } from "./local-server";
+import { type LocalServer, startLocalServer } from "../local-server";
 
 // Debian's Chromium; .ci/run installs it. Never a downloaded browser.
 const CHROMIUM = "/usr/bin/chromium";

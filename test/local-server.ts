@@ -5,6 +5,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { kvPutAll } from "../scripts/wrangler-kv";
+import type { Environment } from "../src/environment";
+import { issueApiKey, kvKey } from "../src/keys/api-key";
+import { ENDPOINT_TYPES } from "../src/rate-limit/endpoint-types";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,12 +23,40 @@ async function freePort(): Promise<number> {
 
 export interface LocalServer {
   url: string;
+  /** What the server printed so far (its logs). */
+  output(): string;
   stop(): Promise<void>;
 }
 
-export async function startLocalServer(options: { readyTimeoutMs?: number; vars?: Record<string, string> } = {}): Promise<LocalServer> {
+export interface ServerKey {
+  key: string;
+  customerId: string;
+  environment: Environment;
+}
+
+/**
+ * Keys written into the server's own store before it starts, with limits high
+ * enough that load tests measure the service rather than its rate limiter.
+ */
+export async function seedKeys(state: string, specs: { customerId: string; environment: Environment }[]): Promise<ServerKey[]> {
+  const keys: ServerKey[] = [];
+  const entries = [];
+  for (const spec of specs) {
+    const { key, hash, record } = await issueApiKey(spec);
+    record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
+    entries.push({ key: kvKey.byHash(hash), value: JSON.stringify(record) });
+    keys.push({ key, ...spec });
+  }
+  kvPutAll(entries, "--local", "API_KEYS", state);
+  return keys;
+}
+
+export async function startLocalServer(
+  options: { readyTimeoutMs?: number; vars?: Record<string, string>; prepare?: (state: string) => Promise<void> } = {},
+): Promise<LocalServer> {
   const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
+  await options.prepare?.(state);
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const child: ChildProcess = spawn("wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars], {
     detached: true,
@@ -78,5 +110,5 @@ export async function startLocalServer(options: { readyTimeoutMs?: number; vars?
     await stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${port}`, stop };
+  return { url: `http://127.0.0.1:${port}`, output: () => output, stop };
 }
