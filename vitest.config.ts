@@ -34,7 +34,8 @@ export default defineConfig({
     }),
   ],
   test: {
-    include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    // `npm run test:reliability` runs the longer workerd suites (fuzzing, redelivery, security).
+    include: process.env.SUITE === "reliability" ? ["test/reliability/workers/**/*.test.ts"] : ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 90_000,
