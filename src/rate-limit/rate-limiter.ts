@@ -8,35 +8,51 @@ export interface ConsumeResult {
   usage: Record<EndpointType, WindowUsage>;
 }
 
+// One storage key per allowed request: "hit:<endpoint type>:<ms>:<sequence>".
+const hitKey = (type: EndpointType, at: number, sequence: number) => `hit:${type}:${at}:${sequence}`;
+
 /**
  * The request counts of one API key, one sliding window per endpoint type.
- * A Durable Object runs one call at a time and `consume` never awaits, so a
- * burst of concurrent requests is counted exactly. Hits are kept in memory and
- * written through to SQLite, so an eviction forgets nothing.
+ * A Durable Object runs one call at a time and `consume` decides without
+ * awaiting, so a burst of concurrent requests is counted exactly, in memory.
+ * Each allowed request is also written to storage so a restart forgets
+ * nothing; the write does not hold back the answer (allowUnconfirmed), which
+ * keeps the limiter off the latency path. The cost: if the machine fails within
+ * milliseconds of a request, that one request may be forgotten.
  */
 export class RateLimiter extends DurableObject<Env> {
-  readonly #sql: SqlStorage;
   readonly #windows = new Map<EndpointType, SlidingWindowLog>();
+  readonly #keys = new Map<EndpointType, string[]>();
+  #sequence = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#sql = ctx.storage.sql;
-    this.#sql.exec("CREATE TABLE IF NOT EXISTS hits (endpoint_type TEXT NOT NULL, at INTEGER NOT NULL)");
-    const stored = new Map<EndpointType, number[]>();
-    for (const { endpoint_type, at } of this.#sql.exec<{ endpoint_type: EndpointType; at: number }>("SELECT endpoint_type, at FROM hits")) {
-      stored.set(endpoint_type, [...(stored.get(endpoint_type) ?? []), at]);
-    }
-    for (const type of ENDPOINT_TYPES) this.#windows.set(type, new SlidingWindowLog(stored.get(type)));
+    void ctx.blockConcurrencyWhile(async () => {
+      const stored = await ctx.storage.list<number>({ prefix: "hit:" });
+      const byType = new Map<EndpointType, { key: string; at: number }[]>();
+      for (const [key, at] of stored) {
+        const type = key.split(":")[1] as EndpointType;
+        byType.set(type, [...(byType.get(type) ?? []), { key, at }]);
+      }
+      for (const type of ENDPOINT_TYPES) {
+        const hits = (byType.get(type) ?? []).sort((a, b) => a.at - b.at);
+        this.#windows.set(type, new SlidingWindowLog(hits.map((hit) => hit.at)));
+        this.#keys.set(type, hits.map((hit) => hit.key));
+      }
+    });
   }
 
   consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, now = Date.now()): ConsumeResult {
     const window = this.#windows.get(endpointType)!;
-    const setting = limits[endpointType];
-    if (window.expire(now, setting.windowSeconds) > 0) {
-      this.#sql.exec("DELETE FROM hits WHERE endpoint_type = ? AND at <= ?", endpointType, now - setting.windowSeconds * 1000);
+    const keys = this.#keys.get(endpointType)!;
+    const expired = window.expire(now, limits[endpointType].windowSeconds);
+    if (expired > 0) void this.ctx.storage.delete(keys.splice(0, expired), { allowUnconfirmed: true });
+    const decision = window.consume(now, limits[endpointType]);
+    if (decision.allowed) {
+      const key = hitKey(endpointType, now, this.#sequence++);
+      keys.push(key);
+      void this.ctx.storage.put(key, now, { allowUnconfirmed: true });
     }
-    const decision = window.consume(now, setting);
-    if (decision.allowed) this.#sql.exec("INSERT INTO hits (endpoint_type, at) VALUES (?, ?)", endpointType, now);
     const usage = Object.fromEntries(
       ENDPOINT_TYPES.map((type) => [type, type === endpointType ? decision : this.#windows.get(type)!.usage(now, limits[type])]),
     ) as Record<EndpointType, WindowUsage>;

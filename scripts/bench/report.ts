@@ -1,0 +1,89 @@
+// Renders BENCHMARKS.md from the latest results of `npm run bench` and `npm run bench:e2e`.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+
+export const RESULTS = { http: "benchmarks/http.json", e2e: "benchmarks/e2e.json" };
+
+export interface HttpResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  ratio: number;
+  target?: number;
+}
+
+export interface E2eResult {
+  items: number;
+  acceptMs: number;
+  completeMs: number;
+  itemsPerSecond: number;
+  msPerItem: number;
+}
+
+export function machine(): string {
+  return `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+const read = <T>(path: string): T | null => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : null);
+
+export function writeReport(): void {
+  const http = read<{ date: string; machine: string; durationSeconds: number; connections: number; results: HttpResult[] }>(RESULTS.http);
+  const e2e = read<{ date: string; machine: string; ceiling: { items: number; ms: number; itemsPerSecond: number }; results: E2eResult[]; maxBatchItems: number }>(RESULTS.e2e);
+  const lines = [
+    "# Benchmarks",
+    "",
+    "Measured with `npm run bench` and `npm run bench:e2e` against `wrangler dev` (local workerd, local Queues, KV and Durable Objects) on loopback. Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
+    "",
+  ];
+  if (http) {
+    lines.push(
+      "## HTTP throughput (`npm run bench`)",
+      "",
+      `${http.date}, ${http.machine}. autocannon, ${http.connections} connections, ${http.durationSeconds} s per route, one route at a time.`,
+      "",
+      "| route | requests/s | p50 ms | p99 ms | non-2xx | ratio to floor | target | met |",
+      "|---|---:|---:|---:|---:|---:|---:|---|",
+      ...http.results.map(
+        (r) =>
+          `| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.ratio.toFixed(2)} | ${r.target ?? "floor"} | ${r.target === undefined ? "" : r.ratio >= r.target ? "yes" : "**no**"} |`,
+      ),
+      "",
+      "![throughput vs floor](benchmarks/http.svg)",
+      "",
+    );
+  }
+  if (e2e) {
+    const first = e2e.results[0];
+    const last = e2e.results[e2e.results.length - 1];
+    const ten = e2e.results.find((r) => r.items === 10_000);
+    lines.push(
+      "## End to end (`npm run bench:e2e`)",
+      "",
+      `${e2e.date}, ${e2e.machine}. One \`test\` batch at a time; accept = until the 202, complete = until status \`completed\` (polled every 250 ms). Ceiling: a no-op consumer on the same local queue settings drained ${e2e.ceiling.items.toLocaleString("en")} messages at ${e2e.ceiling.itemsPerSecond.toFixed(0)} messages/s.`,
+      "",
+      "| items | accept ms | complete ms | items/s | ms per item | ratio to queue ceiling |",
+      "|---:|---:|---:|---:|---:|---:|",
+      ...e2e.results.map(
+        (r) =>
+          `| ${r.items.toLocaleString("en")} | ${r.acceptMs.toFixed(0)} | ${r.completeMs.toFixed(0)} | ${r.itemsPerSecond.toFixed(0)} | ${r.msPerItem.toFixed(3)} | ${(r.itemsPerSecond / e2e.ceiling.itemsPerSecond).toFixed(2)} |`,
+      ),
+      "",
+      "![e2e time vs batch size](benchmarks/e2e.svg)",
+      "",
+      "Targets:",
+      "",
+      ten ? `- 10,000 items accepted in under 1 s: ${ten.acceptMs.toFixed(0)} ms, ${ten.acceptMs < 1000 ? "met" : "**missed**"}.` : "- 10,000 items: not measured.",
+      ten ? `- 10,000 items completed at ≥ 0.5 of the queue ceiling: ${(ten.itemsPerSecond / e2e.ceiling.itemsPerSecond).toFixed(2)}, ${ten.itemsPerSecond / e2e.ceiling.itemsPerSecond >= 0.5 ? "met" : "**missed**"}.` : "",
+      first && last
+        ? `- Per-item cost growth from ${first.items.toLocaleString("en")} to ${last.items.toLocaleString("en")} items < 1.5×: ${(last.msPerItem / first.msPerItem).toFixed(2)}×, ${last.msPerItem / first.msPerItem < 1.5 ? "met" : "**missed**"}.`
+        : "",
+      `- \`MAX_BATCH_ITEMS\` used for this run: ${e2e.maxBatchItems.toLocaleString("en")}.`,
+      "",
+    );
+  }
+  const notes = existsSync("benchmarks/NOTES.md") ? readFileSync("benchmarks/NOTES.md", "utf8") : "";
+  writeFileSync("BENCHMARKS.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
+}
