@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
-import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
+import type { ContactField, ItemError } from "../contact-info/contact";
 import type { Environment } from "../environment";
 import { log, logError } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
@@ -10,12 +10,9 @@ import { encodeCursor } from "./cursor";
 import { hasSchema, migrate } from "./schema";
 import {
   type BatchOwner,
-  type BatchPage,
   type BatchSummary,
   batchStatus,
   type ItemOutcome,
-  type ItemStatus,
-  type ItemView,
   type NewBatch,
   type StatusRead,
   type WebhookEvent,
@@ -43,19 +40,6 @@ type BatchRow = {
   webhook_state: WebhookState | null;
   webhook_attempts: number;
   webhook_last_status: number | null;
-};
-
-type ItemRow = {
-  idx: number;
-  external_id: string | null;
-  input: string;
-  status: ItemStatus;
-  outcome: Outcome | null;
-  emails: string | null;
-  phones: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  from_cache: number;
 };
 
 // Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
@@ -137,26 +121,28 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (!row) return { kind: "none" };
     if (row.expired_at !== null) return { kind: "expired", expiredAt: row.expired_at };
     // The cursor is an item index, so a filtered page resumes exactly where the last one ended.
-    const rows = this.#sql
-      .exec<ItemRow>(
-        `SELECT idx, external_id, input, status, outcome, emails, phones, error_code, error_message, from_cache
-         FROM items WHERE idx >= ? AND (? IS NULL OR status = ?) ORDER BY idx LIMIT ?`,
-        page.fromIndex,
-        page.status ?? null,
-        page.status ?? null,
-        page.limit + 1,
+    const filter = "idx >= ? AND (? IS NULL OR status = ?)";
+    const args = [page.fromIndex, page.status ?? null, page.status ?? null];
+    // SQLite renders the page as JSON: no per-item objects cross the RPC boundary
+    // or get parsed and re-serialized in the Worker. The shape is ItemView.
+    const { items } = this.#sql
+      .exec<{ items: string }>(
+        `SELECT json_group_array(json(item)) AS items FROM (
+           SELECT json_object(
+             'index', idx, 'externalId', external_id, 'status', status, 'outcome', outcome, 'input', json(input),
+             'emails', json(coalesce(emails, '[]')), 'phones', json(coalesce(phones, '[]')),
+             'error', CASE WHEN error_code IS NULL THEN NULL ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END,
+             'fromCache', json(CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END)
+           ) AS item
+           FROM items WHERE ${filter} ORDER BY idx LIMIT ?)`,
+        ...args,
+        page.limit,
       )
-      .toArray();
-    const hasMore = rows.length > page.limit;
-    const items = rows.slice(0, page.limit).map(itemView);
+      .one();
+    const next = this.#sql.exec<{ idx: number }>(`SELECT idx FROM items WHERE ${filter} ORDER BY idx LIMIT 1 OFFSET ?`, ...args, page.limit).toArray()[0];
     return {
       kind: "page",
-      page: {
-        ...this.#summary(row),
-        webhook: webhookView(row),
-        items,
-        nextCursor: hasMore ? encodeCursor(items[items.length - 1]!.index + 1) : null,
-      },
+      page: { ...this.#summary(row), webhook: webhookView(row), itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null },
     };
   }
 
@@ -394,18 +380,4 @@ export class ContactInfoBatch extends DurableObject<Env> {
 function webhookView(row: BatchRow): WebhookView | null {
   if (!row.webhook_url || !row.webhook_state) return null;
   return { url: row.webhook_url, state: row.webhook_state, attempts: row.webhook_attempts, lastStatus: row.webhook_last_status };
-}
-
-function itemView(row: ItemRow): ItemView {
-  return {
-    index: row.idx,
-    externalId: row.external_id,
-    status: row.status,
-    outcome: row.outcome,
-    input: JSON.parse(row.input),
-    emails: row.emails ? (JSON.parse(row.emails) as Email[]) : [],
-    phones: row.phones ? (JSON.parse(row.phones) as Phone[]) : [],
-    error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
-    fromCache: row.from_cache === 1,
-  };
 }

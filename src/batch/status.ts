@@ -64,8 +64,16 @@ export interface WebhookEvent {
   body: string;
 }
 
+/** A BatchPage as the batch object returns it: the items already rendered as a JSON array of ItemView. */
+export type BatchPageData = Omit<BatchPage, "items"> & { itemsJson: string };
+
+/** The response body of a status read: BatchPage, built around the pre-rendered items. */
+export function batchPageJson({ itemsJson, nextCursor, ...rest }: BatchPageData): string {
+  return `${JSON.stringify(rest).slice(0, -1)},"items":${itemsJson},"nextCursor":${JSON.stringify(nextCursor)}}`;
+}
+
 /** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
-export type StatusRead = { kind: "page"; page: BatchPage } | { kind: "expired"; expiredAt: string } | { kind: "none" };
+export type StatusRead = { kind: "page"; page: BatchPageData } | { kind: "expired"; expiredAt: string } | { kind: "none" };
 
 /** What the consumer reports for one item; recording it is idempotent. */
 export type ItemOutcome =

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
+import { batchPageJson } from "../batch/status";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
@@ -70,6 +71,6 @@ export const contactInfo = new Hono<AppEnv>()
         extensions: { expiredAt: read.expiredAt },
       });
     }
-    return c.json(read.page);
+    return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
   })
   .all("/:id", methodNotAllowed("GET"));
