@@ -52,13 +52,15 @@ export async function seedKeys(state: string, specs: { customerId: string; envir
 }
 
 export async function startLocalServer(
-  options: { readyTimeoutMs?: number; vars?: Record<string, string>; prepare?: (state: string) => Promise<void> } = {},
+  options: { readyTimeoutMs?: number; vars?: Record<string, string>; prepare?: (state: string) => Promise<void>; config?: string } = {},
 ): Promise<LocalServer> {
   const port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
   await options.prepare?.(state);
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const child: ChildProcess = spawn("wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars], {
+  const config = options.config ? ["--config", options.config] : [];
+  const args = ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars];
+  const child: ChildProcess = spawn("wrangler", args, {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },

@@ -167,17 +167,22 @@ export class ContactInfoBatch extends DurableObject<Env> {
           outcome.status === "completed"
             ? [outcome.outcome, JSON.stringify(outcome.emails), JSON.stringify(outcome.phones), null, null, outcome.fromCache ? 1 : 0]
             : [null, null, null, outcome.error.code, outcome.error.message, 0];
-        const changed = this.#sql
-          .exec(
-            `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?
-             WHERE (idx = ? OR leader_idx = ?) AND status = 'pending' RETURNING idx`,
-            outcome.status,
-            ...values,
-            finishedAt,
-            outcome.index,
-            outcome.index,
-          )
-          .toArray().length;
+        // Two statements, each on its own index: the item by its key, then its followers.
+        const changed = ["idx = ?", "leader_idx = ?"].reduce(
+          (sum, match) =>
+            sum +
+            this.#sql
+              .exec(
+                `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?
+                 WHERE ${match} AND status = 'pending' RETURNING idx`,
+                outcome.status,
+                ...values,
+                finishedAt,
+                outcome.index,
+              )
+              .toArray().length,
+          0,
+        );
         if (outcome.status === "completed") completed += changed;
         else failed += changed;
       }
