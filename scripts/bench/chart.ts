@@ -7,7 +7,8 @@ export function barChart(title: string, bars: { label: string; value: number; no
   const left = 230;
   const height = 60 + bars.length * rowHeight;
   const max = Math.max(...bars.map((bar) => bar.value), ...markers.map((m) => m.at)) * 1.1;
-  const x = (value: number) => left + ((width - left - 40) * value) / max;
+  // Room on the right for the value labels.
+  const x = (value: number) => left + ((width - left - 170) * value) / max;
   const rows = bars.map((bar, i) => {
     const y = 40 + i * rowHeight;
     return `<text x="${left - 8}" y="${y + 18}" text-anchor="end">${escape(bar.label)}</text>
