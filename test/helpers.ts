@@ -1,9 +1,13 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Environment } from "../src/environment";
 import type { BatchOwner, BatchPage } from "../src/batch/status";
 import { batchStub } from "../src/batch/stub";
+import type { PersonInput } from "../src/contact-info/person";
+import entry from "../src/index";
 import { issueApiKey, kvKey } from "../src/keys/api-key";
+import type { ItemMessage } from "../src/queue/item-message";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
 
 /**
@@ -120,4 +124,38 @@ export async function expectProblem(response: Response, status: number, code: st
   expect(typeof body.detail).toBe("string");
   expect(typeof body.requestId).toBe("string");
   return body;
+}
+
+/**
+ * A batch created straight in its Durable Object, with no fan-out, so the test
+ * alone decides which messages the consumer sees; and the messages it would get.
+ */
+export async function createStoredBatch(items: PersonInput[]) {
+  const { key, record } = await createKey();
+  const id = crypto.randomUUID();
+  await batchStub(env, id).create({
+    id,
+    customerId: record.customerId,
+    environment: "test",
+    keyId: record.keyId,
+    fields: ["email", "phone"],
+    createdAt: new Date().toISOString(),
+    statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
+    items: items.map((input) => ({ input, externalId: null, error: null })),
+  });
+  const messages = items.map((input, index): ItemMessage => ({ batchId: id, index, environment: "test", fields: ["email", "phone"], input }));
+  return { key, id, messages };
+}
+
+export const worker = entry as ExportedHandler<Env, ItemMessage> & { queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]> };
+
+/** Hands `messages` to the Worker's queue handler as one delivery from `queue`. */
+export async function deliver(queue: string, messages: ItemMessage[], attempts = 1, workerEnv: Env = env) {
+  const batch = createMessageBatch<ItemMessage>(
+    queue,
+    messages.map((body, i) => ({ id: `m${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, workerEnv, ctx);
+  return getQueueResult(batch, ctx);
 }

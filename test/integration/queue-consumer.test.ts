@@ -1,42 +1,7 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { batchStub } from "../../src/batch/stub";
-import entry from "../../src/index";
 import type { ItemMessage } from "../../src/queue/item-message";
-import { createKey, envWith, getStatus, person } from "../helpers";
-
-// A batch created straight in its Durable Object, with no fan-out, so these tests
-// alone decide which messages the consumer sees.
-async function createBatch(items: Record<string, string>[]) {
-  const { key, record } = await createKey();
-  const id = crypto.randomUUID();
-  const stub = batchStub(env, id);
-  await stub.create({
-    id,
-    customerId: record.customerId,
-    environment: "test",
-    keyId: record.keyId,
-    fields: ["email", "phone"],
-    createdAt: new Date().toISOString(),
-    statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
-    items: items.map((input) => ({ input, externalId: null, error: null })),
-  });
-  const messages = items.map((input, index): ItemMessage => ({ batchId: id, index, environment: "test", fields: ["email", "phone"], input }));
-  return { key, id, messages };
-}
-
-const worker = entry as ExportedHandler<Env, ItemMessage> & { queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]> };
-
-async function deliver(queue: string, messages: ItemMessage[], attempts = 1, workerEnv: Env = env) {
-  const batch = createMessageBatch<ItemMessage>(
-    queue,
-    messages.map((body, i) => ({ id: `m${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts, body })),
-  );
-  const ctx = createExecutionContext();
-  await worker.queue(batch, workerEnv, ctx);
-  return getQueueResult(batch, ctx);
-}
+import { createStoredBatch as createBatch, deliver, envWith, getStatus, person, worker } from "../helpers";
 
 describe("the item queue consumer", () => {
   it("acks every message whose item it recorded", async () => {

@@ -1,13 +1,9 @@
-import { abortAllDurableObjects, createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult } from "cloudflare:test";
+import { abortAllDurableObjects, evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { batchStub } from "../../../src/batch/stub";
-import entry from "../../../src/index";
-import type { ItemMessage } from "../../../src/queue/item-message";
-import { createKey, getStatus, person, submitBatch, waitForCompletion } from "../../helpers";
-
-const worker = entry as ExportedHandler<Env, ItemMessage> & { queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]> };
+import { createKey, createStoredBatch, deliver, getStatus, person, submitBatch, waitForCompletion } from "../../helpers";
 
 describe("redelivery", () => {
   it("keeps counters exact whatever duplicates and order the queue delivers in", async () => {
@@ -16,29 +12,11 @@ describe("redelivery", () => {
         fc.integer({ min: 1, max: 30 }),
         fc.array(fc.array(fc.nat(), { maxLength: 40 }), { minLength: 1, maxLength: 6 }),
         async (size, rounds) => {
-          const { key, record } = await createKey();
-          const id = crypto.randomUUID();
           const items = Array.from({ length: size }, (_, i) => person({ firstName: `R${i}`, companyDomain: i % 4 === 0 ? "notfound.test" : "r.example" }));
-          await batchStub(env, id).create({
-            id,
-            customerId: record.customerId,
-            environment: "test",
-            keyId: record.keyId,
-            fields: ["email", "phone"],
-            createdAt: new Date().toISOString(),
-            statusUrl: "https://api.test/x",
-            items: items.map((input) => ({ input, externalId: null, error: null })),
-          });
-          const message = (index: number): ItemMessage => ({ batchId: id, index, environment: "test", fields: ["email", "phone"], input: items[index]! });
+          const { key, id, messages } = await createStoredBatch(items);
           // Random rounds of duplicated, shuffled deliveries, then every item once more.
           for (const round of [...rounds.map((picks) => picks.map((pick) => pick % size)), items.map((_, i) => i)]) {
-            const batch = createMessageBatch<ItemMessage>(
-              "contact-info-items",
-              round.map((index, n) => ({ id: `m-${n}-${crypto.randomUUID()}`, timestamp: new Date(), attempts: 1, body: message(index) })),
-            );
-            const ctx = createExecutionContext();
-            await worker.queue(batch, env, ctx);
-            await getQueueResult(batch, ctx);
+            await deliver("contact-info-items", round.map((index) => messages[index]!));
           }
           const status = await getStatus(key, id);
           expect(status).toMatchObject({ status: "completed", totalItems: size, completedItems: size, failedItems: 0 });
