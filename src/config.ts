@@ -29,7 +29,16 @@ export interface Config {
   };
 }
 
+// The Worker gets the same env object on every request of an isolate: parse it once.
+const parsed = new WeakMap<Env, Config>();
+
 export function readConfig(env: Env): Config {
+  let config = parsed.get(env);
+  if (!config) parsed.set(env, (config = parseConfig(env)));
+  return config;
+}
+
+function parseConfig(env: Env): Config {
   return {
     maxBatchItems: whole(env.MAX_BATCH_ITEMS, "MAX_BATCH_ITEMS", 1),
     maxBodyBytes: whole(env.MAX_BODY_BYTES, "MAX_BODY_BYTES", 1),
