@@ -1,62 +1,66 @@
+import ipaddr from "ipaddr.js";
 import type { Environment } from "../environment";
 
-// Hosts that name this machine, a private network, or a cloud metadata service.
+// Names of this machine, a private network, or a cloud metadata service.
 const BLOCKED_HOST_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa"];
 const BLOCKED_HOSTS = new Set(["localhost", "metadata", "metadata.google.internal", "instance-data"]);
 
-function ipv4(host: string): number[] | null {
-  const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return null;
-  const octets = parts.map(Number);
-  return octets.every((octet) => octet <= 255) ? octets : null;
-}
-
-/** Loopback, private, shared, link-local (including 169.254.169.254 metadata), multicast and reserved ranges. */
-function isNonPublicIpv4([a, b]: number[]): boolean {
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b! >= 64 && b! <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b! >= 16 && b! <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    a! >= 224
-  );
-}
-
-function isNonPublicIpv6(host: string): boolean {
-  const address = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (address === "::" || address === "::1") return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
-  if (mapped) return isNonPublicIpv4(ipv4(mapped)!);
-  // The URL parser writes mapped addresses in hex: ::ffff:7f00:1.
-  if (address.startsWith("::ffff:")) return true;
-  return /^f[cd]/.test(address) || /^fe[89ab]/.test(address) || address.startsWith("ff");
-}
-
 const LOCAL_DEVELOPMENT_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
+// IANA allocates global unicast IPv6 only from 2000::/3; the rest (including the
+// deprecated IPv4-compatible ::a.b.c.d) is reserved, whatever ipaddr.js calls it.
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
+const MIN_UNPRIVILEGED_PORT = 1024;
+
 /**
- * Why a webhook URL is refused, or null when it is acceptable. `live` takes only
- * https to public hosts (no loopback, private, link-local or metadata addresses);
- * `test` also takes http(s) to this machine (127.0.0.1, localhost) for local development.
+ * The host as it will be resolved: the URL parser has already lower-cased it,
+ * decoded percent escapes and written numeric IPv4 forms (2130706433, 0x7f.1)
+ * as dotted quads; trailing dots (`localhost.`) name the same host and go too.
+ */
+export function normalizedHost(url: URL): string {
+  return url.hostname.toLowerCase().replace(/\.+$/, "");
+}
+
+/**
+ * Whether an IP literal is an ordinary public unicast address. Everything
+ * ipaddr.js files under a special-purpose range is refused: loopback, private,
+ * link-local, CGNAT, documentation, benchmarking, multicast, broadcast, reserved,
+ * unspecified, unique-local, NAT64 and IPv4-translated, 6to4 and Teredo. An
+ * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ */
+export function isPublicAddress(literal: string): boolean {
+  if (!ipaddr.isValid(literal)) return false;
+  const address = ipaddr.process(literal);
+  if (address.kind() === "ipv4") return address.range() === "unicast";
+  return address.range() === "unicast" && address.match(GLOBAL_UNICAST_V6);
+}
+
+const isIpLiteral = (host: string) => host.startsWith("[") || ipaddr.IPv4.isValidFourPartDecimal(host);
+
+/**
+ * Why a webhook URL is refused, or null when it is acceptable. Both environments
+ * take https to a public host on port 443 or an unprivileged port (≥ 1024);
+ * `test` also takes http(s) on any port to this machine (127.0.0.1, localhost,
+ * [::1]) for local development. Host names are checked without resolving them:
+ * Workers cannot reach private networks, and redirects are never followed.
  */
 export function webhookUrlProblem(raw: string, environment: Environment): string | null {
   if (!URL.canParse(raw)) return "must be an absolute URL";
   const url = new URL(raw);
   if (url.username || url.password) return "must not contain credentials";
-  const host = url.hostname.toLowerCase();
-  if (environment === "test" && LOCAL_DEVELOPMENT_HOSTS.has(host) && (url.protocol === "http:" || url.protocol === "https:")) return null;
+  const host = normalizedHost(url);
+  const web = url.protocol === "http:" || url.protocol === "https:";
+  if (environment === "test" && web && LOCAL_DEVELOPMENT_HOSTS.has(host)) return null;
   if (url.protocol !== "https:") return environment === "test" ? "must use https (or http to 127.0.0.1 / localhost in test)" : "must use https";
-  const v4 = ipv4(host);
-  if ((v4 && isNonPublicIpv4(v4)) || (host.startsWith("[") && isNonPublicIpv6(host))) {
-    return "must not point to a loopback, private, link-local or metadata address";
-  }
-  if (BLOCKED_HOSTS.has(host) || BLOCKED_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix)) || !host.includes(".")) {
+  if (isIpLiteral(host)) {
+    if (!isPublicAddress(host.replace(/^\[|\]$/g, ""))) {
+      return "must not point to a loopback, private, link-local, metadata or other special-purpose address";
+    }
+  } else if (BLOCKED_HOSTS.has(host) || BLOCKED_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix)) || !host.includes(".")) {
     return "must name a public host";
   }
+  // The URL parser drops the default port (443), so `port` is empty for it.
+  if (url.port !== "" && Number(url.port) < MIN_UNPRIVILEGED_PORT) return `must use port 443 or a port from ${MIN_UNPRIVILEGED_PORT} up`;
   return null;
 }
