@@ -5,6 +5,7 @@ import { ApiError, problemResponse } from "../http/problem";
 import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
+import { limiterStub } from "../rate-limit/stub";
 
 const rateLimited = (endpointType: EndpointType, { decision }: ConsumeResult) =>
   new ApiError({
@@ -17,8 +18,10 @@ const rateLimited = (endpointType: EndpointType, { decision }: ConsumeResult) =>
   });
 
 /**
- * Counts the request against the key's limit for `endpointType` (one Durable
- * Object call) and adds the RateLimit fields to whatever the route answers.
+ * Counts the request against its customer's limit for `endpointType` in this
+ * environment (one Durable Object call, shared by all the customer's keys) and
+ * adds the RateLimit fields to whatever the route answers. The limits in force
+ * are those on the calling key's record.
  *
  * `parallel` is for reads: the count runs alongside the handler, and a request
  * over the limit has its (side-effect-free) answer replaced by the 429. Writes
@@ -27,8 +30,7 @@ const rateLimited = (endpointType: EndpointType, { decision }: ConsumeResult) =>
 export const rateLimit = (endpointType: EndpointType, { parallel = false } = {}) =>
   createMiddleware<AppEnv>(async function rateLimit(c, next) {
     const apiKey = c.get("apiKey");
-    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(apiKey.keyId));
-    const result: Promise<ConsumeResult> = limiter.consume(endpointType, effectiveSettings(readConfig(c.env), apiKey.rateLimits));
+    const result: Promise<ConsumeResult> = limiterStub(c.env, apiKey).consume(endpointType, effectiveSettings(readConfig(c.env), apiKey.rateLimits));
     c.set("rateLimit", result);
     if (!parallel) {
       const outcome = await result;

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
-import { type Decision, SlidingWindowLog, type WindowUsage } from "./sliding-window";
+import { migrate } from "./schema";
+import { type Decision, decide, type WindowLog, type WindowUsage, windowUsage } from "./sliding-window";
 
 export interface ConsumeResult {
   decision: Decision;
@@ -8,54 +9,63 @@ export interface ConsumeResult {
   usage: Record<EndpointType, WindowUsage>;
 }
 
-// One storage key per allowed request: "hit:<endpoint type>:<ms>:<sequence>".
-const hitKey = (type: EndpointType, at: number, sequence: number) => `hit:${type}:${at}:${sequence}`;
+// Expired hits deleted per endpoint type per call, so a limiter that sat idle
+// while a large window expired catches up over a few calls instead of one slow one.
+// Decisions never depend on it: they count only hits inside the window.
+const MAX_DELETES_PER_CALL = 1000;
+
+type Hit = { seq: number; at: number };
 
 /**
- * The request counts of one API key, one sliding window per endpoint type.
- * A Durable Object runs one call at a time and `consume` decides without
- * awaiting, so a burst of concurrent requests is counted exactly, in memory.
- * Each allowed request is also written to storage so a restart forgets
- * nothing; the write does not hold back the answer (allowUnconfirmed), which
- * keeps the limiter off the latency path. The cost: if the machine fails within
- * milliseconds of a request, that one request may be forgotten.
+ * The request counts of one customer in one environment (all its keys), one
+ * sliding window per endpoint type, counted in the object's SQLite. A Durable
+ * Object runs one call at a time and `consume` never awaits, so concurrent
+ * requests are decided one after another against the stored count. Each
+ * decision is a handful of index lookups whatever the limit; nothing is loaded
+ * into memory when the object starts.
  */
 export class RateLimiter extends DurableObject<Env> {
-  readonly #windows = new Map<EndpointType, SlidingWindowLog>();
-  readonly #keys = new Map<EndpointType, string[]>();
-  #sequence = 0;
+  readonly #sql: SqlStorage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    void ctx.blockConcurrencyWhile(async () => {
-      const stored = await ctx.storage.list<number>({ prefix: "hit:" });
-      const byType = new Map<EndpointType, { key: string; at: number }[]>();
-      for (const [key, at] of stored) {
-        const type = key.split(":")[1] as EndpointType;
-        byType.set(type, [...(byType.get(type) ?? []), { key, at }]);
-      }
-      for (const type of ENDPOINT_TYPES) {
-        const hits = (byType.get(type) ?? []).sort((a, b) => a.at - b.at);
-        this.#windows.set(type, new SlidingWindowLog(hits.map((hit) => hit.at)));
-        this.#keys.set(type, hits.map((hit) => hit.key));
-      }
-    });
+    this.#sql = ctx.storage.sql;
+    // Synchronous, so it completes before the first call is delivered.
+    migrate(this.#sql);
   }
 
-  consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, now = Date.now()): ConsumeResult {
-    const window = this.#windows.get(endpointType)!;
-    const keys = this.#keys.get(endpointType)!;
-    const expired = window.expire(now, limits[endpointType].windowSeconds);
-    if (expired > 0) void this.ctx.storage.delete(keys.splice(0, expired), { allowUnconfirmed: true });
-    const decision = window.consume(now, limits[endpointType]);
-    if (decision.allowed) {
-      const key = hitKey(endpointType, now, this.#sequence++);
-      keys.push(key);
-      void this.ctx.storage.put(key, now, { allowUnconfirmed: true });
-    }
+  consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>): ConsumeResult {
+    const now = Date.now();
+    const logs = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, this.#window(type, now, limits[type].windowSeconds)]));
+    const decision = decide(logs[endpointType]!, now, limits[endpointType]);
+    if (decision.allowed) this.#record(endpointType, now, logs[endpointType]!.newest);
     const usage = Object.fromEntries(
-      ENDPOINT_TYPES.map((type) => [type, type === endpointType ? decision : this.#windows.get(type)!.usage(now, limits[type])]),
+      ENDPOINT_TYPES.map((type) => [type, type === endpointType ? decision : windowUsage(logs[type]!, now, limits[type])]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
+  }
+
+  /** The hits of `type` inside the window at `now`, after deleting (some of) those that left it. */
+  #window(type: EndpointType, now: number, windowSeconds: number): WindowLog & { newest: Hit | undefined } {
+    const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
+    if (!newest) return { count: 0, at: () => now, newest };
+    const firstLive = this.#sql
+      .exec<Pick<Hit, "seq">>("SELECT seq FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at LIMIT 1", type, now - windowSeconds * 1000)
+      .toArray()[0]?.seq;
+    const oldest = this.#sql.exec<Pick<Hit, "seq">>("SELECT seq FROM hits WHERE endpoint_type = ? ORDER BY seq LIMIT 1", type).one().seq;
+    const deleteBelow = Math.min(firstLive ?? newest.seq + 1, oldest + MAX_DELETES_PER_CALL);
+    if (deleteBelow > oldest) this.#sql.exec("DELETE FROM hits WHERE endpoint_type = ? AND seq < ?", type, deleteBelow);
+    if (firstLive === undefined) return { count: 0, at: () => now, newest };
+    return {
+      count: newest.seq - firstLive + 1,
+      at: (index) => this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
+      newest,
+    };
+  }
+
+  #record(type: EndpointType, now: number, newest: Hit | undefined): void {
+    // Times never decrease along `seq` (a clock step back is recorded as the newest time),
+    // so deleting the oldest by time deletes a prefix of the sequence and leaves no gaps.
+    this.#sql.exec("INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)", type, newest ? newest.seq + 1 : 0, Math.max(now, newest?.at ?? now));
   }
 }

@@ -1,59 +1,36 @@
 import { evictDurableObject, listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { parseList } from "structured-headers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { kvKey } from "../../src/keys/api-key";
+import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, expectProblem, getStatus, person, request, submit, submitBatch } from "../helpers";
 
-const limits = { limit: 1000, windowSeconds: 60 };
-const ALL_DEFAULT = { contact_info_request: limits, contact_info_status: limits, rate_limits: limits };
+afterEach(() => {
+  vi.useRealTimers();
+});
 
-type Introspection = { endpointType: string; limit: number; windowSeconds: number; used: number; remaining: number; resetSeconds: number }[];
+/** The RateLimit and RateLimit-Policy fields of a response, read by a structured-fields parser. */
+function rateLimitFields(response: Response) {
+  const read = (name: string) => {
+    const list = parseList(response.headers.get(name) ?? "");
+    expect(list).toHaveLength(1);
+    const [policy, parameters] = list[0]!;
+    return { policy, ...Object.fromEntries(parameters as Map<string, unknown>) };
+  };
+  return { policy: read("ratelimit-policy"), limit: read("ratelimit") };
+}
 
-const readLimits = async (key: string, environment: "test" | "live" = "test") =>
-  (await request(`/v2/${environment}/me/rate-limits`, { key })).json<Introspection>();
+/** A status read of a batch that does not exist: counted as contact_info_status, and cheap. */
+const readUnknownBatch = (key: string, environment = "test") => request(`/v2/${environment}/person/contact-info/${crypto.randomUUID()}`, { key });
 
-describe("rate limiting", () => {
+describe("rate limit enforcement", () => {
   it("lets exactly `limit` of a concurrent burst through", async () => {
     const { key } = await createKey({ rateLimits: { contact_info_request: { limit: 50, windowSeconds: 60 } } });
     const responses = await Promise.all(Array.from({ length: 60 }, () => submit(key, { items: [person()] })));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(50);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
-  });
-
-  it("sends the RateLimit fields on every answer to an authenticated request", async () => {
-    const { key } = await createKey();
-    const submitted = await submit(key, { items: [person()] });
-    expect(submitted.headers.get("ratelimit-policy")).toBe('"contact_info_request";q=50;w=60');
-    expect(submitted.headers.get("ratelimit")).toBe('"contact_info_request";r=49;t=60');
-
-    const batchId = (await submitted.json<{ batchId: string }>()).batchId;
-    const status = await request(`/v2/test/person/contact-info/${batchId}`, { key });
-    expect(status.headers.get("ratelimit-policy")).toBe('"contact_info_status";q=100;w=60');
-    expect(status.headers.get("ratelimit")).toBe('"contact_info_status";r=99;t=60');
-
-    // Errors count and carry the fields too.
-    const missing = await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key });
-    expect(missing.status).toBe(404);
-    expect(missing.headers.get("ratelimit")).toBe('"contact_info_status";r=98;t=60');
-    const invalid = await submit(key, "not json");
-    expect(invalid.status).toBe(400);
-    expect(invalid.headers.get("ratelimit")).toMatch(/^"contact_info_request";r=48;t=\d+$/);
-  });
-
-  it("answers over the limit with 429 rate_limited, Retry-After and the limit in the body", async () => {
-    const { key } = await createKey({ rateLimits: { contact_info_request: { limit: 2, windowSeconds: 30 } } });
-    await submit(key, { items: [person()] });
-    await submit(key, { items: [person()] });
-    const response = await submit(key, { items: [person()] });
-    const body = await expectProblem(response, 429, "rate_limited");
-    expect(body).toMatchObject({ endpointType: "contact_info_request", limit: 2, windowSeconds: 30 });
-    const retryAfter = Number(response.headers.get("retry-after"));
-    const t = Number(/;t=(\d+)/.exec(response.headers.get("ratelimit")!)![1]);
-    expect(retryAfter).toBeGreaterThanOrEqual(t);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(30);
-    expect(response.headers.get("ratelimit")).toMatch(/^"contact_info_request";r=0;t=\d+$/);
-    expect(response.headers.get("ratelimit-policy")).toBe('"contact_info_request";q=2;w=30');
   });
 
   it("creates no batch for a rejected submit", async () => {
@@ -69,73 +46,127 @@ describe("rate limiting", () => {
     const batchId = await submitBatch(key, { items: [person()] });
     await getStatus(key, batchId);
     await getStatus(key, batchId);
-    const response = await request(`/v2/test/person/contact-info/${batchId}`, { key });
-    await expectProblem(response, 429, "rate_limited");
+    await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key }), 429, "rate_limited");
   });
 
-  it("counts each key on its own, so test traffic never eats live quota", async () => {
-    const customerId = `cus_${crypto.randomUUID()}`;
-    const tight = { contact_info_request: { limit: 1, windowSeconds: 60 } };
-    const test = await createKey({ customerId, environment: "test", rateLimits: tight });
-    const live = await createKey({ customerId, environment: "live", rateLimits: tight });
-    const otherTest = await createKey({ customerId, environment: "test", rateLimits: tight });
-    expect((await submit(test.key, { items: [person()] })).status).toBe(202);
-    expect((await submit(test.key, { items: [person()] })).status).toBe(429);
-    expect((await submit(live.key, { items: [person()] }, "live")).status).toBe(202);
-    expect((await submit(otherTest.key, { items: [person()] })).status).toBe(202);
+  it("frees the window as time passes", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 2, windowSeconds: 60 } } });
+    expect((await readUnknownBatch(key)).status).toBe(404);
+    vi.setSystemTime(t0 + 30_000);
+    expect((await readUnknownBatch(key)).status).toBe(404);
+    vi.setSystemTime(t0 + 59_000);
+    const refused = await readUnknownBatch(key);
+    await expectProblem(refused, 429, "rate_limited");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    vi.setSystemTime(t0 + 60_000);
+    expect((await readUnknownBatch(key)).status).toBe(404);
+    vi.setSystemTime(t0 + 200_000);
+    expect(rateLimitFields(await readUnknownBatch(key)).limit).toEqual({ policy: "contact_info_status", r: 1, t: 60 });
   });
 
   it("keeps its counts when the limiter object is evicted", async () => {
     const { key, record } = await createKey({ rateLimits: { contact_info_request: { limit: 2, windowSeconds: 60 } } });
     await submit(key, { items: [person()] });
-    await evictDurableObject(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(record.keyId)));
+    await evictDurableObject(limiterStub(env, record));
     await submit(key, { items: [person()] });
     expect((await submit(key, { items: [person()] })).status).toBe(429);
   });
+});
 
-  it("frees the window as time passes (injected clock)", async () => {
-    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.newUniqueId());
-    const tight = { ...ALL_DEFAULT, contact_info_status: { limit: 2, windowSeconds: 60 } };
-    const t0 = 1_700_000_000_000;
-    expect((await limiter.consume("contact_info_status", tight, t0)).decision.allowed).toBe(true);
-    expect((await limiter.consume("contact_info_status", tight, t0 + 30_000)).decision.allowed).toBe(true);
-    const denied = (await limiter.consume("contact_info_status", tight, t0 + 59_000)).decision;
-    expect(denied).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
-    expect((await limiter.consume("contact_info_status", tight, t0 + 60_000)).decision.allowed).toBe(true);
-    const later = await limiter.consume("contact_info_status", tight, t0 + 200_000);
-    expect(later.decision).toMatchObject({ allowed: true, used: 1, remaining: 1 });
+describe("one budget per customer and environment", () => {
+  const tight = { contact_info_status: { limit: 2, windowSeconds: 60 } };
+
+  it("is shared by every key of the customer in that environment", async () => {
+    const customerId = `cus_${crypto.randomUUID()}`;
+    const first = await createKey({ customerId, rateLimits: tight });
+    const second = await createKey({ customerId, rateLimits: tight });
+    expect((await readUnknownBatch(first.key)).status).toBe(404);
+    expect(rateLimitFields(await readUnknownBatch(second.key)).limit).toEqual({ policy: "contact_info_status", r: 0, t: 60 });
+    await expectProblem(await readUnknownBatch(first.key), 429, "rate_limited");
+    await expectProblem(await readUnknownBatch(second.key), 429, "rate_limited");
+  });
+
+  it("is not shared with the same customer's other environment, nor with other customers", async () => {
+    const customerId = `cus_${crypto.randomUUID()}`;
+    const test = await createKey({ customerId, environment: "test", rateLimits: tight });
+    const live = await createKey({ customerId, environment: "live", rateLimits: tight });
+    const otherCustomer = await createKey({ environment: "test", rateLimits: tight });
+    await readUnknownBatch(test.key);
+    await readUnknownBatch(test.key);
+    await expectProblem(await readUnknownBatch(test.key), 429, "rate_limited");
+    expect(rateLimitFields(await readUnknownBatch(live.key, "live")).limit).toMatchObject({ r: 1 });
+    expect(rateLimitFields(await readUnknownBatch(otherCustomer.key)).limit).toMatchObject({ r: 1 });
   });
 });
 
-describe("GET /v2/{environment}/me/rate-limits", () => {
-  it("reports what the key has used, itself included", async () => {
+describe("RateLimit fields and 429 answers", () => {
+  it("are sent on every answer to an authenticated request", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: [person()] });
-    await getStatus(key, batchId);
-    await getStatus(key, batchId);
-    await readLimits(key);
-    const report = await readLimits(key);
-    expect(report.map(({ endpointType, used, remaining, limit }) => ({ endpointType, used, remaining, limit }))).toEqual([
-      { endpointType: "contact_info_request", used: 1, remaining: 49, limit: 50 },
-      { endpointType: "contact_info_status", used: 2, remaining: 98, limit: 100 },
-      { endpointType: "rate_limits", used: 2, remaining: 98, limit: 100 },
-    ]);
-    for (const entry of report) {
-      expect(entry.resetSeconds).toBeGreaterThan(0);
-      expect(entry.resetSeconds).toBeLessThanOrEqual(entry.windowSeconds);
+    const submitted = await submit(key, { items: [person()] });
+    expect(rateLimitFields(submitted)).toEqual({
+      policy: { policy: "contact_info_request", q: 50, w: 60 },
+      limit: { policy: "contact_info_request", r: 49, t: 60 },
+    });
+
+    const batchId = (await submitted.json<{ batchId: string }>()).batchId;
+    const status = await request(`/v2/test/person/contact-info/${batchId}`, { key });
+    expect(rateLimitFields(status)).toEqual({
+      policy: { policy: "contact_info_status", q: 100, w: 60 },
+      limit: { policy: "contact_info_status", r: 99, t: 60 },
+    });
+
+    // Errors count and carry the fields too.
+    const missing = await readUnknownBatch(key);
+    expect(missing.status).toBe(404);
+    expect(rateLimitFields(missing).limit).toMatchObject({ policy: "contact_info_status", r: 98 });
+    const invalid = await submit(key, "not json");
+    expect(invalid.status).toBe(400);
+    expect(rateLimitFields(invalid).limit).toMatchObject({ policy: "contact_info_request", r: 48 });
+  });
+
+  it("answer over the limit with 429 rate_limited, Retry-After equal to t and the limit in the body", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 2, windowSeconds: 30 } } });
+    await readUnknownBatch(key);
+    vi.setSystemTime(t0 + 4_000);
+    await readUnknownBatch(key);
+    vi.setSystemTime(t0 + 10_000);
+    const response = await readUnknownBatch(key);
+    const body = await expectProblem(response, 429, "rate_limited");
+    expect(body).toMatchObject({ endpointType: "contact_info_status", limit: 2, windowSeconds: 30, retryAfterSeconds: 20 });
+    expect(response.headers.get("retry-after")).toBe("20");
+    expect(rateLimitFields(response)).toEqual({
+      policy: { policy: "contact_info_status", q: 2, w: 30 },
+      limit: { policy: "contact_info_status", r: 0, t: 20 },
+    });
+  });
+
+  it("tell the exact wait after a limit is lowered mid-window", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now();
+    const { key, hash, record } = await createKey({ rateLimits: { contact_info_status: { limit: 10, windowSeconds: 600 } } });
+    for (let second = 0; second < 10; second++) {
+      vi.setSystemTime(t0 + second * 1000);
+      expect((await readUnknownBatch(key)).status).toBe(404);
     }
-  });
+    await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify({ ...record, rateLimits: { contact_info_status: { limit: 3, windowSeconds: 600 } } }));
+    // Past API_KEY_CACHE_TTL_SECONDS, so the Worker reads the lowered limit.
+    const lowered = t0 + 9_000 + 61_000;
+    vi.setSystemTime(lowered);
+    const refused = await readUnknownBatch(key);
+    await expectProblem(refused, 429, "rate_limited");
+    // Used falls below 3 once eight of the ten requests have left: the eighth, made at t0 + 7 s, leaves at t0 + 607 s.
+    const wait = Number(refused.headers.get("retry-after"));
+    expect(wait).toBe(Math.ceil((t0 + 607_000 - lowered) / 1000));
+    expect(rateLimitFields(refused).limit).toEqual({ policy: "contact_info_status", r: 0, t: wait });
 
-  it("reports zero usage and no reset time for untouched endpoint types", async () => {
-    const { key } = await createKey({ environment: "live" });
-    const report = await readLimits(key, "live");
-    expect(report[0]).toMatchObject({ endpointType: "contact_info_request", used: 0, remaining: 50, resetSeconds: 0 });
-  });
-
-  it("applies a limit stored on the key's KV record", async () => {
-    const { key } = await createKey({ rateLimits: { rate_limits: { limit: 2, windowSeconds: 10 } } });
-    expect((await readLimits(key))[2]).toMatchObject({ endpointType: "rate_limits", limit: 2, windowSeconds: 10, used: 1, remaining: 1 });
-    await readLimits(key);
-    await expectProblem(await request("/v2/test/me/rate-limits", { key }), 429, "rate_limited");
+    // A client that obeys Retry-After is let through at once; a moment earlier it is not.
+    vi.setSystemTime(lowered + wait * 1000 - 1);
+    await expectProblem(await readUnknownBatch(key), 429, "rate_limited");
+    vi.setSystemTime(lowered + wait * 1000);
+    expect((await readUnknownBatch(key)).status).toBe(404);
   });
 });
