@@ -2,8 +2,9 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
+import { IncompleteBodyError } from "./http/body";
 import { ApiError, notFound, problemResponse } from "./http/problem";
-import { logError } from "./log";
+import { log, logError } from "./log";
 import { openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
@@ -39,6 +40,7 @@ export const app = new Hono<AppEnv>()
   })
   .onError((error, c) => {
     const id = c.get("requestId") ?? "unknown";
+    if (error instanceof IncompleteBodyError) log("request_body_incomplete", { requestId: id, method: c.req.method, path: c.req.routePath });
     if (error instanceof ApiError) return problemResponse(error.init, id);
     if (error instanceof HTTPException && error.status < 500) {
       return problemResponse({ status: error.status, code: "bad_request", title: "Bad Request", detail: error.message }, id);

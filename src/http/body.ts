@@ -4,22 +4,85 @@ import { ApiError, badRequest } from "./problem";
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
- * The request body within `maxBytes`. Hono caches it, so middleware (the
- * idempotency fingerprint) and the handler read the same bytes once.
+ * The request body stream failed while we read it: the client disconnected
+ * mid-upload or broke the framing (workerd rejects the read with a plain
+ * `Error: Network connection lost.`; we classify by where it happened, since the
+ * same message also comes from failed RPC). Not our fault, and nobody is left to
+ * read the answer, so app.onError drops it with an info line, not an error log.
  */
-export async function readBodyBytes(request: HonoRequest, maxBytes: number): Promise<ArrayBuffer> {
-  const tooLarge = () =>
-    new ApiError({
-      status: 413,
-      code: "payload_too_large",
-      title: "Payload Too Large",
-      detail: `The body must be at most ${maxBytes} bytes.`,
-      extensions: { maxBytes },
+export class IncompleteBodyError extends ApiError {
+  constructor(override readonly cause: unknown) {
+    super({
+      status: 400,
+      code: "incomplete_body",
+      title: "Bad Request",
+      detail: "The request body ended before it was complete (the connection was closed or the framing was broken).",
     });
-  if (Number(request.header("content-length") ?? "0") > maxBytes) throw tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > maxBytes) throw tooLarge();
-  return bytes;
+    this.name = "IncompleteBodyError";
+  }
+}
+
+const tooLarge = (maxBytes: number) =>
+  new ApiError({
+    status: 413,
+    code: "payload_too_large",
+    title: "Payload Too Large",
+    detail: `The body must be at most ${maxBytes} bytes.`,
+    extensions: { maxBytes },
+  });
+
+// One read per request: middleware (the idempotency fingerprint) and the
+// handler share the same bytes. Keyed by the raw Request, which Hono keeps.
+const bodies = new WeakMap<Request, Promise<ArrayBuffer>>();
+
+/**
+ * The request body within `maxBytes`, read chunk by chunk and counted, so a
+ * body over the limit is answered 413 as soon as the limit is passed, whether
+ * it declares a Content-Length or comes chunked without one, and memory never
+ * holds more than `maxBytes`.
+ */
+export function readBodyBytes(request: HonoRequest, maxBytes: number): Promise<ArrayBuffer> {
+  let body = bodies.get(request.raw);
+  if (!body) {
+    body = readLimited(request.raw, maxBytes);
+    bodies.set(request.raw, body);
+  }
+  return body;
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuffer> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
+  if (request.body === null) return new ArrayBuffer(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      throw new IncompleteBodyError(error);
+    }
+    if (next.done) break;
+    total += next.value.byteLength;
+    if (total > maxBytes) {
+      // Stop reading: the rest of the upload is refused, not buffered.
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(next.value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes.buffer;
 }
 
 /** Reads a JSON request body within `maxBytes`, with the 415/413/400 a client mistake deserves. */
