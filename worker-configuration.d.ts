@@ -6,7 +6,9 @@ interface __BaseEnv_Env {
 	DIRECTORY: KVNamespace;
 	RESULT_CACHE: KVNamespace;
 	ITEM_QUEUE: Queue;
+	ITEM_DEAD_LETTER_QUEUE: Queue;
 	WEBHOOK_QUEUE: Queue;
+	WEBHOOK_DEAD_LETTER_QUEUE: Queue;
 	MAX_BATCH_ITEMS: number;
 	MAX_BODY_BYTES: number;
 	RETRY_BASE_DELAY_SECONDS: number;
