@@ -8,6 +8,7 @@ import { abandonWebhooks, deliverWebhooks, type WebhookMessage } from "./webhook
 export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { IdempotencyStore } from "./idempotency/idempotency-store";
 export { RateLimiter } from "./rate-limit/rate-limiter";
+export { WebhookSender } from "./webhooks/webhook-sender";
 
 export default {
   fetch: app.fetch,

@@ -11,6 +11,7 @@
 //   anything else → found.
 //   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 2 s
+//     /slower/… → answers after 6 s (longer than any consumer should wait on one receiver)
 //     /redirect/… → 307 to a metadata address (must not be followed)
 // GET https://<host>/__calls answers how many calls each host has had, for cache tests;
 // GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
@@ -93,6 +94,7 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
   if (url.pathname.startsWith("/always-500/")) return new Response("broken", { status: 500 });
   if (url.pathname.startsWith("/redirect/")) return new Response(null, { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
   if (url.pathname.startsWith("/slow/")) await sleep(2_000);
+  if (url.pathname.startsWith("/slower/")) await sleep(6_000);
   return new Response(null, { status: 204 });
 }
 

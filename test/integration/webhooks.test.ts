@@ -1,5 +1,9 @@
+import { createMessageBatch, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createKey, expectProblem, getStatus, person, submit, submitBatch } from "../helpers";
+import { batchStub } from "../../src/batch/stub";
+import { deliverWebhooks, type WebhookMessage } from "../../src/webhooks/delivery";
+import { createKey, envWith, expectProblem, getStatus, person, submit, submitBatch } from "../helpers";
 
 // The verification example from README.md, verbatim: what a receiver runs.
 async function verifyWebhook(secret: string, headers: Record<string, string>, body: string): Promise<boolean> {
@@ -109,6 +113,58 @@ describe("batch.completed webhooks", () => {
   });
 });
 
+/** When the receiver at `path` first got a delivery (polled, so within ~20 ms). */
+async function firstDeliveryAt(path: string, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await deliveriesTo(path)).length === 0) {
+    if (Date.now() > deadline) throw new Error(`no delivery to ${path} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now();
+}
+
+/** A completed batch whose webhook was delivered, put back to `queued` for a new receiver. */
+async function queuedWebhook(key: string, url: string): Promise<string> {
+  const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${unique("ok")}` });
+  await webhookSettled(key, batchId);
+  await runInDurableObject(batchStub(env, batchId), (_batch, state) => {
+    state.storage.sql.exec("UPDATE batch SET webhook_state = 'queued', webhook_url = ?", url);
+  });
+  return batchId;
+}
+
+/** One consumer invocation, as the queue makes it: the queue waits for it before handing over the next batch. */
+async function consume(batchId: string, consumerEnv: Env) {
+  const batch = createMessageBatch<WebhookMessage>("contact-info-webhooks", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { batchId } }]);
+  await deliverWebhooks(batch, consumerEnv);
+}
+
+describe("webhook delivery fairness", () => {
+  it("a fast receiver's delivery does not wait for another customer's slow receiver", async () => {
+    const slowCustomer = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const fastCustomer = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const slowPath = unique("slower");
+    const fastPath = unique("ok");
+    const slowBatch = await queuedWebhook(slowCustomer.key, `https://hooks.test${slowPath}`);
+    const fastBatch = await queuedWebhook(fastCustomer.key, `https://hooks.test${fastPath}`);
+
+    // The slow receiver answers after 6 s, inside a production-like 10 s timeout;
+    // the fast customer's delivery comes in the queue's next invocation.
+    const consumerEnv = envWith({ WEBHOOK_TIMEOUT_MS: 10_000 });
+    const started = Date.now();
+    await consume(slowBatch, consumerEnv);
+    const firstInvocationMs = Date.now() - started;
+    await consume(fastBatch, consumerEnv);
+    const fastDeliveredMs = (await firstDeliveryAt(fastPath)) - started;
+    const slowReachedMs = (await firstDeliveryAt(slowPath)) - started;
+    console.log(`fairness: slow customer's invocation ${firstInvocationMs} ms; fast delivery after ${fastDeliveredMs} ms; slow receiver reached after ${slowReachedMs} ms`);
+
+    expect(fastDeliveredMs).toBeLessThan(3_000);
+    expect((await webhookSettled(fastCustomer.key, fastBatch)).webhook).toMatchObject({ state: "delivered", lastStatus: 204 });
+    expect((await webhookSettled(slowCustomer.key, slowBatch, 20_000)).webhook?.state).toMatch(/^(delivered|failed)$/);
+  });
+});
+
 describe("webhook URLs", () => {
   it.each([
     ["http://hooks.example.com/x", "must use https"],
@@ -118,6 +174,10 @@ describe("webhook URLs", () => {
     ["https://192.168.1.10/x", "loopback, private"],
     ["https://169.254.169.254/latest/meta-data", "loopback, private"],
     ["https://[::1]/x", "loopback, private"],
+    ["https://198.51.100.7/x", "loopback, private"],
+    ["https://203.0.113.9/x", "loopback, private"],
+    ["https://[2001:db8::1]/x", "loopback, private"],
+    ["https://[64:ff9b::a9fe:a9fe]/x", "loopback, private"],
     ["https://[fd00::1]/x", "loopback, private"],
     ["https://[fe80::1]/x", "loopback, private"],
     ["https://[::ffff:10.0.0.1]/x", "loopback, private"],
@@ -125,6 +185,12 @@ describe("webhook URLs", () => {
     ["https://localhost/x", "public host"],
     ["https://metadata.google.internal/x", "public host"],
     ["https://printer.local/x", "public host"],
+    ["https://localhost./x", "public host"],
+    ["https://localhost%2e/x", "public host"],
+    ["https://metadata.google.internal./x", "public host"],
+    ["https://printer.local./x", "public host"],
+    ["https://hooks.example.com:0/x", "port 443"],
+    ["https://hooks.example.com:22/x", "port 443"],
     ["https://user:pass@hooks.example.com/x", "credentials"],
     ["not a url", "absolute URL"],
   ])("refuses %s in live", async (webhookUrl, reason) => {
@@ -136,6 +202,12 @@ describe("webhook URLs", () => {
   it("accepts a public https URL in live", async () => {
     const { key } = await createKey({ environment: "live" });
     expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test/ok/live" }, "live")).status).toBe(202);
+  });
+
+  // Public IPv6 literals are accepted too (test/unit/webhook-url.test.ts); no test submits one, so nothing is ever sent to one.
+  it("accepts an unprivileged port in live", async () => {
+    const { key } = await createKey({ environment: "live" });
+    expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test:8443/ok/live-port" }, "live")).status).toBe(202);
   });
 
   it("refuses http://127.0.0.1 in live but takes it in test", async () => {
