@@ -8,7 +8,8 @@ const USAGE = `usage: npm run keys -- <command> [--local | --remote]
   create --customer ID --environment test|live [--name NAME] [--json]
   list [--json]
   revoke KEYID
-  set-limits KEYID --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
+  set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
+                                 limits are per customer and environment: every key of the customer there is written
   seed-dev                       write the documented local development keys (local only)`;
 
 // Fixed, documented keys for `npm run dev`. They exist only in the local store.
@@ -38,6 +39,17 @@ function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyR
   const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
   const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
   return { hash, record: JSON.parse(stored) };
+}
+
+/** Every key of a customer in one environment: the keys that share its rate limits. */
+function keysOf(customerId: string, environment: string, target: Target): { hash: string; record: ApiKeyRecord }[] {
+  return kvList("keyid:", target)
+    .filter((entry) => {
+      const listed = entry.metadata as Partial<ApiKeyRecord> | undefined;
+      return !listed || (listed.customerId === customerId && listed.environment === environment);
+    })
+    .map((entry) => readKey(entry.name.slice("keyid:".length), target))
+    .filter(({ record }) => record.customerId === customerId && record.environment === environment);
 }
 
 function wholeNumber(value: string | undefined, flag: string): number {
@@ -102,14 +114,28 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "set-limits": {
-      const { hash, record } = readKey(rest[0] ?? fail("set-limits needs a KEYID\n" + USAGE), target);
       const type = values["endpoint-type"] as EndpointType;
       if (!ENDPOINT_TYPES.includes(type)) fail(`--endpoint-type must be one of ${ENDPOINT_TYPES.join(", ")}`);
       const limit = wholeNumber(values.limit, "--limit");
       const windowSeconds = wholeNumber(values.window, "--window");
-      const updated = { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } };
-      kvPutAll(entriesFor(hash, updated), target);
-      console.log(`${record.keyId}: ${type} limited to ${limit} per ${windowSeconds} s (in effect within API_KEY_CACHE_TTL_SECONDS).`);
+      // The customer's keys share one budget, so they must agree on its limits: a
+      // KEYID stands for its customer and environment.
+      const named = rest[0] ? readKey(rest[0], target).record : undefined;
+      const customerId = named?.customerId ?? values.customer ?? fail("set-limits needs a KEYID or --customer ID\n" + USAGE);
+      const environment = named?.environment ?? values.environment;
+      if (environment !== "test" && environment !== "live") fail("set-limits --customer needs --environment test|live\n" + USAGE);
+      if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
+        fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
+      }
+      const keys = keysOf(customerId, environment, target);
+      if (keys.length === 0) fail(`no keys for ${customerId} (${environment})`);
+      kvPutAll(
+        keys.flatMap(({ hash, record }) => entriesFor(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } })),
+        target,
+      );
+      console.log(
+        `${customerId} (${environment}): ${type} limited to ${limit} per ${windowSeconds} s on ${keys.map(({ record }) => record.keyId).join(", ")} (in effect within API_KEY_CACHE_TTL_SECONDS).`,
+      );
       return;
     }
     case "seed-dev": {
