@@ -19,21 +19,61 @@ export type PersonField = (typeof PERSON_FIELDS)[number];
 export type PersonInput = Partial<Record<PersonField, string>>;
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-const EMAIL = /^([^\s@"<>()[\]\\,;:]{1,64})@([^\s@]+)$/;
+// C0 and C1 control characters, except tab, LF and CR: those are whitespace that normalization collapses.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const EMAIL = /^([^\s@"<>()[\]\\,;:\u0000-\u001f\u007f-\u009f]{1,64})@([^\s@]+)$/;
+// Characters that would make a domain mean another URL part (or none) when parsed as a host.
+const NOT_IN_HOST = /[\s/\\?#@:%[\]\u0000-\u001f\u007f-\u009f]/;
+const NON_ASCII = /[^\u0000-\u007f]/;
 const LINKEDIN_PROFILE =
   /^(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([a-z0-9\-_.%]{2,100})\/?(?:[?#].*)?$/i;
+const NOT_IN_SLUG = /[\s/\u0000-\u001f\u007f-\u009f]/;
 
-export const isDomain = (value: string): boolean => DOMAIN.test(value);
+/**
+ * Text we can store and echo faithfully: well-formed UTF-16 (no unpaired
+ * surrogate, which UTF-8 storage would silently turn into U+FFFD) and no control
+ * characters other than tab, LF and CR.
+ */
+export const isCleanText = (value: string): boolean => value.isWellFormed() && !CONTROL.test(value);
 
-export function isEmail(value: string): boolean {
-  const match = EMAIL.exec(value);
-  return match !== null && isDomain(match[2]!);
+/**
+ * The ASCII (punycode) form of a domain name, lower-cased, or null when the
+ * value is not one. Internationalized names (`bücher.example`) are converted
+ * with the URL parser's IDNA processing (UTS #46), the same mapping browsers use.
+ */
+export function asciiDomain(value: string): string | null {
+  if (DOMAIN.test(value)) return value.toLowerCase();
+  if (!NON_ASCII.test(value) || !value.isWellFormed() || NOT_IN_HOST.test(value)) return null;
+  const host = URL.parse(`http://${value}/`)?.hostname;
+  return host !== undefined && DOMAIN.test(host) ? host : null;
 }
 
-/** The profile slug of a LinkedIn profile URL, or null when the URL is not one. */
+export const isDomain = (value: string): boolean => asciiDomain(value) !== null;
+
+/** An email address with its local part lower-cased and its domain in ASCII form, or null when it is not one. */
+export function asciiEmail(value: string): string | null {
+  const match = EMAIL.exec(value);
+  if (!match || !value.isWellFormed()) return null;
+  const domain = asciiDomain(match[2]!);
+  return domain === null ? null : `${match[1]!.toLowerCase()}@${domain}`;
+}
+
+export const isEmail = (value: string): boolean => asciiEmail(value) !== null;
+
+/** decodeURIComponent without the throw: null for a malformed escape (`%zz`, a lone `%`, bytes that are not UTF-8 such as `%ff`). */
+function decodePercent(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+/** The profile slug of a LinkedIn profile URL, or null when the URL is not one (malformed escapes included). */
 export function linkedinSlug(value: string): string | null {
   const slug = LINKEDIN_PROFILE.exec(value.trim())?.[1];
-  return slug ? decodeURIComponent(slug).toLowerCase() : null;
+  const decoded = slug === undefined ? null : decodePercent(slug);
+  return decoded !== null && !NOT_IN_SLUG.test(decoded) ? decoded.toLowerCase() : null;
 }
 
 // Blank strings are common in CSV exports; they count as "not given" rather than as errors.
@@ -41,7 +81,8 @@ const given = (value: string | undefined): value is string => value !== undefine
 
 const text = z
   .string({ error: "must be a string" })
-  .max(MAX_FIELD_LENGTH, { error: `must be at most ${MAX_FIELD_LENGTH} characters` });
+  .max(MAX_FIELD_LENGTH, { error: `must be at most ${MAX_FIELD_LENGTH} characters` })
+  .refine(isCleanText, { error: "must not contain control characters or unpaired surrogates", abort: true });
 
 const formatted = (check: (value: string) => boolean, expectation: string) =>
   text.refine((value) => !given(value) || check(value.trim()), { error: expectation });
@@ -77,7 +118,10 @@ export const personInputSchema = z
     });
   });
 
-/** Trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of these), blanks dropped. */
+/**
+ * Trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of
+ * these), blanks dropped; domains (also of emails) in their ASCII (punycode) form.
+ */
 export interface NormalizedPerson {
   firstName?: string;
   lastName?: string;
@@ -98,9 +142,11 @@ export function normalizePerson(input: PersonInput): NormalizedPerson {
   set("lastName", clean(input.lastName));
   set("fullName", clean(input.fullName));
   set("companyName", clean(input.companyName));
-  set("companyDomain", clean(input.companyDomain));
+  const domain = clean(input.companyDomain);
+  set("companyDomain", domain === undefined ? undefined : (asciiDomain(domain) ?? domain));
   set("linkedinSlug", given(input.linkedinUrl) ? (linkedinSlug(input.linkedinUrl) ?? undefined) : undefined);
-  set("email", clean(input.email));
+  const email = clean(input.email);
+  set("email", email === undefined ? undefined : (asciiEmail(email) ?? email));
   return person;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError, badRequest, type FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
-import { MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
+import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
 import type { Environment } from "../environment";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 
@@ -91,13 +91,13 @@ const describe = ({ path, message }: FieldError): string =>
   path === "" || message.startsWith("unknown field") ? message : `${path} ${message}`;
 
 // An invalid item still shows what it was, but only the known fields that are
-// strings of a sane length, so an item cannot make the batch store arbitrary data.
+// clean strings of a sane length, so an item cannot make the batch store arbitrary data.
 function echoableFields(raw: unknown): PersonInput {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
   const echo: PersonInput = {};
   for (const field of PERSON_FIELDS) {
     const value = (raw as Record<string, unknown>)[field];
-    if (typeof value === "string" && value.length <= MAX_FIELD_LENGTH) echo[field] = value;
+    if (typeof value === "string" && value.length <= MAX_FIELD_LENGTH && isCleanText(value)) echo[field] = value;
   }
   return echo;
 }

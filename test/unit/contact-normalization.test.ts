@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { asciiDomain, asciiEmail, linkedinSlug, normalizePerson } from "../../src/contact-info/person";
 import { toE164 } from "../../src/contact-info/phone";
 import { applyPattern, detectPattern, dominantPattern, EMAIL_PATTERNS } from "../../src/enrichment/email-patterns";
 import { asciiWord, firstAndLast } from "../../src/enrichment/names";
@@ -27,5 +28,42 @@ describe("email patterns", () => {
 
   it("find the pattern most samples follow", () => {
     expect(dominantPattern(["flast", "first.last", "flast"])).toEqual({ pattern: "flast", samples: 2 });
+  });
+});
+
+describe("domains", () => {
+  it.each([
+    ["Example.COM", "example.com"],
+    ["bücher.example", "xn--bcher-kva.example"],
+    ["BÜCHER.example", "xn--bcher-kva.example"],
+    ["例え.jp", "xn--r8jz45g.jp"],
+  ])("%s in ASCII form is %s", (raw, ascii) => expect(asciiDomain(raw)).toBe(ascii));
+
+  it.each(["example.com.", "a..example", "bü cher.example", "bücher.example/x", "user@bücher.example", "bü%63her.example", "bü\u0000cher.example", "b\ud800.example", "127.0.0.1", ""])(
+    "refuse %j",
+    (raw) => expect(asciiDomain(raw)).toBeNull(),
+  );
+});
+
+describe("email addresses", () => {
+  it("keep the local part and put the domain in ASCII form", () => expect(asciiEmail("Jane@Bücher.example")).toBe("jane@xn--bcher-kva.example"));
+  it.each(["a\u0000b@example.com", "a\u007fb@example.com", "a\u0085b@example.com", "\ud800@example.com", "a b@example.com", "a@b@example.com"])(
+    "refuse %j",
+    (raw) => expect(asciiEmail(raw)).toBeNull(),
+  );
+});
+
+describe("LinkedIn slugs", () => {
+  it("decode well-formed escapes", () => expect(linkedinSlug("https://www.linkedin.com/in/J%C3%BCrgen/")).toBe("jürgen"));
+  it.each(["%zz", "ab%", "%ff", "a%e2%82", "a%00b", "a%2fb"])("are null, never a throw, for /in/%s", (slug) =>
+    expect(linkedinSlug(`https://www.linkedin.com/in/${slug}`)).toBeNull(),
+  );
+});
+
+describe("a normalized person", () => {
+  it("holds domains in ASCII form, so IDN and punycode spellings are one person", () => {
+    const unicode = normalizePerson({ fullName: "Jane Doe", companyDomain: "Bücher.example", email: "Jane@bücher.example" });
+    expect(unicode).toMatchObject({ companyDomain: "xn--bcher-kva.example", email: "jane@xn--bcher-kva.example" });
+    expect(normalizePerson({ fullName: "Jane Doe", companyDomain: "xn--bcher-kva.example", email: "jane@XN--BCHER-KVA.example" })).toEqual(unicode);
   });
 });

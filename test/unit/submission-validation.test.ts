@@ -95,3 +95,68 @@ describe("an item", () => {
     expect(item.externalId).toBe("crm-1");
   });
 });
+
+describe("an item with input no decoder or store can take", () => {
+  it.each(["https://www.linkedin.com/in/%zz", "https://www.linkedin.com/in/ab%", "https://www.linkedin.com/in/%ff", "linkedin.com/in/jane%e2%82"])(
+    "is failed with invalid_input for the malformed percent-escape in %s",
+    (linkedinUrl) => {
+      const item = parseItem({ linkedinUrl });
+      expect(item.error).toEqual({ code: "invalid_input", message: expect.stringContaining("linkedinUrl must be a LinkedIn profile URL") });
+    },
+  );
+
+  it("fails only that item; the rest of the batch is accepted", () => {
+    const submission = parseSubmission({ items: [{ linkedinUrl: "https://www.linkedin.com/in/%zz" }, { email: "jane@example.com" }] }, 10, "test");
+    expect(submission.items.map((item) => item.error?.code ?? null)).toEqual(["invalid_input", null]);
+  });
+
+  it("accepts a well-formed escape in a LinkedIn slug", () => {
+    expect(parseItem({ linkedinUrl: "https://www.linkedin.com/in/j%C3%BCrgen-m%C3%BCller" }).error).toBeNull();
+  });
+
+  it.each(["%00", "%0a", "%2F", "%20"])("refuses a LinkedIn slug that decodes to a control, a slash or a space (%s)", (escape) => {
+    expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${escape}doe` }).error?.code).toBe("invalid_input");
+  });
+
+  const complete = { externalId: "crm-1", firstName: "Jane", lastName: "Doe", fullName: "Jane Doe", companyName: "Example", companyDomain: "example.com", linkedinUrl: "https://www.linkedin.com/in/jane-doe", email: "jane@example.com" };
+  const fields = Object.keys(complete) as (keyof typeof complete)[];
+  const cases = fields.flatMap((field) => [
+    [field, "a NUL", "\u0000"],
+    [field, "an escape character", "\u001b"],
+    [field, "a C1 control", "\u0085"],
+    [field, "a lone high surrogate", "\ud800"],
+    [field, "a lone low surrogate", "\udc00"],
+  ]);
+
+  it.each(cases)("is failed with invalid_input when %s holds %s", (field, _, junk) => {
+    const item = parseItem({ ...complete, [field]: `ja${junk}ne` });
+    expect(item.error?.code).toBe("invalid_input");
+    expect(item.error?.message).toContain(`${field} must not contain control characters or unpaired surrogates`);
+    expect(item.input).not.toHaveProperty(field);
+  });
+
+  it("keeps tabs and newlines in names: they are whitespace", () => {
+    expect(parseItem({ fullName: "Jane\tDoe\n", companyName: "Example" }).error).toBeNull();
+  });
+
+  it("refuses a control character inside an email address", () => {
+    const item = parseItem({ email: "a\u0000b@example.com" });
+    expect(item.error?.code).toBe("invalid_input");
+  });
+
+  it.each([
+    [{ email: "jane@bücher.example" }],
+    [{ email: "jürgen@example.com" }],
+    [{ fullName: "Jane Doe", companyDomain: "bücher.example" }],
+    [{ fullName: "Jane Doe", companyDomain: "BÜCHER.例え.jp" }],
+  ])("accepts an internationalized domain: %j", (raw) => {
+    expect(parseItem(raw).error).toBeNull();
+  });
+
+  it.each(["bü cher.example", "bücher.example/x", "bü@cher.example", "bücher.example:80", "bü%63her.example", "xn--.example"])(
+    "refuses a domain with URL syntax in it: %s",
+    (companyDomain) => {
+      expect(parseItem({ fullName: "Jane Doe", companyDomain }).error?.code).toBe("invalid_input");
+    },
+  );
+});
