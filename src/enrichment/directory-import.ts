@@ -1,5 +1,6 @@
 // Turns an operator's CSV or JSONL file into DIRECTORY entries. Pure: the
 // import command (scripts/directory.ts) reads the file and writes the result.
+import { matchColumn, matchColumns } from "../contact-info/columns";
 import type { EmailStatus } from "../contact-info/contact";
 import { isDomain, isEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
@@ -75,7 +76,8 @@ export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): Parse
       try {
         const record = JSON.parse(raw);
         if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error();
-        rows.push({ line: i + 1, record });
+        // Keys get the CSV header's aliases; one that matches nothing stays, for toDirectoryEntry to name.
+        rows.push({ line: i + 1, record: Object.fromEntries(Object.entries(record).map(([key, value]) => [matchColumn(key, DIRECTORY_COLUMNS) ?? key, value])) });
       } catch {
         rejected.push({ line: i + 1, reason: "not a JSON object" });
       }
@@ -84,12 +86,9 @@ export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): Parse
   }
   const [header, ...body] = parseCsv(text);
   if (!header) return { rows: [], rejected: [{ line: 1, reason: "the file is empty" }] };
-  const columns = header.cells.map((name) => name.trim());
-  const unknown = columns.filter((name) => !(DIRECTORY_COLUMNS as readonly string[]).includes(name));
-  if (unknown.length > 0) {
-    return { rows: [], rejected: [{ line: 1, reason: `unknown column(s) ${unknown.join(", ")}; known: ${DIRECTORY_COLUMNS.join(", ")}` }] };
-  }
-  const rows = body.map(({ line, cells }) => ({ line, record: Object.fromEntries(columns.map((name, i) => [name, cells[i] ?? ""])) }));
+  const matched = matchColumns(header.cells, DIRECTORY_COLUMNS);
+  if ("problem" in matched) return { rows: [], rejected: [{ line: 1, reason: matched.problem }] };
+  const rows = body.map(({ line, cells }) => ({ line, record: Object.fromEntries(matched.columns.map((name, i) => [name, cells[i] ?? ""])) }));
   return { rows, rejected };
 }
 
