@@ -10,7 +10,8 @@ export const rateLimits = new Hono<AppEnv>()
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const overrides = c.get("apiKey").rateLimits;
-    // This request is counted too, so its own entry already includes it.
+    // Usage is the customer's in this environment (all its keys); limits are those on
+    // the calling key's record. This request is counted too, so its own entry includes it.
     const { usage } = await c.get("rateLimit");
     return c.json(
       ENDPOINT_TYPES.map((type) => {
