@@ -2,7 +2,7 @@
 // import command (scripts/directory.ts) reads the file and writes the result.
 import { matchColumn, matchColumns } from "../contact-info/columns";
 import type { EmailStatus } from "../contact-info/contact";
-import { isDomain, isEmail, linkedinSlug } from "../contact-info/person";
+import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
 import { type DirectoryEntry, directoryKey, entryKeys, type LearnedPattern } from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
@@ -112,8 +112,8 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   }
   if (field.companyName) entry.companyName = field.companyName;
   if (field.companyDomain) {
-    const domain = field.companyDomain.toLowerCase();
-    if (!isDomain(domain)) return "companyDomain is not a domain name";
+    const domain = asciiDomain(field.companyDomain);
+    if (!domain) return "companyDomain is not a domain name";
     entry.companyDomain = domain;
   }
   if (field.linkedinUrl) {
@@ -124,9 +124,9 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   const status = (field.emailStatus ?? "unknown") as EmailStatus;
   if (!EMAIL_STATUSES.includes(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
   for (const [column, type] of [["workEmail", "work"], ["personalEmail", "personal"]] as const) {
-    const address = field[column]?.toLowerCase();
-    if (address === undefined) continue;
-    if (!isEmail(address)) return `${column} is not an email address`;
+    if (field[column] === undefined) continue;
+    const address = asciiEmail(field[column].toLowerCase());
+    if (!address) return `${column} is not an email address`;
     entry.emails.push({ address, type, status });
   }
   for (const [column, type] of [["mobilePhone", "mobile"], ["workPhone", "landline"]] as const) {

@@ -20,11 +20,18 @@ export interface LearnedPattern {
   samples: number;
 }
 
+// KV keys are at most 512 bytes. Name words are ASCII letters and digits of any
+// length (a field holds 512 characters, more after NFKD), so each is cut to this
+// many characters; import and lookup build keys here, so both cut alike.
+// With a domain of at most 253 bytes a name key stays under 470 bytes.
+export const MAX_NAME_KEY_WORD = 100;
+
 /** KV key schema of the DIRECTORY namespace; docs/storage.md describes it. */
 export const directoryKey = {
   linkedin: (slug: string) => `li:${slug}`,
   email: (address: string) => `email:${address}`,
-  name: (domain: string, first: string, last: string) => `name:${domain}:${first}.${last}`,
+  name: (domain: string, first: string, last: string) =>
+    `name:${domain}:${first.slice(0, MAX_NAME_KEY_WORD)}.${last.slice(0, MAX_NAME_KEY_WORD)}`,
   pattern: (domain: string) => `pattern:${domain}`,
 };
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { directoryWrites, learnPatterns, parseCsv, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
-import type { DirectoryEntry } from "../../src/enrichment/directory";
+import fc from "fast-check";
+import { MAX_FIELD_LENGTH, normalizePerson } from "../../src/contact-info/person";
+import { type DirectoryEntry, entryKeys, lookupKeys } from "../../src/enrichment/directory";
 import sample from "../../directory/sample.csv?raw";
 
 describe("CSV parsing", () => {
@@ -93,5 +95,36 @@ describe("the sample directory", () => {
     expect(keys).toContain("email:avery.quill@example.com");
     expect(keys).toContain("name:example.com:avery.quill");
     expect(keys).toContain("pattern:example.com");
+  });
+});
+
+describe("directory keys", () => {
+  const KV_MAX_KEY_BYTES = 512;
+  const bytes = (key: string) => new TextEncoder().encode(key).byteLength;
+  const longest = (length: number) => fc.string({ unit: "binary", minLength: 1, maxLength: length });
+  const longDomain = `${"d".repeat(63)}.${"e".repeat(63)}.${"f".repeat(63)}.${"g".repeat(53)}.example`;
+
+  it("fit KV for every valid item, however long its name", () => {
+    fc.assert(
+      fc.property(longest(MAX_FIELD_LENGTH), longest(MAX_FIELD_LENGTH), fc.constantFrom("a", "ǅ", "ﷺ", "⑳", "㎒"), (first, last, filler) => {
+        const person = normalizePerson({ firstName: `x${filler.repeat(400)}${first}`, lastName: `y${last}`, companyDomain: longDomain });
+        for (const key of lookupKeys(person)) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
+      }),
+    );
+  });
+
+  it("are the same for an imported row and the item that names the same person", () => {
+    const first = "Ada".padEnd(MAX_FIELD_LENGTH, "a");
+    const last = "Lovelace".padEnd(MAX_FIELD_LENGTH, "e");
+    const entry = toDirectoryEntry({ firstName: first, lastName: last, companyDomain: longDomain, workEmail: `ada@${longDomain}` }) as DirectoryEntry;
+    const keys = entryKeys(entry);
+    for (const key of keys) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
+    expect(lookupKeys(normalizePerson({ firstName: first, lastName: last, companyDomain: longDomain })).every((key) => keys.includes(key))).toBe(true);
+  });
+
+  it("put internationalized domains in ASCII form", () => {
+    const entry = toDirectoryEntry({ fullName: "Jürgen Müller", companyDomain: "Bücher.example", workEmail: "J.Mueller@Bücher.example" }) as DirectoryEntry;
+    expect(entry.companyDomain).toBe("xn--bcher-kva.example");
+    expect(entryKeys(entry)).toEqual(["email:j.mueller@xn--bcher-kva.example", "name:xn--bcher-kva.example:jurgen.muller"]);
   });
 });
