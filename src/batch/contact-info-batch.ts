@@ -7,10 +7,12 @@ import { retryDelaySeconds } from "../queue/backoff";
 import { chunkForSend, type ItemMessage, MAX_MESSAGES_PER_SEND } from "../queue/item-message";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeCursor } from "./cursor";
+import { leaderIndexes } from "./leaders";
 import { hasSchema, migrate } from "./schema";
 import {
   type BatchOwner,
   type BatchSummary,
+  type CreatedBatch,
   batchStatus,
   type ItemOutcome,
   type NewBatch,
@@ -63,13 +65,16 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (this.#hasSchema) migrate(this.#sql);
   }
 
-  async create(batch: NewBatch): Promise<BatchSummary> {
+  async create(batch: NewBatch): Promise<CreatedBatch> {
     migrate(this.#sql);
     this.#hasSchema = true;
+    // The same submit again (an Idempotency-Key retry after a crash): the batch it made, untouched.
+    const existing = this.#ownedRow(batch);
+    if (existing?.id === batch.id) return { ...this.#summary(existing), created: false };
     if (this.#row()) throw new Error(`batch ${batch.id} already exists`);
     const failed = batch.items.filter((item) => item.error !== null).length;
     const completedAt = failed === batch.items.length ? batch.createdAt : null;
-    const leaders = new Map<string, number>();
+    const leaders = leaderIndexes(batch.items);
     this.ctx.storage.transactionSync(() => {
       this.#sql.exec(
         `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
@@ -90,11 +95,6 @@ export class ContactInfoBatch extends DurableObject<Env> {
         batch.webhook ? "pending" : null,
       );
       batch.items.forEach((item, index) => {
-        let leader: number | null = null;
-        if (!item.error && item.dedupeKey !== undefined) {
-          leader = leaders.get(item.dedupeKey) ?? null;
-          if (leader === null) leaders.set(item.dedupeKey, index);
-        }
         this.#sql.exec(
           `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -105,14 +105,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
           item.error?.code ?? null,
           item.error?.message ?? null,
           item.error ? batch.createdAt : null,
-          leader,
+          leaders[index] ?? null,
         );
       });
     });
     // Now: to fan out, or (for a batch complete at birth) to send its webhook; else when retention ends.
     await this.ctx.storage.setAlarm(completedAt === null || batch.webhook ? Date.now() : this.#retentionEnd(completedAt));
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
-    return this.#summary(this.#row()!);
+    return { ...this.#summary(this.#row()!), created: true };
   }
 
   /** The batch and one page of its items, as far as `owner` may know. */

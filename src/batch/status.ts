@@ -27,6 +27,11 @@ export interface BatchSummary {
   completedAt: string | null;
 }
 
+/** What `create` answers: the batch, and whether this call made it or found it already made (a retry). */
+export interface CreatedBatch extends BatchSummary {
+  created: boolean;
+}
+
 export interface ItemView {
   index: number;
   externalId: string | null;

@@ -1,26 +1,31 @@
 import { DurableObject } from "cloudflare:workers";
+import type { BatchOwner } from "../batch/status";
+import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
-export interface StoredResponse {
-  status: number;
-  body: string;
-  headers: Record<string, string>;
-}
+export type { StoredResponse } from "./record-policy";
 
 export type Begin =
-  | { kind: "new" }
+  | { kind: "run"; batchId: string; resumed: boolean }
   | { kind: "replay"; response: StoredResponse }
-  | { kind: "in_progress" }
+  | { kind: "in_progress"; retryAfterSeconds: number }
   | { kind: "mismatch" };
 
-// A request that took the key but never finished (its Worker died) releases it after this.
-const ABANDONED_AFTER_MS = 60_000;
-
-type Row = { fingerprint: string; response: string | null; started_at: number };
+type Row = { fingerprint: string; batch_id: string; response: string | null; held_until: number };
 
 /**
- * The Idempotency-Key records of one API key. One object per key runs one call
- * at a time, so of concurrent requests with the same key exactly one begins;
- * the rest see it in progress, or its stored response once it has finished.
+ * The store of one customer's Idempotency-Keys in one environment: every API
+ * key of the customer shares them, as they share the customer's batches.
+ */
+export function idempotencyStore(env: Env, owner: BatchOwner) {
+  return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${owner.environment}:${owner.customerId}`));
+}
+
+/**
+ * The Idempotency-Key records of one customer and environment. One object runs
+ * one call at a time, so of concurrent requests with the same key exactly one
+ * begins; the rest see it in progress, or its stored response once it has
+ * finished. The record names the batch id before the batch is created, so a
+ * retry after a crash resumes that batch instead of making a second one.
  */
 export class IdempotencyStore extends DurableObject<Env> {
   readonly #sql: SqlStorage;
@@ -29,31 +34,60 @@ export class IdempotencyStore extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#sql.exec(`CREATE TABLE IF NOT EXISTS records (
-      key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, response TEXT, started_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
+      key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, batch_id TEXT NOT NULL, response TEXT,
+      held_until INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
   }
 
-  begin(key: string, fingerprint: string, ttlSeconds: number, now = Date.now()): Begin {
+  begin(key: string, fingerprint: string, ttlSeconds: number): Begin {
+    const now = Date.now();
     this.#sql.exec("DELETE FROM records WHERE expires_at <= ?", now);
-    const row = this.#sql.exec<Row>("SELECT fingerprint, response, started_at FROM records WHERE key = ?", key).toArray()[0];
-    if (row && row.fingerprint !== fingerprint) return { kind: "mismatch" };
-    if (row?.response) return { kind: "replay", response: JSON.parse(row.response) };
-    if (row && now - row.started_at < ABANDONED_AFTER_MS) return { kind: "in_progress" };
-    this.#sql.exec(
-      "INSERT OR REPLACE INTO records (key, fingerprint, response, started_at, expires_at) VALUES (?, ?, NULL, ?, ?)",
-      key,
-      fingerprint,
-      now,
-      now + ttlSeconds * 1000,
-    );
-    return { kind: "new" };
+    const decision = decideBegin(this.#record(key), fingerprint, now);
+    switch (decision.kind) {
+      case "start": {
+        const batchId = crypto.randomUUID();
+        this.#sql.exec(
+          "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?)",
+          key,
+          fingerprint,
+          batchId,
+          now + HOLD_MS,
+          now + ttlSeconds * 1000,
+        );
+        return { kind: "run", batchId, resumed: false };
+      }
+      case "resume":
+        this.#sql.exec("UPDATE records SET held_until = ? WHERE key = ?", now + HOLD_MS, key);
+        return { kind: "run", batchId: decision.batchId, resumed: true };
+      default:
+        return decision;
+    }
   }
 
   complete(key: string, fingerprint: string, response: StoredResponse): void {
     this.#sql.exec("UPDATE records SET response = ? WHERE key = ? AND fingerprint = ?", JSON.stringify(response), key, fingerprint);
   }
 
-  /** The request failed: free the key so a retry runs afresh. */
+  /** The request was refused before it created anything: free the key so a corrected retry runs afresh. */
   release(key: string, fingerprint: string): void {
     this.#sql.exec("DELETE FROM records WHERE key = ? AND fingerprint = ? AND response IS NULL", key, fingerprint);
+  }
+
+  /**
+   * The request failed in a way that may have left its batch behind: keep the
+   * batch id for the retry, and end the hold so the retry need not wait.
+   */
+  abandon(key: string, fingerprint: string): void {
+    this.#sql.exec("UPDATE records SET held_until = 0 WHERE key = ? AND fingerprint = ? AND response IS NULL", key, fingerprint);
+  }
+
+  #record(key: string): KeyRecord | undefined {
+    const row = this.#sql.exec<Row>("SELECT fingerprint, batch_id, response, held_until FROM records WHERE key = ?", key).toArray()[0];
+    if (!row) return undefined;
+    return {
+      fingerprint: row.fingerprint,
+      batchId: row.batch_id,
+      response: row.response === null ? null : storedResponseSchema.parse(JSON.parse(row.response)),
+      heldUntil: row.held_until,
+    };
   }
 }

@@ -3,13 +3,27 @@ import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
 import { ApiError, badRequest } from "../http/problem";
+import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
+import { logError } from "../log";
 
 const MAX_KEY_LENGTH = 255;
 // Visible ASCII: what the draft's sf-string allows, minus quotes and backslashes.
 const KEY_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-export async function requestFingerprint(method: string, path: string, body: ArrayBuffer): Promise<string> {
-  const prefix = new TextEncoder().encode(`${method} ${path}\n`);
+export interface FingerprintedRequest {
+  method: string;
+  path: string;
+  /** The raw query string, with its `?`, or "". */
+  query: string;
+  contentType: string | undefined;
+}
+
+/** SHA-256 over method, path, query, Content-Type and body: what makes two requests the same request. */
+export async function requestFingerprint(request: FingerprintedRequest, body: ArrayBuffer): Promise<string> {
+  // Media types are case-insensitive and may carry optional whitespace around parameters.
+  const contentType = (request.contentType ?? "").toLowerCase().replace(/\s+/g, "");
+  // JSON keeps the parts apart unambiguously; the body follows the line.
+  const prefix = new TextEncoder().encode(`${JSON.stringify([request.method, request.path, request.query, contentType])}\n`);
   const data = new Uint8Array(prefix.byteLength + body.byteLength);
   data.set(prefix);
   data.set(new Uint8Array(body), prefix.byteLength);
@@ -17,15 +31,24 @@ export async function requestFingerprint(method: string, path: string, body: Arr
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+type IdempotencyEnv = AppEnv & {
+  Variables: {
+    /** Set for a request with an Idempotency-Key: the id its batch must have, named before it exists. */
+    idempotentBatchId?: string;
+  };
+};
+
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header, Stripe-like),
- * scoped to the API key and kept IDEMPOTENCY_TTL_SECONDS: the same key with the
- * same body replays the first answer; with another body, 422; while the first
- * request is still running, 409. Only a successful answer is stored: after an
- * error the key is free again, so a retry runs afresh.
+ * scoped to the customer and environment and kept IDEMPOTENCY_TTL_SECONDS: the
+ * same key with the same request replays the first answer; with another, 422;
+ * while the first request is still running, 409. The handler creates the batch
+ * under `idempotentBatchId`, so a retry after a crash reaches the same batch.
+ * A 2xx answer is stored; after a client error the key is free again, so a
+ * corrected retry runs; after a server error the key keeps its batch id.
  */
 export const idempotency = () =>
-  createMiddleware<AppEnv>(async function idempotency(c, next) {
+  createMiddleware<IdempotencyEnv>(async function idempotency(c, next) {
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
     if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
@@ -34,38 +57,55 @@ export const idempotency = () =>
       ]);
     }
     const config = readConfig(c.env);
-    const print = await requestFingerprint(c.req.method, c.req.path, await readBodyBytes(c.req, config.maxBodyBytes));
-    const store = c.env.IDEMPOTENCY.get(c.env.IDEMPOTENCY.idFromName(c.get("apiKey").keyId));
+    const url = new URL(c.req.url);
+    const print = await requestFingerprint(
+      { method: c.req.method, path: url.pathname, query: url.search, contentType: c.req.header("content-type") },
+      await readBodyBytes(c.req, config.maxBodyBytes),
+    );
+    const store = idempotencyStore(c.env, { customerId: c.get("apiKey").customerId, environment: c.get("environment") });
     const begun = await store.begin(key, print, config.idempotencyTtlSeconds);
     switch (begun.kind) {
       case "replay":
-        return new Response(begun.response.body, {
-          status: begun.response.status,
-          headers: { ...begun.response.headers, "idempotent-replayed": "true" },
-        });
+        return replay(begun.response);
       case "mismatch":
         throw new ApiError({
           status: 422,
           code: "idempotency_key_reused",
           title: "Unprocessable Content",
-          detail: "This Idempotency-Key was already used with a different request body. Use a new key for a new request.",
+          detail: "This Idempotency-Key was already used with a different request (method, path, query, Content-Type or body). Use a new key for a new request.",
         });
       case "in_progress":
         throw new ApiError({
           status: 409,
           code: "idempotency_in_progress",
           title: "Conflict",
-          detail: "A request with this Idempotency-Key is still being processed. Retry shortly.",
-          headers: { "retry-after": "1" },
+          detail: `A request with this Idempotency-Key is still being processed. Retry in ${begun.retryAfterSeconds} s.`,
+          headers: { "retry-after": String(begun.retryAfterSeconds) },
+          extensions: { retryAfterSeconds: begun.retryAfterSeconds },
         });
     }
+    c.set("idempotentBatchId", begun.batchId);
     await next();
-    if (c.res.status >= 200 && c.res.status < 300) {
+    const status = c.res.status;
+    if (status >= 200 && status < 300) {
       const headers: Record<string, string> = { "content-type": c.res.headers.get("content-type") ?? "application/json" };
       const location = c.res.headers.get("location");
       if (location) headers.location = location;
-      await store.complete(key, print, { status: c.res.status, body: await c.res.clone().text(), headers });
-    } else {
+      try {
+        await store.complete(key, print, { status, body: await c.res.clone().text(), headers });
+      } catch (error) {
+        // The batch exists and the record names it: a retry resumes it once the hold ends.
+        logError("idempotency_complete_failed", error, { status });
+      }
+    } else if (status < 500 && !begun.resumed) {
       await store.release(key, print);
+    } else {
+      // A server error may follow a batch that was created; a resumed request may
+      // have found one made before a crash. Either way the batch id must stay.
+      await store.abandon(key, print);
     }
   });
+
+function replay(response: StoredResponse): Response {
+  return new Response(response.body, { status: response.status, headers: { ...response.headers, "idempotent-replayed": "true" } });
+}

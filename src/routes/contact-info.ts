@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
+import { type IntakeCounts, intakeCounts } from "../batch/leaders";
 import { batchPageJson } from "../batch/status";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
@@ -14,17 +16,37 @@ import { rateLimit } from "../middleware/rate-limit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// The body is read and checked (415, 413, malformed JSON) before the Idempotency-Key
+// is looked up, so a malformed retry is told what is wrong, never replayed.
+const jsonBody = () =>
+  createMiddleware<AppEnv & { Variables: { jsonBody: unknown } }>(async function jsonBody(c, next) {
+    c.set("jsonBody", await readJsonBody(c.req, readConfig(c.env).maxBodyBytes));
+    await next();
+  });
+
+export function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
+  return (
+    `Accepted ${total} item(s); ${queued} queued for processing` +
+    (duplicates > 0 ? `, ${duplicates} merged as duplicates of an earlier item` : "") +
+    (invalid > 0 ? `, ${invalid} failed validation (see each item's error).` : ".") +
+    " Poll the Location URL for results."
+  );
+}
+
 export const contactInfo = new Hono<AppEnv>()
-  .post("/", rateLimit("contact_info_request"), idempotency(), async (c) => {
+  .post("/", rateLimit("contact_info_request"), jsonBody(), idempotency(), async (c) => {
     const config = readConfig(c.env);
     const environment = c.get("environment");
-    const submission = parseSubmission(await readJsonBody(c.req, config.maxBodyBytes), config.maxBatchItems, environment);
+    const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
     const apiKey = c.get("apiKey");
     if (submission.webhookUrl && !apiKey.webhookSecret) {
       throw badRequest("webhook_not_configured", "This API key has no webhook signing secret; create a new key to use webhooks.");
     }
-    const batchId = crypto.randomUUID();
+    // With an Idempotency-Key the id was chosen (and recorded) before the batch
+    // exists, so a retry after a crash finds this batch instead of making another.
+    const batchId = c.get("idempotentBatchId") ?? crypto.randomUUID();
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
+    const items = submission.items.map((item) => ({ ...item, dedupeKey: personKey(normalizePerson(item.input)) }));
     const batch = await batchStub(c.env, batchId).create({
       id: batchId,
       customerId: apiKey.customerId,
@@ -32,23 +54,14 @@ export const contactInfo = new Hono<AppEnv>()
       keyId: apiKey.keyId,
       fields: submission.fields,
       createdAt: new Date().toISOString(),
-      items: submission.items.map((item) => ({ ...item, dedupeKey: personKey(normalizePerson(item.input)) })),
+      items,
       statusUrl: new URL(location, c.req.url).href,
       ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
     });
-    const invalid = batch.failedItems;
     c.header("location", location);
-    return c.json(
-      {
-        batchId,
-        itemCount: batch.totalItems,
-        message:
-          `Accepted ${batch.totalItems} item(s); ${batch.totalItems - invalid} queued for processing` +
-          (invalid > 0 ? `, ${invalid} failed validation (see each item's error).` : ".") +
-          " Poll the Location URL for results.",
-      },
-      202,
-    );
+    // The request is identical (same fingerprint), so the receipt is the original one.
+    if (!batch.created) c.header("idempotent-replayed", "true");
+    return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items)) }, 202);
   })
   .all("/", methodNotAllowed("POST"))
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {

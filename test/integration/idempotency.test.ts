@@ -1,20 +1,35 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { batchStub } from "../../src/batch/stub";
+import { normalizePerson, personKey } from "../../src/contact-info/person";
+import { idempotencyStore } from "../../src/idempotency/idempotency-store";
+import { HOLD_MS } from "../../src/idempotency/record-policy";
 import { requestFingerprint } from "../../src/middleware/idempotency";
 import { createKey, expectProblem, person, request } from "../helpers";
 
-const submitWith = (key: string, idempotencyKey: string, body: unknown) =>
-  request("/v2/test/person/contact-info", {
+const SUBMIT_PATH = "/v2/test/person/contact-info";
+
+const submitWith = (key: string, idempotencyKey: string, body: unknown, options: { contentType?: string; query?: string } = {}) =>
+  request(`${SUBMIT_PATH}${options.query ?? ""}`, {
     method: "POST",
     key,
-    headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+    headers: { "content-type": options.contentType ?? "application/json", "idempotency-key": idempotencyKey },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+
+/** The fingerprint the middleware computes for `submitWith(key, …, body)`. */
+const fingerprintOf = (body: unknown) =>
+  requestFingerprint(
+    { method: "POST", path: SUBMIT_PATH, query: "", contentType: "application/json" },
+    new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer,
+  );
 
 const batchCount = async () => (await listDurableObjectIds(env.BATCHES)).length;
 
 describe("Idempotency-Key on submit", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("replays the original 202 for the same key and body, creating nothing", async () => {
     const { key } = await createKey();
     const body = { items: [person()] };
@@ -51,29 +66,137 @@ describe("Idempotency-Key on submit", () => {
     }
   });
 
-  it("answers 409 idempotency_in_progress while the first request holds the key", async () => {
+  it("answers 409 with a Retry-After of the seconds left in the first request's hold, then runs", async () => {
     const { key, record } = await createKey();
-    const body = JSON.stringify({ items: [person()] });
-    // The first request has begun and not finished: exactly what the store holds mid-request.
-    const print = await requestFingerprint("POST", "/v2/test/person/contact-info", new TextEncoder().encode(body).buffer as ArrayBuffer);
-    await env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(record.keyId)).begin("slow-one", print, 86_400);
-    const response = await submitWith(key, "slow-one", JSON.parse(body));
-    await expectProblem(response, 409, "idempotency_in_progress");
-    expect(response.headers.get("retry-after")).toBe("1");
+    const body = { items: [person()] };
+    // The first request took the key at t0, a minute ago, and has not finished; the retry comes 44.5 s after it.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const t0 = Date.now() - HOLD_MS;
+    vi.setSystemTime(t0);
+    const begun = await idempotencyStore(env, record).begin("slow-one", await fingerprintOf(body), 86_400);
+    vi.setSystemTime(t0 + 44_500);
+    const waiting = await submitWith(key, "slow-one", body);
+    const problem = await expectProblem(waiting, 409, "idempotency_in_progress");
+    expect(waiting.headers.get("retry-after")).toBe("16");
+    expect(problem.retryAfterSeconds).toBe(16);
+    // Back to the real clock, a minute after t0: the hold is over and the retry runs,
+    // under the batch id the record named (and its batch's alarm is due now, not in the future).
+    vi.useRealTimers();
+    const retried = await submitWith(key, "slow-one", body);
+    expect(retried.status).toBe(202);
+    expect(begun.kind === "run" && (await retried.json<{ batchId: string }>()).batchId).toBe(begun.kind === "run" && begun.batchId);
   });
 
-  it("is scoped to the API key", async () => {
+  describe("after a crash", () => {
+    it("between the batch commit and the 202: the retry answers the original 202 for the same batch, replayed", async () => {
+      const { key, record } = await createKey();
+      const body = { items: [person(), person({ firstName: "Grace" })] };
+      // The clock stands still unless the test moves it; the batch's alarm (set at t0) still fires at once.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const t0 = Date.now();
+      // What the first request did before its Worker died: took the key and created the batch; no answer was recorded.
+      const begun = await idempotencyStore(env, record).begin("crash-1", await fingerprintOf(body), 86_400);
+      if (begun.kind !== "run") throw new Error(`begin answered ${begun.kind}`);
+      const batchId = begun.batchId;
+      await batchStub(env, batchId).create({
+        id: batchId,
+        customerId: record.customerId,
+        environment: "test",
+        keyId: record.keyId,
+        fields: ["email", "phone"],
+        createdAt: new Date().toISOString(),
+        statusUrl: `https://api.test${SUBMIT_PATH}/${batchId}`,
+        items: body.items.map((input) => ({ input, externalId: null, error: null, dedupeKey: personKey(normalizePerson(input)) })),
+      });
+      const batches = await batchCount();
+
+      // Within the hold, the retry is told how long the first request may still run.
+      vi.setSystemTime(t0 + 20_000);
+      const early = await submitWith(key, "crash-1", body);
+      await expectProblem(early, 409, "idempotency_in_progress");
+      expect(early.headers.get("retry-after")).toBe("40");
+
+      vi.setSystemTime(t0 + HOLD_MS);
+      const retried = await submitWith(key, "crash-1", body);
+      expect(retried.status).toBe(202);
+      expect(retried.headers.get("idempotent-replayed")).toBe("true");
+      expect(retried.headers.get("location")).toBe(`${SUBMIT_PATH}/${batchId}`);
+      const receipt = await retried.json<{ batchId: string; itemCount: number; message: string }>();
+      expect(receipt).toEqual({
+        batchId,
+        itemCount: 2,
+        message: "Accepted 2 item(s); 2 queued for processing. Poll the Location URL for results.",
+      });
+      expect(await batchCount()).toBe(batches);
+
+      // The answer is now recorded: later retries replay it from the store.
+      const later = await submitWith(key, "crash-1", body);
+      expect(later.headers.get("idempotent-replayed")).toBe("true");
+      expect(await later.json()).toEqual(receipt);
+      expect(await batchCount()).toBe(batches);
+    });
+
+    it("before the batch commit: the retry creates the batch under the id the record named", async () => {
+      const { key, record } = await createKey();
+      const body = { items: [person()] };
+      // The first request took the key a minute ago and died before creating anything.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - HOLD_MS });
+      const begun = await idempotencyStore(env, record).begin("crash-2", await fingerprintOf(body), 86_400);
+      if (begun.kind !== "run") throw new Error(`begin answered ${begun.kind}`);
+      vi.useRealTimers();
+
+      const retried = await submitWith(key, "crash-2", body);
+      expect(retried.status).toBe(202);
+      // Not a replay: this is the first answer the request ever got.
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      expect((await retried.json<{ batchId: string }>()).batchId).toBe(begun.batchId);
+    });
+  });
+
+  it("is shared by every API key of the customer in the environment", async () => {
+    const a = await createKey();
+    const b = await createKey({ customerId: a.record.customerId });
+    const body = { items: [person()] };
+    const first = await submitWith(a.key, "shared", body);
+    const original = await first.json<{ batchId: string }>();
+    const batches = await batchCount();
+
+    const again = await submitWith(b.key, "shared", body);
+    expect(again.status).toBe(202);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(original);
+    expect(await batchCount()).toBe(batches);
+  });
+
+  it("is not shared with another customer", async () => {
     const a = await createKey();
     const b = await createKey();
     const body = { items: [person()] };
     const first = await (await submitWith(a.key, "shared", body)).json<{ batchId: string }>();
-    const second = await (await submitWith(b.key, "shared", body)).json<{ batchId: string }>();
-    expect(second.batchId).not.toBe(first.batchId);
+    const other = await submitWith(b.key, "shared", body);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect((await other.json<{ batchId: string }>()).batchId).not.toBe(first.batchId);
   });
 
-  it("frees the key after a failed request, so a corrected retry runs", async () => {
+  it("answers a retry sent as text/plain with 415, not a replay", async () => {
     const { key } = await createKey();
-    expect((await submitWith(key, "retry-me", "{not json")).status).toBe(400);
+    const body = { items: [person()] };
+    expect((await submitWith(key, "typed", body)).status).toBe(202);
+    const retried = await submitWith(key, "typed", body, { contentType: "text/plain" });
+    await expectProblem(retried, 415, "unsupported_media_type");
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("takes a different query string for a different request: 422, not a replay", async () => {
+    const { key } = await createKey();
+    const body = { items: [person()] };
+    expect((await submitWith(key, "queried", body)).status).toBe(202);
+    await expectProblem(await submitWith(key, "queried", body, { query: "?source=crm" }), 422, "idempotency_key_reused");
+  });
+
+  it("frees the key after a refused request, so a corrected retry runs", async () => {
+    const { key } = await createKey();
+    await expectProblem(await submitWith(key, "retry-me", { items: [] }), 400, "invalid_request");
     // The same key with the corrected body runs, rather than a 409 or a 422.
     expect((await submitWith(key, "retry-me", { items: [person()] })).status).toBe(202);
   });
@@ -91,21 +214,48 @@ describe("Idempotency-Key on submit", () => {
 
 describe("the idempotency record store", () => {
   const store = () => env.IDEMPOTENCY.get(env.IDEMPOTENCY.newUniqueId());
+  const t0 = 1_700_000_000_000;
+  const at = (ms: number) => vi.setSystemTime(t0 + ms);
+
+  afterEach(() => vi.useRealTimers());
 
   it("keeps a record for its TTL, then forgets it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: t0 });
     const s = store();
-    const t0 = 1_700_000_000_000;
-    expect(await s.begin("k", "f", 86_400, t0)).toEqual({ kind: "new" });
+    const first = await s.begin("k", "f", 86_400);
+    expect(first).toEqual({ kind: "run", batchId: expect.stringMatching(/^[0-9a-f-]{36}$/), resumed: false });
     await s.complete("k", "f", { status: 202, body: "{}", headers: {} });
-    expect((await s.begin("k", "f", 86_400, t0 + 86_399_000)).kind).toBe("replay");
-    expect((await s.begin("k", "f", 86_400, t0 + 86_400_000)).kind).toBe("new");
+    at(86_399_000);
+    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "replay", response: { status: 202, body: "{}", headers: {} } });
+    at(86_400_000);
+    const after = await s.begin("k", "f", 86_400);
+    expect(after).toMatchObject({ kind: "run", resumed: false });
+    expect(after.kind === "run" && after.batchId).not.toBe(first.kind === "run" && first.batchId);
   });
 
-  it("releases a key whose request never finished after a minute", async () => {
+  it("holds a key for HOLD_MS, then lets the retry resume the same batch", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: t0 });
     const s = store();
-    const t0 = 1_700_000_000_000;
-    await s.begin("k", "f", 86_400, t0);
-    expect((await s.begin("k", "f", 86_400, t0 + 30_000)).kind).toBe("in_progress");
-    expect((await s.begin("k", "f", 86_400, t0 + 61_000)).kind).toBe("new");
+    const first = await s.begin("k", "f", 86_400);
+    at(30_000);
+    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 30 });
+    at(HOLD_MS - 1);
+    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
+    at(HOLD_MS);
+    const resumed = await s.begin("k", "f", 86_400);
+    expect(resumed).toEqual({ kind: "run", batchId: first.kind === "run" && first.batchId, resumed: true });
+    // The resumed request holds the key in turn.
+    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 60 });
+  });
+
+  it("after a server error keeps the batch id and ends the hold; after a refusal forgets the key", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: t0 });
+    const s = store();
+    const first = await s.begin("k", "f", 86_400);
+    await s.abandon("k", "f");
+    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "run", batchId: first.kind === "run" && first.batchId, resumed: true });
+    expect(await s.begin("k", "other", 86_400)).toEqual({ kind: "mismatch" });
+    await s.release("k", "f");
+    expect(await s.begin("k", "other", 86_400)).toMatchObject({ kind: "run", resumed: false });
   });
 });

@@ -30,6 +30,19 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     expect(status.items[2]!.error!.message).toContain("email");
   });
 
+  it("counts as queued only the distinct people it enqueues, and says how many were merged as duplicates", async () => {
+    const { key } = await createKey();
+    // Ada three times (case and spacing do not make another person), Grace once, one invalid item.
+    const items = [person(), person({ firstName: " ADA " }), person(), person({ firstName: "Grace" }), { firstName: "Solo" }];
+    const response = await submit(key, { items });
+    expect(response.status).toBe(202);
+    const { itemCount, message } = await response.json<{ itemCount: number; message: string }>();
+    expect(itemCount).toBe(5);
+    expect(message).toBe(
+      "Accepted 5 item(s); 2 queued for processing, 2 merged as duplicates of an earlier item, 1 failed validation (see each item's error). Poll the Location URL for results.",
+    );
+  });
+
   it("completes at once a batch whose every item is invalid", async () => {
     const { key } = await createKey();
     const response = await submit(key, { items: [{}, { firstName: "A" }] });

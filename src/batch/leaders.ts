@@ -1,0 +1,34 @@
+import type { NewItem } from "./status";
+
+/**
+ * Within-batch de-duplication: of the valid items with the same dedupe key (the
+ * same person), the first is the leader and is the only one enqueued; the
+ * others follow it (its index) and share its result. Null for leaders and for
+ * invalid items.
+ */
+export function leaderIndexes(items: readonly NewItem[]): (number | null)[] {
+  const leaders = new Map<string, number>();
+  return items.map((item, index) => {
+    if (item.error || item.dedupeKey === undefined) return null;
+    const leader = leaders.get(item.dedupeKey);
+    if (leader !== undefined) return leader;
+    leaders.set(item.dedupeKey, index);
+    return null;
+  });
+}
+
+export interface IntakeCounts {
+  total: number;
+  /** Failed validation at submission: never processed. */
+  invalid: number;
+  /** Leaders: what is enqueued for processing. */
+  queued: number;
+  /** Valid items that follow a leader. */
+  duplicates: number;
+}
+
+export function intakeCounts(items: readonly NewItem[]): IntakeCounts {
+  const invalid = items.filter((item) => item.error !== null).length;
+  const duplicates = leaderIndexes(items).filter((leader) => leader !== null).length;
+  return { total: items.length, invalid, queued: items.length - invalid - duplicates, duplicates };
+}
