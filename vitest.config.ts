@@ -14,6 +14,8 @@ export default defineConfig({
         bindings: {
           RETRY_BASE_DELAY_SECONDS: 0,
           RETRY_MAX_DELAY_SECONDS: 0,
+          // Tests that need a re-drive move the clock past it (vi.setSystemTime).
+          REDRIVE_AFTER_SECONDS: 60,
           ITEM_MAX_ATTEMPTS: 3,
           PROVIDER_TIMEOUT_MS: 500,
           DOH_URL: "https://doh.test/dns-query",

@@ -4,9 +4,18 @@ import type { ContactField, ItemError } from "../contact-info/contact";
 import type { Environment } from "../environment";
 import { log, logError } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
-import { chunkForSend, type ItemMessage, MAX_MESSAGES_PER_SEND } from "../queue/item-message";
+import {
+  chunkForSend,
+  type ItemMessage,
+  MAX_MESSAGE_BYTES,
+  MAX_MESSAGES_PER_SEND,
+  MESSAGE_CONTENT_TYPE,
+  messageBytes,
+  sendSplitting,
+} from "../queue/item-message";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeCursor } from "./cursor";
+import { earliest, itemRedrive, latest, millis, planOpenBatch, planWebhook, redriveCutoff } from "./redrive";
 import { leaderIndexes } from "./leaders";
 import { hasSchema, migrate } from "./schema";
 import {
@@ -42,7 +51,13 @@ type BatchRow = {
   webhook_state: WebhookState | null;
   webhook_attempts: number;
   webhook_last_status: number | null;
+  webhook_queued_at: string | null;
+  webhook_attempted_at: string | null;
+  webhook_enqueues: number;
 };
+
+const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
+const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is too large to be queued" };
 
 // Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
 const MAX_SENDS_PER_ALARM = 200;
@@ -158,6 +173,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
       log("record_for_unknown_batch", { items: outcomes.length });
       return { recorded: 0 };
     }
+    const { completed, failed } = this.#settle(outcomes);
+    if (this.#row()!.completed_at !== null && completed + failed > 0) await this.#finish();
+    return { recorded: completed + failed };
+  }
+
+  /** Applies outcomes to the items still pending and their followers, and to the counters, in one transaction. */
+  #settle(outcomes: ItemOutcome[]): { completed: number; failed: number } {
+    const row = this.#row()!;
     const finishedAt = new Date().toISOString();
     let completed = 0;
     let failed = 0;
@@ -188,8 +211,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       }
       this.#addFinished(row, completed, failed, finishedAt);
     });
-    if (this.#row()!.completed_at !== null && completed + failed > 0) await this.#finish();
-    return { recorded: completed + failed };
+    return { completed, failed };
   }
 
   /** The batch.completed event, while the webhook still awaits delivery. */
@@ -208,9 +230,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   recordWebhookAttempt(attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
     this.#sql.exec(
-      "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ? WHERE webhook_state = 'queued'",
+      "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ?, webhook_attempted_at = ? WHERE webhook_state = 'queued'",
       attempt.status,
       attempt.state,
+      new Date().toISOString(),
     );
   }
 
@@ -220,57 +243,87 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 
   /**
-   * The one alarm drives, in turn: the fan-out, the batch deadline, and once the
-   * batch is complete, the webhook hand-off and the deletion of its items when
-   * retention ends.
+   * The one alarm drives, in turn: the fan-out, the re-drive of items whose
+   * message was lost, the batch deadline, and once the batch is complete, the
+   * webhook hand-off (and its re-drive) and the deletion of its items when
+   * retention ends. Each run ends by arming the alarm for the earliest of them.
    */
   override async alarm(): Promise<void> {
     const row = this.#row();
     if (!row || row.expired_at !== null) return;
-    if (row.completed_at !== null && row.webhook_state === "pending") {
-      try {
-        await this.env.WEBHOOK_QUEUE.send({ batchId: row.id });
-        this.#sql.exec("UPDATE batch SET webhook_state = 'queued'");
-      } catch (error) {
-        logError("webhook_enqueue_failed", error, { batchId: row.id });
-        await this.ctx.storage.setAlarm(Date.now() + 5_000);
-        return;
-      }
-    }
+    const config = readConfig(this.env);
     if (row.completed_at !== null) {
-      const end = this.#retentionEnd(row.completed_at);
-      if (Date.now() < end) await this.ctx.storage.setAlarm(end);
-      else this.#expire(row);
+      if (!(await this.#driveWebhook(row))) return;
+      const done = this.#row()!;
+      const end = this.#retentionEnd(done.completed_at!);
+      if (Date.now() >= end) return this.#expire(done);
+      const webhook = planWebhook(webhookFacts(done), Date.now(), { redriveAfterSeconds: config.redriveAfterSeconds, maxAttempts: config.webhookMaxAttempts });
+      await this.ctx.storage.setAlarm(earliest(end, webhook.kind === "check" ? webhook.at : null)!);
       return;
     }
-    if (row.next_enqueue_index < row.total_items) {
-      let done: boolean;
-      try {
-        done = await this.#fanOut(row);
-      } catch (error) {
-        const failures = row.enqueue_failures + 1;
-        this.#sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
-        const delay = retryDelaySeconds(failures, 1, 60);
-        logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
-        await this.ctx.storage.setAlarm(Date.now() + delay * 1000);
-        return;
+    try {
+      if (row.next_enqueue_index < row.total_items) {
+        if (!(await this.#fanOut(row)) || this.#row()!.completed_at !== null) return this.#continue();
       }
-      if (!done) {
-        await this.ctx.storage.setAlarm(Date.now());
-        return;
+      // At most two turns: a re-drive leaves nothing due, unless it stopped at its bound.
+      for (;;) {
+        const plan = planOpenBatch({
+          now: Date.now(),
+          deadline: Date.parse(row.created_at) + config.batchDeadlineSeconds * 1000,
+          oldestEnqueuedAt: this.#oldestPendingEnqueue(),
+          redriveAfterSeconds: config.redriveAfterSeconds,
+        });
+        if (plan.kind === "sleep") return await this.ctx.storage.setAlarm(plan.until);
+        if (plan.kind === "fail_remaining") return await this.#failRemaining({ code: "processing_timeout", message: "the item was not processed before the batch deadline" });
+        if (!(await this.#redrive(row)) || this.#row()!.completed_at !== null) return await this.#continue();
       }
+    } catch (error) {
+      const failures = row.enqueue_failures + 1;
+      this.#sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
+      const delay = retryDelaySeconds(failures, 1, 60);
+      logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
+      await this.ctx.storage.setAlarm(Date.now() + delay * 1000);
     }
-    const deadline = Date.parse(row.created_at) + readConfig(this.env).batchDeadlineSeconds * 1000;
-    if (Date.now() < deadline) {
-      await this.ctx.storage.setAlarm(deadline);
-      return;
+  }
+
+  /** Runs the alarm again at once, unless settling items completed the batch (which set its own alarm). */
+  async #continue(): Promise<void> {
+    if (this.#row()!.completed_at === null) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /**
+   * Hands the webhook to its queue once, then resends it if it sits `queued` with
+   * no activity past its longest backoff, a bounded number of times, or fails it.
+   * False when the alarm was re-armed to try again shortly.
+   */
+  async #driveWebhook(row: BatchRow): Promise<boolean> {
+    const config = readConfig(this.env);
+    const plan =
+      row.webhook_state === "pending"
+        ? { kind: "resend" as const }
+        : planWebhook(webhookFacts(row), Date.now(), { redriveAfterSeconds: config.redriveAfterSeconds, maxAttempts: config.webhookMaxAttempts });
+    if (plan.kind === "fail") {
+      this.#sql.exec("UPDATE batch SET webhook_state = 'failed' WHERE webhook_state = 'queued'");
+      log("webhook_abandoned", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues });
     }
-    await this.#failRemaining({ code: "processing_timeout", message: "the item was not processed before the batch deadline" });
+    if (plan.kind !== "resend") return true;
+    try {
+      await this.env.WEBHOOK_QUEUE.send({ batchId: row.id });
+    } catch (error) {
+      logError("webhook_enqueue_failed", error, { batchId: row.id });
+      await this.ctx.storage.setAlarm(Date.now() + 5_000);
+      return false;
+    }
+    this.#sql.exec(
+      "UPDATE batch SET webhook_state = 'queued', webhook_queued_at = ?, webhook_enqueues = webhook_enqueues + 1 WHERE webhook_state IN ('pending', 'queued')",
+      new Date().toISOString(),
+    );
+    if (row.webhook_state === "queued") log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
+    return true;
   }
 
   /** Enqueues pending items from where the last run stopped. True when every item is enqueued. */
   async #fanOut(row: BatchRow): Promise<boolean> {
-    const fields = JSON.parse(row.fields) as ContactField[];
     let next = row.next_enqueue_index;
     for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
       const items = this.#sql
@@ -285,25 +338,93 @@ export class ContactInfoBatch extends DurableObject<Env> {
         log("batch_enqueued", { batchId: row.id, items: row.total_items });
         return true;
       }
-      const messages = items.map(
-        (item): ItemMessage => ({
-          batchId: row.id,
-          index: item.idx,
-          environment: row.environment,
-          fields,
-          input: JSON.parse(item.input),
-        }),
-      );
-      for (const chunk of chunkForSend(messages)) {
-        await this.env.ITEM_QUEUE.sendBatch(chunk.map((body) => ({ body })));
-        sends++;
-        // Progress is saved after every send: a failure resends at most one chunk,
-        // and recording is idempotent, so a resent item is harmless.
-        next = chunk[chunk.length - 1]!.index + 1;
+      // Progress is saved after every send: a failure resends at most one chunk,
+      // and recording is idempotent, so a resent item is harmless.
+      sends += await this.#enqueue(row, items, (sent) => {
+        next = sent[sent.length - 1]!.index + 1;
         this.#sql.exec("UPDATE batch SET next_enqueue_index = ?", next);
-      }
+      });
+      if (this.#row()!.completed_at !== null) return true;
     }
     return false;
+  }
+
+  /**
+   * Resends pending items last enqueued more than REDRIVE_AFTER_SECONDS ago (their
+   * message was lost), oldest first; an item already enqueued MAX_ITEM_ENQUEUES
+   * times fails instead. False when one run's sends (MAX_SENDS_PER_ALARM) ran out first.
+   */
+  async #redrive(row: BatchRow): Promise<boolean> {
+    const cutoff = new Date(redriveCutoff(Date.now(), readConfig(this.env).redriveAfterSeconds)).toISOString();
+    let resent = 0;
+    let failed = 0;
+    try {
+      for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
+        const due = this.#sql
+          .exec<{ idx: number; input: string; enqueues: number }>(
+            "SELECT idx, input, enqueues FROM items WHERE status = 'pending' AND leader_idx IS NULL AND enqueued_at <= ? ORDER BY enqueued_at, idx LIMIT ?",
+            cutoff,
+            MAX_MESSAGES_PER_SEND,
+          )
+          .toArray();
+        if (due.length === 0) return true;
+        const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
+        if (exhausted.length > 0) {
+          failed += this.#settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: LOST_MESSAGE }))).failed;
+          if (this.#row()!.completed_at !== null) {
+            await this.#finish();
+            return true;
+          }
+        }
+        const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
+        sends += await this.#enqueue(row, again, (sent) => (resent += sent.length));
+      }
+      return false;
+    } finally {
+      if (resent + failed > 0) log("items_redriven", { batchId: row.id, resent, failed });
+    }
+  }
+
+  /**
+   * Sends items to the queue in chunks the queue accepts, marking each item
+   * enqueued (when, how often) as its chunk is accepted. Returns the sends made.
+   */
+  async #enqueue(row: BatchRow, items: { idx: number; input: string }[], sent: (chunk: ItemMessage[]) => void): Promise<number> {
+    const fields = JSON.parse(row.fields) as ContactField[];
+    const messages = items.map(
+      (item): ItemMessage => ({ batchId: row.id, index: item.idx, environment: row.environment, fields, input: JSON.parse(item.input) }),
+    );
+    // Validation bounds every field, so this never happens; if it did, resending could never succeed.
+    const tooLarge = messages.filter((message) => messageBytes(message) > MAX_MESSAGE_BYTES);
+    if (tooLarge.length > 0) {
+      this.#settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE })));
+      logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: row.id, items: tooLarge.length });
+      if (this.#row()!.completed_at !== null) await this.#finish();
+    }
+    let sends = 0;
+    for (const chunk of chunkForSend(messages.filter((message) => !tooLarge.includes(message)))) {
+      await sendSplitting(chunk, async (part) => {
+        await this.env.ITEM_QUEUE.sendBatch(part.map((body) => ({ body, contentType: MESSAGE_CONTENT_TYPE })));
+        sends++;
+        this.ctx.storage.transactionSync(() => {
+          this.#sql.exec(
+            "UPDATE items SET enqueued_at = ?, enqueues = enqueues + 1 WHERE idx IN (SELECT value FROM json_each(?))",
+            new Date().toISOString(),
+            JSON.stringify(part.map((message) => message.index)),
+          );
+          sent(part);
+        });
+      });
+    }
+    return sends;
+  }
+
+  /** The last enqueue time of the pending item enqueued longest ago, if any. */
+  #oldestPendingEnqueue(): number | null {
+    const { oldest } = this.#sql
+      .exec<{ oldest: string | null }>("SELECT min(enqueued_at) AS oldest FROM items WHERE status = 'pending' AND leader_idx IS NULL")
+      .one();
+    return millis(oldest);
   }
 
   async #failRemaining(error: ItemError): Promise<void> {
@@ -380,6 +501,15 @@ export class ContactInfoBatch extends DurableObject<Env> {
       completedAt: row.completed_at,
     };
   }
+}
+
+function webhookFacts(row: BatchRow) {
+  return {
+    state: row.webhook_state,
+    lastActivityAt: latest(millis(row.webhook_queued_at), millis(row.webhook_attempted_at)),
+    attempts: row.webhook_attempts,
+    enqueues: row.webhook_enqueues,
+  };
 }
 
 function webhookView(row: BatchRow): WebhookView | null {

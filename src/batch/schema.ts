@@ -44,6 +44,19 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE batch ADD COLUMN webhook_state TEXT;
    ALTER TABLE batch ADD COLUMN webhook_attempts INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN webhook_last_status INTEGER;`,
+  // Re-drive: when each pending item was last put on the queue and how many times,
+  // and the same for the webhook, so work whose message was lost is resent a
+  // bounded number of times. Rows from before are taken as enqueued once, at the
+  // batch's creation (items) or completion (a queued webhook).
+  `ALTER TABLE items ADD COLUMN enqueued_at TEXT;
+   ALTER TABLE items ADD COLUMN enqueues INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batch ADD COLUMN webhook_queued_at TEXT;
+   ALTER TABLE batch ADD COLUMN webhook_attempted_at TEXT;
+   ALTER TABLE batch ADD COLUMN webhook_enqueues INTEGER NOT NULL DEFAULT 0;
+   UPDATE items SET enqueued_at = (SELECT created_at FROM batch), enqueues = 1
+     WHERE status = 'pending' AND leader_idx IS NULL AND idx < (SELECT next_enqueue_index FROM batch);
+   UPDATE batch SET webhook_queued_at = coalesce(completed_at, created_at), webhook_enqueues = 1 WHERE webhook_state = 'queued';
+   CREATE INDEX items_by_enqueue ON items (enqueued_at) WHERE status = 'pending' AND leader_idx IS NULL;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

@@ -11,9 +11,23 @@ export interface ItemMessage {
   input: PersonInput;
 }
 
-// Queues accept at most 100 messages and 256 KB per sendBatch; stay under both.
+// Queues accept at most 100 messages and 256 KB per sendBatch (local Miniflare:
+// 288,000 bytes), and 128 KB per message, counted in bytes of the serialized
+// bodies. Messages are sent as JSON (`MESSAGE_CONTENT_TYPE`), so a body's size is
+// the UTF-8 length of its JSON (as "v8", a string with one non-Latin-1 character
+// would cost two bytes per character); the headroom covers per-message metadata.
 export const MAX_MESSAGES_PER_SEND = 100;
 export const MAX_BYTES_PER_SEND = 200_000;
+export const MAX_MESSAGE_BYTES = 128_000;
+export const MESSAGE_OVERHEAD_BYTES = 256;
+export const MESSAGE_CONTENT_TYPE = "json" satisfies QueueContentType;
+
+const encoder = new TextEncoder();
+
+/** What the queue counts for one message: its JSON in UTF-8, plus the per-message headroom. */
+export function messageBytes(message: ItemMessage): number {
+  return encoder.encode(JSON.stringify(message)).byteLength + MESSAGE_OVERHEAD_BYTES;
+}
 
 /** Splits messages into sendBatch-sized chunks, by count and by encoded size. */
 export function chunkForSend(messages: ItemMessage[]): ItemMessage[][] {
@@ -21,7 +35,7 @@ export function chunkForSend(messages: ItemMessage[]): ItemMessage[][] {
   let chunk: ItemMessage[] = [];
   let bytes = 0;
   for (const message of messages) {
-    const size = JSON.stringify(message).length;
+    const size = messageBytes(message);
     if (chunk.length === MAX_MESSAGES_PER_SEND || (chunk.length > 0 && bytes + size > MAX_BYTES_PER_SEND)) {
       chunks.push(chunk);
       chunk = [];
@@ -32,4 +46,22 @@ export function chunkForSend(messages: ItemMessage[]): ItemMessage[][] {
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
+}
+
+/**
+ * Sends a chunk; if the queue refuses it, sends its two halves instead, so a chunk
+ * the queue finds too large is never resent as is. (The local queue reports a
+ * size refusal only as an internal error, so any refusal splits.) A refused
+ * single message is thrown: the queue is failing, not the size, since items are
+ * bounded by validation far below MAX_MESSAGE_BYTES.
+ */
+export async function sendSplitting<T>(chunk: T[], send: (chunk: T[]) => Promise<void>): Promise<void> {
+  try {
+    await send(chunk);
+  } catch (error) {
+    if (chunk.length === 1) throw error;
+    const half = Math.ceil(chunk.length / 2);
+    await sendSplitting(chunk.slice(0, half), send);
+    await sendSplitting(chunk.slice(half), send);
+  }
 }

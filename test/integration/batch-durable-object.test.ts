@@ -2,6 +2,8 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
+import { MAX_ITEM_ENQUEUES, MAX_WEBHOOK_ENQUEUES } from "../../src/batch/redrive";
+import { MAX_FIELD_LENGTH } from "../../src/contact-info/person";
 import type { NewBatch } from "../../src/batch/status";
 import { batchStub } from "../../src/batch/stub";
 import { createKey, expectProblem, getStatus, person, request, submitBatch, waitForCompletion } from "../helpers";
@@ -20,6 +22,22 @@ const newBatch = (customerId: string, size: number): NewBatch => ({
 type Progress = { next_enqueue_index: number; enqueue_failures: number };
 const progress = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) => state.storage.sql.exec<Progress>("SELECT next_enqueue_index, enqueue_failures FROM batch").one());
+
+type Enqueues = { idx: number; enqueues: number; status: string };
+const enqueues = (stub: DurableObjectStub<ContactInfoBatch>) =>
+  runInDurableObject(stub, (_, state) => state.storage.sql.exec<Enqueues>("SELECT idx, enqueues, status FROM items ORDER BY idx").toArray());
+type WebhookRow = { webhook_state: string; webhook_enqueues: number; webhook_attempts: number };
+const webhookRow = (stub: DurableObjectStub<ContactInfoBatch>) =>
+  runInDurableObject(stub, (_, state) =>
+    state.storage.sql.exec<WebhookRow>("SELECT webhook_state, webhook_enqueues, webhook_attempts FROM batch").one(),
+  );
+
+// The vitest config's REDRIVE_AFTER_SECONDS is 60: moving the clock (only Date, so
+// polling still runs on real timers) past it makes a lost message due for a re-drive.
+function moveClockPastRedrive(times = 1) {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + times * 61_000);
+}
 
 // Fault injection around the real queue binding, shared by every object in this
 // isolate: each test restores it before it ends.
@@ -41,7 +59,10 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe("the batch Durable Object", () => {
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it("resumes the fan-out where a failed send left it, losing no item", async () => {
     const { key, record } = await createKey();
@@ -124,5 +145,113 @@ describe("the batch Durable Object", () => {
     expect(await stub.status({ customerId: "cus_x", environment: "test" }, { fromIndex: 0, limit: 10 })).toEqual({ kind: "none" });
     const tables = await runInDurableObject(stub, (_, state) => state.storage.sql.exec("SELECT name FROM sqlite_master").toArray());
     expect(tables).toEqual([]);
+  });
+
+  it.each([
+    ["CJK characters (3 UTF-8 bytes each)", "字"],
+    ["emoji (4 UTF-8 bytes each)", "😀"],
+  ])("enqueues and completes 100 items with 5 fields of %s at the maximum length", async (_, unit) => {
+    const { key } = await createKey();
+    // A distinct tail per item, so de-duplication leaves 100 items to enqueue.
+    const field = (i: number) => unit.repeat((MAX_FIELD_LENGTH - 4) / unit.length) + String(i).padStart(4, "0");
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      externalId: field(i),
+      firstName: field(i),
+      lastName: field(i),
+      fullName: field(i),
+      companyName: field(i),
+    }));
+    const batchId = await submitBatch(key, { items });
+    const status = await waitForCompletion(key, batchId, 30_000);
+    expect(status).toMatchObject({ totalItems: 100, completedItems: 100, failedItems: 0 });
+    expect((await progress(batchStub(env, batchId))).enqueue_failures).toBe(0);
+  });
+});
+
+describe("re-drive", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("re-enqueues an item still pending REDRIVE_AFTER_SECONDS after its message was lost, and it completes", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 3);
+    const stub = batchStub(env, batch.id);
+    const queue = faultyQueue(async () => {});
+    await stub.create(batch);
+    await until(() => progress(stub), (p) => p.next_enqueue_index === 3);
+    queue.mockRestore();
+    expect((await enqueues(stub)).map((item) => item.enqueues)).toEqual([1, 1, 1]);
+
+    // Not yet due: the alarm only sleeps again.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await enqueues(stub)).map((item) => item.enqueues)).toEqual([1, 1, 1]);
+
+    moveClockPastRedrive();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    vi.useRealTimers();
+    expect((await enqueues(stub)).map((item) => item.enqueues)).toEqual([2, 2, 2]);
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 3, failedItems: 0 });
+  });
+
+  it("fails an item whose messages keep getting lost once it was enqueued MAX_ITEM_ENQUEUES times", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 2);
+    const stub = batchStub(env, batch.id);
+    faultyQueue(async () => {});
+    await stub.create(batch);
+    await until(() => progress(stub), (p) => p.next_enqueue_index === 2);
+
+    for (let run = 1; run < MAX_ITEM_ENQUEUES; run++) {
+      moveClockPastRedrive(run);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+      expect((await enqueues(stub)).map((item) => item.enqueues)).toEqual([run + 1, run + 1]);
+    }
+    moveClockPastRedrive(MAX_ITEM_ENQUEUES);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    vi.useRealTimers();
+    const status = await getStatus(key, batch.id);
+    expect(status).toMatchObject({ status: "completed", completedItems: 0, failedItems: 2 });
+    expect(status.items.map((item) => item.error?.code)).toEqual(["processing_failed", "processing_failed"]);
+    expect((await enqueues(stub)).map((item) => item.enqueues)).toEqual([MAX_ITEM_ENQUEUES, MAX_ITEM_ENQUEUES]);
+  });
+
+  const completeAtBirth = async (path: string) => {
+    const { key, record } = await createKey();
+    const batch = {
+      ...newBatch(record.customerId, 0),
+      items: [{ input: {}, externalId: null, error: { code: "invalid_input" as const, message: "invalid" } }],
+      webhook: { url: `https://hooks.test/${path}/${crypto.randomUUID()}`, secret: record.webhookSecret! },
+    };
+    return { key, batch, stub: batchStub(env, batch.id) };
+  };
+
+  it("re-sends a webhook stuck `queued` with no attempt past REDRIVE_AFTER_SECONDS, and it is delivered", async () => {
+    const { key, batch, stub } = await completeAtBirth("ok");
+    const send = vi.spyOn(env.WEBHOOK_QUEUE, "send").mockResolvedValue(undefined as unknown as QueueSendResponse);
+    await stub.create(batch);
+    await until(() => webhookRow(stub), (row) => row.webhook_state === "queued");
+    expect(send).toHaveBeenCalledTimes(1);
+    send.mockRestore();
+
+    moveClockPastRedrive();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    vi.useRealTimers();
+    const row = await until(() => webhookRow(stub), (row) => row.webhook_state !== "queued");
+    expect(row).toEqual({ webhook_state: "delivered", webhook_enqueues: 2, webhook_attempts: 1 });
+    expect((await getStatus(key, batch.id)).webhook).toMatchObject({ state: "delivered", attempts: 1 });
+  });
+
+  it("fails a webhook whose messages keep getting lost once it was enqueued MAX_WEBHOOK_ENQUEUES times", async () => {
+    const { batch, stub } = await completeAtBirth("ok");
+    vi.spyOn(env.WEBHOOK_QUEUE, "send").mockResolvedValue(undefined as unknown as QueueSendResponse);
+    await stub.create(batch);
+    await until(() => webhookRow(stub), (row) => row.webhook_state === "queued");
+    for (let run = 1; run <= MAX_WEBHOOK_ENQUEUES; run++) {
+      moveClockPastRedrive(run);
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    }
+    expect(await webhookRow(stub)).toEqual({ webhook_state: "failed", webhook_enqueues: MAX_WEBHOOK_ENQUEUES, webhook_attempts: 0 });
   });
 });
