@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../../src/batch/cursor";
-import { createKey, request, submitBatch } from "../../helpers";
+import { PERSON_FIELDS } from "../../../src/contact-info/person";
+import { createKey, getStatus, request, submit, submitBatch } from "../../helpers";
 
 // Property-based fuzzing of everything a caller controls. Whatever comes in:
 // never a 5xx, every error is problem+json with a code, and no rejected
@@ -95,6 +96,58 @@ describe("fuzzing", () => {
         await expectWellFormed(response, m);
       }),
       { numRuns: RUNS },
+    );
+  });
+});
+
+// Input that breaks decoders and stores rather than schemas: a malformed
+// percent-escape in the LinkedIn slug (decodeURIComponent throws on it), and an
+// unpaired surrogate or a control character anywhere in any field. Only that
+// item may fail, with invalid_input; the batch is accepted with the rest.
+describe("fuzzing items with undecodable input", () => {
+  const complete: Record<(typeof PERSON_FIELDS)[number], string> = {
+    externalId: "crm-1",
+    firstName: "Jane",
+    lastName: "Doe",
+    fullName: "Jane Doe",
+    companyName: "Example",
+    companyDomain: "example.com",
+    linkedinUrl: "https://www.linkedin.com/in/jane-doe",
+    email: "jane@example.com",
+  };
+  const hex = fc.integer({ min: 0, max: 255 }).map((n) => n.toString(16).padStart(2, "0"));
+  const malformedEscape = fc.oneof(
+    fc.constantFrom("%", "%z", "%zz", "%g0", "%ff", "%c0%af", "%e2%82", "%ed%a0%80", "%f4%90%80%80"),
+    hex.map((h) => `%${h[0]}`),
+    fc.integer({ min: 0x80, max: 0xbf }).map((n) => `%${n.toString(16)}`),
+  );
+  const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+  const control = fc
+    .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+    .filter((code) => code !== 0x09 && code !== 0x0a && code !== 0x0d)
+    .map((code) => String.fromCharCode(code));
+  const poisoned = fc.oneof(
+    fc.tuple(malformedEscape, fc.constantFrom("jane", "ab", "x-y")).map(([escape, name]) => ({ linkedinUrl: `https://www.linkedin.com/in/${name}${escape}` })),
+    fc.tuple(fc.constantFrom(...PERSON_FIELDS), fc.oneof(loneSurrogate, control), fc.nat()).map(([field, junk, at]) => {
+      const value = complete[field];
+      const i = at % (value.length + 1);
+      return { ...complete, [field]: value.slice(0, i) + junk + value.slice(i) };
+    }),
+  );
+
+  it("fails only the poisoned item with invalid_input, never a 5xx", async () => {
+    await fc.assert(
+      fc.asyncProperty(poisoned, fc.boolean(), async (bad, badFirst) => {
+        const good = { email: "fuzz-good@example.com" };
+        const response = await submit(testKey, { items: badFirst ? [bad, good] : [good, bad] });
+        expect(response.status).toBe(202);
+        const { batchId } = await response.json<{ batchId: string }>();
+        const { items } = await getStatus(testKey, batchId);
+        const [badItem, goodItem] = badFirst ? items : [items[1], items[0]];
+        expect(badItem).toMatchObject({ status: "failed", error: { code: "invalid_input" } });
+        expect(goodItem?.error?.code).not.toBe("invalid_input");
+      }),
+      { numRuns: Math.min(RUNS, 200) },
     );
   });
 });
