@@ -106,7 +106,8 @@ function registry(): OpenAPIRegistry {
       params: environmentParams,
       headers: apiKeyHeaders.extend({
         "Idempotency-Key": z.string().min(1).max(255).optional().meta({
-          description: "Makes the submit safe to retry for 24 h: the same key and body replay the first answer; another body is a 422; while the first is running, a 409.",
+          description:
+            "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
           example: "crm-sync-2026-11-22-001",
         }),
       }),
@@ -128,10 +129,13 @@ function registry(): OpenAPIRegistry {
       ),
       ...authProblems,
       404: problem(404, ["not_found"], "Unknown environment"),
-      409: problem(409, ["idempotency_in_progress"], "A request with this Idempotency-Key is still running"),
+      409: {
+        ...problem(409, ["idempotency_in_progress"], "A request with this Idempotency-Key is still running", { retryAfterSeconds: 42 }),
+        headers: { "Retry-After": header("Seconds until the first request's hold on the key ends.", 42) },
+      },
       413: problem(413, ["too_many_items", "payload_too_large"], "More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES"),
       415: problem(415, ["unsupported_media_type"], "The body is not application/json"),
-      422: problem(422, ["idempotency_key_reused"], "This Idempotency-Key was used with another body"),
+      422: problem(422, ["idempotency_key_reused"], "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)"),
       429: rateLimited("contact_info_request", 50),
     },
   });
