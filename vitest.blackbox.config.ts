@@ -1,10 +1,16 @@
 import { defineConfig } from "vitest/config";
 
 // Black-box tests in Node against `wrangler dev` (see test/local-server.ts):
-// the /docs page in Chromium, and the reliability pipeline tests.
+// the /docs page in Chromium, the reliability pipeline tests, and (BLACKBOX=tools)
+// the operator tools and the README walk-through as a reader runs them.
 export default defineConfig({
   test: {
-    include: process.env.BLACKBOX === "reliability" ? ["test/reliability/blackbox/**/*.test.ts"] : ["test/browser/**/*.test.ts"],
+    include:
+      process.env.BLACKBOX === "reliability"
+        ? ["test/reliability/blackbox/**/*.test.ts"]
+        : process.env.BLACKBOX === "tools"
+          ? ["test/tools/**/*.test.ts"]
+          : ["test/browser/**/*.test.ts"],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
 import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
+import { CliError, runCli } from "./cli";
 import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv";
 
 const USAGE = `usage: npm run keys -- <command> [--local | --remote]
@@ -10,7 +11,7 @@ const USAGE = `usage: npm run keys -- <command> [--local | --remote]
   revoke KEYID
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
-  seed-dev                       write the documented local development keys (local only)`;
+  seed-dev [--persist-to DIR]    write the documented local development keys (local only; DIR: a wrangler dev --persist-to state)`;
 
 // Fixed, documented keys for `npm run dev`. They exist only in the local store.
 export const DEV_KEYS = [
@@ -18,9 +19,9 @@ export const DEV_KEYS = [
   { key: "ck_live_localdevelopmentkey0000000000000", keyId: "key_localdev_live", environment: "live" },
 ] as const;
 
+// A usage mistake: its first line and a pointer to --help (runCli prints it).
 function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
+  throw new CliError(`${message.split("\n")[0]} (see --help)`, 2);
 }
 
 // Shown once, at creation; `list` and the id entry never carry it.
@@ -36,7 +37,8 @@ const entriesFor = (hash: string, record: ApiKeyRecord) => {
 };
 
 function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
-  const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId}`);
+  const store = target === "--remote" ? "deployed" : "local";
+  const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId} in the ${store} store; \`npm run keys -- list${target === "--remote" ? " --remote" : ""}\` shows the ids`);
   const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
   return { hash, record: JSON.parse(stored) };
 }
@@ -79,6 +81,7 @@ async function main(argv: string[]): Promise<void> {
       window: { type: "string" },
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
+      "persist-to": { type: "string" },
     },
   });
   if (values.local && values.remote) fail("choose one of --local and --remote");
@@ -152,13 +155,13 @@ async function main(argv: string[]): Promise<void> {
         };
         entries.push(...entriesFor(await hashApiKey(key), record));
       }
-      kvPutAll(entries, target);
+      kvPutAll(entries, target, "API_KEYS", values["persist-to"]);
       console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);
       return;
     }
     default:
-      fail(USAGE);
+      fail(command ? `unknown command ${command}; the commands are create, list, revoke, set-limits, seed-dev` : "give a command: create, list, revoke, set-limits or seed-dev");
   }
 }
 
-await main(process.argv.slice(2));
+await runCli(USAGE, main);
