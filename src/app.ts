@@ -5,7 +5,7 @@ import type { AppEnv } from "./app-env";
 import { IncompleteBodyError } from "./http/body";
 import { ApiError, notFound, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
-import { openApiDocument } from "./openapi/document";
+import { API_INDEX, openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
 import { requestId } from "./middleware/request-id";
@@ -22,6 +22,7 @@ const v2 = new Hono<AppEnv>()
 
 export const app = new Hono<AppEnv>()
   .use(requestId())
+  .get("/", (c) => c.json(API_INDEX))
   .get("/healthz", (c) => c.json({ status: "ok" }))
   .get("/openapi.json", (c) => c.json((document ??= openApiDocument())))
   .get(

@@ -90,6 +90,14 @@ const documentedSubmission = z
     },
   });
 
+/** What `GET /` answers: where a person who opened the bare URL goes next. */
+export const API_INDEX = {
+  name: "Contact-info batch API",
+  docs: "/docs",
+  openapi: "/openapi.json",
+  health: "/healthz",
+} as const;
+
 function registry(): OpenAPIRegistry {
   const r = new OpenAPIRegistry();
   r.registerComponent("securitySchemes", "apiKey", { type: "apiKey", in: "header", name: "x-api-key" });
@@ -207,6 +215,24 @@ function registry(): OpenAPIRegistry {
     responses: { 200: { description: "Received." } },
   });
 
+  r.registerPath({
+    method: "get",
+    path: "/",
+    operationId: "index",
+    tags: ["Meta"],
+    summary: "Where to start",
+    description: "Points to the API reference (/docs), this document (/openapi.json) and the health check. Needs no key.",
+    responses: {
+      200: {
+        description: "Links.",
+        content: {
+          "application/json": {
+            schema: z.object({ name: z.string(), docs: z.string(), openapi: z.string(), health: z.string() }).meta({ example: API_INDEX }),
+          },
+        },
+      },
+    },
+  });
   r.registerPath({
     method: "get",
     path: "/healthz",

@@ -22,7 +22,7 @@ describe("GET /openapi.json", () => {
     const document = await documentOf();
     const served = app.routes
       .filter((route) => route.method !== "ALL")
-      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/\/$/, "").replace(/:(\w+)/g, "{$1}")}`);
+      .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/(.)\/$/, "$1").replace(/:(\w+)/g, "{$1}")}`);
     const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
     expect(new Set(served)).toEqual(new Set(documented));
   });
@@ -62,5 +62,15 @@ describe("GET /docs", () => {
     expect(html).toContain("/openapi.json");
     expect(html).toContain('src="/docs/scalar.js"');
     expect(html).not.toContain("cdn.jsdelivr.net");
+  });
+});
+
+describe("GET /", () => {
+  it("points to the reference, the document and the health check, without a key", async () => {
+    const response = await request("/");
+    expect(response.status).toBe(200);
+    const index = await response.json<Record<string, string>>();
+    expect(index).toMatchObject({ docs: "/docs", openapi: "/openapi.json", health: "/healthz" });
+    for (const path of [index.docs, index.openapi, index.health]) expect((await request(path!)).status).toBe(200);
   });
 });
