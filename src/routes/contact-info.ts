@@ -24,7 +24,7 @@ const jsonBody = () =>
     await next();
   });
 
-export function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
+function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
   return (
     `Accepted ${total} item(s); ${queued} queued for processing` +
     (duplicates > 0 ? `, ${duplicates} merged as duplicates of an earlier item` : "") +
@@ -59,7 +59,8 @@ export const contactInfo = new Hono<AppEnv>()
       ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
     });
     c.header("location", location);
-    // The request is identical (same fingerprint), so the receipt is the original one.
+    // A resumed idempotent request found the batch its first attempt made before dying;
+    // the request is the same (same fingerprint), so this is the original receipt again.
     if (!batch.created) c.header("idempotent-replayed", "true");
     return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items)) }, 202);
   })
