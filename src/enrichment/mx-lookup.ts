@@ -1,5 +1,6 @@
+import { log } from "../log";
 import { TransientProviderError } from "./provider";
-import { fetchJson, type UpstreamCall } from "./upstream";
+import { fetchJson, type UpstreamCall, UpstreamUnreachableError } from "./upstream";
 
 export type MailExchange = "accepts_mail" | "no_mail";
 
@@ -15,7 +16,12 @@ const MIN_TTL_SECONDS = 300;
 const MAX_TTL_SECONDS = 86_400;
 const MAX_CACHED_DOMAINS = 10_000;
 
+// An unreachable resolver (offline, DNS down) is not asked again for this long:
+// every lookup would wait for the same failure, and the dev log would show each.
+const UNREACHABLE_PAUSE_MS = 30_000;
+
 const cache = new Map<string, { answer: MailExchange; expiresAt: number }>();
+const unreachableUntil = new Map<string, number>();
 
 /** Interprets a DNS JSON answer for MX: NXDOMAIN, no MX, or only a null MX (RFC 7505 "0 .") mean no mail. */
 export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds: number } | null {
@@ -34,10 +40,21 @@ export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlS
 export async function lookupMx(domain: string, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">, now = Date.now()): Promise<MailExchange> {
   const cached = cache.get(domain);
   if (cached && cached.expiresAt > now) return cached.answer;
+  if ((unreachableUntil.get(resolverUrl) ?? 0) > now) {
+    log("upstream_unreachable", { provider: "dns", reason: "not asked: unreachable moments ago" });
+    throw new TransientProviderError("dns: resolver unreachable moments ago");
+  }
   const url = new URL(resolverUrl);
   url.searchParams.set("name", domain);
   url.searchParams.set("type", "MX");
-  const answer = await fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, new Request(url, { headers: { accept: "application/dns-json" } }));
+  let answer: DnsJsonAnswer | null;
+  try {
+    answer = await fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, new Request(url, { headers: { accept: "application/dns-json" } }));
+  } catch (error) {
+    if (error instanceof UpstreamUnreachableError) unreachableUntil.set(resolverUrl, now + UNREACHABLE_PAUSE_MS);
+    throw error;
+  }
+  unreachableUntil.delete(resolverUrl);
   const interpreted = answer && interpretMx(answer);
   // SERVFAIL and the like say nothing about the domain: try again later.
   if (!interpreted) throw new TransientProviderError(`dns: resolver answered status ${answer?.Status}`);

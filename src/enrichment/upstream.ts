@@ -1,4 +1,8 @@
+import { log } from "../log";
 import { PermanentProviderError, TransientProviderError } from "./provider";
+
+/** The upstream could not be reached at all (DNS, connection): not merely slow. */
+export class UpstreamUnreachableError extends TransientProviderError {}
 
 export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -37,7 +41,10 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     response = await call.fetch(request, { signal: AbortSignal.timeout(call.timeoutMs) });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new TransientProviderError(`${call.provider}: ${timedOut ? `no answer within ${call.timeoutMs} ms` : "network error"}`);
+    const reason = timedOut ? `no answer within ${call.timeoutMs} ms` : "network error";
+    // One line per failure; the request (it names the person) and the stack stay out.
+    log("upstream_unreachable", { provider: call.provider, reason });
+    throw timedOut ? new TransientProviderError(`${call.provider}: ${reason}`) : new UpstreamUnreachableError(`${call.provider}: ${reason}`);
   }
   if (rules.notFound?.includes(response.status)) {
     await response.body?.cancel();
