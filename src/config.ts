@@ -46,8 +46,8 @@ function parseConfig(env: Env): Config {
     retryBaseDelaySeconds: whole(env.RETRY_BASE_DELAY_SECONDS, "RETRY_BASE_DELAY_SECONDS", 0),
     retryMaxDelaySeconds: whole(env.RETRY_MAX_DELAY_SECONDS, "RETRY_MAX_DELAY_SECONDS", 0),
     batchDeadlineSeconds: whole(env.BATCH_DEADLINE_SECONDS, "BATCH_DEADLINE_SECONDS", 1),
-    // Past the longest retry delay, or every item in retry would be resent.
-    redriveAfterSeconds: whole(env.REDRIVE_AFTER_SECONDS, "REDRIVE_AFTER_SECONDS", whole(env.RETRY_MAX_DELAY_SECONDS, "RETRY_MAX_DELAY_SECONDS", 0) + 1),
+    // Meant to exceed an item's whole retry chain (see wrangler.toml); shorter only resends more.
+    redriveAfterSeconds: whole(env.REDRIVE_AFTER_SECONDS, "REDRIVE_AFTER_SECONDS", 1),
     retentionSeconds: whole(env.RETENTION_SECONDS, "RETENTION_SECONDS", 1),
     idempotencyTtlSeconds: whole(env.IDEMPOTENCY_TTL_SECONDS, "IDEMPOTENCY_TTL_SECONDS", 86_400),
     webhookMaxAttempts: whole(env.WEBHOOK_MAX_ATTEMPTS, "WEBHOOK_MAX_ATTEMPTS", 1),

@@ -23,9 +23,15 @@ async function freePort(): Promise<number> {
 
 export interface LocalServer {
   url: string;
-  /** What the server printed so far (its logs). */
+  /** What the server printed so far (its logs), across restarts. */
   output(): string;
   stop(): Promise<void>;
+  /** The --persist-to directory: its KV, Durable Objects and alarms. */
+  state: string;
+  /** Kills the whole process group at once (SIGKILL: no shutdown), keeping the state. */
+  kill(): Promise<void>;
+  /** Starts the server again on the same state, on the same port unless `newPort`. */
+  restart(options?: { newPort?: boolean }): Promise<void>;
 }
 
 export interface ServerKey {
@@ -54,63 +60,89 @@ export async function seedKeys(state: string, specs: { customerId: string; envir
 export async function startLocalServer(
   options: { readyTimeoutMs?: number; vars?: Record<string, string>; prepare?: (state: string) => Promise<void>; config?: string } = {},
 ): Promise<LocalServer> {
-  const port = await freePort();
+  let port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
   await options.prepare?.(state);
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const config = options.config ? ["--config", options.config] : [];
-  const args = ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars];
-  const child: ChildProcess = spawn("wrangler", args, {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },
-  });
-  const stop = async () => {
-    if (child.exitCode === null && child.pid) {
+  let output = "";
+  let child: ChildProcess | undefined;
+
+  // Signals the whole process group (wrangler, esbuild, workerd), then waits for wrangler to exit.
+  const signal = async (name: "SIGTERM" | "SIGKILL", graceMs: number) => {
+    const running = child;
+    if (!running?.pid || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    const kill = (sig: NodeJS.Signals) => {
       try {
-        process.kill(-child.pid, "SIGTERM");
+        process.kill(-running.pid!, sig);
       } catch {
         // Already gone.
       }
-      await new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          try {
-            process.kill(-child.pid!, "SIGKILL");
-          } catch {
-            // Already gone.
-          }
-          resolve(undefined);
-        }, 5_000);
-        child.once("exit", () => {
+    };
+    kill(name);
+    const timer = setTimeout(() => kill("SIGKILL"), graceMs);
+    await exited;
+    clearTimeout(timer);
+    // wrangler may exit before workerd: make sure nothing of the group is left holding the port.
+    kill("SIGKILL");
+  };
+
+  const launch = async () => {
+    const args = ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars];
+    const started = spawn("wrangler", args, {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },
+    });
+    child = started;
+    const from = output.length;
+    await new Promise<void>((resolve, reject) => {
+      const timeoutMs = options.readyTimeoutMs ?? 60_000;
+      const timer = setTimeout(() => reject(new Error(`wrangler dev not ready within ${timeoutMs} ms:\n${output.slice(from)}`)), timeoutMs);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.slice(from).includes("Ready on")) {
           clearTimeout(timer);
-          resolve(undefined);
-        });
+          resolve();
+        }
+      };
+      started.stdout!.on("data", onData);
+      started.stderr!.on("data", onData);
+      started.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`wrangler dev exited with ${code}:\n${output.slice(from)}`));
       });
-    }
+    });
+  };
+
+  const stop = async () => {
+    await signal("SIGTERM", 5_000);
     rmSync(state, { recursive: true, force: true });
   };
-  let output = "";
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`wrangler dev not ready within ${options.readyTimeoutMs ?? 60_000} ms:\n${output}`)), options.readyTimeoutMs ?? 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ready on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
-    });
-  });
   try {
-    await ready;
+    await launch();
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url: `http://127.0.0.1:${port}`, output: () => output, stop };
+  return {
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
+    output: () => output,
+    stop,
+    state,
+    kill: () => signal("SIGKILL", 5_000),
+    async restart({ newPort = false } = {}) {
+      await signal("SIGTERM", 5_000);
+      if (newPort) port = await freePort();
+      try {
+        await launch();
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+    },
+  };
 }
