@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
 import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
 import { CliError, runCli } from "./cli";
+import { DEV_KEYS } from "./dev-keys";
 import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv";
 
 const USAGE = `usage: npm run keys -- <command> [--local | --remote]
@@ -12,12 +13,6 @@ const USAGE = `usage: npm run keys -- <command> [--local | --remote]
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
   seed-dev [--persist-to DIR]    write the documented local development keys (local only; DIR: a wrangler dev --persist-to state)`;
-
-// Fixed, documented keys for `npm run dev`. They exist only in the local store.
-export const DEV_KEYS = [
-  { key: "ck_test_localdevelopmentkey0000000000000", keyId: "key_localdev_test", environment: "test" },
-  { key: "ck_live_localdevelopmentkey0000000000000", keyId: "key_localdev_live", environment: "live" },
-] as const;
 
 // A usage mistake: its first line and a pointer to --help (runCli prints it).
 function fail(message: string): never {

@@ -1,0 +1,176 @@
+// npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
+// Checks a deployment end to end, one line per check; exit 0 only if all pass.
+import { parseArgs } from "node:util";
+import { runCli, usageError } from "./cli";
+import { DEV_KEYS } from "./dev-keys";
+
+const USAGE = `usage: npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
+  --base-url URL      the deployment (default http://127.0.0.1:8787, what \`npm run dev\` serves)
+  --api-key KEY       a ck_test_… key of that deployment (default: the local development test key)
+  --timeout SECONDS   how long to wait for the sandbox batch (default 1200: deployed retries back off
+                      for minutes before fail.test gives up; under \`npm run dev\` it takes about 15 s)`;
+
+interface Item {
+  index: number;
+  status: string;
+  outcome?: string | null;
+  emails?: { address: string }[];
+  error?: { code: string } | null;
+}
+interface Batch {
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  items: Item[];
+}
+
+// The sandbox's reserved inputs (README, "The test sandbox") and what each must end as.
+const SANDBOX_ITEMS: { input: Record<string, string>; expect: (item: Item) => string | undefined }[] = [
+  {
+    input: { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
+    expect: (item) => (item.outcome === "found" && item.emails?.[0]?.address === "ada.lovelace@analytical.example" ? undefined : "Ada should be found at ada.lovelace@analytical.example"),
+  },
+  { input: { fullName: "No Body", companyDomain: "notfound.test" }, expect: (item) => (item.status === "completed" && item.outcome === "not_found" ? undefined : "notfound.test should complete not_found") },
+  { input: { fullName: "Flaky Person", companyDomain: "flaky.test" }, expect: (item) => (item.outcome === "found" ? undefined : "flaky.test should be found on its retry") },
+  {
+    input: { fullName: "Failing Person", companyDomain: "fail.test" },
+    expect: (item) => (item.status === "failed" && item.error?.code === "processing_failed" ? undefined : "fail.test should fail with processing_failed"),
+  },
+  { input: { firstName: "Only" }, expect: (item) => (item.status === "failed" && item.error?.code === "invalid_input" ? undefined : "an unidentifiable item should fail with invalid_input") },
+];
+
+class CheckFailed extends Error {}
+const must = (condition: unknown, message: string): void => {
+  if (!condition) throw new CheckFailed(message);
+};
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { "base-url": { type: "string" }, "api-key": { type: "string" }, timeout: { type: "string" } },
+  });
+  if (positionals.length > 0) throw usageError(`unexpected ${positionals.join(" ")}`);
+  const base = (values["base-url"] ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
+  if (!URL.canParse(base)) throw usageError(`--base-url ${base} is not a URL`);
+  const key = values["api-key"] ?? DEV_KEYS[0].key;
+  if (!key.startsWith("ck_test_")) throw usageError("--api-key must be a test key (ck_test_…): the smoke test submits to the sandbox");
+  const timeoutSeconds = Number(values.timeout ?? 1200);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError("--timeout must be a number of seconds");
+
+  const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+  const authed = (path: string, init: RequestInit = {}) => call(`/v2/test${path}`, { ...init, headers: { ...init.headers, "x-api-key": key } });
+
+  let failures = 0;
+  let batchId: string | undefined;
+  const checks: [string, () => Promise<string>][] = [
+    [
+      "GET /healthz",
+      async () => {
+        const response = await call("/healthz");
+        must(response.status === 200, `answered ${response.status}`);
+        return `${response.status} ${JSON.stringify(await response.json())}`;
+      },
+    ],
+    [
+      "GET /openapi.json",
+      async () => {
+        const response = await call("/openapi.json");
+        const document = (await response.json()) as { openapi?: string; paths?: object };
+        must(response.status === 200 && document.openapi?.startsWith("3.1") && document.paths, "no OpenAPI 3.1 document");
+        return `${response.status} OpenAPI ${document.openapi}, ${Object.keys(document.paths ?? {}).length} paths`;
+      },
+    ],
+    [
+      "GET /docs",
+      async () => {
+        const response = await call("/docs");
+        must(response.status === 200 && response.headers.get("content-type")?.includes("text/html"), `answered ${response.status} ${response.headers.get("content-type")}`);
+        return `${response.status} ${response.headers.get("content-type")}`;
+      },
+    ],
+    [
+      "no key is refused",
+      async () => {
+        const response = await call("/v2/test/me/rate-limits");
+        const problem = (await response.json()) as { code?: string };
+        must(response.status === 401 && problem.code === "missing_api_key" && response.headers.get("content-type")?.includes("application/problem+json"), `answered ${response.status} ${problem.code}`);
+        return `401 ${problem.code}`;
+      },
+    ],
+    [
+      "submit a sandbox batch",
+      async () => {
+        const response = await authed("/person/contact-info", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ items: SANDBOX_ITEMS.map(({ input }) => input) }),
+        });
+        const body = (await response.json()) as { batchId?: string; code?: string; detail?: string };
+        must(response.status === 202 && body.batchId, `answered ${response.status} ${body.code ?? ""} ${body.detail ?? ""}`.trim());
+        must(response.headers.get("location")?.endsWith(`/person/contact-info/${body.batchId}`), "no Location header for the batch");
+        batchId = body.batchId;
+        return `202 batch ${batchId}`;
+      },
+    ],
+    [
+      "RateLimit fields",
+      async () => {
+        const response = await authed("/me/rate-limits");
+        await response.body?.cancel();
+        const policy = response.headers.get("ratelimit-policy");
+        const limit = response.headers.get("ratelimit");
+        must(response.status === 200 && policy && limit, `answered ${response.status}, RateLimit-Policy ${policy}, RateLimit ${limit}`);
+        return `RateLimit-Policy: ${policy}; RateLimit: ${limit}`;
+      },
+    ],
+    [
+      "the batch completes as the sandbox promises",
+      async () => {
+        must(batchId, "no batch was submitted");
+        const deadline = Date.now() + timeoutSeconds * 1000;
+        let lastProgress = 0;
+        for (;;) {
+          const response = await authed(`/person/contact-info/${batchId}`);
+          must(response.status === 200, `status answered ${response.status}`);
+          const batch = (await response.json()) as Batch;
+          if (batch.status === "completed") {
+            const wrong = SANDBOX_ITEMS.map(({ expect }, index) => expect(batch.items[index]!)).filter(Boolean);
+            must(wrong.length === 0, wrong.join("; "));
+            return `completed: ${batch.completedItems} completed, ${batch.failedItems} failed, each as expected`;
+          }
+          must(Date.now() < deadline, `still ${batch.status} after ${timeoutSeconds} s (${batch.completedItems + batch.failedItems} of ${batch.totalItems} done)`);
+          if (Date.now() - lastProgress > 15_000) {
+            console.error(`     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`);
+            lastProgress = Date.now();
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      },
+    ],
+  ];
+
+  console.log(`Smoke test of ${base}`);
+  for (const [name, check] of checks) {
+    try {
+      console.log(`ok   ${name}: ${await check()}`);
+    } catch (error) {
+      failures++;
+      const reason = error instanceof CheckFailed ? error.message : unreachable(error, base);
+      console.log(`FAIL ${name}: ${reason}`);
+      if (name === "GET /healthz" && !(error instanceof CheckFailed)) break;
+    }
+  }
+  console.log(failures === 0 ? "All checks passed." : `${failures} check(s) failed.`);
+  if (failures > 0) process.exitCode = 1;
+}
+
+function unreachable(error: unknown, base: string): string {
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  if (cause === "ECONNREFUSED") return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url)`;
+  if (error instanceof Error && error.name === "TimeoutError") return "no answer within 30 s";
+  return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ""}`;
+}
+
+await runCli(USAGE, main);
