@@ -17,11 +17,15 @@ const MAX_TTL_SECONDS = 86_400;
 const MAX_CACHED_DOMAINS = 10_000;
 
 // An unreachable resolver (offline, DNS down) is not asked again for this long:
-// every lookup would wait for the same failure, and the dev log would show each.
+// every lookup would wait for the same failure, and workerd prints each failed
+// connection in the dev log. Until a resolver has answered once, lookups go to it
+// one at a time, so going offline costs one failure, not one per domain at once.
 const UNREACHABLE_PAUSE_MS = 30_000;
 
 const cache = new Map<string, { answer: MailExchange; expiresAt: number }>();
 const unreachableUntil = new Map<string, number>();
+const answering = new Set<string>();
+const firstContact = new Map<string, Promise<void>>();
 
 /** Interprets a DNS JSON answer for MX: NXDOMAIN, no MX, or only a null MX (RFC 7505 "0 .") mean no mail. */
 export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds: number } | null {
@@ -40,25 +44,36 @@ export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlS
 export async function lookupMx(domain: string, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">, now = Date.now()): Promise<MailExchange> {
   const cached = cache.get(domain);
   if (cached && cached.expiresAt > now) return cached.answer;
-  if ((unreachableUntil.get(resolverUrl) ?? 0) > now) {
-    log("upstream_unreachable", { provider: "dns", reason: "not asked: unreachable moments ago" });
-    throw new TransientProviderError("dns: resolver unreachable moments ago");
-  }
   const url = new URL(resolverUrl);
   url.searchParams.set("name", domain);
   url.searchParams.set("type", "MX");
-  let answer: DnsJsonAnswer | null;
-  try {
-    answer = await fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, new Request(url, { headers: { accept: "application/dns-json" } }));
-  } catch (error) {
-    if (error instanceof UpstreamUnreachableError) unreachableUntil.set(resolverUrl, now + UNREACHABLE_PAUSE_MS);
-    throw error;
-  }
-  unreachableUntil.delete(resolverUrl);
+  const answer = await askResolver(resolverUrl, new Request(url, { headers: { accept: "application/dns-json" } }), upstream, now);
   const interpreted = answer && interpretMx(answer);
   // SERVFAIL and the like say nothing about the domain: try again later.
   if (!interpreted) throw new TransientProviderError(`dns: resolver answered status ${answer?.Status}`);
   if (cache.size >= MAX_CACHED_DOMAINS) cache.delete(cache.keys().next().value!);
   cache.set(domain, { answer: interpreted.result, expiresAt: now + interpreted.ttlSeconds * 1000 });
   return interpreted.result;
+}
+
+/** One DNS JSON query, unless the resolver was unreachable moments ago (see UNREACHABLE_PAUSE_MS). */
+async function askResolver(resolverUrl: string, request: Request, upstream: Omit<UpstreamCall, "provider">, now: number): Promise<DnsJsonAnswer | null> {
+  const probe = firstContact.get(resolverUrl);
+  if (probe && !answering.has(resolverUrl)) await probe;
+  if ((unreachableUntil.get(resolverUrl) ?? 0) > now) {
+    log("upstream_unreachable", { provider: "dns", reason: "not asked: unreachable moments ago" });
+    throw new TransientProviderError("dns: resolver unreachable moments ago");
+  }
+  const asked = fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, request);
+  const noted = asked.then(
+    () => void answering.add(resolverUrl),
+    (error: unknown) => {
+      if (!(error instanceof UpstreamUnreachableError)) return void answering.add(resolverUrl);
+      answering.delete(resolverUrl);
+      unreachableUntil.set(resolverUrl, now + UNREACHABLE_PAUSE_MS);
+    },
+  );
+  if (!answering.has(resolverUrl) && !firstContact.has(resolverUrl)) firstContact.set(resolverUrl, noted.finally(() => firstContact.delete(resolverUrl)));
+  await noted;
+  return asked;
 }

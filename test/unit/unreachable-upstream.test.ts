@@ -46,4 +46,14 @@ describe("an unreachable DNS-over-HTTPS resolver", () => {
     await expect(lookupMx("third.example", resolver, upstream, start + 31_000)).rejects.toBeInstanceOf(TransientProviderError);
     expect(unreachable).toHaveBeenCalledTimes(2);
   });
+
+  it("asks once when many lookups start together before it ever answered", async () => {
+    const logged = captureLog();
+    const upstream = { fetch: unreachable, timeoutMs: 100 };
+    const now = Date.now();
+    const lookups = ["a.example", "b.example", "c.example"].map((domain) => lookupMx(domain, "https://offline-resolver.test/dns-query", upstream, now));
+    for (const lookup of lookups) await expect(lookup).rejects.toBeInstanceOf(TransientProviderError);
+    expect(unreachable).toHaveBeenCalledTimes(1);
+    expect(logged().filter((line) => line.includes('"reason":"network error"'))).toHaveLength(1);
+  });
 });
