@@ -1,0 +1,109 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, startLocalServer } from "../local-server";
+
+// The README's walk-through, run as a reader pastes it (bash, curl, node) against
+// `wrangler dev` with `npm run dev`'s settings and seeding; every result the README
+// shows must be what the server answered. In a shown result, "…" stands for any
+// value (ids, times, counters that depend on timing); a string with "…" in it
+// matches any string with the same surroundings.
+const README = readFileSync("README.md", "utf8");
+const DEV_URL = "http://127.0.0.1:8787";
+
+interface Step {
+  commands: string;
+  shown?: string;
+}
+
+/** The walk-through's sh blocks, each with the json block right after it, if any. */
+function walkThroughSteps(readme: string): Step[] {
+  const section = /^## Walk-through\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
+  if (!section) throw new Error("README has no ## Walk-through section");
+  const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```\n/gm)].map(([, lang, body]) => ({ lang: lang!, body: body! }));
+  const steps: Step[] = [];
+  for (const block of blocks) {
+    if (block.lang === "sh") steps.push({ commands: block.body });
+    else if (block.lang === "json" && steps.length > 0 && steps.at(-1)!.shown === undefined) steps.at(-1)!.shown = block.body;
+  }
+  return steps;
+}
+
+/** Where `actual` differs from what the README shows, as paths; empty when it matches. */
+function mismatches(shown: unknown, actual: unknown, path = "$"): string[] {
+  if (shown === "…") return [];
+  if (typeof shown === "string" && shown.includes("…")) {
+    const pattern = new RegExp(`^${shown.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`);
+    return typeof actual === "string" && pattern.test(actual) ? [] : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
+  }
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(actual) || actual.length !== shown.length) return [`${path}: README shows ${shown.length} entries, the server answered ${JSON.stringify(actual)}`];
+    return shown.flatMap((entry, i) => mismatches(entry, actual[i], `${path}[${i}]`));
+  }
+  if (shown !== null && typeof shown === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return [`${path}: README shows an object, the server answered ${JSON.stringify(actual)}`];
+    const keys = new Set([...Object.keys(shown), ...Object.keys(actual)]);
+    return [...keys].flatMap((key) =>
+      key in shown && key in actual
+        ? mismatches((shown as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], `${path}.${key}`)
+        : [`${path}.${key}: ${key in shown ? "shown in the README but not answered" : `answered (${JSON.stringify((actual as Record<string, unknown>)[key])}) but not shown in the README`}`],
+    );
+  }
+  return Object.is(shown, actual) ? [] : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
+}
+
+describe("the README walk-through", () => {
+  let server: LocalServer;
+  const steps = walkThroughSteps(README);
+
+  beforeAll(async () => {
+    // `npm run dev`'s own --var flags and seeding, into this server's state.
+    const devScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { dev: string } }).scripts.dev;
+    const vars = Object.fromEntries([...devScript.matchAll(/--var (\w+):(\S+)/g)].map(([, name, value]) => [name!, value!]));
+    server = await startLocalServer({
+      vars,
+      prepare: async (state) => {
+        for (const args of [["scripts/keys.ts", "seed-dev", "--persist-to", state], ["scripts/directory.ts", "import", "directory/sample.csv", "--persist-to", state]]) {
+          execFileSync("npx", ["tsx", ...args], { stdio: "ignore" });
+        }
+      },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("has steps, and shows a result for each step that prints one", () => {
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    expect(steps.filter((step) => step.shown !== undefined).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("runs as pasted, and every result it shows is the server's", () => {
+    const marker = "@@ step done @@";
+    const script = steps.map((step) => `${step.commands}\necho '${marker}'`).join("\n").replaceAll(DEV_URL, server.url);
+    const run = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { encoding: "utf8", timeout: 120_000 });
+    expect(run.stderr, "the commands printed errors").toBe("");
+    expect(run.status).toBe(0);
+    const outputs = run.stdout.split(`${marker}\n`);
+    steps.forEach((step, i) => {
+      if (step.shown === undefined) return;
+      const actual = outputs[i]!.trim();
+      expect(mismatches(JSON.parse(step.shown), JSON.parse(actual)), `step ${i + 1}'s result:\n${actual}`).toEqual([]);
+    });
+  }, 150_000);
+});
+
+describe("matching a shown result", () => {
+  it("lets … stand for any value, and for part of a string", () => {
+    expect(mismatches({ id: "…", n: "…", url: "/v2/test/…" }, { id: "3e1c", n: 4, url: "/v2/test/abc" })).toEqual([]);
+  });
+
+  it("reports a different value, a missing field and an extra field", () => {
+    expect(mismatches({ a: 1, b: 2 }, { a: 2, c: 3 })).toEqual([
+      "$.a: README shows 1, the server answered 2",
+      "$.b: shown in the README but not answered",
+      "$.c: answered (3) but not shown in the README",
+    ]);
+  });
+});
