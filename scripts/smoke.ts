@@ -167,10 +167,11 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function unreachable(error: unknown, base: string): string {
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
-  if (cause === "ECONNREFUSED") return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url)`;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === "ECONNREFUSED") return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url)`;
   if (error instanceof Error && error.name === "TimeoutError") return "no answer within 30 s";
-  return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ""}`;
+  const detail = cause?.code ?? cause?.message;
+  return `${error instanceof Error ? error.message : String(error)}${detail ? ` (${detail})` : ""}`;
 }
 
 await runCli(USAGE, main);
