@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./app-env";
 import { IncompleteBodyError } from "./http/body";
-import { ApiError, notFound, problemResponse } from "./http/problem";
+import { clientError, internalError, notFound } from "./http/errors";
+import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { API_INDEX, openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
@@ -44,11 +45,8 @@ export const app = new Hono<AppEnv>()
     if (error instanceof IncompleteBodyError) log("request_body_incomplete", { requestId: id, method: c.req.method, path: c.req.routePath });
     if (error instanceof ApiError) return problemResponse(error.init, id);
     if (error instanceof HTTPException && error.status < 500) {
-      return problemResponse({ status: error.status, code: "bad_request", title: "Bad Request", detail: error.message }, id);
+      return problemResponse(clientError(error.status, error.message).init, id);
     }
     logError("unhandled_error", error, { requestId: id, method: c.req.method, path: c.req.routePath });
-    return problemResponse(
-      { status: 500, code: "internal_error", title: "Internal Server Error", detail: "Something went wrong on our side; retry later." },
-      id,
-    );
+    return problemResponse(internalError().init, id);
   });

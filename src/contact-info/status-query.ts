@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { decodeCursor } from "../batch/cursor";
 import type { ItemStatus } from "../batch/status";
-import { badRequest, type FieldError } from "../http/problem";
+import { badRequest } from "../http/errors";
+import type { FieldError } from "../http/problem";
 
 export const MAX_PAGE_SIZE = 1000;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const satisfies readonly ItemStatus[];

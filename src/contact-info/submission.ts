@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ApiError, badRequest, type FieldError } from "../http/problem";
+import { badRequest, tooManyItems } from "../http/errors";
+import type { FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
 import type { Environment } from "../environment";
@@ -47,13 +48,7 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   const items = (body as { items?: unknown }).items;
   // Checked before schema parsing so an oversized batch is refused without walking it.
   if (Array.isArray(items) && items.length > maxBatchItems) {
-    throw new ApiError({
-      status: 413,
-      code: "too_many_items",
-      title: "Payload Too Large",
-      detail: `A batch holds at most ${maxBatchItems} items; this one has ${items.length}. Split it into several batches.`,
-      extensions: { maxItems: maxBatchItems },
-    });
+    throw tooManyItems(maxBatchItems, items.length);
   }
   const envelope = submissionSchema.safeParse(body);
   if (!envelope.success) {

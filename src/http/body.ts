@@ -1,5 +1,6 @@
 import type { HonoRequest } from "hono";
-import { ApiError, badRequest } from "./problem";
+import { badRequest, payloadTooLarge, problemInit, unsupportedMediaType } from "./errors";
+import { ApiError } from "./problem";
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
@@ -12,24 +13,10 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
  */
 export class IncompleteBodyError extends ApiError {
   constructor(override readonly cause: unknown) {
-    super({
-      status: 400,
-      code: "incomplete_body",
-      title: "Bad Request",
-      detail: "The request body ended before it was complete (the connection was closed or the framing was broken).",
-    });
+    super(problemInit("incomplete_body", "The request body ended before it was complete (the connection was closed or the framing was broken)."));
     this.name = "IncompleteBodyError";
   }
 }
-
-const tooLarge = (maxBytes: number) =>
-  new ApiError({
-    status: 413,
-    code: "payload_too_large",
-    title: "Payload Too Large",
-    detail: `The body must be at most ${maxBytes} bytes.`,
-    extensions: { maxBytes },
-  });
 
 // One read per request: middleware (the idempotency fingerprint) and the
 // handler share the same bytes. Keyed by the raw Request, which Hono keeps.
@@ -54,7 +41,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuf
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => undefined);
-    throw tooLarge(maxBytes);
+    throw payloadTooLarge(maxBytes);
   }
   if (request.body === null) return new ArrayBuffer(0);
   const reader = request.body.getReader();
@@ -72,7 +59,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuf
     if (total > maxBytes) {
       // Stop reading: the rest of the upload is refused, not buffered.
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      throw payloadTooLarge(maxBytes);
     }
     chunks.push(next.value);
   }
@@ -88,13 +75,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuf
 /** Reads a JSON request body within `maxBytes`, with the 415/413/400 a client mistake deserves. */
 export async function readJsonBody(request: HonoRequest, maxBytes: number): Promise<unknown> {
   if (!JSON_MEDIA_TYPE.test(request.header("content-type") ?? "")) {
-    throw new ApiError({
-      status: 415,
-      code: "unsupported_media_type",
-      title: "Unsupported Media Type",
-      detail: "Send the body as JSON with content-type: application/json.",
-      headers: { "accept-post": "application/json" },
-    });
+    throw unsupportedMediaType();
   }
   const bytes = await readBodyBytes(request, maxBytes);
   try {

@@ -1,15 +1,9 @@
 import type { Context } from "hono";
-import { ApiError } from "./problem";
+import { methodNotAllowed as notAllowed } from "./errors";
 
 /** Handler for a known path called with a method it does not serve. */
 export const methodNotAllowed =
   (...allowed: string[]) =>
   (c: Context): never => {
-    throw new ApiError({
-      status: 405,
-      code: "method_not_allowed",
-      title: "Method Not Allowed",
-      detail: `${c.req.method} is not supported here; use ${allowed.join(" or ")}.`,
-      headers: { allow: allowed.join(", ") },
-    });
+    throw notAllowed(c.req.method, allowed);
   };

@@ -1,4 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ErrorCode } from "./errors";
 
 export interface FieldError {
   path: string;
@@ -7,7 +8,7 @@ export interface FieldError {
 
 export interface ProblemInit {
   status: ContentfulStatusCode;
-  code: string;
+  code: ErrorCode;
   title: string;
   detail: string;
   errors?: FieldError[];
@@ -15,8 +16,8 @@ export interface ProblemInit {
   extensions?: Record<string, unknown>;
 }
 
-// The one error type of the API. Anything thrown that is not an ApiError is a bug
-// and becomes a 500 `internal_error` in app.onError.
+// The one error type of the API, made by the factories in errors.ts. Anything
+// thrown that is not an ApiError is a bug and becomes a 500 `internal_error` in app.onError.
 export class ApiError extends Error {
   readonly init: ProblemInit;
 
@@ -50,9 +51,3 @@ export function problemResponse(init: ProblemInit, requestId: string): Response 
     headers: { "content-type": PROBLEM_CONTENT_TYPE, "x-request-id": requestId, ...init.headers },
   });
 }
-
-export const notFound = (detail = "No resource exists at this path."): ApiError =>
-  new ApiError({ status: 404, code: "not_found", title: "Not Found", detail });
-
-export const badRequest = (code: string, detail: string, errors?: FieldError[]): ApiError =>
-  new ApiError({ status: 400, code, title: "Bad Request", detail, ...(errors ? { errors } : {}) });

@@ -1,18 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { ApiError } from "../http/problem";
+import { environmentMismatch, unauthorized } from "../http/errors";
 import { API_KEY_PATTERN, hashApiKey } from "../keys/api-key";
 import { lookupApiKey } from "../keys/key-lookup";
-
-const unauthorized = (code: string, detail: string) =>
-  new ApiError({
-    status: 401,
-    code,
-    title: "Unauthorized",
-    detail,
-    headers: { "www-authenticate": 'ApiKey header="x-api-key"' },
-  });
 
 /**
  * Resolves `x-api-key` to its record (looked up by SHA-256, cached for at most
@@ -27,14 +18,7 @@ export const apiKeyAuth = () =>
       : null;
     if (!record || record.revokedAt) throw unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
     const environment = c.get("environment");
-    if (record.environment !== environment) {
-      throw new ApiError({
-        status: 403,
-        code: "environment_mismatch",
-        title: "Forbidden",
-        detail: `This is a ${record.environment} key; use it under /v2/${record.environment}/.`,
-      });
-    }
+    if (record.environment !== environment) throw environmentMismatch(record.environment);
     c.set("apiKey", record);
     await next();
   });

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { isEnvironment } from "../environment";
-import { notFound } from "../http/problem";
+import { notFound } from "../http/errors";
 
 /** `/v2/{environment}/…` exists only for `live` and `test`; anything else is 404. */
 export const environmentParam = () =>

@@ -1,21 +1,12 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { ApiError, problemResponse } from "../http/problem";
+import { rateLimited } from "../http/errors";
+import { problemResponse } from "../http/problem";
 import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import { limiterStub } from "../rate-limit/stub";
-
-const rateLimited = (endpointType: EndpointType, { decision }: ConsumeResult) =>
-  new ApiError({
-    status: 429,
-    code: "rate_limited",
-    title: "Too Many Requests",
-    detail: `Rate limit of ${decision.limit} requests per ${decision.windowSeconds} s for ${endpointType} exceeded; retry in ${decision.resetSeconds} s.`,
-    headers: { "retry-after": String(decision.resetSeconds), ...rateLimitHeaders(endpointType, decision) },
-    extensions: { endpointType, limit: decision.limit, windowSeconds: decision.windowSeconds, retryAfterSeconds: decision.resetSeconds },
-  });
 
 /**
  * Counts the request against its customer's limit for `endpointType` in this
@@ -34,7 +25,7 @@ export const rateLimit = (endpointType: EndpointType, { parallel = false } = {})
     c.set("rateLimit", result);
     if (!parallel) {
       const outcome = await result;
-      if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome);
+      if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome.decision);
       await next();
       setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
       return;
@@ -44,7 +35,7 @@ export const rateLimit = (endpointType: EndpointType, { parallel = false } = {})
     await next();
     const outcome = await result;
     if (!outcome.decision.allowed) {
-      c.res = problemResponse(rateLimited(endpointType, outcome).init, c.get("requestId"));
+      c.res = problemResponse(rateLimited(endpointType, outcome.decision).init, c.get("requestId"));
       return;
     }
     setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));

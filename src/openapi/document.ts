@@ -1,16 +1,19 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
-import { z } from "zod";
+import * as z from "zod";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
+import { ENVIRONMENTS } from "../environment";
 import { statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, webhookUrlSchema } from "../contact-info/submission";
-import { batchStatusSchema, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
+import { ERROR_CODES, type ErrorCode, problemInit } from "../http/errors";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { batchStatusSchema, EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
 
 // The request schemas are the ones that validate requests; the response schemas
 // are type-checked against what the Worker returns (schemas.ts).
 
 const environmentParams = z.object({
-  environment: z.enum(["live", "test"]).meta({ description: "`test` is the deterministic sandbox; `live` uses real data sources.", example: "test" }),
+  environment: z.enum(ENVIRONMENTS).meta({ description: "`test` is the deterministic sandbox; `live` uses real data sources.", example: "test" }),
 });
 const apiKeyHeaders = z.object({
   "x-api-key": z.string().meta({ description: "Your API key: ck_test_… or ck_live_…, matching the environment.", example: "ck_test_localdevelopmentkey0000000000000" }),
@@ -25,45 +28,32 @@ const rateLimitHeaders = (endpointType: string, limit: number) => ({
   "RateLimit-Policy": header("IETF RateLimit-Policy field: quota (q) per window of w seconds.", `"${endpointType}";q=${limit};w=60`),
 });
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  409: "Conflict",
-  410: "Gone",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-};
-
-/** A problem+json response; `codes` are the stable codes it may carry, the first used in the example. */
-const problem = (status: number, codes: string[], description: string, extra: Record<string, string | number> = {}): ResponseConfig => ({
-  description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
-  content: {
-    "application/problem+json": {
-      schema: problemSchema,
-      example: {
-        type: `tag:contact-info-batch,2026:problems/${codes[0]}`,
-        title: TITLES[status],
-        status,
-        detail: `${description}.`,
-        code: codes[0],
-        requestId: "8f0c2e1a9b7d4c3e",
-        ...extra,
+/**
+ * A problem+json response; `codes` are the stable codes it may carry, all of one status,
+ * the first used in the example, which is built as the Worker builds a problem.
+ */
+const problem = (codes: [ErrorCode, ...ErrorCode[]], description: string, extensions: Record<string, string | number> = {}): ResponseConfig => {
+  const [first] = codes;
+  const stray = codes.filter((code) => ERROR_CODES[code] !== ERROR_CODES[first]);
+  if (stray.length > 0) throw new Error(`OpenAPI: ${stray.join(", ")} and ${first} answer different statuses`);
+  return {
+    description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: problemSchema,
+        example: problemBody(problemInit(first, `${description}.`, { extensions }), EXAMPLE_REQUEST_ID),
       },
     },
-  },
-});
+  };
+};
 
 const authProblems = {
-  401: problem(401, ["invalid_api_key", "missing_api_key"], "Missing, unknown or revoked API key"),
-  403: problem(403, ["environment_mismatch"], "The key belongs to the other environment"),
+  401: problem(["invalid_api_key", "missing_api_key"], "Missing, unknown or revoked API key"),
+  403: problem(["environment_mismatch"], "The key belongs to the other environment"),
 };
 
 const rateLimited = (endpointType: string, limit: number): ResponseConfig => ({
-  ...problem(429, ["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", { endpointType, limit, windowSeconds: 60, retryAfterSeconds: 12 }),
+  ...problem(["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", { endpointType, limit, windowSeconds: 60, retryAfterSeconds: 12 }),
   headers: { "Retry-After": header("Seconds to wait; never less than the t of RateLimit.", 12), ...rateLimitHeaders(endpointType, limit) },
 });
 
@@ -131,19 +121,18 @@ function registry(): OpenAPIRegistry {
         content: { "application/json": { schema: receiptSchema } },
       },
       400: problem(
-        400,
         ["invalid_request", "malformed_json", "invalid_idempotency_key", "webhook_not_configured"],
         "The body is not JSON or does not match the schema, or the Idempotency-Key is malformed",
       ),
       ...authProblems,
-      404: problem(404, ["not_found"], "Unknown environment"),
+      404: problem(["not_found"], "Unknown environment"),
       409: {
-        ...problem(409, ["idempotency_in_progress"], "A request with this Idempotency-Key is still running", { retryAfterSeconds: 42 }),
+        ...problem(["idempotency_in_progress"], "A request with this Idempotency-Key is still running", { retryAfterSeconds: 42 }),
         headers: { "Retry-After": header("Seconds until the first request's hold on the key ends.", 42) },
       },
-      413: problem(413, ["too_many_items", "payload_too_large"], "More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES"),
-      415: problem(415, ["unsupported_media_type"], "The body is not application/json"),
-      422: problem(422, ["idempotency_key_reused"], "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)"),
+      413: problem(["too_many_items", "payload_too_large"], "More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES"),
+      415: problem(["unsupported_media_type"], "The body is not application/json"),
+      422: problem(["idempotency_key_reused"], "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)"),
       429: rateLimited("contact_info_request", 50),
     },
   });
@@ -166,10 +155,10 @@ function registry(): OpenAPIRegistry {
     },
     responses: {
       200: { description: "The batch.", headers: rateLimitHeaders("contact_info_status", 100), content: { "application/json": { schema: batchStatusSchema } } },
-      400: problem(400, ["invalid_query"], "A query parameter is invalid or unknown"),
+      400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems,
-      404: problem(404, ["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
-      410: problem(410, ["batch_expired"], "The batch's data was deleted at the end of its retention period", { expiredAt: "2026-12-22T10:00:00.000Z" }),
+      404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
+      410: problem(["batch_expired"], "The batch's data was deleted at the end of its retention period", { expiredAt: "2026-12-22T10:00:00.000Z" }),
       429: rateLimited("contact_info_status", 100),
     },
   });
@@ -186,7 +175,7 @@ function registry(): OpenAPIRegistry {
     responses: {
       200: { description: "One entry per endpoint type.", headers: rateLimitHeaders("rate_limits", 100), content: { "application/json": { schema: z.array(rateLimitInfoSchema) } } },
       ...authProblems,
-      404: problem(404, ["not_found"], "Unknown environment"),
+      404: problem(["not_found"], "Unknown environment"),
       429: rateLimited("rate_limits", 100),
     },
   });
@@ -206,7 +195,7 @@ function registry(): OpenAPIRegistry {
             schema: z.object({
               type: z.literal("batch.completed"),
               timestamp: z.iso.datetime(),
-              data: batchStatusSchema.omit({ items: true, nextCursor: true, webhook: true }).extend({ environment: z.enum(["live", "test"]), statusUrl: z.url() }),
+              data: batchStatusSchema.omit({ items: true, nextCursor: true, webhook: true }).extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
             }),
           },
         },

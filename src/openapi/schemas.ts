@@ -1,31 +1,14 @@
 // Response shapes of the API as zod schemas, for the OpenAPI document. The
 // compile-time checks at the end tie each one to the type the Worker returns,
 // so the document cannot drift from the code.
-import { z } from "zod";
+import * as z from "zod";
 import type { BatchPage, ItemView, WebhookView } from "../batch/status";
-import type { Email, Phone } from "../contact-info/contact";
-import type { EndpointLimit } from "../rate-limit/endpoint-types";
+import { emailSchema, phoneSchema } from "../contact-info/contact";
+import { problemInit } from "../http/errors";
+import { problemBody } from "../http/problem";
+import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 
-export const emailSchema = z
-  .object({
-    address: z.string().meta({ example: "ada.lovelace@analytical.example" }),
-    type: z.enum(["work", "personal"]),
-    status: z.enum(["valid", "probable", "catch_all", "invalid", "unknown"]).meta({
-      description: "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
-    }),
-    confidence: z.number().int().min(0).max(100),
-    source: z.string().meta({ description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
-  })
-  .meta({ id: "Email" });
-
-export const phoneSchema = z
-  .object({
-    number: z.string().meta({ description: "E.164", example: "+14155550132" }),
-    type: z.enum(["mobile", "landline", "voip", "unknown"]),
-    confidence: z.number().int().min(0).max(100),
-    source: z.string().meta({ example: "directory" }),
-  })
-  .meta({ id: "Phone" });
+export const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
 export const itemErrorSchema = z
   .object({
@@ -89,8 +72,8 @@ export const receiptSchema = z
 
 export const rateLimitInfoSchema = z
   .object({
-    endpointType: z.enum(["contact_info_request", "contact_info_status", "rate_limits"]),
-    tier: z.enum(["Tier 3", "Tier 4"]),
+    endpointType: z.enum(ENDPOINT_TYPES),
+    tier: z.enum(TIERS),
     operations: z.array(z.string()),
     limit: z.number().int(),
     windowSeconds: z.number().int(),
@@ -114,21 +97,16 @@ export const problemSchema = z
   .meta({
     id: "Problem",
     description: "RFC 9457 problem details. Some codes add members: rate_limited (endpointType, limit, windowSeconds, retryAfterSeconds), too_many_items (maxItems), payload_too_large (maxBytes), batch_expired (expiredAt).",
-    example: {
-      type: "tag:contact-info-batch,2026:problems/invalid_request",
-      title: "Bad Request",
-      status: 400,
-      detail: "The request body does not match the submission schema.",
-      code: "invalid_request",
-      requestId: "8f0c2e1a9b7d4c3e",
-      errors: [{ path: "items", message: "must hold at least one item" }],
-    },
+    example: problemBody(
+      problemInit("invalid_request", "The request body does not match the submission schema.", {
+        errors: [{ path: "items", message: "must hold at least one item" }],
+      }),
+      EXAMPLE_REQUEST_ID,
+    ),
   });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <A, B>(check: Same<A, B>) => check;
-same<z.infer<typeof emailSchema>, Email>(true);
-same<z.infer<typeof phoneSchema>, Phone>(true);
 same<z.infer<typeof webhookViewSchema>, WebhookView>(true);
 same<Omit<z.infer<typeof itemSchema>, "input">, Omit<ItemView, "input">>(true);
 same<Omit<z.infer<typeof batchStatusSchema>, "items">, Omit<BatchPage, "items">>(true);

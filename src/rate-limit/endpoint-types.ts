@@ -12,7 +12,8 @@ export interface RateLimitSetting {
 /** Per-key overrides, stored on the key's KV record; missing entries use the tier default. */
 export type RateLimitOverrides = Partial<Record<EndpointType, RateLimitSetting>>;
 
-type Tier = "Tier 3" | "Tier 4";
+export const TIERS = ["Tier 3", "Tier 4"] as const;
+type Tier = (typeof TIERS)[number];
 
 const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: Environment) => string[] }> = {
   contact_info_request: { tier: "Tier 3", operations: (env) => [`POST /v2/${env}/person/contact-info`] },

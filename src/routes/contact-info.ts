@@ -10,7 +10,7 @@ import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/body";
 import { methodNotAllowed } from "../http/method-not-allowed";
-import { ApiError, badRequest, notFound } from "../http/problem";
+import { badRequest, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 
@@ -76,15 +76,7 @@ export const contactInfo = new Hono<AppEnv>()
     );
     // Another customer's or environment's batch answers exactly like a missing one.
     if (read.kind === "none") throw notFound("No batch with this id exists.");
-    if (read.kind === "expired") {
-      throw new ApiError({
-        status: 410,
-        code: "batch_expired",
-        title: "Gone",
-        detail: `This batch's data was deleted at ${read.expiredAt}, at the end of its retention period.`,
-        extensions: { expiredAt: read.expiredAt },
-      });
-    }
+    if (read.kind === "expired") throw batchExpired(read.expiredAt);
     return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
   })
   .all("/:id", methodNotAllowed("GET"));
