@@ -1,6 +1,6 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { type ApiKeyRecord, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
+import { type ApiKeyRecord, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
 import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
 import { CliError, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
@@ -21,15 +21,6 @@ function fail(message: string): never {
 
 // Shown once, at creation; `list` and the id entry never carry it.
 const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
-
-const entriesFor = (hash: string, record: ApiKeyRecord) => {
-  const { webhookSecret: _secret, ...listed } = record;
-  return [
-    { key: kvKey.byHash(hash), value: JSON.stringify(record) },
-    // The id entry carries the record as metadata so `list` is a single KV call.
-    { key: kvKey.byId(record.keyId), value: hash, metadata: listed },
-  ];
-};
 
 function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
   const store = target === "--remote" ? "deployed" : "local";
@@ -89,7 +80,7 @@ async function main(argv: string[]): Promise<void> {
       if (environment !== "test" && environment !== "live") fail("create needs --environment test|live\n" + USAGE);
       if (!values.customer) fail("create needs --customer ID\n" + USAGE);
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
-      kvPutAll(entriesFor(hash, record), target);
+      kvPutAll(apiKeyWrites(hash, record), target);
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
         console.log(`Created ${record.keyId} for ${record.customerId} (${environment}). Shown once, store them now:`);
@@ -107,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case "revoke": {
       const { hash, record } = readKey(rest[0] ?? fail("revoke needs a KEYID\n" + USAGE), target);
-      kvPutAll(entriesFor(hash, { ...record, revokedAt: new Date().toISOString() }), target);
+      kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), target);
       console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
       return;
     }
@@ -128,7 +119,7 @@ async function main(argv: string[]): Promise<void> {
       const keys = keysOf(customerId, environment, target);
       if (keys.length === 0) fail(`no keys for ${customerId} (${environment})`);
       kvPutAll(
-        keys.flatMap(({ hash, record }) => entriesFor(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } })),
+        keys.flatMap(({ hash, record }) => apiKeyWrites(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } })),
         target,
       );
       console.log(
@@ -148,7 +139,7 @@ async function main(argv: string[]): Promise<void> {
           createdAt: "2026-01-01T00:00:00.000Z",
           webhookSecret: DEV_WEBHOOK_SECRET,
         };
-        entries.push(...entriesFor(await hashApiKey(key), record));
+        entries.push(...apiKeyWrites(await hashApiKey(key), record));
       }
       kvPutAll(entries, target, "API_KEYS", values["persist-to"]);
       console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { kvPutAll } from "../scripts/wrangler-kv";
 import type { Environment } from "../src/environment";
-import { issueApiKey, kvKey } from "../src/keys/api-key";
+import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import { ENDPOINT_TYPES } from "../src/rate-limit/endpoint-types";
 
 async function freePort(): Promise<number> {
@@ -50,7 +50,7 @@ export async function seedKeys(state: string, specs: { customerId: string; envir
   for (const spec of specs) {
     const { key, hash, record } = await issueApiKey(spec);
     record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
-    entries.push({ key: kvKey.byHash(hash), value: JSON.stringify(record) });
+    entries.push(...apiKeyWrites(hash, record));
     keys.push({ key, ...spec });
   }
   kvPutAll(entries, "--local", "API_KEYS", state);

@@ -1,20 +1,26 @@
 // Shared by the Worker and the key tool (scripts/keys.ts runs it under Node), so
-// it uses only Web Crypto and type-only imports.
-import type { Environment } from "../environment";
-import type { RateLimitOverrides } from "../rate-limit/endpoint-types";
+// it uses only Web Crypto and modules without Worker bindings.
+import * as z from "zod";
+import { ENVIRONMENTS, type Environment } from "../environment";
+import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
+import { sha256Hex } from "../sha256";
 import { generateWebhookSecret } from "../webhooks/signature";
 
-export interface ApiKeyRecord {
-  keyId: string;
-  customerId: string;
-  environment: Environment;
-  name: string;
-  createdAt: string;
-  revokedAt?: string;
-  rateLimits?: RateLimitOverrides;
+const rateLimitSettingSchema = z.object({ limit: z.number().int().nonnegative(), windowSeconds: z.number().int().positive() });
+
+/** A key record as KV stores it; read back through this schema, since an older tool or a hand edit may have written it. */
+export const apiKeyRecordSchema = z.object({
+  keyId: z.string(),
+  customerId: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+  name: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+  rateLimits: z.partialRecord(z.enum(ENDPOINT_TYPES), rateLimitSettingSchema).optional(),
   /** Signs this key's webhooks (Standard Webhooks, `whsec_…`); shown once, at creation. */
-  webhookSecret?: string;
-}
+  webhookSecret: z.string().optional(),
+});
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
 /** `ck_<environment>_` then 32 base62 characters: about 190 bits of randomness. */
 export const API_KEY_PATTERN = /^ck_(test|live)_[A-Za-z0-9]{32}$/;
@@ -44,9 +50,20 @@ export const generateApiKey = (environment: Environment): string => `ck_${enviro
 
 export const generateKeyId = (): string => `key_${randomBase62(16)}`;
 
-export async function hashApiKey(apiKey: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(apiKey));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+/** What KV finds a key record by: the key itself is never stored. */
+export const hashApiKey = (apiKey: string): Promise<string> => sha256Hex(apiKey);
+
+/**
+ * The KV entries that store a key record: the only writer of them, for the key
+ * tool and the tests alike. The id entry carries the record, less its webhook
+ * secret, as metadata so listing keys is a single KV call.
+ */
+export function apiKeyWrites(hash: string, record: ApiKeyRecord): { key: string; value: string; metadata?: Omit<ApiKeyRecord, "webhookSecret"> }[] {
+  const { webhookSecret: _secret, ...listed } = record;
+  return [
+    { key: kvKey.byHash(hash), value: JSON.stringify(record) },
+    { key: kvKey.byId(record.keyId), value: hash, metadata: listed },
+  ];
 }
 
 /** A new key and what KV stores for it. The key is shown once and never kept. */

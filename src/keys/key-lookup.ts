@@ -1,4 +1,5 @@
-import { type ApiKeyRecord, kvKey } from "./api-key";
+import { log } from "../log";
+import { type ApiKeyRecord, apiKeyRecordSchema, kvKey } from "./api-key";
 
 // KV refuses a cacheTtl under 30 seconds.
 const KV_MIN_CACHE_TTL_SECONDS = 30;
@@ -18,7 +19,7 @@ export async function lookupApiKey(kv: KVNamespace, hash: string, ttlSeconds: nu
   isolateCache.delete(hash);
 
   const kvTtl = Math.max(KV_MIN_CACHE_TTL_SECONDS, Math.floor(ttlSeconds / 2));
-  const record = await kv.get<ApiKeyRecord>(kvKey.byHash(hash), { type: "json", cacheTtl: kvTtl });
+  const record = parseRecord(await kv.get(kvKey.byHash(hash), { type: "text", cacheTtl: kvTtl }));
   const memoryTtl = ttlSeconds - kvTtl;
   // Unknown keys are not remembered here, so a key works as soon as KV has it.
   if (record && memoryTtl > 0) {
@@ -26,4 +27,21 @@ export async function lookupApiKey(kv: KVNamespace, hash: string, ttlSeconds: nu
     isolateCache.set(hash, { record, expiresAt: now + memoryTtl * 1000 });
   }
   return record;
+}
+
+/** A stored record, or null when there is none or it is not one we can trust (then the key counts as unknown). */
+function parseRecord(stored: string | null): ApiKeyRecord | null {
+  if (stored === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(stored);
+  } catch {
+    json = undefined;
+  }
+  const parsed = apiKeyRecordSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  // The record names its key id at best; nothing else of it is logged.
+  const keyId = json !== null && typeof json === "object" && "keyId" in json && typeof json.keyId === "string" ? json.keyId : null;
+  log("api_key_record_invalid", { keyId });
+  return null;
 }

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { lookupApiKey } from "../../src/keys/key-lookup";
-import { issueApiKey, kvKey } from "../../src/keys/api-key";
-import { createKey } from "../helpers";
+import { type ApiKeyRecord, issueApiKey, kvKey } from "../../src/keys/api-key";
+import { createKey, expectProblem, request } from "../helpers";
+
+afterEach(() => vi.restoreAllMocks());
 
 describe("API key lookup", () => {
   it("serves a cached record for at most the TTL, so a revocation lands within it", async () => {
@@ -28,5 +30,35 @@ describe("API key lookup", () => {
     await lookupApiKey(env.API_KEYS, hash, 30);
     await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify({ ...record, name: "renamed" }));
     expect((await lookupApiKey(env.API_KEYS, hash, 30))?.name).toBe("renamed");
+  });
+});
+
+describe("a key record KV holds that is not a valid record", () => {
+  const flaws: [string, (record: ApiKeyRecord) => unknown][] = [
+    ["an unknown environment", (record) => ({ ...record, environment: "staging" })],
+    ["no customer", ({ customerId: _customerId, ...record }) => record],
+    ["a limit that is not a number", (record) => ({ ...record, rateLimits: { contact_info_status: { limit: "many", windowSeconds: 60 } } })],
+  ];
+
+  it("is not found by the lookup, and is logged by its key id only", async () => {
+    const logged: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    const { hash, record } = await createKey();
+    await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify({ ...record, environment: "staging" }));
+    expect(await lookupApiKey(env.API_KEYS, hash, 30)).toBeNull();
+    const lines = logged.filter((line) => line.includes('"api_key_record_invalid"')).map((line) => JSON.parse(line));
+    expect(lines).toEqual([{ event: "api_key_record_invalid", keyId: record.keyId }]);
+  });
+
+  it("is not found when it is not JSON at all", async () => {
+    const { hash } = await createKey();
+    await env.API_KEYS.put(kvKey.byHash(hash), "{not json");
+    expect(await lookupApiKey(env.API_KEYS, hash, 30)).toBeNull();
+  });
+
+  it.each(flaws)("with %s answers 401 invalid_api_key, as an unknown key does", async (_flaw, spoil) => {
+    const { key, hash, record } = await createKey();
+    await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify(spoil(record)));
+    await expectProblem(await request("/v2/test/me/rate-limits", { key }), 401, "invalid_api_key");
   });
 });
