@@ -1,34 +1,95 @@
-// Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`,
-// so every numeric setting goes through one parser that accepts both.
+import * as z from "zod";
+
 export const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
-export interface Config {
-  maxBatchItems: number;
-  maxBodyBytes: number;
-  retryBaseDelaySeconds: number;
-  retryMaxDelaySeconds: number;
-  batchDeadlineSeconds: number;
-  redriveAfterSeconds: number;
-  retentionSeconds: number;
-  idempotencyTtlSeconds: number;
-  webhookMaxAttempts: number;
-  webhookTimeoutMs: number;
-  apiKeyCacheTtlSeconds: number;
-  tier3: { limit: number; windowSeconds: number };
-  tier4: { limit: number; windowSeconds: number };
-  itemMaxAttempts: number;
-  enrichment: {
-    providers: ProviderName[];
-    satisfiedConfidence: number;
-    providerTimeoutMs: number;
-    dohUrl: string;
-    hunterApiUrl: string;
-    pdlApiUrl: string;
-    resultCacheTtlSeconds: number;
-    resultCacheNotFoundTtlSeconds: number;
-  };
-}
+const isProviderName = (name: string): name is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(name);
+
+// Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`:
+// a string is read as a number first, then both are held to the same rule.
+const whole = (min: number) => {
+  const error = `must be a whole number >= ${min}`;
+  return z.preprocess(
+    (value) => (typeof value === "string" ? Number(value.trim()) : value),
+    z.number({ error }).int({ error }).min(min, { error }),
+  );
+};
+
+const url = z
+  .string({ error: "must be a URL" })
+  .refine((value) => URL.canParse(value), { error: "must be a URL" })
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const providerList = z.string().transform((value, ctx) => {
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !isProviderName(name));
+  if (unknown.length > 0) {
+    ctx.addIssue({ code: "custom", message: `names unknown provider(s) ${unknown.join(", ")}; known: ${PROVIDER_NAMES.join(", ")}` });
+  }
+  return names.filter(isProviderName);
+});
+
+const configSchema = z
+  .object({
+    MAX_BATCH_ITEMS: whole(1),
+    MAX_BODY_BYTES: whole(1),
+    RETRY_BASE_DELAY_SECONDS: whole(0),
+    RETRY_MAX_DELAY_SECONDS: whole(0),
+    BATCH_DEADLINE_SECONDS: whole(1),
+    // Meant to exceed an item's whole retry chain (see wrangler.toml); shorter only resends more.
+    REDRIVE_AFTER_SECONDS: whole(1),
+    RETENTION_SECONDS: whole(1),
+    IDEMPOTENCY_TTL_SECONDS: whole(86_400),
+    WEBHOOK_MAX_ATTEMPTS: whole(1),
+    WEBHOOK_TIMEOUT_MS: whole(1),
+    // KV refuses a cacheTtl under 30 seconds.
+    API_KEY_CACHE_TTL_SECONDS: whole(30),
+    TIER_3_LIMIT: whole(1),
+    TIER_3_WINDOW_SECONDS: whole(1),
+    TIER_4_LIMIT: whole(1),
+    TIER_4_WINDOW_SECONDS: whole(1),
+    ITEM_MAX_ATTEMPTS: whole(1),
+    ENRICHMENT_PROVIDERS: providerList,
+    ENRICHMENT_SATISFIED_CONFIDENCE: whole(0),
+    PROVIDER_TIMEOUT_MS: whole(1),
+    DOH_URL: url,
+    HUNTER_API_URL: url,
+    PDL_API_URL: url,
+    // KV refuses an expirationTtl under 60 seconds.
+    RESULT_CACHE_TTL_SECONDS: whole(60),
+    RESULT_CACHE_NOT_FOUND_TTL_SECONDS: whole(60),
+  })
+  .transform((vars) => ({
+    maxBatchItems: vars.MAX_BATCH_ITEMS,
+    maxBodyBytes: vars.MAX_BODY_BYTES,
+    retryBaseDelaySeconds: vars.RETRY_BASE_DELAY_SECONDS,
+    retryMaxDelaySeconds: vars.RETRY_MAX_DELAY_SECONDS,
+    batchDeadlineSeconds: vars.BATCH_DEADLINE_SECONDS,
+    redriveAfterSeconds: vars.REDRIVE_AFTER_SECONDS,
+    retentionSeconds: vars.RETENTION_SECONDS,
+    idempotencyTtlSeconds: vars.IDEMPOTENCY_TTL_SECONDS,
+    webhookMaxAttempts: vars.WEBHOOK_MAX_ATTEMPTS,
+    webhookTimeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+    apiKeyCacheTtlSeconds: vars.API_KEY_CACHE_TTL_SECONDS,
+    tier3: { limit: vars.TIER_3_LIMIT, windowSeconds: vars.TIER_3_WINDOW_SECONDS },
+    tier4: { limit: vars.TIER_4_LIMIT, windowSeconds: vars.TIER_4_WINDOW_SECONDS },
+    itemMaxAttempts: vars.ITEM_MAX_ATTEMPTS,
+    enrichment: {
+      providers: vars.ENRICHMENT_PROVIDERS,
+      satisfiedConfidence: vars.ENRICHMENT_SATISFIED_CONFIDENCE,
+      providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
+      dohUrl: vars.DOH_URL,
+      hunterApiUrl: vars.HUNTER_API_URL,
+      pdlApiUrl: vars.PDL_API_URL,
+      resultCacheTtlSeconds: vars.RESULT_CACHE_TTL_SECONDS,
+      resultCacheNotFoundTtlSeconds: vars.RESULT_CACHE_NOT_FOUND_TTL_SECONDS,
+    },
+  }));
+
+export type Config = z.output<typeof configSchema>;
 
 // The Worker gets the same env object on every request of an isolate: parse it once.
 const parsed = new WeakMap<Env, Config>();
@@ -40,59 +101,9 @@ export function readConfig(env: Env): Config {
 }
 
 function parseConfig(env: Env): Config {
-  return {
-    maxBatchItems: whole(env.MAX_BATCH_ITEMS, "MAX_BATCH_ITEMS", 1),
-    maxBodyBytes: whole(env.MAX_BODY_BYTES, "MAX_BODY_BYTES", 1),
-    retryBaseDelaySeconds: whole(env.RETRY_BASE_DELAY_SECONDS, "RETRY_BASE_DELAY_SECONDS", 0),
-    retryMaxDelaySeconds: whole(env.RETRY_MAX_DELAY_SECONDS, "RETRY_MAX_DELAY_SECONDS", 0),
-    batchDeadlineSeconds: whole(env.BATCH_DEADLINE_SECONDS, "BATCH_DEADLINE_SECONDS", 1),
-    // Meant to exceed an item's whole retry chain (see wrangler.toml); shorter only resends more.
-    redriveAfterSeconds: whole(env.REDRIVE_AFTER_SECONDS, "REDRIVE_AFTER_SECONDS", 1),
-    retentionSeconds: whole(env.RETENTION_SECONDS, "RETENTION_SECONDS", 1),
-    idempotencyTtlSeconds: whole(env.IDEMPOTENCY_TTL_SECONDS, "IDEMPOTENCY_TTL_SECONDS", 86_400),
-    webhookMaxAttempts: whole(env.WEBHOOK_MAX_ATTEMPTS, "WEBHOOK_MAX_ATTEMPTS", 1),
-    webhookTimeoutMs: whole(env.WEBHOOK_TIMEOUT_MS, "WEBHOOK_TIMEOUT_MS", 1),
-    // KV refuses a cacheTtl under 30 seconds.
-    apiKeyCacheTtlSeconds: whole(env.API_KEY_CACHE_TTL_SECONDS, "API_KEY_CACHE_TTL_SECONDS", 30),
-    tier3: {
-      limit: whole(env.TIER_3_LIMIT, "TIER_3_LIMIT", 1),
-      windowSeconds: whole(env.TIER_3_WINDOW_SECONDS, "TIER_3_WINDOW_SECONDS", 1),
-    },
-    tier4: {
-      limit: whole(env.TIER_4_LIMIT, "TIER_4_LIMIT", 1),
-      windowSeconds: whole(env.TIER_4_WINDOW_SECONDS, "TIER_4_WINDOW_SECONDS", 1),
-    },
-    itemMaxAttempts: whole(env.ITEM_MAX_ATTEMPTS, "ITEM_MAX_ATTEMPTS", 1),
-    enrichment: {
-      providers: providerList(env.ENRICHMENT_PROVIDERS),
-      satisfiedConfidence: whole(env.ENRICHMENT_SATISFIED_CONFIDENCE, "ENRICHMENT_SATISFIED_CONFIDENCE", 0),
-      providerTimeoutMs: whole(env.PROVIDER_TIMEOUT_MS, "PROVIDER_TIMEOUT_MS", 1),
-      dohUrl: url(env.DOH_URL, "DOH_URL"),
-      hunterApiUrl: url(env.HUNTER_API_URL, "HUNTER_API_URL"),
-      pdlApiUrl: url(env.PDL_API_URL, "PDL_API_URL"),
-      // KV refuses an expirationTtl under 60 seconds.
-      resultCacheTtlSeconds: whole(env.RESULT_CACHE_TTL_SECONDS, "RESULT_CACHE_TTL_SECONDS", 60),
-      resultCacheNotFoundTtlSeconds: whole(env.RESULT_CACHE_NOT_FOUND_TTL_SECONDS, "RESULT_CACHE_NOT_FOUND_TTL_SECONDS", 60),
-    },
-  };
-}
-
-function providerList(value: string): ProviderName[] {
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
-  const unknown = names.filter((name) => !(PROVIDER_NAMES as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`ENRICHMENT_PROVIDERS names unknown provider(s) ${unknown.join(", ")}; known: ${PROVIDER_NAMES.join(", ")}`);
-  return names as ProviderName[];
-}
-
-function url(value: string, name: string): string {
-  if (!URL.canParse(value)) throw new Error(`config var ${name} must be a URL`);
-  return value.replace(/\/+$/, "");
-}
-
-function whole(value: unknown, name: string, min: number): number {
-  const parsed = typeof value === "string" ? Number(value.trim()) : value;
-  if (typeof parsed !== "number" || !Number.isSafeInteger(parsed) || parsed < min) {
-    throw new Error(`config var ${name} must be a whole number >= ${min}`);
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    throw new Error(result.error.issues.map((issue) => `config var ${issue.path.join(".")} ${issue.message}`).join("; "));
   }
-  return parsed;
+  return result.data;
 }
