@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const MAX_FIELD_LENGTH = 512;
 
@@ -121,16 +121,18 @@ export const personInputSchema = z
 /**
  * Trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of
  * these), blanks dropped; domains (also of emails) in their ASCII (punycode) form.
+ * A schema, because a normalized person also travels in queue messages.
  */
-export interface NormalizedPerson {
-  firstName?: string;
-  lastName?: string;
-  fullName?: string;
-  companyName?: string;
-  companyDomain?: string;
-  linkedinSlug?: string;
-  email?: string;
-}
+export const normalizedPersonSchema = z.object({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  fullName: z.string().optional(),
+  companyName: z.string().optional(),
+  companyDomain: z.string().optional(),
+  linkedinSlug: z.string().optional(),
+  email: z.string().optional(),
+});
+export type NormalizedPerson = z.infer<typeof normalizedPersonSchema>;
 
 export function normalizePerson(input: PersonInput): NormalizedPerson {
   const person: NormalizedPerson = {};

@@ -1,16 +1,11 @@
 import type { ContactField } from "../contact-info/contact";
-import { type NormalizedPerson, personKey } from "../contact-info/person";
 import type { Environment } from "../environment";
+import { sha256Hex } from "../sha256";
 import type { FindResult } from "./provider";
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** KV key of a cached result: per environment and requested fields; the person only as a hash. */
-export async function resultCacheKey(environment: Environment, fields: readonly ContactField[], person: NormalizedPerson): Promise<string> {
-  return `result:${environment}:${[...fields].sort().join("+")}:${await sha256Hex(personKey(person))}`;
+/** KV key of a cached result: per environment and requested fields; the person only as a hash of its key. */
+export async function resultCacheKey(environment: Environment, fields: readonly ContactField[], personKey: string): Promise<string> {
+  return `result:${environment}:${[...fields].sort().join("+")}:${await sha256Hex(personKey)}`;
 }
 
 export interface ResultCache {

@@ -1,15 +1,29 @@
-import type { ContactField } from "../contact-info/contact";
-import type { PersonInput } from "../contact-info/person";
-import type { Environment } from "../environment";
+import * as z from "zod";
+import { CONTACT_FIELDS } from "../contact-info/contact";
+import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
+import { ENVIRONMENTS } from "../environment";
 
-/** One queue message per item. It carries the input so the consumer needs no read-back. */
-export interface ItemMessage {
-  batchId: string;
-  index: number;
-  environment: Environment;
-  fields: ContactField[];
-  input: PersonInput;
-}
+const itemMessageBase = z.object({
+  batchId: z.string(),
+  index: z.number().int().nonnegative(),
+  environment: z.enum(ENVIRONMENTS),
+  fields: z.array(z.enum(CONTACT_FIELDS)),
+});
+
+/**
+ * One queue message per item. It carries the person normalized once, at fan-out,
+ * and its key, so the consumer needs no read-back and neither normalizes nor
+ * keys it again. A message from an older deploy carries the submitted `input`
+ * instead; it is normalized here, so handlers see one shape.
+ */
+export const itemMessageSchema = z.union([
+  itemMessageBase.extend({ person: normalizedPersonSchema, personKey: z.string() }),
+  itemMessageBase.extend({ input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) }).transform(({ input, ...item }) => {
+    const person = normalizePerson(input);
+    return { ...item, person, personKey: personKey(person) };
+  }),
+]);
+export type ItemMessage = z.infer<typeof itemMessageSchema>;
 
 // Queues accept at most 100 messages and 256 KB per sendBatch (local Miniflare:
 // 288,000 bytes), and 128 KB per message, counted in bytes of the serialized

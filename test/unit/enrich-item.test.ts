@@ -19,11 +19,17 @@ const options = (providers: ContactProvider[], extra: Partial<EnrichOptions> = {
 
 describe("deciding an item", () => {
   it("completes when the requested fields are found", async () => {
-    expect(await enrichItem(request(), options([answering("ok", found)]))).toMatchObject({ kind: "completed", emails: found.emails, fromCache: false });
+    expect(await enrichItem(request(), options([answering("ok", found)]))).toMatchObject({
+      kind: "record",
+      result: { status: "completed", outcome: "found", emails: found.emails, fromCache: false },
+    });
   });
 
   it("completes as not found when every provider answered and none found", async () => {
-    expect(await enrichItem(request(), options([answering("a", { emails: [], phones: [] })]))).toMatchObject({ kind: "completed", emails: [] });
+    expect(await enrichItem(request(), options([answering("a", { emails: [], phones: [] })]))).toMatchObject({
+      kind: "record",
+      result: { status: "completed", outcome: "not_found", emails: [], phones: [] },
+    });
   });
 
   it("retries while a provider failed transiently, with its Retry-After", async () => {
@@ -33,24 +39,24 @@ describe("deciding an item", () => {
 
   it("completes with what answered on the last attempt", async () => {
     const resolution = await enrichItem(request(3), options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]));
-    expect(resolution).toMatchObject({ kind: "completed", emails: weak.emails });
+    expect(resolution).toMatchObject({ kind: "record", result: { status: "completed", outcome: "found", emails: weak.emails } });
   });
 
   it("fails only when no provider answered on the last attempt", async () => {
     const resolution = await enrichItem(request(3), options([failing("vendor", new TransientProviderError("503"))]));
-    expect(resolution).toMatchObject({ kind: "failed", error: { code: "processing_failed" } });
+    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed", error: { code: "processing_failed" } } });
   });
 
   it("fails at once when every provider refused permanently: retrying cannot help", async () => {
     const resolution = await enrichItem(request(1), options([failing("vendor", new PermanentProviderError("401"))]));
-    expect(resolution.kind).toBe("failed");
+    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed" } });
   });
 
   it("serves a cached result without asking any provider", async () => {
     const cache = memoryCache();
     cache.entries.set("k", found);
     const resolution = await enrichItem(request(), options([failing("vendor", new Error("must not be called"))], { cache: { store: cache, key: "k" } }));
-    expect(resolution).toMatchObject({ kind: "completed", fromCache: true, emails: found.emails });
+    expect(resolution).toMatchObject({ kind: "record", result: { status: "completed", outcome: "found", fromCache: true, emails: found.emails } });
   });
 
   it("caches full answers only", async () => {

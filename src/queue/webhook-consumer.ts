@@ -1,12 +1,9 @@
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { logError } from "../log";
-import { retryDelaySeconds } from "../queue/backoff";
-import { webhookSender } from "./webhook-sender";
-
-export interface WebhookMessage {
-  batchId: string;
-}
+import { webhookSender } from "../webhooks/webhook-sender";
+import { retryLater } from "./retry";
+import type { WebhookMessage } from "./webhook-message";
 
 /**
  * Hands each batch.completed delivery to its batch's WebhookSender and acks.
@@ -15,26 +12,32 @@ export interface WebhookMessage {
  * concurrency scales up), so a slow receiver here would hold back every
  * delivery queued behind it.
  */
-export async function deliverWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+export async function deliverWebhooks(messages: readonly Message<WebhookMessage>[], env: Env): Promise<void> {
   const config = readConfig(env);
   await Promise.all(
-    batch.messages.map(async (message) => {
+    messages.map(async (message) => {
       const { batchId } = message.body;
       try {
         await webhookSender(env, batchId).start(batchId);
         message.ack();
       } catch (error) {
         logError("webhook_handoff_error", error, { batchId, attempt: message.attempts });
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts, config.retryBaseDelaySeconds, config.retryMaxDelaySeconds) });
+        retryLater(message, config);
       }
     }),
   );
 }
 
 /** Deliveries whose hand-off kept failing: the batch shows the webhook failed. */
-export async function abandonWebhooks(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
-  for (const message of batch.messages) {
-    await batchStub(env, message.body.batchId).abandonWebhook();
-    message.ack();
+export async function abandonWebhooks(messages: readonly Message<WebhookMessage>[], env: Env): Promise<void> {
+  const config = readConfig(env);
+  for (const message of messages) {
+    try {
+      await batchStub(env, message.body.batchId).abandonWebhook();
+      message.ack();
+    } catch (error) {
+      logError("webhook_abandon_failed", error, { batchId: message.body.batchId, attempt: message.attempts });
+      retryLater(message, config);
+    }
   }
 }

@@ -1,0 +1,79 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { QUEUES } from "../../src/queue/names";
+import entry from "../../src/index";
+import { createStoredBatch, deliver, getStatus, person } from "../helpers";
+
+/** One delivery of raw bodies, as the queue would hand over whatever a producer sent. */
+async function deliverRaw(queue: string, bodies: unknown[]) {
+  const batch = createMessageBatch<unknown>(
+    queue,
+    bodies.map((body, i) => ({ id: `raw${i}-${crypto.randomUUID()}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await entry.queue(batch, env);
+  return { ids: batch.messages.map((message) => message.id), result: await getQueueResult(batch, ctx) };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a queue message whose body no handler can read", () => {
+  it.each(Object.values(QUEUES))("is acked on %s, never retried", async (queue) => {
+    const { ids, result } = await deliverRaw(queue, [{ batchId: 42 }, "not an object", null]);
+    expect([...result.explicitAcks].sort()).toEqual([...ids].sort());
+    expect(result.retryMessages).toEqual([]);
+    expect(result.retryBatch).toEqual({ retry: false });
+  });
+
+  it("is logged by its id only, never with its body", async () => {
+    const logged: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    const secret = "ada.lovelace@analytical.example";
+    const { ids } = await deliverRaw(QUEUES.items, [{ batchId: "b", index: -1, environment: "test", fields: ["email"], input: { email: secret } }]);
+    const lines = logged.filter((line) => line.includes('"queue_message_malformed"'));
+    expect(lines.map((line) => JSON.parse(line))).toEqual([{ event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1 }]);
+    expect(logged.join("\n")).not.toContain(secret);
+  });
+
+  it("does not hold back the readable messages delivered with it", async () => {
+    const { key, id, messages } = await createStoredBatch([person()]);
+    const batch = createMessageBatch<unknown>(QUEUES.items, [
+      { id: "good", timestamp: new Date(), attempts: 1, body: messages[0] },
+      { id: "bad", timestamp: new Date(), attempts: 1, body: { ...messages[0], fields: ["fax"] } },
+    ]);
+    const ctx = createExecutionContext();
+    await entry.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect([...result.explicitAcks].sort()).toEqual(["bad", "good"]);
+    expect(result.retryMessages).toEqual([]);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 1, failedItems: 0 });
+  });
+});
+
+describe("an item message from an older deploy (the submitted input, not the normalized person)", () => {
+  it("is normalized on arrival and processed like a current one", async () => {
+    const items = [person(), person({ firstName: "  GRACE ", lastName: "Hopper" })];
+    const { key, id, messages } = await createStoredBatch(items);
+    const legacy = messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+    const { result } = await deliverRaw(QUEUES.items, legacy);
+    expect(result.explicitAcks).toHaveLength(2);
+    expect(result.retryMessages).toEqual([]);
+    const status = await getStatus(key, id);
+    expect(status).toMatchObject({ status: "completed", completedItems: 2, failedItems: 0 });
+    // The same results as current messages for the same people: the sandbox answers by person key.
+    const current = await createStoredBatch(items);
+    await deliver(QUEUES.items, current.messages);
+    const expected = await getStatus(current.key, current.id);
+    expect(status.items.map(({ emails, phones }) => ({ emails, phones }))).toEqual(expected.items.map(({ emails, phones }) => ({ emails, phones })));
+  });
+
+  it("is marked failed by the dead-letter consumer like a current one", async () => {
+    const items = [person()];
+    const { key, id, messages } = await createStoredBatch(items);
+    const legacy = messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+    const { result } = await deliverRaw(QUEUES.itemsDeadLetter, legacy);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 0, failedItems: 1 });
+  });
+});
