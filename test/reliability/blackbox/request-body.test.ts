@@ -1,5 +1,6 @@
 import { type ClientRequest, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../../blackbox-helpers";
 import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 
 // Black-box, against `wrangler dev` over real sockets: how the Worker reads a
@@ -26,14 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function post(headers: Record<string, string>): ClientRequest {
   const { port } = new URL(server.url);
@@ -140,9 +133,9 @@ describe("an upload the client aborts", () => {
     // Part of the body, then the connection is cut while the Worker waits for the rest.
     req.write(Buffer.alloc(16 * 1024, 0x20));
     const logged = () => server.output().slice(before);
-    await until(() => req.socket !== null && req.socket.bytesWritten > 16 * 1024, 10_000, "the first part of the body was not sent");
+    await until(() => req.socket !== null && req.socket.bytesWritten > 16 * 1024, { what: "the first part of the body sent", timeoutMs: 10_000 });
     req.destroy();
-    await until(() => /request_body_incomplete|unhandled_error| 500 /.test(logged()), 20_000, "the aborted request left no trace in the log");
+    await until(() => /request_body_incomplete|unhandled_error| 500 /.test(logged()), { what: "the aborted request logged", timeoutMs: 20_000 });
     expect(logged()).toContain('"event":"request_body_incomplete"');
     expect(logged()).not.toContain("unhandled_error");
     expect(logged()).not.toMatch(/ 500 Internal Server Error/);
