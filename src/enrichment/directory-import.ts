@@ -1,12 +1,12 @@
 // Turns an operator's CSV or JSONL file into DIRECTORY entries. Pure: the
 // import command (scripts/directory.ts) reads the file and writes the result.
 import { matchColumn, matchColumns } from "../contact-info/columns";
-import type { EmailStatus } from "../contact-info/contact";
+import { EMAIL_STATUSES, type EmailStatus } from "../contact-info/contact";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
 import { type DirectoryEntry, directoryKey, entryKeys, type LearnedPattern } from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
-import { firstAndLast } from "./names";
+import { firstAndLast, splitName } from "./names";
 
 export const DIRECTORY_COLUMNS = [
   "firstName",
@@ -22,7 +22,7 @@ export const DIRECTORY_COLUMNS = [
   "workPhone",
 ] as const;
 
-const EMAIL_STATUSES: readonly EmailStatus[] = ["valid", "probable", "catch_all", "invalid", "unknown"];
+const isEmailStatus = (value: string): value is EmailStatus => (EMAIL_STATUSES as readonly string[]).includes(value);
 
 export interface Rejection {
   line: number;
@@ -107,8 +107,8 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   if (field.firstName) entry.firstName = field.firstName;
   if (field.lastName) entry.lastName = field.lastName;
   if (!entry.firstName && !entry.lastName && field.fullName) {
-    const words = field.fullName.split(" ");
-    if (words.length > 1) [entry.firstName, entry.lastName] = [words[0]!, words[words.length - 1]!];
+    const { first, last } = splitName(field.fullName);
+    if (last) [entry.firstName, entry.lastName] = [first, last];
   }
   if (field.companyName) entry.companyName = field.companyName;
   if (field.companyDomain) {
@@ -121,8 +121,8 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
     if (!slug) return "linkedinUrl is not a LinkedIn profile URL";
     entry.linkedinSlug = slug;
   }
-  const status = (field.emailStatus ?? "unknown") as EmailStatus;
-  if (!EMAIL_STATUSES.includes(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
+  const status = field.emailStatus ?? "unknown";
+  if (!isEmailStatus(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
   for (const [column, type] of [["workEmail", "work"], ["personalEmail", "personal"]] as const) {
     if (field[column] === undefined) continue;
     const address = asciiEmail(field[column].toLowerCase());

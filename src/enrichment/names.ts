@@ -8,11 +8,20 @@ export const asciiWord = (value: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "");
 
-/** First and last name words of a person, from first/last or from the full name. */
+/**
+ * The first and last word of a name ("Ada King Lovelace" → Ada, Lovelace), as
+ * written; a single word has an empty last. A string is split at spaces: names
+ * arrive trimmed with their whitespace collapsed.
+ */
+export function splitName(name: string | readonly string[]): { first: string; last: string } {
+  const words = typeof name === "string" ? name.split(" ") : name;
+  return { first: words[0] ?? "", last: words.length > 1 ? words[words.length - 1]! : "" };
+}
+
+/** First and last name words of a person, from first/last or from the full name; null without both. */
 export function firstAndLast(person: Pick<NormalizedPerson, "firstName" | "lastName" | "fullName">): { first: string; last: string } | null {
-  const words = person.firstName && person.lastName ? [person.firstName, person.lastName] : (person.fullName?.split(" ") ?? []);
-  if (words.length < 2) return null;
-  const first = asciiWord(words[0]!);
-  const last = asciiWord(words[words.length - 1]!);
+  const name = splitName(person.firstName && person.lastName ? [person.firstName, person.lastName] : (person.fullName ?? ""));
+  const first = asciiWord(name.first);
+  const last = asciiWord(name.last);
   return first && last ? { first, last } : null;
 }

@@ -1,5 +1,6 @@
 import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
 import { type NormalizedPerson, personKey } from "../contact-info/person";
+import { asciiWord, splitName } from "./names";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
 /** Company domains that make the sandbox act out an outcome; see README. */
@@ -61,25 +62,21 @@ async function digest(person: NormalizedPerson): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(personKey(person))));
 }
 
-const slug = (value: string): string =>
-  value
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "");
-
 function nameParts(person: NormalizedPerson): { first: string; last: string } {
-  const words =
+  // Without a name, the sandbox makes one up from the LinkedIn slug or the address.
+  const name = splitName(
     person.firstName || person.lastName
       ? [person.firstName ?? "", person.lastName ?? ""]
       : person.fullName
-        ? person.fullName.split(" ")
+        ? person.fullName
         : person.linkedinSlug
           ? person.linkedinSlug.split(/[-_.]/).filter((word) => !/\d/.test(word))
-          : (person.email?.split("@")[0]?.split(/[._-]/) ?? []);
-  return { first: slug(words[0] ?? ""), last: slug(words.length > 1 ? words[words.length - 1]! : "") };
+          : (person.email?.split("@")[0]?.split(/[._-]/) ?? []),
+  );
+  return { first: asciiWord(name.first), last: asciiWord(name.last) };
 }
 
 function companySlug(person: NormalizedPerson): string {
   const label = person.companyDomain?.split(".")[0] ?? person.companyName ?? person.email?.split("@")[1]?.split(".")[0];
-  return slug(label ?? "") || "company";
+  return asciiWord(label ?? "") || "company";
 }
