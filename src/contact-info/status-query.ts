@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { decodeCursor } from "../batch/cursor";
 import type { ItemStatus } from "../batch/status";
 import { badRequest } from "../http/errors";

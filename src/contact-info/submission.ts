@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { badRequest, tooManyItems } from "../http/errors";
 import type { FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { z } from "zod";
+import * as z from "zod";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { log } from "../log";
