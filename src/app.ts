@@ -1,28 +1,50 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env";
 import { IncompleteBodyError } from "./http/body";
-import { clientError, internalError, notFound } from "./http/errors";
+import { clientError, internalError, methodNotAllowed as notAllowed, notFound } from "./http/errors";
 import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { API_INDEX, openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
-import { requestId } from "./middleware/request-id";
 import { contactInfo } from "./routes/contact-info";
 import { rateLimits } from "./routes/rate-limits";
 
 // Built on first use, then kept for the isolate's life.
 let document: ReturnType<typeof openApiDocument> | undefined;
 
-const v2 = new Hono<AppEnv>()
-  .use(environmentParam(), apiKeyAuth())
+const v2 = new Hono<AppEnv>();
+v2.use(
+  environmentParam(),
+  apiKeyAuth(),
+  // A known /v2 path called with another method: 405 with Allow (GET implies HEAD, so Allow leaves it out).
+  methodNotAllowed({
+    app: v2,
+    onMethodNotAllowed: (c, methods) => {
+      throw notAllowed(
+        c.req.method,
+        methods.filter((method) => method !== "HEAD"),
+      );
+    },
+  }),
+)
   .route("/person/contact-info", contactInfo)
   .route("/me/rate-limits", rateLimits);
 
 export const app = new Hono<AppEnv>()
-  .use(requestId())
+  .use(
+    requestId({
+      headerName: "x-request-id",
+      // Never adopt a client's x-request-id (no length passes): the id is Cloudflare's
+      // Ray ID, so our logs join Cloudflare's, and a client cannot choose ids in them.
+      limitLength: 0,
+      generator: (c) => c.req.header("cf-ray") ?? crypto.randomUUID(),
+    }),
+  )
   .get("/", (c) => c.json(API_INDEX))
   .get("/healthz", (c) => c.json({ status: "ok" }))
   .get("/openapi.json", (c) => c.json((document ??= openApiDocument())))
@@ -37,9 +59,8 @@ export const app = new Hono<AppEnv>()
     }),
   )
   .route("/v2/:environment", v2)
-  .notFound(() => {
-    throw notFound();
-  })
+  // Answered, not thrown, so that methodNotAllowed can turn a 404 into a 405.
+  .notFound((c) => problemResponse(notFound().init, c.get("requestId")))
   .onError((error, c) => {
     const id = c.get("requestId") ?? "unknown";
     if (error instanceof IncompleteBodyError) log("request_body_incomplete", { requestId: id, method: c.req.method, path: c.req.routePath });

@@ -1,10 +1,12 @@
 import { createMiddleware } from "hono/factory";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
-import { ApiError, badRequest } from "../http/problem";
+import { badRequest, idempotencyInProgress, idempotencyKeyReused } from "../http/errors";
 import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
 import { logError } from "../log";
+import { sha256Hex } from "../sha256";
 
 const MAX_KEY_LENGTH = 255;
 // Visible ASCII: what the draft's sf-string allows, minus quotes and backslashes.
@@ -27,8 +29,7 @@ export async function requestFingerprint(request: FingerprintedRequest, body: Ar
   const data = new Uint8Array(prefix.byteLength + body.byteLength);
   data.set(prefix);
   data.set(new Uint8Array(body), prefix.byteLength);
-  const digest = await crypto.subtle.digest("SHA-256", data);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(data);
 }
 
 type IdempotencyEnv = AppEnv & {
@@ -66,23 +67,12 @@ export const idempotency = () =>
     const begun = await store.begin(key, print, config.idempotencyTtlSeconds);
     switch (begun.kind) {
       case "replay":
-        return replay(begun.response);
+        // Through the context, so headers set before the route ran (x-request-id) are kept.
+        return c.body(begun.response.body, replayStatus(begun.response), { ...begun.response.headers, "idempotent-replayed": "true" });
       case "mismatch":
-        throw new ApiError({
-          status: 422,
-          code: "idempotency_key_reused",
-          title: "Unprocessable Content",
-          detail: "This Idempotency-Key was already used with a different request (method, path, query, Content-Type or body). Use a new key for a new request.",
-        });
+        throw idempotencyKeyReused();
       case "in_progress":
-        throw new ApiError({
-          status: 409,
-          code: "idempotency_in_progress",
-          title: "Conflict",
-          detail: `A request with this Idempotency-Key is still being processed. Retry in ${begun.retryAfterSeconds} s.`,
-          headers: { "retry-after": String(begun.retryAfterSeconds) },
-          extensions: { retryAfterSeconds: begun.retryAfterSeconds },
-        });
+        throw idempotencyInProgress(begun.retryAfterSeconds);
     }
     c.set("idempotentBatchId", begun.batchId);
     await next();
@@ -106,6 +96,5 @@ export const idempotency = () =>
     }
   });
 
-function replay(response: StoredResponse): Response {
-  return new Response(response.body, { status: response.status, headers: { ...response.headers, "idempotent-replayed": "true" } });
-}
+// Only a 2xx answer is stored (see above).
+const replayStatus = (response: StoredResponse) => response.status as ContentfulStatusCode;

@@ -2,14 +2,13 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { type IntakeCounts, intakeCounts } from "../batch/leaders";
-import { batchPageJson } from "../batch/status";
+import { batchPageJson } from "../batch/views";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/body";
-import { methodNotAllowed } from "../http/method-not-allowed";
 import { badRequest, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
@@ -46,7 +45,12 @@ export const contactInfo = new Hono<AppEnv>()
     // exists, so a retry after a crash finds this batch instead of making another.
     const batchId = c.get("idempotentBatchId") ?? crypto.randomUUID();
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
-    const items = submission.items.map((item) => ({ ...item, dedupeKey: personKey(normalizePerson(item.input)) }));
+    // Normalized once, here: the key merges duplicates, and both travel in the item's queue message.
+    const items = submission.items.map((item) => {
+      if (item.error) return item;
+      const person = normalizePerson(item.input);
+      return { ...item, person, personKey: personKey(person) };
+    });
     const batch = await batchStub(c.env, batchId).create({
       id: batchId,
       customerId: apiKey.customerId,
@@ -64,7 +68,6 @@ export const contactInfo = new Hono<AppEnv>()
     if (!batch.created) c.header("idempotent-replayed", "true");
     return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items)) }, 202);
   })
-  .all("/", methodNotAllowed("POST"))
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");
     if (!UUID.test(id)) throw notFound("No batch with this id exists.");
@@ -78,5 +81,4 @@ export const contactInfo = new Hono<AppEnv>()
     if (read.kind === "none") throw notFound("No batch with this id exists.");
     if (read.kind === "expired") throw batchExpired(read.expiredAt);
     return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
-  })
-  .all("/:id", methodNotAllowed("GET"));
+  });

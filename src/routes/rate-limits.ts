@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { methodNotAllowed } from "../http/method-not-allowed";
 import { rateLimit } from "../middleware/rate-limit";
 import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
 
@@ -19,5 +18,4 @@ export const rateLimits = new Hono<AppEnv>()
         return { ...endpointLimit(type, environment, config, overrides), remaining, resetSeconds, used };
       }),
     );
-  })
-  .all("/", methodNotAllowed("GET"));
+  });
