@@ -56,7 +56,18 @@ describe("routing", () => {
     await expectProblem(rateLimits, 405, "method_not_allowed");
   });
 
-  it("tags every response with a request id", async () => {
-    expect((await request("/healthz")).headers.get("x-request-id")).toBeTruthy();
+  it("tags every response with a fresh UUID request id when Cloudflare gave no Ray ID", async () => {
+    const response = await request("/v2/test/me/rate-limits");
+    const id = response.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The same id the problem body carries, so a report can quote either.
+    expect((await response.json<{ requestId: string }>()).requestId).toBe(id);
+    expect((await request("/healthz")).headers.get("x-request-id")).not.toBe(id);
+  });
+
+  it("uses the Cloudflare Ray ID as the request id, and never a client's own x-request-id", async () => {
+    expect((await request("/healthz", { headers: { "cf-ray": "8f1c2d3e4a5b6c7d-AMS" } })).headers.get("x-request-id")).toBe("8f1c2d3e4a5b6c7d-AMS");
+    const response = await request("/healthz", { headers: { "x-request-id": "chosen-by-client" } });
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

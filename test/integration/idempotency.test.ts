@@ -6,7 +6,7 @@ import { normalizePerson, personKey } from "../../src/contact-info/person";
 import { idempotencyStore } from "../../src/idempotency/idempotency-store";
 import { HOLD_MS } from "../../src/idempotency/record-policy";
 import { requestFingerprint } from "../../src/middleware/idempotency";
-import { createKey, expectProblem, person, request } from "../helpers";
+import { createKey, expectProblem, getStatus, person, request } from "../helpers";
 
 const SUBMIT_PATH = "/v2/test/person/contact-info";
 
@@ -174,8 +174,12 @@ describe("Idempotency-Key on submit", () => {
     const body = { items: [person()] };
     const first = await (await submitWith(a.key, "shared", body)).json<{ batchId: string }>();
     const other = await submitWith(b.key, "shared", body);
+    expect(other.status).toBe(202);
     expect(other.headers.get("idempotent-replayed")).toBeNull();
-    expect((await other.json<{ batchId: string }>()).batchId).not.toBe(first.batchId);
+    // A batch of b's own: b reads it, and a's stays a stranger's (404) to b.
+    const { batchId } = await other.json<{ batchId: string }>();
+    expect((await getStatus(b.key, batchId)).id).toBe(batchId);
+    await expectProblem(await request(`/v2/test/person/contact-info/${first.batchId}`, { key: b.key }), 404, "not_found");
   });
 
   it("answers a retry sent as text/plain with 415, not a replay", async () => {
@@ -229,7 +233,8 @@ describe("the idempotency record store", () => {
     expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "replay", response: { status: 202, body: "{}", headers: {} } });
     at(86_400_000);
     const after = await s.begin("k", "f", 86_400);
-    expect(after).toMatchObject({ kind: "run", resumed: false });
+    // Forgotten: a fresh run with a new batch id, not a resume of the old batch.
+    expect(after).toEqual({ kind: "run", batchId: expect.stringMatching(/^[0-9a-f-]{36}$/), resumed: false });
     expect(after.kind === "run" && after.batchId).not.toBe(first.kind === "run" && first.batchId);
   });
 
