@@ -1,7 +1,7 @@
 import * as z from "zod";
 
-export const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
+type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 const isProviderName = (name: string): name is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(name);
 

@@ -4,14 +4,14 @@
 // input); each caller passes the columns it knows.
 
 /** Only letters and digits, lower-cased: "First Name", "first_name" and "firstName" all read "firstname". */
-export const columnKey = (name: string): string =>
+const columnKey = (name: string): string =>
   name
     .normalize("NFKD")
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "");
 
 /** Other names for each column, as column keys. A name may serve several columns; the caller's list decides. */
-export const COLUMN_ALIASES: Readonly<Record<string, readonly string[]>> = {
+const COLUMN_ALIASES: Readonly<Record<string, readonly string[]>> = {
   externalId: ["id", "externalid", "recordid", "contactid", "crmid"],
   firstName: ["first", "firstname", "givenname", "forename"],
   lastName: ["last", "lastname", "surname", "familyname"],

@@ -5,9 +5,9 @@ import * as z from "zod";
 export const CONTACT_FIELDS = ["email", "phone"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
-export const EMAIL_TYPES = ["work", "personal"] as const;
+const EMAIL_TYPES = ["work", "personal"] as const;
 export const EMAIL_STATUSES = ["valid", "probable", "catch_all", "invalid", "unknown"] as const;
-export const PHONE_TYPES = ["mobile", "landline", "voip", "unknown"] as const;
+const PHONE_TYPES = ["mobile", "landline", "voip", "unknown"] as const;
 
 export type EmailType = (typeof EMAIL_TYPES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];

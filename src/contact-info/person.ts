@@ -13,7 +13,7 @@ export const PERSON_FIELDS = [
   "email",
 ] as const;
 
-export type PersonField = (typeof PERSON_FIELDS)[number];
+type PersonField = (typeof PERSON_FIELDS)[number];
 
 /** An item as submitted: every field optional, every value a string. */
 export type PersonInput = Partial<Record<PersonField, string>>;
@@ -48,7 +48,7 @@ export function asciiDomain(value: string): string | null {
   return host !== undefined && DOMAIN.test(host) ? host : null;
 }
 
-export const isDomain = (value: string): boolean => asciiDomain(value) !== null;
+const isDomain = (value: string): boolean => asciiDomain(value) !== null;
 
 /** An email address with its local part lower-cased and its domain in ASCII form, or null when it is not one. */
 export function asciiEmail(value: string): string | null {
@@ -58,7 +58,7 @@ export function asciiEmail(value: string): string | null {
   return domain === null ? null : `${match[1]!.toLowerCase()}@${domain}`;
 }
 
-export const isEmail = (value: string): boolean => asciiEmail(value) !== null;
+const isEmail = (value: string): boolean => asciiEmail(value) !== null;
 
 /** decodeURIComponent without the throw: null for a malformed escape (`%zz`, a lone `%`, bytes that are not UTF-8 such as `%ff`). */
 function decodePercent(value: string): string | null {

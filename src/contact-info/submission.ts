@@ -6,7 +6,7 @@ import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type P
 import type { Environment } from "../environment";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export const fieldsSchema = z
   .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
@@ -18,7 +18,7 @@ export const webhookUrlSchema = z
 
 // Items are checked one by one (parseItem), so that a bad item fails alone
 // instead of rejecting the batch; the envelope only needs them to be an array.
-export const submissionSchema = z.strictObject({
+const submissionSchema = z.strictObject({
   items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
   fields: fieldsSchema.optional(),
   webhookUrl: webhookUrlSchema.optional(),

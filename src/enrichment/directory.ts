@@ -24,7 +24,7 @@ export interface LearnedPattern {
 // length (a field holds 512 characters, more after NFKD), so each is cut to this
 // many characters; import and lookup build keys here, so both cut alike.
 // With a domain of at most 253 bytes a name key stays under 470 bytes.
-export const MAX_NAME_KEY_WORD = 100;
+const MAX_NAME_KEY_WORD = 100;
 
 /** KV key schema of the DIRECTORY namespace; docs/storage.md describes it. */
 export const directoryKey = {

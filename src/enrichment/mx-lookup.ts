@@ -28,7 +28,7 @@ const answering = new Set<string>();
 const firstContact = new Map<string, Promise<void>>();
 
 /** Interprets a DNS JSON answer for MX: NXDOMAIN, no MX, or only a null MX (RFC 7505 "0 .") mean no mail. */
-export function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds: number } | null {
+function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds: number } | null {
   if (answer.Status === DNS_NXDOMAIN) return { result: "no_mail", ttlSeconds: MIN_TTL_SECONDS };
   if (answer.Status !== DNS_NOERROR) return null;
   const records = (answer.Answer ?? []).filter((record) => record.type === MX);

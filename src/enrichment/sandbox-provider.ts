@@ -4,7 +4,7 @@ import { asciiWord, splitName } from "./names";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
 /** Company domains that make the sandbox act out an outcome; see README. */
-export const SANDBOX_DOMAINS = {
+const SANDBOX_DOMAINS = {
   notFound: "notfound.test",
   fail: "fail.test",
   flaky: "flaky.test",

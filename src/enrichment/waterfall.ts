@@ -67,7 +67,7 @@ export async function runWaterfall(
   };
 }
 
-export function isSatisfied(result: FindResult, fields: readonly ContactField[], satisfyingConfidence: number): boolean {
+function isSatisfied(result: FindResult, fields: readonly ContactField[], satisfyingConfidence: number): boolean {
   const confident = (values: { confidence: number }[]) => values.some((value) => value.confidence >= satisfyingConfidence);
   return fields.every((field) => (field === "email" ? confident(result.emails) : confident(result.phones)));
 }

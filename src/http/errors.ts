@@ -34,7 +34,7 @@ type ErrorStatus = (typeof ERROR_CODES)[ErrorCode];
 type CodeWithStatus<S extends ErrorStatus> = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends S ? C : never }[ErrorCode];
 
 /** The problem `title` of each status the API answers with. */
-export const STATUS_TITLES = {
+const STATUS_TITLES = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",

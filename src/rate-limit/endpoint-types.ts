@@ -28,7 +28,7 @@ export interface EndpointLimit extends RateLimitSetting {
 }
 
 /** The limit in force for one endpoint type: the key's override, else its tier's default. */
-export function effectiveSetting(type: EndpointType, config: Config, overrides: RateLimitOverrides = {}): RateLimitSetting {
+function effectiveSetting(type: EndpointType, config: Config, overrides: RateLimitOverrides = {}): RateLimitSetting {
   const { limit, windowSeconds } = overrides[type] ?? (ENDPOINTS[type].tier === "Tier 3" ? config.tier3 : config.tier4);
   return { limit, windowSeconds };
 }

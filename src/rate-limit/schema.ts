@@ -1,6 +1,6 @@
 // Ordered schema migrations of the RateLimiter Durable Object. Never edit a
 // shipped entry: append a new one. docs/storage.md describes every table.
-export const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly string[] = [
   // One row per allowed request still possibly inside its window. `seq` numbers
   // an endpoint type's hits in time order without gaps (only the oldest are ever
   // deleted), so a window's count is a difference of two sequence numbers and its

@@ -2,7 +2,7 @@
 // "<webhook-id>.<webhook-timestamp>.<body>", keyed with the base64 bytes after
 // "whsec_", sent as "v1,<base64 signature>".
 
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));

@@ -18,7 +18,7 @@ const MIN_UNPRIVILEGED_PORT = 1024;
  * decoded percent escapes and written numeric IPv4 forms (2130706433, 0x7f.1)
  * as dotted quads; trailing dots (`localhost.`) name the same host and go too.
  */
-export function normalizedHost(url: URL): string {
+function normalizedHost(url: URL): string {
   return url.hostname.toLowerCase().replace(/\.+$/, "");
 }
 
@@ -29,7 +29,7 @@ export function normalizedHost(url: URL): string {
  * unspecified, unique-local, NAT64 and IPv4-translated, 6to4 and Teredo. An
  * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
  */
-export function isPublicAddress(literal: string): boolean {
+function isPublicAddress(literal: string): boolean {
   if (!ipaddr.isValid(literal)) return false;
   const address = ipaddr.process(literal);
   if (address.kind() === "ipv4") return address.range() === "unicast";
