@@ -1,0 +1,157 @@
+// A thin wrapper over openapi-fetch for the batch API: the key set once, waits
+// the server asks for (429, and 409 while an idempotent submit is still running)
+// honoured, polling paced by the RateLimit field, results paged for you, and every
+// error answer thrown as a typed ProblemError.
+import createOpenApiClient from "openapi-fetch";
+import type { BatchItem, BatchReceipt, BatchStatus, ClientPaths, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths";
+import { type Problem, type ProblemError, problemError } from "./problem";
+import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit";
+
+export interface ClientOptions {
+  /** Where the API answers, e.g. http://127.0.0.1:8787 or https://contact-info-batch.<you>.workers.dev */
+  baseUrl: string;
+  apiKey: string;
+  /** Default: the key's own, `live` for a ck_live_ key, else `test`. */
+  environment?: Environment;
+  fetch?: typeof globalThis.fetch;
+  /** Told before each wait the server asked for: a 429 (`rate_limited`) or a 409 (`idempotency_in_progress`). */
+  onWait?: (wait: { seconds: number; problem: Problem }) => void;
+}
+
+export interface SubmitOptions {
+  /** What to find; default both. */
+  fields?: Field[];
+  webhookUrl?: string;
+  /** Makes the submit safe to repeat for 24 h: the same key and body answer the same batch. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface Submitted extends BatchReceipt {
+  /** The batch's status URL (the Location header). */
+  location: string | null;
+  /** True when the answer replays an earlier submit with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+export type BatchSummary = Omit<BatchStatus, "items" | "nextCursor">;
+
+export interface WaitOptions {
+  /** Called after every poll with the batch's counters. */
+  onProgress?: (batch: BatchSummary) => void;
+  signal?: AbortSignal;
+  /** Shortest time between polls; default 1000 ms. Polls slow down further as the rate limit runs low. */
+  intervalMs?: number;
+}
+
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+  status?: ItemStatusFilter;
+  signal?: AbortSignal;
+}
+
+export interface Client {
+  readonly environment: Environment;
+  submit(items: SubmitItem[], options?: SubmitOptions): Promise<Submitted>;
+  /** One page of a batch. */
+  getBatch(id: string, options?: PageOptions): Promise<BatchStatus>;
+  /** Polls until the batch is completed and answers its counters. */
+  waitForBatch(id: string, options?: WaitOptions): Promise<BatchSummary>;
+  /** Every item of the batch (or those with `status`), in submission order, page after page. */
+  items(id: string, options?: { status?: ItemStatusFilter; signal?: AbortSignal }): AsyncGenerator<BatchItem, void, undefined>;
+}
+
+const BATCHES = "/v2/{environment}/person/contact-info";
+const BATCH = "/v2/{environment}/person/contact-info/{id}";
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Seconds the server asked us to wait before repeating this request, or undefined when repeating will not help. */
+function askedToWait(error: ProblemError): number | undefined {
+  const { response, problem } = error;
+  const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
+  if (response.status === 429) return retryAfter ?? parseRateLimit(response.headers.get("RateLimit"))?.resetSeconds ?? 1;
+  if (response.status === 409 && problem.code === "idempotency_in_progress") return retryAfter ?? 1;
+  return undefined;
+}
+
+export function createClient(options: ClientOptions): Client {
+  const { apiKey, onWait } = options;
+  const environment: Environment = options.environment ?? (apiKey.startsWith("ck_live_") ? "live" : "test");
+  const api = createOpenApiClient<ClientPaths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), fetch: options.fetch });
+  api.use({
+    onRequest({ request }) {
+      request.headers.set("x-api-key", apiKey);
+      return request;
+    },
+  });
+
+  // Sends until the answer is a success or an error that waiting will not fix.
+  async function send<R extends { data?: unknown; error?: unknown; response: Response }>(
+    request: () => Promise<R>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ data: NonNullable<R["data"]>; response: Response }> {
+    for (;;) {
+      const { data, error, response } = await request();
+      if (response.ok && data !== undefined && data !== null) return { data, response };
+      const failure = problemError(error, response);
+      const seconds = askedToWait(failure);
+      if (seconds === undefined) throw failure;
+      onWait?.({ seconds, problem: failure.problem });
+      await sleep(seconds * 1000, signal);
+    }
+  }
+
+  const page = (id: string, { limit, cursor, status, signal }: PageOptions) =>
+    send(() => api.GET(BATCH, { params: { path: { environment, id }, query: { limit, cursor, status } }, signal }), signal);
+
+  return {
+    environment,
+    async submit(items, { fields, webhookUrl, idempotencyKey, signal } = {}) {
+      const { data, response } = await send(
+        () =>
+          api.POST(BATCHES, {
+            params: { path: { environment }, header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } },
+            body: { items, fields, webhookUrl },
+            signal,
+          }),
+        signal,
+      );
+      return { ...data, location: response.headers.get("Location"), replayed: response.headers.get("Idempotent-Replayed") === "true" };
+    },
+    async getBatch(id, pageOptions = {}) {
+      return (await page(id, pageOptions)).data;
+    },
+    async waitForBatch(id, { onProgress, signal, intervalMs = 1000 } = {}) {
+      for (;;) {
+        const { data, response } = await page(id, { limit: 1, signal });
+        const { items: _items, nextCursor: _next, ...summary } = data;
+        onProgress?.(summary);
+        if (summary.status === "completed") return summary;
+        await sleep(pollDelayMs(parseRateLimit(response.headers.get("RateLimit")), intervalMs), signal);
+      }
+    },
+    async *items(id, { status, signal } = {}) {
+      let cursor: string | undefined;
+      do {
+        const { data } = await page(id, { cursor, status, signal });
+        yield* data.items;
+        cursor = data.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+    },
+  };
+}
