@@ -17,7 +17,7 @@ const COLUMN_ALIASES: Readonly<Record<string, readonly string[]>> = {
   lastName: ["last", "lastname", "surname", "familyname"],
   fullName: ["name", "fullname", "contactname", "personname"],
   companyName: ["company", "companyname", "organization", "organisation", "account", "accountname", "employer"],
-  companyDomain: ["domain", "companydomain", "emaildomain", "websitedomain"],
+  companyDomain: ["domain", "companydomain", "emaildomain", "websitedomain", "website", "websiteurl", "companywebsite"],
   linkedinUrl: ["linkedin", "linkedinurl", "linkedinprofile", "linkedinprofileurl", "personlinkedinurl"],
   email: ["email", "emailaddress", "workemail", "businessemail"],
   workEmail: ["email", "emailaddress", "workemail", "businessemail"],
