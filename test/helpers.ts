@@ -1,8 +1,10 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import type { Environment } from "../src/environment";
-import type { BatchOwner, BatchPage } from "../src/batch/status";
+import type { BatchOwner, NewBatch } from "../src/batch/contract";
+import type { BatchPage } from "../src/batch/views";
+import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
 import { batchStub } from "../src/batch/stub";
 import type { PersonInput } from "../src/contact-info/person";
 import entry from "../src/index";
@@ -158,4 +160,43 @@ export async function deliver(queue: string, messages: ItemMessage[], attempts =
   const ctx = createExecutionContext();
   await worker.queue(batch, workerEnv, ctx);
   return getQueueResult(batch, ctx);
+}
+
+/** A batch to create straight in its object, of `size` distinct valid items stored as an older deploy did (no normalized person). */
+export const newBatch = (customerId: string, size: number): NewBatch => ({
+  id: crypto.randomUUID(),
+  customerId,
+  environment: "test",
+  keyId: "key_test",
+  fields: ["email", "phone"],
+  createdAt: new Date().toISOString(),
+  statusUrl: "https://api.test/status",
+  items: Array.from({ length: size }, (_, i) => ({ input: person({ firstName: `P${i}` }), externalId: null, error: null })),
+});
+
+/** How far the batch's fan-out got, read from its row. */
+export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
+  runInDurableObject(stub, (_, state) =>
+    state.storage.sql.exec<{ next_enqueue_index: number; enqueue_failures: number }>("SELECT next_enqueue_index, enqueue_failures FROM batch").one(),
+  );
+
+/**
+ * Fault injection around the real item queue binding, shared by every object in
+ * this isolate: `vi.restoreAllMocks()` (or the spy's mockRestore) puts it back.
+ */
+export function faultyItemQueue(sendBatch: (real: Queue["sendBatch"], messages: Iterable<MessageSendRequest>) => Promise<unknown>) {
+  const real = env.ITEM_QUEUE.sendBatch.bind(env.ITEM_QUEUE);
+  return vi.spyOn(env.ITEM_QUEUE, "sendBatch").mockImplementation(async (messages) => (await sendBatch(real, messages)) as QueueSendBatchResponse);
+}
+
+/**
+ * Sets the clock `ms` ahead of real time for the test and the Durable Objects
+ * (they share its isolate). Only Date is faked, so polling still runs on real
+ * timers; `vi.useRealTimers()` brings the clock back.
+ */
+export function setClockAhead(ms: number): void {
+  vi.useRealTimers();
+  const real = Date.now();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(real + ms);
 }

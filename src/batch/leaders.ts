@@ -1,18 +1,18 @@
-import type { NewItem } from "./status";
+import type { NewItem } from "./contract";
 
 /**
- * Within-batch de-duplication: of the valid items with the same dedupe key (the
- * same person), the first is the leader and is the only one enqueued; the
+ * Within-batch de-duplication: of the valid items with the same person key (the
+ * same normalized person), the first is the leader and is the only one enqueued; the
  * others follow it (its index) and share its result. Null for leaders and for
  * invalid items.
  */
 export function leaderIndexes(items: readonly NewItem[]): (number | null)[] {
   const leaders = new Map<string, number>();
   return items.map((item, index) => {
-    if (item.error || item.dedupeKey === undefined) return null;
-    const leader = leaders.get(item.dedupeKey);
+    if (item.error || item.personKey === undefined) return null;
+    const leader = leaders.get(item.personKey);
     if (leader !== undefined) return leader;
-    leaders.set(item.dedupeKey, index);
+    leaders.set(item.personKey, index);
     return null;
   });
 }

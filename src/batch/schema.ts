@@ -57,6 +57,11 @@ export const MIGRATIONS: readonly string[] = [
      WHERE status = 'pending' AND leader_idx IS NULL AND idx < (SELECT next_enqueue_index FROM batch);
    UPDATE batch SET webhook_queued_at = coalesce(completed_at, created_at), webhook_enqueues = 1 WHERE webhook_state = 'queued';
    CREATE INDEX items_by_enqueue ON items (enqueued_at) WHERE status = 'pending' AND leader_idx IS NULL;`,
+  // Normalized once, at submission: each item's normalized person (JSON) and its
+  // key, carried in its queue message. Rows from before have neither; the fan-out
+  // normalizes their input instead.
+  `ALTER TABLE items ADD COLUMN person TEXT;
+   ALTER TABLE items ADD COLUMN person_key TEXT;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

@@ -1,11 +1,10 @@
 import * as z from "zod";
 import { decodeCursor } from "../batch/cursor";
-import type { ItemStatus } from "../batch/status";
+import { ITEM_STATUSES, type ItemStatus } from "../batch/views";
 import { badRequest } from "../http/errors";
 import type { FieldError } from "../http/problem";
 
 export const MAX_PAGE_SIZE = 1000;
-export const ITEM_STATUSES = ["pending", "completed", "failed"] as const satisfies readonly ItemStatus[];
 
 export const statusQuerySchema = z.strictObject({
   limit: z

@@ -1,4 +1,4 @@
-import type { ItemOutcome } from "../batch/status";
+import type { ItemOutcome } from "../batch/contract";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import type { ContactProvider, FindResult } from "./provider";

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { BatchOwner } from "../batch/status";
+import type { BatchOwner } from "../batch/contract";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";

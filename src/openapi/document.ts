@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { batchPageSchema } from "../batch/views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { ENVIRONMENTS } from "../environment";
@@ -7,7 +8,8 @@ import { statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { ERROR_CODES, type ErrorCode, problemInit } from "../http/errors";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
-import { batchStatusSchema, EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
+import { EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
+import { batchCompletedEventSchema } from "../webhooks/event";
 
 // The request schemas are the ones that validate requests; the response schemas
 // are type-checked against what the Worker returns (schemas.ts).
@@ -154,7 +156,7 @@ function registry(): OpenAPIRegistry {
       }),
     },
     responses: {
-      200: { description: "The batch.", headers: rateLimitHeaders("contact_info_status", 100), content: { "application/json": { schema: batchStatusSchema } } },
+      200: { description: "The batch.", headers: rateLimitHeaders("contact_info_status", 100), content: { "application/json": { schema: batchPageSchema } } },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems,
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
@@ -192,11 +194,7 @@ function registry(): OpenAPIRegistry {
       body: {
         content: {
           "application/json": {
-            schema: z.object({
-              type: z.literal("batch.completed"),
-              timestamp: z.iso.datetime(),
-              data: batchStatusSchema.omit({ items: true, nextCursor: true, webhook: true }).extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
-            }),
+            schema: batchCompletedEventSchema,
           },
         },
       },

@@ -2,58 +2,11 @@
 // compile-time checks at the end tie each one to the type the Worker returns,
 // so the document cannot drift from the code.
 import * as z from "zod";
-import type { BatchPage, ItemView, WebhookView } from "../batch/status";
-import { emailSchema, phoneSchema } from "../contact-info/contact";
 import { problemInit } from "../http/errors";
 import { problemBody } from "../http/problem";
 import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 
 export const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
-
-export const itemErrorSchema = z
-  .object({
-    code: z.string().meta({ description: "invalid_input, processing_failed or processing_timeout", example: "invalid_input" }),
-    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
-  })
-  .meta({ id: "ItemError" });
-
-export const itemSchema = z
-  .object({
-    index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
-    externalId: z.string().nullable(),
-    status: z.enum(["pending", "completed", "failed"]),
-    outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
-    input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
-    emails: z.array(emailSchema),
-    phones: z.array(phoneSchema),
-    error: itemErrorSchema.nullable(),
-    fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
-  })
-  .meta({ id: "Item" });
-
-export const webhookViewSchema = z
-  .object({
-    url: z.string(),
-    state: z.enum(["pending", "queued", "delivered", "failed"]),
-    attempts: z.number().int().min(0),
-    lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
-  })
-  .meta({ id: "WebhookDelivery" });
-
-export const batchStatusSchema = z
-  .object({
-    id: z.uuid(),
-    status: z.enum(["pending", "processing", "completed"]).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
-    totalItems: z.number().int(),
-    completedItems: z.number().int(),
-    failedItems: z.number().int(),
-    createdAt: z.iso.datetime(),
-    completedAt: z.iso.datetime().nullable(),
-    webhook: webhookViewSchema.nullable(),
-    items: z.array(itemSchema),
-    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-  })
-  .meta({ id: "BatchStatus" });
 
 export const receiptSchema = z
   .object({
@@ -107,7 +60,4 @@ export const problemSchema = z
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <A, B>(check: Same<A, B>) => check;
-same<z.infer<typeof webhookViewSchema>, WebhookView>(true);
-same<Omit<z.infer<typeof itemSchema>, "input">, Omit<ItemView, "input">>(true);
-same<Omit<z.infer<typeof batchStatusSchema>, "items">, Omit<BatchPage, "items">>(true);
 same<Pick<z.infer<typeof rateLimitInfoSchema>, keyof EndpointLimit>, EndpointLimit>(true);

@@ -1,4 +1,4 @@
-import type { ItemOutcome } from "../batch/status";
+import type { ItemOutcome } from "../batch/contract";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import type { Resolution } from "../enrichment/enrich-item";

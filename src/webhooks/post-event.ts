@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "../batch/status";
+import type { WebhookEvent } from "./event";
 import { signWebhook } from "./signature";
 
 /**

@@ -4,6 +4,7 @@ import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { log } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
+import { webhookEvent } from "./event";
 import { postEvent } from "./post-event";
 
 /** The sender of batch `batchId`'s webhook: one object per batch, so one receiver's slowness stays its own. */
@@ -37,8 +38,9 @@ export class WebhookSender extends DurableObject<Env> {
     if (!state) return;
     const config = readConfig(this.env);
     const batch = batchStub(this.env, state.batchId);
-    const event = await batch.webhookEvent();
-    if (!event) return this.ctx.storage.deleteAll();
+    const completed = await batch.pendingWebhook();
+    if (!completed) return this.ctx.storage.deleteAll();
+    const event = webhookEvent(completed);
     const attempt = state.attempts + 1;
     const status = await postEvent(event, config.webhookTimeoutMs);
     const delivered = status !== null && status >= 200 && status < 300;

@@ -106,7 +106,10 @@ describe("Idempotency-Key on submit", () => {
         fields: ["email", "phone"],
         createdAt: new Date().toISOString(),
         statusUrl: `https://api.test${SUBMIT_PATH}/${batchId}`,
-        items: body.items.map((input) => ({ input, externalId: null, error: null, dedupeKey: personKey(normalizePerson(input)) })),
+        items: body.items.map((input) => {
+          const person = normalizePerson(input);
+          return { input, externalId: null, error: null, person, personKey: personKey(person) };
+        }),
       });
       const batches = await batchCount();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FIELD_LENGTH } from "../../src/contact-info/person";
+import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import {
   chunkForSend,
   type ItemMessage,
@@ -10,24 +10,18 @@ import {
   sendSplitting,
 } from "../../src/queue/item-message";
 
-const message = (index: number, padding = 0): ItemMessage => ({
-  batchId: "b",
-  index,
-  environment: "test",
-  fields: ["email"],
-  input: { fullName: "x".repeat(padding), companyName: "c" },
-});
+// A message as the fan-out builds it: the normalized person and its key.
+const itemMessage = (index: number, input: PersonInput): ItemMessage => {
+  const person = normalizePerson(input);
+  return { batchId: "b", index, environment: "test", fields: ["email", "phone"], person, personKey: personKey(person) };
+};
 
-// Every text field at its maximum length, in a script whose characters take 3 (CJK) or 4 (emoji) UTF-8 bytes.
-const wide = (index: number, unit: string): ItemMessage => {
+const message = (index: number, padding = 0) => itemMessage(index, { fullName: "x".repeat(padding), companyName: "c" });
+
+// Every text field of the person at its maximum length, in a script whose characters take 3 (CJK) or 4 (emoji) UTF-8 bytes.
+const wide = (index: number, unit: string) => {
   const value = unit.repeat(MAX_FIELD_LENGTH / unit.length);
-  return {
-    batchId: "b",
-    index,
-    environment: "test",
-    fields: ["email", "phone"],
-    input: { externalId: value, firstName: value, lastName: value, fullName: value, companyName: value },
-  };
+  return itemMessage(index, { firstName: value, lastName: value, fullName: value, companyName: value });
 };
 
 const utf8 = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).byteLength;

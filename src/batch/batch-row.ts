@@ -1,0 +1,79 @@
+import type { Environment } from "../environment";
+import type { NewBatch } from "./contract";
+import type { StepFacts } from "./next-step";
+import { type BatchSummary, batchStatus, type WebhookView } from "./views";
+
+/** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */
+export type BatchRow = StepFacts & {
+  id: string;
+  customer_id: string;
+  environment: Environment;
+  key_id: string;
+  fields: string;
+  completed_items: number;
+  failed_items: number;
+  enqueue_failures: number;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  status_url: string;
+  webhook_last_status: number | null;
+};
+
+export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
+  // The oldest pending enqueue is a min() over the partial index items_by_enqueue.
+  return sql
+    .exec<BatchRow>(
+      `SELECT *, (SELECT min(enqueued_at) FROM items WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_enqueue FROM batch`,
+    )
+    .toArray()[0];
+}
+
+export function insertBatchRow(sql: SqlStorage, batch: NewBatch, failed: number, completedAt: string | null): void {
+  sql.exec(
+    `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
+                        status_url, webhook_url, webhook_secret, webhook_state)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    batch.id,
+    batch.customerId,
+    batch.environment,
+    batch.keyId,
+    JSON.stringify(batch.fields),
+    batch.items.length,
+    failed,
+    batch.createdAt,
+    completedAt,
+    batch.statusUrl,
+    batch.webhook?.url ?? null,
+    batch.webhook?.secret ?? null,
+    batch.webhook ? "pending" : null,
+  );
+}
+
+/** Adds finished items to the counters, and completes the batch when none is left. */
+export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, failed: number, finishedAt: string): void {
+  if (completed + failed === 0) return;
+  const done = row.completed_items + row.failed_items + completed + failed >= row.total_items;
+  sql.exec(
+    "UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, completed_at = ?",
+    completed,
+    failed,
+    done ? finishedAt : null,
+  );
+}
+
+export function summary(row: BatchRow): BatchSummary {
+  return {
+    id: row.id,
+    status: batchStatus(row.total_items, row.completed_items, row.failed_items),
+    totalItems: row.total_items,
+    completedItems: row.completed_items,
+    failedItems: row.failed_items,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+export function webhookView(row: BatchRow): WebhookView | null {
+  if (!row.webhook_url || !row.webhook_state) return null;
+  return { url: row.webhook_url, state: row.webhook_state, attempts: row.webhook_attempts, lastStatus: row.webhook_last_status };
+}

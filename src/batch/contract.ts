@@ -1,0 +1,43 @@
+// What crosses the RPC boundary of the batch Durable Object: its arguments and answers.
+import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
+import type { NormalizedPerson, PersonInput } from "../contact-info/person";
+import type { Environment } from "../environment";
+import type { BatchPageData, BatchSummary } from "./views";
+
+export interface BatchOwner {
+  customerId: string;
+  environment: Environment;
+}
+
+export interface NewBatch extends BatchOwner {
+  id: string;
+  keyId: string;
+  fields: ContactField[];
+  createdAt: string;
+  items: NewItem[];
+  statusUrl: string;
+  webhook?: { url: string; secret: string };
+}
+
+export interface NewItem {
+  input: PersonInput;
+  externalId: string | null;
+  error: ItemError | null;
+  /** The input normalized once at submission; absent for invalid items (and from callers that do not normalize). */
+  person?: NormalizedPerson;
+  /** personKey(person): items with the same key are enriched once and share the result. */
+  personKey?: string;
+}
+
+/** What `create` answers: the batch, and whether this call made it or found it already made (a retry). */
+export interface CreatedBatch extends BatchSummary {
+  created: boolean;
+}
+
+/** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
+export type StatusRead = { kind: "page"; page: BatchPageData } | { kind: "expired"; expiredAt: string } | { kind: "none" };
+
+/** What the consumer reports for one item; recording it is idempotent. */
+export type ItemOutcome =
+  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean }
+  | { index: number; status: "failed"; error: ItemError };

@@ -1,0 +1,143 @@
+import type { ItemError } from "../contact-info/contact";
+import { log, logError } from "../log";
+import {
+  chunkForSend,
+  type ItemMessage,
+  itemMessageSchema,
+  MAX_MESSAGE_BYTES,
+  MAX_MESSAGES_PER_SEND,
+  MESSAGE_CONTENT_TYPE,
+  messageBytes,
+  sendSplitting,
+} from "../queue/item-message";
+import type { BatchRow } from "./batch-row";
+import type { ItemOutcome } from "./contract";
+import { itemRedrive, redriveCutoff } from "./next-step";
+
+const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
+const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is too large to be queued" };
+
+// Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
+const MAX_SENDS_PER_ALARM = 200;
+
+/** What the fan-out needs of the batch object. */
+export interface FanOutTarget {
+  storage: DurableObjectStorage;
+  queue: Queue;
+  /** Records outcomes, finishing the batch if they complete it. */
+  settle(outcomes: ItemOutcome[]): Promise<{ failed: number }>;
+  /** Items recorded meanwhile (by the consumer, or failed here) can complete the batch. */
+  isComplete(): boolean;
+}
+
+type StoredItem = { idx: number; input: string; person: string | null; person_key: string | null; enqueues: number };
+
+/**
+ * Enqueues pending leaders from where the last run stopped. Progress is saved
+ * after every send: a failure resends at most one chunk, and recording is
+ * idempotent, so a resent item is harmless. True when every item is enqueued
+ * (or the batch completed meanwhile); false when this run's sends ran out.
+ */
+export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boolean> {
+  const { sql } = target.storage;
+  let next = row.next_enqueue_index;
+  for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
+    const items = sql
+      .exec<StoredItem>(
+        "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= ? AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
+        next,
+        MAX_MESSAGES_PER_SEND,
+      )
+      .toArray();
+    if (items.length === 0) {
+      sql.exec("UPDATE batch SET next_enqueue_index = total_items");
+      log("batch_enqueued", { batchId: row.id, items: row.total_items });
+      return true;
+    }
+    sends += await enqueue(target, row, items, (sent) => {
+      next = sent[sent.length - 1]!.index + 1;
+      sql.exec("UPDATE batch SET next_enqueue_index = ?", next);
+    });
+    if (target.isComplete()) return true;
+  }
+  return false;
+}
+
+/**
+ * Resends pending items last enqueued REDRIVE_AFTER_SECONDS ago or longer (their
+ * message was lost), oldest first; an item enqueued MAX_ITEM_ENQUEUES times fails
+ * instead. True when none is left due (or the batch completed); false when this
+ * run's sends ran out first.
+ */
+export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterSeconds: number): Promise<boolean> {
+  const cutoff = new Date(redriveCutoff(Date.now(), redriveAfterSeconds)).toISOString();
+  let resent = 0;
+  let failed = 0;
+  try {
+    for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
+      const due = target.storage.sql
+        .exec<StoredItem>(
+          `SELECT idx, input, person, person_key, enqueues FROM items
+           WHERE status = 'pending' AND leader_idx IS NULL AND enqueued_at <= ? ORDER BY enqueued_at, idx LIMIT ?`,
+          cutoff,
+          MAX_MESSAGES_PER_SEND,
+        )
+        .toArray();
+      if (due.length === 0) return true;
+      const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
+      if (exhausted.length > 0) {
+        failed += (await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: LOST_MESSAGE })))).failed;
+        if (target.isComplete()) return true;
+      }
+      const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
+      sends += await enqueue(target, row, again, (sent) => (resent += sent.length));
+    }
+    return false;
+  } finally {
+    if (resent + failed > 0) log("items_redriven", { batchId: row.id, resent, failed });
+  }
+}
+
+/**
+ * Sends items to the queue in chunks the queue accepts, marking each item
+ * enqueued (when, how often) as its chunk is accepted. Returns the sends made.
+ */
+async function enqueue(target: FanOutTarget, row: BatchRow, items: StoredItem[], sent: (chunk: ItemMessage[]) => void): Promise<number> {
+  const messages = items.map((item) => itemMessage(row, item));
+  // Validation bounds every field, so this never happens; if it did, resending could never succeed.
+  const tooLarge = messages.filter((message) => messageBytes(message) > MAX_MESSAGE_BYTES);
+  if (tooLarge.length > 0) {
+    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: row.id, items: tooLarge.length });
+    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE })));
+  }
+  let sends = 0;
+  for (const chunk of chunkForSend(messages.filter((message) => !tooLarge.includes(message)))) {
+    await sendSplitting(chunk, async (part) => {
+      await target.queue.sendBatch(part.map((body) => ({ body, contentType: MESSAGE_CONTENT_TYPE })));
+      sends++;
+      target.storage.transactionSync(() => {
+        target.storage.sql.exec(
+          "UPDATE items SET enqueued_at = ?, enqueues = enqueues + 1 WHERE idx IN (SELECT value FROM json_each(?))",
+          new Date().toISOString(),
+          JSON.stringify(part.map((message) => message.index)),
+        );
+        sent(part);
+      });
+    });
+  }
+  return sends;
+}
+
+/**
+ * The item's message, checked by the message schema since the row may come from
+ * an older deploy: one stored without its normalized person carries its input,
+ * which the schema normalizes.
+ */
+function itemMessage(row: BatchRow, item: StoredItem): ItemMessage {
+  const message = { batchId: row.id, index: item.idx, environment: row.environment, fields: JSON.parse(row.fields) };
+  return itemMessageSchema.parse(
+    item.person !== null && item.person_key !== null
+      ? { ...message, person: JSON.parse(item.person), personKey: item.person_key }
+      : { ...message, input: JSON.parse(item.input) },
+  );
+}

@@ -1,0 +1,110 @@
+import type { Config } from "../config";
+import type { WebhookState } from "./views";
+
+// What the batch's alarm does next, decided from the batch row alone. The
+// object reads the facts, takes the step, and asks again until the answer is to
+// wait. Re-drive resends work whose queue message went missing (a consumer that
+// died past max_retries, a platform incident, a local restart).
+
+/** Times one item may be put on the queue: the fan-out, then at most two re-drives. */
+export const MAX_ITEM_ENQUEUES = 3;
+/** Times the batch.completed webhook may be put on the queue, likewise. */
+export const MAX_WEBHOOK_ENQUEUES = 3;
+
+/** The facts of the batch row the plan reads; ISO 8601 times as stored. */
+export type StepFacts = {
+  created_at: string;
+  completed_at: string | null;
+  expired_at: string | null;
+  total_items: number;
+  next_enqueue_index: number;
+  /** The last enqueue time of the pending item enqueued longest ago. */
+  oldest_pending_enqueue: string | null;
+  webhook_state: WebhookState | null;
+  webhook_attempts: number;
+  webhook_enqueues: number;
+  webhook_queued_at: string | null;
+  webhook_attempted_at: string | null;
+};
+
+export type StepConfig = Pick<Config, "batchDeadlineSeconds" | "redriveAfterSeconds" | "retentionSeconds" | "webhookMaxAttempts">;
+
+export type Step =
+  /** Nothing more, ever: the batch expired. */
+  | { kind: "none" }
+  /** Enqueue the items not yet sent. */
+  | { kind: "fan_out" }
+  /** Resend pending items whose message was lost. */
+  | { kind: "redrive" }
+  /** The deadline passed: fail the items still pending. */
+  | { kind: "time_out_items" }
+  /** Put the webhook on its queue: the first time, or again when its message was lost. */
+  | { kind: "send_webhook" }
+  /** A lost webhook used its attempts or enqueues. */
+  | { kind: "fail_webhook" }
+  /** Retention ended: delete the items. */
+  | { kind: "expire" }
+  | { kind: "wait_until"; at: number };
+
+export function nextStep(row: StepFacts, now: number, config: StepConfig): Step {
+  if (row.expired_at !== null) return { kind: "none" };
+  return row.completed_at === null ? openBatchStep(row, now, config) : completedBatchStep(row, row.completed_at, now, config);
+}
+
+/** The fan-out first; then fail what is left at the deadline, or re-drive when the oldest pending item is due. */
+function openBatchStep(row: StepFacts, now: number, config: StepConfig): Step {
+  if (row.next_enqueue_index < row.total_items) return { kind: "fan_out" };
+  const deadline = Date.parse(row.created_at) + config.batchDeadlineSeconds * 1000;
+  if (now >= deadline) return { kind: "time_out_items" };
+  const oldest = millis(row.oldest_pending_enqueue);
+  const redrive = oldest === null ? null : oldest + config.redriveAfterSeconds * 1000;
+  if (redrive !== null && now >= redrive) return { kind: "redrive" };
+  return { kind: "wait_until", at: earliest(deadline, redrive) };
+}
+
+/**
+ * The webhook first: hand it over once, then resend it if it sits `queued` with
+ * no activity longer than the longest backoff between attempts (its message
+ * was lost) while attempts and enqueues are left, else fail it. Then expire
+ * when retention ends.
+ */
+function completedBatchStep(row: StepFacts, completedAt: string, now: number, config: StepConfig): Step {
+  if (row.webhook_state === "pending") return { kind: "send_webhook" };
+  let webhookDue: number | null = null;
+  if (row.webhook_state === "queued") {
+    webhookDue = (latest(millis(row.webhook_queued_at), millis(row.webhook_attempted_at)) ?? 0) + config.redriveAfterSeconds * 1000;
+    if (now >= webhookDue) {
+      const left = row.webhook_attempts < config.webhookMaxAttempts && row.webhook_enqueues < MAX_WEBHOOK_ENQUEUES;
+      return { kind: left ? "send_webhook" : "fail_webhook" };
+    }
+  }
+  const end = retentionEnd(completedAt, config);
+  if (now >= end) return { kind: "expire" };
+  return { kind: "wait_until", at: earliest(end, webhookDue) };
+}
+
+/** When a completed batch's items are deleted. */
+export function retentionEnd(completedAt: string, config: Pick<Config, "retentionSeconds">): number {
+  return Date.parse(completedAt) + config.retentionSeconds * 1000;
+}
+
+/** Pending items last enqueued at or before this time are due for a re-drive. */
+export function redriveCutoff(now: number, redriveAfterSeconds: number): number {
+  return now - redriveAfterSeconds * 1000;
+}
+
+/** A stuck item is resent while it has enqueues left; past the bound it fails. */
+export function itemRedrive(enqueues: number): "resend" | "fail" {
+  return enqueues < MAX_ITEM_ENQUEUES ? "resend" : "fail";
+}
+
+const millis = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
+
+function earliest(first: number, ...others: (number | null)[]): number {
+  return Math.min(first, ...others.filter((time): time is number => time !== null));
+}
+
+function latest(...times: (number | null)[]): number | null {
+  const known = times.filter((time): time is number => time !== null);
+  return known.length === 0 ? null : Math.max(...known);
+}

@@ -1,0 +1,82 @@
+// The batch as the API shows it: response shapes as zod schemas, the one source
+// of both the TypeScript types and the OpenAPI document.
+import * as z from "zod";
+import { emailSchema, phoneSchema } from "../contact-info/contact";
+
+export const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
+export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
+export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
+
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+/** Delivery of batch.completed: pending → queued → delivered | failed. */
+export type WebhookState = (typeof WEBHOOK_STATES)[number];
+
+/** pending: no item has finished; processing: some have; completed: every item has. */
+export function batchStatus(totalItems: number, completedItems: number, failedItems: number): BatchStatus {
+  const finished = completedItems + failedItems;
+  if (finished >= totalItems) return "completed";
+  return finished === 0 ? "pending" : "processing";
+}
+
+const itemErrorSchema = z
+  .object({
+    code: z.string().meta({ description: "invalid_input, processing_failed or processing_timeout", example: "invalid_input" }),
+    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
+  })
+  .meta({ id: "ItemError" });
+
+const itemViewSchema = z
+  .object({
+    index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
+    externalId: z.string().nullable(),
+    status: z.enum(ITEM_STATUSES),
+    outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+    input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
+    emails: z.array(emailSchema),
+    phones: z.array(phoneSchema),
+    error: itemErrorSchema.nullable(),
+    fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
+  })
+  .meta({ id: "Item" });
+
+const webhookViewSchema = z
+  .object({
+    url: z.string(),
+    state: z.enum(WEBHOOK_STATES),
+    attempts: z.number().int().min(0),
+    lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const batchSummarySchema = z.object({
+  id: z.uuid(),
+  status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
+  totalItems: z.number().int(),
+  completedItems: z.number().int(),
+  failedItems: z.number().int(),
+  createdAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+});
+
+export const batchPageSchema = batchSummarySchema
+  .extend({
+    webhook: webhookViewSchema.nullable(),
+    items: z.array(itemViewSchema),
+    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+  })
+  .meta({ id: "BatchStatus" });
+
+export type BatchSummary = z.infer<typeof batchSummarySchema>;
+export type ItemView = z.infer<typeof itemViewSchema>;
+export type WebhookView = z.infer<typeof webhookViewSchema>;
+/** The status response body. */
+export type BatchPage = z.infer<typeof batchPageSchema>;
+
+/** A BatchPage as the batch object returns it: the items already rendered as a JSON array of ItemView. */
+export type BatchPageData = Omit<BatchPage, "items"> & { itemsJson: string };
+
+/** The response body of a status read: BatchPage, built around the pre-rendered items. */
+export function batchPageJson({ itemsJson, nextCursor, ...rest }: BatchPageData): string {
+  return `${JSON.stringify(rest).slice(0, -1)},"items":${itemsJson},"nextCursor":${JSON.stringify(nextCursor)}}`;
+}

@@ -1,0 +1,35 @@
+import * as z from "zod";
+import { type BatchSummary, batchSummarySchema } from "../batch/views";
+import { ENVIRONMENTS, type Environment } from "../environment";
+
+/** The batch.completed event body, as receivers get it (and as the OpenAPI document describes it). */
+export const batchCompletedEventSchema = z.object({
+  type: z.literal("batch.completed"),
+  timestamp: z.iso.datetime(),
+  data: batchSummarySchema.extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
+});
+
+/** What the batch supplies for its event: a completed batch whose webhook awaits delivery. */
+export interface CompletedBatch {
+  summary: BatchSummary & { completedAt: string };
+  environment: Environment;
+  statusUrl: string;
+  webhookUrl: string;
+  secret: string;
+}
+
+/** What the sender needs to send one batch.completed event. */
+export interface WebhookEvent {
+  /** Stable across retries, so receivers can de-duplicate. */
+  id: string;
+  url: string;
+  secret: string;
+  body: string;
+}
+
+export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secret }: CompletedBatch): WebhookEvent {
+  const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt } = summary;
+  const data = { id, environment, status, totalItems, completedItems, failedItems, createdAt, completedAt, statusUrl };
+  const event: z.infer<typeof batchCompletedEventSchema> = { type: "batch.completed", timestamp: completedAt, data };
+  return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { itemRedrive, MAX_ITEM_ENQUEUES, MAX_WEBHOOK_ENQUEUES, nextStep, type StepFacts } from "../../src/batch/next-step";
+
+const second = 1000;
+const minute = 60 * second;
+const now = Date.parse("2026-11-22T12:00:00.000Z");
+const iso = (ms: number) => new Date(ms).toISOString();
+const config = { batchDeadlineSeconds: 3600, redriveAfterSeconds: 120, retentionSeconds: 86_400, webhookMaxAttempts: 3 };
+
+// A batch created ten minutes ago, fanned out, its three items pending.
+const open: StepFacts = {
+  created_at: iso(now - 10 * minute),
+  completed_at: null,
+  expired_at: null,
+  total_items: 3,
+  next_enqueue_index: 3,
+  oldest_pending_enqueue: iso(now - minute),
+  webhook_state: null,
+  webhook_attempts: 0,
+  webhook_enqueues: 0,
+  webhook_queued_at: null,
+  webhook_attempted_at: null,
+};
+const deadline = now + 50 * minute;
+
+// Completed a minute ago; retention ends a day after that.
+const completed: StepFacts = { ...open, completed_at: iso(now - minute), oldest_pending_enqueue: null };
+const retentionEnd = now - minute + 86_400 * second;
+
+describe("an open batch's next step", () => {
+  it("is the fan-out while items are left to enqueue, even past the deadline", () => {
+    expect(nextStep({ ...open, next_enqueue_index: 1 }, now, config)).toEqual({ kind: "fan_out" });
+    expect(nextStep({ ...open, next_enqueue_index: 1 }, deadline, config)).toEqual({ kind: "fan_out" });
+  });
+
+  it("waits until the oldest pending item is due for a re-drive, when that comes before the deadline", () => {
+    expect(nextStep(open, now, config)).toEqual({ kind: "wait_until", at: now + minute });
+  });
+
+  it("waits until the deadline when nothing pending was enqueued, or the re-drive would come later", () => {
+    expect(nextStep({ ...open, oldest_pending_enqueue: null }, now, config)).toEqual({ kind: "wait_until", at: deadline });
+    expect(nextStep({ ...open, oldest_pending_enqueue: iso(deadline - minute) }, deadline - 2 * minute, config)).toEqual({
+      kind: "wait_until",
+      at: deadline,
+    });
+  });
+
+  it("re-drives once the oldest pending item was enqueued REDRIVE_AFTER_SECONDS ago", () => {
+    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
+    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute + 1) }, now, config)).toEqual({ kind: "wait_until", at: now + 1 });
+  });
+
+  it("times out the pending items at BATCH_DEADLINE_SECONDS after creation, before any re-drive", () => {
+    expect(nextStep(open, deadline - 1, { ...config, redriveAfterSeconds: 86_400 })).toEqual({ kind: "wait_until", at: deadline });
+    expect(nextStep(open, deadline, config)).toEqual({ kind: "time_out_items" });
+    expect(nextStep(open, deadline + 86_400 * second, config)).toEqual({ kind: "time_out_items" });
+  });
+});
+
+describe("a completed batch's next step", () => {
+  it("waits until retention ends, then expires", () => {
+    expect(nextStep(completed, now, config)).toEqual({ kind: "wait_until", at: retentionEnd });
+    expect(nextStep(completed, retentionEnd - 1, config)).toEqual({ kind: "wait_until", at: retentionEnd });
+    expect(nextStep(completed, retentionEnd, config)).toEqual({ kind: "expire" });
+  });
+
+  it("hands a pending webhook to its queue first, even once retention ended", () => {
+    expect(nextStep({ ...completed, webhook_state: "pending" }, now, config)).toEqual({ kind: "send_webhook" });
+    expect(nextStep({ ...completed, webhook_state: "pending" }, retentionEnd, config)).toEqual({ kind: "send_webhook" });
+  });
+
+  it("expires whatever became of a delivered or failed webhook", () => {
+    for (const webhook_state of ["delivered", "failed"] as const) {
+      expect(nextStep({ ...completed, webhook_state }, now, config)).toEqual({ kind: "wait_until", at: retentionEnd });
+      expect(nextStep({ ...completed, webhook_state }, retentionEnd, config)).toEqual({ kind: "expire" });
+    }
+  });
+
+  describe("with its webhook queued", () => {
+    const queued: StepFacts = { ...completed, webhook_state: "queued", webhook_attempts: 1, webhook_enqueues: 1, webhook_queued_at: iso(now - minute) };
+
+    it("checks again REDRIVE_AFTER_SECONDS after the last enqueue or attempt, whichever came later", () => {
+      expect(nextStep(queued, now, config)).toEqual({ kind: "wait_until", at: now + minute });
+      expect(nextStep({ ...queued, webhook_attempted_at: iso(now - 30 * second) }, now, config)).toEqual({
+        kind: "wait_until",
+        at: now + 90 * second,
+      });
+    });
+
+    it("resends a webhook stuck past that, while attempts and enqueues are left", () => {
+      expect(nextStep(queued, now + minute, config)).toEqual({ kind: "send_webhook" });
+    });
+
+    it("fails a stuck webhook that used its attempts or its enqueues", () => {
+      expect(nextStep({ ...queued, webhook_attempts: 3 }, now + minute, config)).toEqual({ kind: "fail_webhook" });
+      expect(nextStep({ ...queued, webhook_enqueues: MAX_WEBHOOK_ENQUEUES }, now + minute, config)).toEqual({ kind: "fail_webhook" });
+    });
+
+    it("expires at retention end when that comes before the webhook's check", () => {
+      const late = { ...queued, webhook_queued_at: iso(retentionEnd - 30 * second) };
+      expect(nextStep(late, retentionEnd - minute, config)).toEqual({ kind: "wait_until", at: retentionEnd });
+      expect(nextStep(late, retentionEnd, config)).toEqual({ kind: "expire" });
+    });
+  });
+});
+
+describe("an expired batch's next step", () => {
+  it("is nothing, ever", () => {
+    expect(nextStep({ ...completed, expired_at: iso(retentionEnd) }, retentionEnd + minute, config)).toEqual({ kind: "none" });
+  });
+});
+
+describe("an item's re-drive", () => {
+  it("resends while the item has enqueues left, then fails it", () => {
+    expect(itemRedrive(1)).toBe("resend");
+    expect(itemRedrive(MAX_ITEM_ENQUEUES - 1)).toBe("resend");
+    expect(itemRedrive(MAX_ITEM_ENQUEUES)).toBe("fail");
+  });
+});
