@@ -29,7 +29,7 @@ export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdA
 }
 
 /**
- * One page of items as a JSON array of ItemView, rendered by SQLite: no
+ * One page of items as a JSON array of items (itemViewSchema), rendered by SQLite: no
  * per-item objects cross the RPC boundary or get parsed and re-serialized in
  * the Worker. The cursor is an item index, so a filtered page resumes exactly
  * where the last one ended.

@@ -1,6 +1,6 @@
 // Ordered schema migrations of the batch Durable Object. Never edit a shipped
 // entry: append a new one. docs/storage.md describes every table and column.
-export const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly string[] = [
   `CREATE TABLE batch (
      id TEXT PRIMARY KEY,
      customer_id TEXT NOT NULL,

@@ -3,9 +3,9 @@
 import * as z from "zod";
 import { emailSchema, phoneSchema } from "../contact-info/contact";
 
-export const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
+const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
-export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
+const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -68,12 +68,11 @@ export const batchPageSchema = batchSummarySchema
   .meta({ id: "BatchStatus" });
 
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
-export type ItemView = z.infer<typeof itemViewSchema>;
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 /** The status response body. */
 export type BatchPage = z.infer<typeof batchPageSchema>;
 
-/** A BatchPage as the batch object returns it: the items already rendered as a JSON array of ItemView. */
+/** A BatchPage as the batch object returns it: the items already rendered as a JSON array of itemViewSchema items. */
 export type BatchPageData = Omit<BatchPage, "items"> & { itemsJson: string };
 
 /** The response body of a status read: BatchPage, built around the pre-rendered items. */
