@@ -3,14 +3,17 @@ import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import type { Environment } from "../src/environment";
 import type { BatchOwner, NewBatch } from "../src/batch/contract";
-import type { BatchPage } from "../src/batch/views";
+import type { BatchPage, BatchPageData } from "../src/batch/views";
 import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
 import { batchStub } from "../src/batch/stub";
-import type { PersonInput } from "../src/contact-info/person";
+import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
 import entry from "../src/index";
-import { issueApiKey, kvKey } from "../src/keys/api-key";
+import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import type { ItemMessage } from "../src/queue/item-message";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
+import { until } from "./until";
+
+export { until };
 
 /**
  * The real bindings with some vars replaced, for one call. (Assigning onto
@@ -33,8 +36,7 @@ export async function createKey(
     name: "test key",
   });
   if (options.rateLimits) record.rateLimits = options.rateLimits;
-  await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify(record));
-  await env.API_KEYS.put(kvKey.byId(record.keyId), hash);
+  for (const { key, value, metadata } of apiKeyWrites(hash, record)) await env.API_KEYS.put(key, value, { metadata });
   owners.set(key, { customerId: record.customerId, environment: record.environment });
   return { key, hash, record };
 }
@@ -62,12 +64,6 @@ export function submit(key: string, body: unknown, environment: Environment = "t
 }
 
 
-export async function drainSubmittedBatches(timeoutMs = 60_000): Promise<void> {
-  const pending = [...submitted];
-  submitted.clear();
-  await Promise.all(pending.map(([batchId, key]) => settle(key, batchId, timeoutMs)));
-}
-
 export async function submitBatch(key: string, body: unknown, environment: Environment = "test"): Promise<string> {
   const response = await submit(key, body, environment);
   if (response.status !== 202) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
@@ -86,27 +82,68 @@ export async function getStatus(key: string, batchId: string, query = "") {
 }
 
 /**
- * Waits for the real queue to finish the batch, or fails the test after `timeoutMs`.
- * It polls the batch object directly, so waiting spends none of the key's rate
- * limit; the answer then comes through the API.
+ * The batch's counters and status read straight from its object, so polling
+ * spends none of the key's rate limit. Null once the batch is gone or expired.
  */
+export async function readBatch(key: string, batchId: string): Promise<BatchPageData | null> {
+  const owner = owners.get(key);
+  if (!owner) throw new Error("reading a batch directly needs a key made by createKey");
+  const read = await batchStub(env, batchId).status(owner, { fromIndex: 0, limit: 1 });
+  return read.kind === "page" ? read.page : null;
+}
+
+/** Waits until the batch is completed (or gone), reading its object directly. */
+function untilSettled(key: string, batchId: string, timeoutMs: number): Promise<BatchPageData | null> {
+  return until(() => readBatch(key, batchId), { what: `batch ${batchId} completed`, done: (batch) => batch === null || batch.status === "completed", timeoutMs });
+}
+
+/** Waits for the real queue to finish the batch, then answers its status through the API. */
 export async function waitForCompletion(key: string, batchId: string, timeoutMs = 20_000): Promise<StatusBody> {
-  await settle(key, batchId, timeoutMs);
+  await untilSettled(key, batchId, timeoutMs);
   return getStatus(key, batchId);
 }
 
-async function settle(key: string, batchId: string, timeoutMs: number): Promise<void> {
-  const owner = owners.get(key);
-  if (!owner) throw new Error("waiting for a batch needs a key made by createKey");
-  const deadline = Date.now() + timeoutMs;
-  const isComplete = async () => {
-    const read = await batchStub(env, batchId).status(owner, { fromIndex: 0, limit: 1 });
-    return read.kind !== "page" || read.page.status === "completed";
+/** Every page of the batch's items through the API, following nextCursor with `limit` items a page. */
+export async function readPages(key: string, batchId: string, query: { limit: number; status?: string }): Promise<StatusBody[]> {
+  const pages: StatusBody[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit: String(query.limit), ...(query.status ? { status: query.status } : {}), ...(cursor ? { cursor } : {}) });
+    const page: StatusBody = await getStatus(key, batchId, `?${params}`);
+    pages.push(page);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
+// A batch's last log line comes just after its completion becomes readable:
+// batch_created for a batch complete at birth (every item invalid), else
+// batch_completed. setup.ts waits for it, so no work outlives the test file.
+const lastLineLogged = new Set<string>();
+
+/** Notes each batch's last log line; called once, by setup.ts. */
+export function watchBatchLogs(): void {
+  const write = console.log.bind(console);
+  console.log = (...args: unknown[]) => {
+    const [line] = args;
+    if (typeof line === "string" && /^\{"event":"batch_(created|completed)"/.test(line)) {
+      const event = JSON.parse(line) as { event: string; batchId: string; items?: number; invalidItems?: number };
+      if (event.event === "batch_completed" || event.items === event.invalidItems) lastLineLogged.add(event.batchId);
+    }
+    write(...args);
   };
-  while (!(await isComplete())) {
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} did not complete within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+}
+
+/** Waits until every batch submitted since the last call has completed and logged its last line. */
+export async function drainSubmittedBatches(timeoutMs = 60_000): Promise<void> {
+  const pending = [...submitted];
+  submitted.clear();
+  await Promise.all(
+    pending.map(async ([batchId, key]) => {
+      if ((await untilSettled(key, batchId, timeoutMs)) === null) return;
+      await until(() => lastLineLogged.has(batchId), { what: `batch ${batchId}'s last log line`, timeoutMs: 5_000, intervalMs: 10 });
+    }),
+  );
 }
 
 export const person = (overrides: Record<string, unknown> = {}) => ({
@@ -145,7 +182,10 @@ export async function createStoredBatch(items: PersonInput[]) {
     statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
     items: items.map((input) => ({ input, externalId: null, error: null })),
   });
-  const messages = items.map((input, index): ItemMessage => ({ batchId: id, index, environment: "test", fields: ["email", "phone"], input }));
+  const messages = items.map((input, index): ItemMessage => {
+    const normalized = normalizePerson(input);
+    return { batchId: id, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
+  });
   return { key, id, messages };
 }
 

@@ -1,8 +1,5 @@
-import { afterAll, afterEach } from "vitest";
-import { drainSubmittedBatches } from "./helpers";
+import { afterEach } from "vitest";
+import { drainSubmittedBatches, watchBatchLogs } from "./helpers";
 
+watchBatchLogs();
 afterEach(() => drainSubmittedBatches());
-
-// A consumer writes its last log line just after the batch it completes becomes
-// visible; let it land before the file's runtime is torn down.
-afterAll(() => new Promise((resolve) => setTimeout(resolve, 250)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createKey, expectProblem, getStatus, person, request, submit } from "../helpers";
+import { createKey, expectProblem, getStatus, person, readPages, request, submit } from "../helpers";
 
 describe("POST /v2/{environment}/person/contact-info", () => {
   it("accepts a batch with 202, a Location and a receipt", async () => {
@@ -21,13 +21,15 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     expect(itemCount).toBe(4);
     expect(message).toContain("3 failed validation");
     const status = await getStatus(key, batchId);
-    expect(status.failedItems).toBeGreaterThanOrEqual(3);
+    // The valid item may already be processed; the three invalid ones are failed at submission.
+    expect(status.failedItems).toBe(3);
     expect(status.items.slice(1).map((item) => [item.status, item.error?.code])).toEqual([
       ["failed", "invalid_input"],
       ["failed", "invalid_input"],
       ["failed", "invalid_input"],
     ]);
     expect(status.items[2]!.error!.message).toContain("email");
+    expect(status.items[0]!.error).toBeNull();
   });
 
   it("counts as queued only the distinct people it enqueues, and says how many were merged as duplicates", async () => {
@@ -49,7 +51,8 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     const { batchId } = await response.json<{ batchId: string }>();
     const status = await getStatus(key, batchId);
     expect(status).toMatchObject({ status: "completed", totalItems: 2, completedItems: 0, failedItems: 2 });
-    expect(status.completedAt).not.toBeNull();
+    // Complete at birth: completed the moment it was created.
+    expect(status.completedAt).toBe(status.createdAt);
   });
 
   it("refuses a body that is not JSON with 400 malformed_json", async () => {
@@ -58,15 +61,16 @@ describe("POST /v2/{environment}/person/contact-info", () => {
   });
 
   it.each([
-    ["not an object", [1]],
-    ["missing items", {}],
-    ["items not an array", { items: {} }],
-    ["empty items", { items: [] }],
-    ["an unknown top-level field", { items: [{ email: "a@b.example" }], callback: "x" }],
-  ])("refuses a body with %s with 400 invalid_request", async (_, body) => {
+    // A body that is not an object has no field to point at.
+    ["not an object", [1], undefined],
+    ["missing items", {}, [{ path: "items", message: "must be an array of items" }]],
+    ["items not an array", { items: {} }, [{ path: "items", message: "must be an array of items" }]],
+    ["empty items", { items: [] }, [{ path: "items", message: "must hold at least one item" }]],
+    ["an unknown top-level field", { items: [{ email: "a@b.example" }], callback: "x" }, [{ path: "callback", message: "unknown field 'callback'" }]],
+  ])("refuses a body with %s with 400 invalid_request naming the field", async (_, body, errors) => {
     const { key } = await createKey();
     const problem = await expectProblem(await submit(key, body), 400, "invalid_request");
-    expect(problem.errors ?? []).toBeInstanceOf(Array);
+    expect(problem.errors).toEqual(errors);
   });
 
   it("refuses more than MAX_BATCH_ITEMS items with 413 too_many_items", async () => {
@@ -107,30 +111,21 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     expect(response.status).toBe(202);
   });
 
-  it("accepts 10,000 items quickly and keeps every one", async () => {
-    const { key } = await createKey();
-    const items = Array.from({ length: 10_000 }, (_, i) => person({ externalId: `row-${i}`, firstName: `Ada${i}` }));
-    const started = performance.now();
+  it("accepts MAX_BATCH_ITEMS (10,000) items and keeps every one, in order", async () => {
+    const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    // One person 10,000 times: the whole batch is validated and stored item by
+    // item, but only its first item is enqueued, so the test does not spend
+    // seconds draining a queue it never reads (timing belongs to the benchmarks).
+    const items = Array.from({ length: 10_000 }, (_, i) => person({ externalId: `row-${i}` }));
     const response = await submit(key, { items });
-    const elapsed = performance.now() - started;
     expect(response.status).toBe(202);
-    // A figure to watch, not an assertion: benchmarks own the targets.
-    console.log(`accepted 10,000 items in ${elapsed.toFixed(0)} ms`);
-    const { batchId } = await response.json<{ batchId: string }>();
-    const last = await getStatus(key, batchId, "?limit=1&cursor=" + (await cursorAt(key, batchId, 9_999)));
-    expect(last.totalItems).toBe(10_000);
-    expect(last.items[0]).toMatchObject({ index: 9_999, externalId: "row-9999" });
+    const { batchId, itemCount, message } = await response.json<{ batchId: string; itemCount: number; message: string }>();
+    expect(itemCount).toBe(10_000);
+    expect(message).toContain("1 queued for processing, 9999 merged as duplicates");
+    const pages = await readPages(key, batchId, { limit: 1000 });
+    expect(pages).toHaveLength(10);
+    expect(pages.every((page) => page.totalItems === 10_000)).toBe(true);
+    const kept = pages.flatMap((page) => page.items.map((item) => [item.index, item.externalId, item.input.firstName]));
+    expect(kept).toEqual(items.map((_, i) => [i, `row-${i}`, "Ada"]));
   });
 });
-
-async function cursorAt(key: string, batchId: string, index: number): Promise<string> {
-  // Walk with the largest pages the API allows, as a client would.
-  let cursor = "";
-  let seen = 0;
-  while (seen < index) {
-    const page = await getStatus(key, batchId, `?limit=${Math.min(1000, index - seen)}${cursor ? `&cursor=${cursor}` : ""}`);
-    seen += page.items.length;
-    cursor = page.nextCursor!;
-  }
-  return cursor;
-}

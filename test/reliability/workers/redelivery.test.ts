@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { batchStub } from "../../../src/batch/stub";
-import { createKey, createStoredBatch, deliver, getStatus, person, submitBatch, waitForCompletion } from "../../helpers";
+import { createKey, createStoredBatch, deliver, getStatus, person, readBatch, submitBatch, until, waitForCompletion } from "../../helpers";
 
 describe("redelivery", () => {
   it("keeps counters exact whatever duplicates and order the queue delivers in", async () => {
@@ -30,25 +30,39 @@ describe("redelivery", () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, { items: Array.from({ length: 400 }, (_, i) => person({ firstName: `Evict${i}` })) });
     const stub = batchStub(env, batchId);
+    // Evict each time the batch has moved on, until it completes: every eviction lands mid-batch.
     let evictions = 0;
-    const evicting = (async () => {
-      for (let i = 0; i < 20; i++) {
-        await evictDurableObject(stub).then(() => evictions++, () => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    })();
-    const status = await waitForCompletion(key, batchId, 60_000);
-    await evicting;
-    expect(evictions).toBeGreaterThan(0);
-    expect(status).toMatchObject({ totalItems: 400, completedItems: 400, failedItems: 0 });
+    let finished = 0;
+    await until(
+      async () => {
+        const batch = await readBatch(key, batchId);
+        if (batch?.status === "completed") return true;
+        const now = (batch?.completedItems ?? 0) + (batch?.failedItems ?? 0);
+        if (now > finished) {
+          finished = now;
+          await evictDurableObject(stub).then(() => evictions++, () => undefined);
+        }
+        return false;
+      },
+      { what: `batch ${batchId} completed while evicted`, timeoutMs: 60_000, intervalMs: 10 },
+    );
+    expect(evictions).toBeGreaterThanOrEqual(2);
+    expect(await getStatus(key, batchId)).toMatchObject({ totalItems: 400, completedItems: 400, failedItems: 0 });
   });
 
   it("keeps counters exact when every object is aborted mid-batch", async () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, { items: Array.from({ length: 300 }, (_, i) => person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" })) });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Abort once some items are done, and again once more are: both times mid-batch.
+    const progress = async () => {
+      const batch = await readBatch(key, batchId);
+      return { open: batch?.status !== "completed", finished: (batch?.completedItems ?? 0) + (batch?.failedItems ?? 0) };
+    };
+    const first = await until(progress, { what: `batch ${batchId} partly processed`, done: ({ finished }) => finished > 0, intervalMs: 5 });
+    expect(first.open).toBe(true);
     await abortAllDurableObjects();
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    const second = await until(progress, { what: `batch ${batchId} processed further`, done: ({ finished }) => finished > first.finished, intervalMs: 5 });
+    expect(second.open).toBe(true);
     await abortAllDurableObjects();
     const status = await waitForCompletion(key, batchId, 60_000);
     expect(status).toMatchObject({ totalItems: 300, completedItems: 300, failedItems: 0 });
