@@ -37,7 +37,10 @@ export default defineConfig({
   ],
   test: {
     // `npm run test:reliability` runs the longer workerd suites (fuzzing, redelivery, security).
-    include: process.env.SUITE === "reliability" ? ["test/reliability/workers/**/*.test.ts"] : ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    include:
+      process.env.SUITE === "reliability"
+        ? ["test/reliability/workers/**/*.test.ts"]
+        : ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 90_000,

@@ -48,7 +48,12 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   const { code, path, message } = (error ?? {}) as NodeError;
   if (code?.startsWith("ERR_PARSE_ARGS_")) {
     const flag = /'(-[^']*)'/.exec(message)?.[1];
-    const what = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? `unknown option ${flag}` : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" ? `option ${flag} needs a value` : message.split(". ")[0];
+    const what =
+      code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? `unknown option ${flag}`
+        : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+          ? `option ${flag} needs a value`
+          : message.split(". ")[0];
     return describeFailure(usageError(what ?? message));
   }
   if (path && code && code in FILE_PROBLEMS) return { line: `cannot read ${path}: ${FILE_PROBLEMS[code]}`, exitCode: 1 };

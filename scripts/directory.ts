@@ -1,8 +1,8 @@
 // npm run directory -- import FILE.csv|FILE.jsonl [--local|--remote] [--dry-run]
 import { extname } from "node:path";
 import { parseArgs } from "node:util";
-import { directoryWrites, parseDirectoryFile, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
 import type { DirectoryEntry } from "../src/enrichment/directory";
+import { directoryWrites, parseDirectoryFile, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
 import { readTextFile, runCli, usageError } from "./cli";
 import { kvPutAll } from "./wrangler-kv";
 
@@ -55,7 +55,9 @@ function main(argv: string[]): void {
       if (writes.length > WRITES_PER_CALL) console.error(`  wrote ${start + chunk.length} of ${writes.length} KV entries`);
     }
   }
-  console.log(`${dryRun ? "Checked" : "Imported"} ${file}: ${entries.length} row(s) accepted, ${rejected.length} rejected, ${writes.length} KV entries${dryRun ? " (dry run: nothing written)" : ""}.`);
+  console.log(
+    `${dryRun ? "Checked" : "Imported"} ${file}: ${entries.length} row(s) accepted, ${rejected.length} rejected, ${writes.length} KV entries${dryRun ? " (dry run: nothing written)" : ""}.`,
+  );
   for (const { line, reason } of rejected.sort((a, b) => a.line - b.line)) console.log(`  line ${line}: ${reason}`);
   if (entries.length === 0 && rejected.length > 0) process.exitCode = 1;
 }

@@ -24,7 +24,9 @@ const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
 
 function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
   const store = target === "--remote" ? "deployed" : "local";
-  const hash = kvGet(kvKey.byId(keyId), target) ?? fail(`no key ${keyId} in the ${store} store; \`npm run keys -- list${target === "--remote" ? " --remote" : ""}\` shows the ids`);
+  const hash =
+    kvGet(kvKey.byId(keyId), target) ??
+    fail(`no key ${keyId} in the ${store} store; \`npm run keys -- list${target === "--remote" ? " --remote" : ""}\` shows the ids`);
   const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
   return { hash, record: JSON.parse(stored) };
 }
@@ -50,7 +52,9 @@ function describe(r: ApiKeyRecord): string {
   const limits = Object.entries(r.rateLimits ?? {})
     .map(([type, { limit, windowSeconds }]) => `${type}=${limit}/${windowSeconds}s`)
     .join(" ");
-  return [r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", limits || "default limits", r.name].join("\t");
+  return [r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", limits || "default limits", r.name].join(
+    "\t",
+  );
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -77,8 +81,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "create": {
       const environment = values.environment;
-      if (environment !== "test" && environment !== "live") fail("create needs --environment test|live\n" + USAGE);
-      if (!values.customer) fail("create needs --customer ID\n" + USAGE);
+      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
+      if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
       kvPutAll(apiKeyWrites(hash, record), target);
       if (values.json) console.log(JSON.stringify({ key, ...record }));
@@ -97,7 +101,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "revoke": {
-      const { hash, record } = readKey(rest[0] ?? fail("revoke needs a KEYID\n" + USAGE), target);
+      const { hash, record } = readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), target);
       kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), target);
       console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
       return;
@@ -110,16 +114,18 @@ async function main(argv: string[]): Promise<void> {
       // The customer's keys share one budget, so they must agree on its limits: a
       // KEYID stands for its customer and environment.
       const named = rest[0] ? readKey(rest[0], target).record : undefined;
-      const customerId = named?.customerId ?? values.customer ?? fail("set-limits needs a KEYID or --customer ID\n" + USAGE);
+      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID\n${USAGE}`);
       const environment = named?.environment ?? values.environment;
-      if (environment !== "test" && environment !== "live") fail("set-limits --customer needs --environment test|live\n" + USAGE);
+      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live\n${USAGE}`);
       if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }
       const keys = keysOf(customerId, environment, target);
       if (keys.length === 0) fail(`no keys for ${customerId} (${environment})`);
       kvPutAll(
-        keys.flatMap(({ hash, record }) => apiKeyWrites(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } })),
+        keys.flatMap(({ hash, record }) =>
+          apiKeyWrites(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } }),
+        ),
         target,
       );
       console.log(
@@ -146,7 +152,11 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     default:
-      fail(command ? `unknown command ${command}; the commands are create, list, revoke, set-limits, seed-dev` : "give a command: create, list, revoke, set-limits or seed-dev");
+      fail(
+        command
+          ? `unknown command ${command}; the commands are create, list, revoke, set-limits, seed-dev`
+          : "give a command: create, list, revoke, set-limits or seed-dev",
+      );
   }
 }
 

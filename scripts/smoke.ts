@@ -29,15 +29,31 @@ interface Batch {
 const SANDBOX_ITEMS: { input: Record<string, string>; expect: (item: Item) => string | undefined }[] = [
   {
     input: { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
-    expect: (item) => (item.outcome === "found" && item.emails?.[0]?.address === "ada.lovelace@analytical.example" ? undefined : "Ada should be found at ada.lovelace@analytical.example"),
+    expect: (item) =>
+      item.outcome === "found" && item.emails?.[0]?.address === "ada.lovelace@analytical.example"
+        ? undefined
+        : "Ada should be found at ada.lovelace@analytical.example",
   },
-  { input: { fullName: "No Body", companyDomain: "notfound.test" }, expect: (item) => (item.status === "completed" && item.outcome === "not_found" ? undefined : "notfound.test should complete not_found") },
-  { input: { fullName: "Flaky Person", companyDomain: "flaky.test" }, expect: (item) => (item.outcome === "found" ? undefined : "flaky.test should be found on its retry") },
+  {
+    input: { fullName: "No Body", companyDomain: "notfound.test" },
+    expect: (item) => (item.status === "completed" && item.outcome === "not_found" ? undefined : "notfound.test should complete not_found"),
+  },
+  {
+    input: { fullName: "Flaky Person", companyDomain: "flaky.test" },
+    expect: (item) => (item.outcome === "found" ? undefined : "flaky.test should be found on its retry"),
+  },
   {
     input: { fullName: "Failing Person", companyDomain: "fail.test" },
-    expect: (item) => (item.status === "failed" && item.error?.code === "processing_failed" ? undefined : "fail.test should fail with processing_failed"),
+    expect: (item) =>
+      item.status === "failed" && item.error?.code === "processing_failed" ? undefined : "fail.test should fail with processing_failed",
   },
-  { input: { firstName: "Only" }, expect: (item) => (item.status === "failed" && item.error?.code === "invalid_input" ? undefined : "an unidentifiable item should fail with invalid_input") },
+  {
+    input: { firstName: "Only" },
+    expect: (item) =>
+      item.status === "failed" && item.error?.code === "invalid_input"
+        ? undefined
+        : "an unidentifiable item should fail with invalid_input",
+  },
 ];
 
 class CheckFailed extends Error {}
@@ -59,8 +75,10 @@ async function main(argv: string[]): Promise<void> {
   const timeoutSeconds = Number(values.timeout ?? 1200);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError("--timeout must be a number of seconds");
 
-  const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(30_000) });
-  const authed = (path: string, init: RequestInit = {}) => call(`/v2/test${path}`, { ...init, headers: { ...init.headers, "x-api-key": key } });
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+  const authed = (path: string, init: RequestInit = {}) =>
+    call(`/v2/test${path}`, { ...init, headers: { ...init.headers, "x-api-key": key } });
 
   let failures = 0;
   let batchId: string | undefined;
@@ -86,7 +104,10 @@ async function main(argv: string[]): Promise<void> {
       "GET /docs",
       async () => {
         const response = await call("/docs");
-        must(response.status === 200 && response.headers.get("content-type")?.includes("text/html"), `answered ${response.status} ${response.headers.get("content-type")}`);
+        must(
+          response.status === 200 && response.headers.get("content-type")?.includes("text/html"),
+          `answered ${response.status} ${response.headers.get("content-type")}`,
+        );
         return `${response.status} ${response.headers.get("content-type")}`;
       },
     ],
@@ -95,7 +116,12 @@ async function main(argv: string[]): Promise<void> {
       async () => {
         const response = await call("/v2/test/me/rate-limits");
         const problem = (await response.json()) as { code?: string };
-        must(response.status === 401 && problem.code === "missing_api_key" && response.headers.get("content-type")?.includes("application/problem+json"), `answered ${response.status} ${problem.code}`);
+        must(
+          response.status === 401 &&
+            problem.code === "missing_api_key" &&
+            response.headers.get("content-type")?.includes("application/problem+json"),
+          `answered ${response.status} ${problem.code}`,
+        );
         return `401 ${problem.code}`;
       },
     ],
@@ -140,7 +166,10 @@ async function main(argv: string[]): Promise<void> {
             must(wrong.length === 0, wrong.join("; "));
             return `completed: ${batch.completedItems} completed, ${batch.failedItems} failed, each as expected`;
           }
-          must(Date.now() < deadline, `still ${batch.status} after ${timeoutSeconds} s (${batch.completedItems + batch.failedItems} of ${batch.totalItems} done)`);
+          must(
+            Date.now() < deadline,
+            `still ${batch.status} after ${timeoutSeconds} s (${batch.completedItems + batch.failedItems} of ${batch.totalItems} done)`,
+          );
           if (Date.now() - lastProgress > 15_000) {
             console.error(`     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`);
             lastProgress = Date.now();

@@ -22,7 +22,8 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** What went wrong, in one line with the fix: wrangler's own message is dozens of lines. */
 export function wranglerFailure(args: readonly string[], error: { code?: string; stderr?: string; stdout?: string }): CliError {
-  if (error.code === "ENOENT") return new CliError("wrangler is not on the PATH: run the tool through npm (npm run keys -- …, npm run directory -- …)");
+  if (error.code === "ENOENT")
+    return new CliError("wrangler is not on the PATH: run the tool through npm (npm run keys -- …, npm run directory -- …)");
   const output = `${error.stderr ?? ""}\n${error.stdout ?? ""}`.replace(ANSI, "");
   if (/CLOUDFLARE_API_TOKEN|not logged in|wrangler login|Authentication error|Invalid access token/i.test(output)) {
     return new CliError("not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then run this again");
@@ -30,7 +31,10 @@ export function wranglerFailure(args: readonly string[], error: { code?: string;
   if (/No KV namespace ID found for binding/.test(output)) {
     return new CliError("the Worker has not been deployed to this account yet: run `npm run deploy` first (it creates the KV namespaces)");
   }
-  const reason = output.split("\n").find((line) => /✘|\[ERROR\]|Error:/.test(line)) ?? output.split("\n").find((line) => line.trim() !== "") ?? "no output";
+  const reason =
+    output.split("\n").find((line) => /✘|\[ERROR\]|Error:/.test(line)) ??
+    output.split("\n").find((line) => line.trim() !== "") ??
+    "no output";
   return new CliError(`wrangler ${args.slice(0, 3).join(" ")} failed: ${reason.replace(/^.*?(✘ \[ERROR\]|Error:)\s*/, "").trim()}`);
 }
 

@@ -8,9 +8,9 @@ import { IncompleteBodyError } from "./http/body";
 import { clientError, internalError, methodNotAllowed as notAllowed, notFound } from "./http/errors";
 import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
-import { API_INDEX, openApiDocument } from "./openapi/document";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
+import { API_INDEX, openApiDocument } from "./openapi/document";
 import { contactInfo } from "./routes/contact-info";
 import { rateLimits } from "./routes/rate-limits";
 
@@ -47,7 +47,10 @@ export const app = new Hono<AppEnv>()
   )
   .get("/", (c) => c.json(API_INDEX))
   .get("/healthz", (c) => c.json({ status: "ok" }))
-  .get("/openapi.json", (c) => c.json((document ??= openApiDocument())))
+  .get("/openapi.json", (c) => {
+    document ??= openApiDocument();
+    return c.json(document);
+  })
   .get(
     "/docs",
     Scalar({
@@ -63,7 +66,8 @@ export const app = new Hono<AppEnv>()
   .notFound((c) => problemResponse(notFound().init, c.get("requestId")))
   .onError((error, c) => {
     const id = c.get("requestId") ?? "unknown";
-    if (error instanceof IncompleteBodyError) log("request_body_incomplete", { requestId: id, method: c.req.method, path: c.req.routePath });
+    if (error instanceof IncompleteBodyError)
+      log("request_body_incomplete", { requestId: id, method: c.req.method, path: c.req.routePath });
     if (error instanceof ApiError) return problemResponse(error.init, id);
     if (error instanceof HTTPException && error.status < 500) {
       return problemResponse(clientError(error.status, error.message).init, id);

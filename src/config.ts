@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
-type ProviderName = (typeof PROVIDER_NAMES)[number];
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 const isProviderName = (name: string): name is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(name);
 
@@ -96,7 +96,10 @@ const parsed = new WeakMap<Env, Config>();
 
 export function readConfig(env: Env): Config {
   let config = parsed.get(env);
-  if (!config) parsed.set(env, (config = parseConfig(env)));
+  if (!config) {
+    config = parseConfig(env);
+    parsed.set(env, config);
+  }
   return config;
 }
 

@@ -59,7 +59,12 @@ export function batchClient(server: LocalServer, key: ServerKey, onResponse: (re
           for (const batchId of [...open]) if ((await summary(batchId)).status === "completed") open.delete(batchId);
           return open.size;
         },
-        { what: `all ${batchIds.length} batches completed (last read: the number still open)`, done: (stillOpen) => stillOpen === 0, timeoutMs, intervalMs: 250 },
+        {
+          what: `all ${batchIds.length} batches completed (last read: the number still open)`,
+          done: (stillOpen) => stillOpen === 0,
+          timeoutMs,
+          intervalMs: 250,
+        },
       );
       return Promise.all(batchIds.map(readAll));
     },

@@ -1,12 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import type { Environment } from "../src/environment";
-import type { BatchOwner, NewBatch } from "../src/batch/contract";
-import type { BatchPage, BatchPageData } from "../src/batch/views";
 import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
+import type { BatchOwner, NewBatch } from "../src/batch/contract";
 import { batchStub } from "../src/batch/stub";
+import type { BatchPage, BatchPageData } from "../src/batch/views";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
+import type { Environment } from "../src/environment";
 import entry from "../src/index";
 import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import type { ItemMessage } from "../src/queue/item-message";
@@ -27,9 +27,7 @@ export function envWith(overrides: Record<string, unknown>): Env {
 const owners = new Map<string, BatchOwner>();
 
 /** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
-export async function createKey(
-  options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides } = {},
-) {
+export async function createKey(options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides } = {}) {
   const { key, hash, record } = await issueApiKey({
     customerId: options.customerId ?? `cus_${crypto.randomUUID()}`,
     environment: options.environment ?? "test",
@@ -63,7 +61,6 @@ export function submit(key: string, body: unknown, environment: Environment = "t
   });
 }
 
-
 export async function submitBatch(key: string, body: unknown, environment: Environment = "test"): Promise<string> {
   const response = await submit(key, body, environment);
   if (response.status !== 202) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
@@ -94,7 +91,11 @@ export async function readBatch(key: string, batchId: string): Promise<BatchPage
 
 /** Waits until the batch is completed (or gone), reading its object directly. */
 function untilSettled(key: string, batchId: string, timeoutMs: number): Promise<BatchPageData | null> {
-  return until(() => readBatch(key, batchId), { what: `batch ${batchId} completed`, done: (batch) => batch === null || batch.status === "completed", timeoutMs });
+  return until(() => readBatch(key, batchId), {
+    what: `batch ${batchId} completed`,
+    done: (batch) => batch === null || batch.status === "completed",
+    timeoutMs,
+  });
 }
 
 /** Waits for the real queue to finish the batch, then answers its status through the API. */
@@ -108,7 +109,11 @@ export async function readPages(key: string, batchId: string, query: { limit: nu
   const pages: StatusBody[] = [];
   let cursor: string | null = null;
   do {
-    const params = new URLSearchParams({ limit: String(query.limit), ...(query.status ? { status: query.status } : {}), ...(cursor ? { cursor } : {}) });
+    const params = new URLSearchParams({
+      limit: String(query.limit),
+      ...(query.status ? { status: query.status } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     const page: StatusBody = await getStatus(key, batchId, `?${params}`);
     pages.push(page);
     cursor = page.nextCursor;
@@ -217,7 +222,9 @@ export const newBatch = (customerId: string, size: number): NewBatch => ({
 /** How far the batch's fan-out got, read from its row. */
 export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) =>
-    state.storage.sql.exec<{ next_enqueue_index: number; enqueue_failures: number }>("SELECT next_enqueue_index, enqueue_failures FROM batch").one(),
+    state.storage.sql
+      .exec<{ next_enqueue_index: number; enqueue_failures: number }>("SELECT next_enqueue_index, enqueue_failures FROM batch")
+      .one(),
   );
 
 /**
@@ -226,7 +233,9 @@ export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
  */
 export function faultyItemQueue(sendBatch: (real: Queue["sendBatch"], messages: Iterable<MessageSendRequest>) => Promise<unknown>) {
   const real = env.ITEM_QUEUE.sendBatch.bind(env.ITEM_QUEUE);
-  return vi.spyOn(env.ITEM_QUEUE, "sendBatch").mockImplementation(async (messages) => (await sendBatch(real, messages)) as QueueSendBatchResponse);
+  return vi
+    .spyOn(env.ITEM_QUEUE, "sendBatch")
+    .mockImplementation(async (messages) => (await sendBatch(real, messages)) as QueueSendBatchResponse);
 }
 
 /**

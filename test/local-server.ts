@@ -89,7 +89,18 @@ export async function startLocalServer(
   };
 
   const launch = async () => {
-    const args = ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, "--show-interactive-dev-session=false", ...vars];
+    const args = [
+      "dev",
+      ...config,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ];
     const started = spawn("wrangler", args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

@@ -29,7 +29,13 @@ export default {
     // Messages shaped and sized like the service's item messages, sent as its fan-out sends them.
     for (let start = 0; start < n; start += 100) {
       const chunk = Array.from({ length: Math.min(100, n - start) }, (_, i) => ({
-        body: { batchId: "00000000-0000-4000-8000-000000000000", index: start + i, environment: "test", fields: ["email", "phone"], input: { firstName: `E2e${start + i}`, lastName: "Person", companyDomain: "e2e.example" } },
+        body: {
+          batchId: "00000000-0000-4000-8000-000000000000",
+          index: start + i,
+          environment: "test",
+          fields: ["email", "phone"],
+          input: { firstName: `E2e${start + i}`, lastName: "Person", companyDomain: "e2e.example" },
+        },
       }));
       await env.QUEUE.sendBatch(chunk);
     }

@@ -39,26 +39,37 @@ async function measureBatches(): Promise<E2eResult[]> {
     prepare: async (state) => {
       [key] = await seedKeys(state, [{ customerId: "cus_bench", environment: "test" }]);
     },
-    vars: { MAX_BATCH_ITEMS: String(MAX_BATCH_ITEMS), MAX_BODY_BYTES: String(64 * 1024 * 1024), RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2" },
+    vars: {
+      MAX_BATCH_ITEMS: String(MAX_BATCH_ITEMS),
+      MAX_BODY_BYTES: String(64 * 1024 * 1024),
+      RETRY_BASE_DELAY_SECONDS: "1",
+      RETRY_MAX_DELAY_SECONDS: "2",
+    },
   });
   try {
     const headers = { "x-api-key": key!.key, "content-type": "application/json" };
     const results: E2eResult[] = [];
     for (const size of SIZES) {
-      const body = JSON.stringify({ items: Array.from({ length: size }, (_, i) => ({ firstName: `E2e${i}`, lastName: "Person", companyDomain: "e2e.example" })) });
+      const body = JSON.stringify({
+        items: Array.from({ length: size }, (_, i) => ({ firstName: `E2e${i}`, lastName: "Person", companyDomain: "e2e.example" })),
+      });
       const started = performance.now();
       const response = await fetch(`${server.url}/v2/test/person/contact-info`, { method: "POST", headers, body });
       const acceptMs = performance.now() - started;
       if (response.status !== 202) throw new Error(`submit of ${size} answered ${response.status}: ${await response.text()}`);
       const { batchId } = (await response.json()) as { batchId: string };
       await until(async () => {
-        const page = (await (await fetch(`${server.url}/v2/test/person/contact-info/${batchId}?limit=1`, { headers })).json()) as { status: string };
+        const page = (await (await fetch(`${server.url}/v2/test/person/contact-info/${batchId}?limit=1`, { headers })).json()) as {
+          status: string;
+        };
         return page.status === "completed";
       }, `batch of ${size}`);
       const completeMs = performance.now() - started;
       const result = { items: size, acceptMs, completeMs, itemsPerSecond: (size / completeMs) * 1000, msPerItem: completeMs / size };
       results.push(result);
-      console.log(`${String(size).padStart(7)} items: accepted in ${acceptMs.toFixed(0)} ms, completed in ${completeMs.toFixed(0)} ms, ${result.itemsPerSecond.toFixed(0)} items/s, ${result.msPerItem.toFixed(3)} ms/item`);
+      console.log(
+        `${String(size).padStart(7)} items: accepted in ${acceptMs.toFixed(0)} ms, completed in ${completeMs.toFixed(0)} ms, ${result.itemsPerSecond.toFixed(0)} items/s, ${result.msPerItem.toFixed(3)} ms/item`,
+      );
     }
     return results;
   } finally {
@@ -67,11 +78,16 @@ async function measureBatches(): Promise<E2eResult[]> {
 }
 
 const ceiling = await measureCeiling();
-console.log(`queue ceiling (no-op consumer): ${ceiling.items} messages in ${ceiling.ms.toFixed(0)} ms, ${ceiling.itemsPerSecond.toFixed(0)}/s`);
+console.log(
+  `queue ceiling (no-op consumer): ${ceiling.items} messages in ${ceiling.ms.toFixed(0)} ms, ${ceiling.itemsPerSecond.toFixed(0)}/s`,
+);
 const results = await measureBatches();
 for (const r of results) console.log(`${r.items} items: ${(r.itemsPerSecond / ceiling.itemsPerSecond).toFixed(2)} of the queue ceiling`);
 mkdirSync("benchmarks", { recursive: true });
-writeFileSync(RESULTS.e2e, JSON.stringify({ date: new Date().toISOString(), machine: machine(), ceiling, results, maxBatchItems: MAX_BATCH_ITEMS }, null, 2));
+writeFileSync(
+  RESULTS.e2e,
+  JSON.stringify({ date: new Date().toISOString(), machine: machine(), ceiling, results, maxBatchItems: MAX_BATCH_ITEMS }, null, 2),
+);
 writeFileSync(
   "benchmarks/e2e.svg",
   lineChart(
@@ -79,7 +95,11 @@ writeFileSync(
     [
       { name: "time to 202", color: "#4f7cac", points: results.map((r) => ({ x: r.items, y: r.acceptMs })) },
       { name: "time to completed", color: "#c0392b", points: results.map((r) => ({ x: r.items, y: r.completeMs })) },
-      { name: "queue ceiling (no-op consumer), same size", color: "#27ae60", points: results.map((r) => ({ x: r.items, y: (r.items / ceiling.itemsPerSecond) * 1000 })) },
+      {
+        name: "queue ceiling (no-op consumer), same size",
+        color: "#27ae60",
+        points: results.map((r) => ({ x: r.items, y: (r.items / ceiling.itemsPerSecond) * 1000 })),
+      },
     ],
     "items in the batch",
     "milliseconds",

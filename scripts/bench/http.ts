@@ -20,11 +20,17 @@ async function main() {
   });
   try {
     const headers = { "x-api-key": key!.key, "content-type": "application/json" };
-    const submitted = await fetch(`${server.url}/v2/test/person/contact-info`, { method: "POST", headers, body: JSON.stringify({ items }) });
+    const submitted = await fetch(`${server.url}/v2/test/person/contact-info`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ items }),
+    });
     const { batchId } = (await submitted.json()) as { batchId: string };
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const page = (await (await fetch(`${server.url}/v2/test/person/contact-info/${batchId}?limit=1`, { headers })).json()) as { status: string };
+      const page = (await (await fetch(`${server.url}/v2/test/person/contact-info/${batchId}?limit=1`, { headers })).json()) as {
+        status: string;
+      };
       if (page.status === "completed") break;
       if (Date.now() > deadline) throw new Error("the 100-item batch did not complete");
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -33,9 +39,17 @@ async function main() {
     // The submit run goes last: the batches it creates keep the queue busy afterwards.
     const routes: { name: string; target?: number; options: autocannon.Options }[] = [
       { name: "floor: GET /healthz", options: { url: `${server.url}/healthz` } },
-      { name: "GET status (completed, 100 items)", target: 0.5, options: { url: `${server.url}/v2/test/person/contact-info/${batchId}`, headers } },
+      {
+        name: "GET status (completed, 100 items)",
+        target: 0.5,
+        options: { url: `${server.url}/v2/test/person/contact-info/${batchId}`, headers },
+      },
       { name: "GET /me/rate-limits", options: { url: `${server.url}/v2/test/me/rate-limits`, headers } },
-      { name: "POST submit (100 items)", target: 0.25, options: { url: `${server.url}/v2/test/person/contact-info`, method: "POST", headers, body: JSON.stringify({ items }) } },
+      {
+        name: "POST submit (100 items)",
+        target: 0.25,
+        options: { url: `${server.url}/v2/test/person/contact-info`, method: "POST", headers, body: JSON.stringify({ items }) },
+      },
     ];
     const results: HttpResult[] = [];
     for (const route of routes) {
@@ -52,10 +66,19 @@ async function main() {
         ...(route.target === undefined ? {} : { target: route.target }),
       });
       const r = results[results.length - 1]!;
-      console.log(`${r.name.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ${r.ratio.toFixed(2)}× floor${r.target ? ` (target ${r.target})` : ""}  non-2xx ${r.non2xx}`);
+      console.log(
+        `${r.name.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  ${r.ratio.toFixed(2)}× floor${r.target ? ` (target ${r.target})` : ""}  non-2xx ${r.non2xx}`,
+      );
     }
     mkdirSync("benchmarks", { recursive: true });
-    writeFileSync(RESULTS.http, JSON.stringify({ date: new Date().toISOString(), machine: machine(), durationSeconds: DURATION_SECONDS, connections: CONNECTIONS, results }, null, 2));
+    writeFileSync(
+      RESULTS.http,
+      JSON.stringify(
+        { date: new Date().toISOString(), machine: machine(), durationSeconds: DURATION_SECONDS, connections: CONNECTIONS, results },
+        null,
+        2,
+      ),
+    );
     writeFileSync(
       "benchmarks/http.svg",
       barChart(

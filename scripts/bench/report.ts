@@ -31,7 +31,13 @@ const read = <T>(path: string): T | null => (existsSync(path) ? (JSON.parse(read
 
 export function writeReport(): void {
   const http = read<{ date: string; machine: string; durationSeconds: number; connections: number; results: HttpResult[] }>(RESULTS.http);
-  const e2e = read<{ date: string; machine: string; ceiling: { items: number; ms: number; itemsPerSecond: number }; results: E2eResult[]; maxBatchItems: number }>(RESULTS.e2e);
+  const e2e = read<{
+    date: string;
+    machine: string;
+    ceiling: { items: number; ms: number; itemsPerSecond: number };
+    results: E2eResult[];
+    maxBatchItems: number;
+  }>(RESULTS.e2e);
   const lines = [
     "# Benchmarks",
     "",
@@ -75,8 +81,12 @@ export function writeReport(): void {
       "",
       "Targets:",
       "",
-      ten ? `- 10,000 items accepted in under 1 s: ${ten.acceptMs.toFixed(0)} ms, ${ten.acceptMs < 1000 ? "met" : "**missed**"}.` : "- 10,000 items: not measured.",
-      ten ? `- 10,000 items completed at ≥ 0.5 of the queue ceiling: ${(ten.itemsPerSecond / e2e.ceiling.itemsPerSecond).toFixed(2)}, ${ten.itemsPerSecond / e2e.ceiling.itemsPerSecond >= 0.5 ? "met" : "**missed**"}.` : "",
+      ten
+        ? `- 10,000 items accepted in under 1 s: ${ten.acceptMs.toFixed(0)} ms, ${ten.acceptMs < 1000 ? "met" : "**missed**"}.`
+        : "- 10,000 items: not measured.",
+      ten
+        ? `- 10,000 items completed at ≥ 0.5 of the queue ceiling: ${(ten.itemsPerSecond / e2e.ceiling.itemsPerSecond).toFixed(2)}, ${ten.itemsPerSecond / e2e.ceiling.itemsPerSecond >= 0.5 ? "met" : "**missed**"}.`
+        : "",
       first && last
         ? `- Per-item cost growth from ${first.items.toLocaleString("en")} to ${last.items.toLocaleString("en")} items < 1.5×: ${(last.msPerItem / first.msPerItem).toFixed(2)}×, ${last.msPerItem / first.msPerItem < 1.5 ? "met" : "**missed**"}.`
         : "",

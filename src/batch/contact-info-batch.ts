@@ -179,7 +179,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
       return false;
     }
     markWebhookQueued(this.#sql);
-    if (row.webhook_state === "queued") log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
+    if (row.webhook_state === "queued")
+      log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
     return true;
   }
 

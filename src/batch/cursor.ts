@@ -3,7 +3,10 @@
 const PREFIX = "i:";
 
 export function encodeCursor(nextIndex: number): string {
-  return btoa(PREFIX + nextIndex).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(PREFIX + nextIndex)
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** The item index a cursor resumes at, or null when the cursor is not one of ours. */

@@ -51,7 +51,9 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
       page.limit,
     )
     .one();
-  const next = sql.exec<{ idx: number }>(`SELECT idx FROM items WHERE ${filter} ORDER BY idx LIMIT 1 OFFSET ?`, ...args, page.limit).toArray()[0];
+  const next = sql
+    .exec<{ idx: number }>(`SELECT idx FROM items WHERE ${filter} ORDER BY idx LIMIT 1 OFFSET ?`, ...args, page.limit)
+    .toArray()[0];
   return { itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null };
 }
 
@@ -60,7 +62,11 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice.
  */
-export function settleItems(storage: DurableObjectStorage, row: BatchRow, outcomes: readonly ItemOutcome[]): { completed: number; failed: number } {
+export function settleItems(
+  storage: DurableObjectStorage,
+  row: BatchRow,
+  outcomes: readonly ItemOutcome[],
+): { completed: number; failed: number } {
   const finishedAt = new Date().toISOString();
   let completed = 0;
   let failed = 0;

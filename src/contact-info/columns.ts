@@ -52,6 +52,9 @@ export function matchColumns<Column extends string>(headers: readonly string[], 
     seen.set(column, header.trim());
     columns.push(column);
   }
-  if (unknown.length > 0) return { problem: `unknown column(s) ${unknown.join(", ")}; known: ${known.join(", ")} (or common CRM names such as "First Name", "Email", "LinkedIn URL")` };
+  if (unknown.length > 0)
+    return {
+      problem: `unknown column(s) ${unknown.join(", ")}; known: ${known.join(", ")} (or common CRM names such as "First Name", "Email", "LinkedIn URL")`,
+    };
   return { columns };
 }

@@ -20,10 +20,13 @@ export const emailSchema = z
     address: z.string().meta({ example: "ada.lovelace@analytical.example" }),
     type: z.enum(EMAIL_TYPES),
     status: z.enum(EMAIL_STATUSES).meta({
-      description: "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
+      description:
+        "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
     }),
     confidence,
-    source: z.string().meta({ description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
+    source: z
+      .string()
+      .meta({ description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
   })
   .meta({ id: "Email" });
 

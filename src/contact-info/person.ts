@@ -25,8 +25,7 @@ const EMAIL = /^([^\s@"<>()[\]\\,;:\u0000-\u001f\u007f-\u009f]{1,64})@([^\s@]+)$
 // Characters that would make a domain mean another URL part (or none) when parsed as a host.
 const NOT_IN_HOST = /[\s/\\?#@:%[\]\u0000-\u001f\u007f-\u009f]/;
 const NON_ASCII = /[^\u0000-\u007f]/;
-const LINKEDIN_PROFILE =
-  /^(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([a-z0-9\-_.%]{2,100})\/?(?:[?#].*)?$/i;
+const LINKEDIN_PROFILE = /^(?:https?:\/\/)?(?:[a-z]{2,3}\.)?linkedin\.com\/in\/([a-z0-9\-_.%]{2,100})\/?(?:[?#].*)?$/i;
 const NOT_IN_SLUG = /[\s/\u0000-\u001f\u007f-\u009f]/;
 
 /**

@@ -4,14 +4,19 @@ import { ITEM_STATUSES, type ItemStatus } from "../batch/views";
 import { badRequest } from "../http/errors";
 import type { FieldError } from "../http/problem";
 
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 export const statusQuerySchema = z.strictObject({
   limit: z
     .string()
     .regex(/^\d+$/, { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` })
     .transform(Number)
-    .pipe(z.number().min(1, { error: `must be at least 1` }).max(MAX_PAGE_SIZE, { error: `must be at most ${MAX_PAGE_SIZE}` }))
+    .pipe(
+      z
+        .number()
+        .min(1, { error: `must be at least 1` })
+        .max(MAX_PAGE_SIZE, { error: `must be at most ${MAX_PAGE_SIZE}` }),
+    )
     .optional(),
   cursor: z.string().optional(),
   status: z.enum(ITEM_STATUSES, { error: `must be one of ${ITEM_STATUSES.join(", ")}` }).optional(),

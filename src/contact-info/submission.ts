@@ -1,10 +1,10 @@
 import * as z from "zod";
+import type { Environment } from "../environment";
 import { badRequest, tooManyItems } from "../http/errors";
 import type { FieldError } from "../http/problem";
-import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
-import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, personInputSchema, type PersonInput } from "./person";
-import type { Environment } from "../environment";
 import { webhookUrlProblem } from "../webhooks/webhook-url";
+import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
+import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
 
 const MAX_WEBHOOK_URL_LENGTH = 2048;
 

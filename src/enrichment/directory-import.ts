@@ -45,15 +45,19 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else {
         if (char === "\n") line++;
         cell += char;
       }
     } else if (char === '"' && cell === "") quoted = true;
-    else if (char === ",") cells.push(cell), (cell = "");
-    else if (char === "\n" || char === "\r") {
+    else if (char === ",") {
+      cells.push(cell);
+      cell = "";
+    } else if (char === "\n" || char === "\r") {
       if (char === "\r" && text[i + 1] === "\n") i++;
       cells.push(cell);
       if (cells.some((value) => value !== "")) rows.push({ line: rowLine, cells });
@@ -77,7 +81,10 @@ export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): Parse
         const record = JSON.parse(raw);
         if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error();
         // Keys get the CSV header's aliases; one that matches nothing stays, for toDirectoryEntry to name.
-        rows.push({ line: i + 1, record: Object.fromEntries(Object.entries(record).map(([key, value]) => [matchColumn(key, DIRECTORY_COLUMNS) ?? key, value])) });
+        rows.push({
+          line: i + 1,
+          record: Object.fromEntries(Object.entries(record).map(([key, value]) => [matchColumn(key, DIRECTORY_COLUMNS) ?? key, value])),
+        });
       } catch {
         rejected.push({ line: i + 1, reason: "not a JSON object" });
       }
@@ -88,7 +95,10 @@ export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): Parse
   if (!header) return { rows: [], rejected: [{ line: 1, reason: "the file is empty" }] };
   const matched = matchColumns(header.cells, DIRECTORY_COLUMNS);
   if ("problem" in matched) return { rows: [], rejected: [{ line: 1, reason: matched.problem }] };
-  const rows = body.map(({ line, cells }) => ({ line, record: Object.fromEntries(matched.columns.map((name, i) => [name, cells[i] ?? ""])) }));
+  const rows = body.map(({ line, cells }) => ({
+    line,
+    record: Object.fromEntries(matched.columns.map((name, i) => [name, cells[i] ?? ""])),
+  }));
   return { rows, rejected };
 }
 
@@ -123,13 +133,19 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   }
   const status = field.emailStatus ?? "unknown";
   if (!isEmailStatus(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
-  for (const [column, type] of [["workEmail", "work"], ["personalEmail", "personal"]] as const) {
+  for (const [column, type] of [
+    ["workEmail", "work"],
+    ["personalEmail", "personal"],
+  ] as const) {
     if (field[column] === undefined) continue;
     const address = asciiEmail(field[column].toLowerCase());
     if (!address) return `${column} is not an email address`;
     entry.emails.push({ address, type, status });
   }
-  for (const [column, type] of [["mobilePhone", "mobile"], ["workPhone", "landline"]] as const) {
+  for (const [column, type] of [
+    ["mobilePhone", "mobile"],
+    ["workPhone", "landline"],
+  ] as const) {
     if (field[column] === undefined) continue;
     const number = toE164(field[column]);
     if (!number) return `${column} is not a phone number in international form (+<country code> …)`;
@@ -168,6 +184,7 @@ export function learnPatterns(entries: readonly DirectoryEntry[]): Map<string, L
 /** The KV writes for an import: each entry under each of its lookup keys, then the learned patterns. */
 export function directoryWrites(entries: readonly DirectoryEntry[]): { key: string; value: string }[] {
   const writes = entries.flatMap((entry) => entryKeys(entry).map((key) => ({ key, value: JSON.stringify(entry) })));
-  for (const [domain, pattern] of learnPatterns(entries)) writes.push({ key: directoryKey.pattern(domain), value: JSON.stringify(pattern) });
+  for (const [domain, pattern] of learnPatterns(entries))
+    writes.push({ key: directoryKey.pattern(domain), value: JSON.stringify(pattern) });
   return writes;
 }

@@ -1,5 +1,15 @@
 // Address patterns, most common first. Learned per domain from directory entries.
-export const EMAIL_PATTERNS = ["first.last", "firstlast", "flast", "first", "first_last", "f.last", "firstl", "last.first", "last"] as const;
+export const EMAIL_PATTERNS = [
+  "first.last",
+  "firstlast",
+  "flast",
+  "first",
+  "first_last",
+  "f.last",
+  "firstl",
+  "last.first",
+  "last",
+] as const;
 export type EmailPattern = (typeof EMAIL_PATTERNS)[number];
 
 export function applyPattern(pattern: EmailPattern, first: string, last: string): string {

@@ -3,10 +3,10 @@ import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import type { ContactProvider, FindResult } from "./provider";
 import type { ResultCache } from "./result-cache";
-import { runWaterfall, type ProviderReport } from "./waterfall";
+import { type ProviderReport, runWaterfall } from "./waterfall";
 
 /** What the batch records for an item, less the item's index. */
-export type ItemResult = ItemOutcome extends infer Outcome ? (Outcome extends ItemOutcome ? Omit<Outcome, "index"> : never) : never;
+type ItemResult = ItemOutcome extends infer Outcome ? (Outcome extends ItemOutcome ? Omit<Outcome, "index"> : never) : never;
 
 export type Resolution =
   | { kind: "record"; result: ItemResult; reports: ProviderReport[] }
@@ -53,6 +53,7 @@ export async function enrichItem(
     return { kind: "retry", retryAfterSeconds: result.retryAfterSeconds, reports };
   }
   if (result.answered > 0) return { kind: "record", result: completed(result, false), reports };
-  const message = options.providers.length === 0 ? "no data source is configured" : `no data source could answer after ${request.attempt} attempt(s)`;
+  const message =
+    options.providers.length === 0 ? "no data source is configured" : `no data source could answer after ${request.attempt} attempt(s)`;
   return { kind: "record", result: { status: "failed", error: { code: "processing_failed", message } }, reports };
 }

@@ -56,7 +56,15 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
       const score = clampConfidence(data.score);
       const phone = data.phone_number ? toE164(data.phone_number) : null;
       return {
-        emails: [{ address: data.email.toLowerCase(), type: "work", status: STATUS[data.verification?.status ?? "unknown"] ?? "unknown", confidence: score, source: "hunter" }],
+        emails: [
+          {
+            address: data.email.toLowerCase(),
+            type: "work",
+            status: STATUS[data.verification?.status ?? "unknown"] ?? "unknown",
+            confidence: score,
+            source: "hunter",
+          },
+        ],
         phones: phone && fields.includes("phone") ? [{ number: phone, type: "unknown", confidence: score, source: "hunter" }] : [],
       };
     },

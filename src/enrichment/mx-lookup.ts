@@ -41,7 +41,12 @@ function interpretMx(answer: DnsJsonAnswer): { result: MailExchange; ttlSeconds:
  * Whether a domain receives mail, over DNS-over-HTTPS (the JSON API, `?name=&type=MX`).
  * Answers are cached in the isolate for their DNS TTL (5 minutes to 1 day).
  */
-export async function lookupMx(domain: string, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">, now = Date.now()): Promise<MailExchange> {
+export async function lookupMx(
+  domain: string,
+  resolverUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+  now = Date.now(),
+): Promise<MailExchange> {
   const cached = cache.get(domain);
   if (cached && cached.expiresAt > now) return cached.answer;
   const url = new URL(resolverUrl);
@@ -57,7 +62,12 @@ export async function lookupMx(domain: string, resolverUrl: string, upstream: Om
 }
 
 /** One DNS JSON query, unless the resolver was unreachable moments ago (see UNREACHABLE_PAUSE_MS). */
-async function askResolver(resolverUrl: string, request: Request, upstream: Omit<UpstreamCall, "provider">, now: number): Promise<DnsJsonAnswer | null> {
+async function askResolver(
+  resolverUrl: string,
+  request: Request,
+  upstream: Omit<UpstreamCall, "provider">,
+  now: number,
+): Promise<DnsJsonAnswer | null> {
   const probe = firstContact.get(resolverUrl);
   if (probe && !answering.has(resolverUrl)) await probe;
   if ((unreachableUntil.get(resolverUrl) ?? 0) > now) {
@@ -73,7 +83,11 @@ async function askResolver(resolverUrl: string, request: Request, upstream: Omit
       unreachableUntil.set(resolverUrl, now + UNREACHABLE_PAUSE_MS);
     },
   );
-  if (!answering.has(resolverUrl) && !firstContact.has(resolverUrl)) firstContact.set(resolverUrl, noted.finally(() => firstContact.delete(resolverUrl)));
+  if (!answering.has(resolverUrl) && !firstContact.has(resolverUrl))
+    firstContact.set(
+      resolverUrl,
+      noted.finally(() => firstContact.delete(resolverUrl)),
+    );
   await noted;
   return asked;
 }

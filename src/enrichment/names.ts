@@ -19,7 +19,9 @@ export function splitName(name: string | readonly string[]): { first: string; la
 }
 
 /** First and last name words of a person, from first/last or from the full name; null without both. */
-export function firstAndLast(person: Pick<NormalizedPerson, "firstName" | "lastName" | "fullName">): { first: string; last: string } | null {
+export function firstAndLast(
+  person: Pick<NormalizedPerson, "firstName" | "lastName" | "fullName">,
+): { first: string; last: string } | null {
   const name = splitName(person.firstName && person.lastName ? [person.firstName, person.lastName] : (person.fullName ?? ""));
   const first = asciiWord(name.first);
   const last = asciiWord(name.last);

@@ -19,7 +19,8 @@ interface PdlEnrichResponse {
   data?: PdlPerson;
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" ? [value] : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" ? [value] : [];
 
 /**
  * People Data Labs Person Enrichment (GET /v5/person/enrich). 404 is "no match".
@@ -42,15 +43,22 @@ export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<Upst
         params.set("company", company);
       }
       if (!params.has("profile") && !params.has("email") && !params.has("company")) return notFound();
-      const request = new Request(`${baseUrl}/v5/person/enrich?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
-      const body = await fetchJson<PdlEnrichResponse>(call, request, { notFound: [404], retryAfterHeaders: ["retry-after", "x-ratelimit-reset"] });
+      const request = new Request(`${baseUrl}/v5/person/enrich?${params}`, {
+        headers: { "x-api-key": apiKey, accept: "application/json" },
+      });
+      const body = await fetchJson<PdlEnrichResponse>(call, request, {
+        notFound: [404],
+        retryAfterHeaders: ["retry-after", "x-ratelimit-reset"],
+      });
       if (!body?.data) return notFound();
       const confidence = Math.max(10, Math.min(100, Math.round((body.likelihood ?? 5) * 10)));
       const data = body.data;
       const emails: Email[] = [];
       if (fields.includes("email")) {
-        for (const address of strings(data.work_email)) emails.push({ address: address.toLowerCase(), type: "work", status: "unknown", confidence, source: "pdl" });
-        for (const address of strings(data.personal_emails)) emails.push({ address: address.toLowerCase(), type: "personal", status: "unknown", confidence, source: "pdl" });
+        for (const address of strings(data.work_email))
+          emails.push({ address: address.toLowerCase(), type: "work", status: "unknown", confidence, source: "pdl" });
+        for (const address of strings(data.personal_emails))
+          emails.push({ address: address.toLowerCase(), type: "personal", status: "unknown", confidence, source: "pdl" });
         if (Array.isArray(data.emails)) {
           for (const entry of data.emails as { address?: unknown; type?: unknown }[]) {
             if (typeof entry?.address !== "string") continue;
@@ -63,7 +71,8 @@ export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<Upst
       if (fields.includes("phone")) {
         const mobile = strings(data.mobile_phone).map(toE164);
         for (const number of mobile) if (number) phones.push({ number, type: "mobile", confidence, source: "pdl" });
-        for (const number of strings(data.phone_numbers).map(toE164)) if (number) phones.push({ number, type: "unknown", confidence: confidence - 10, source: "pdl" });
+        for (const number of strings(data.phone_numbers).map(toE164))
+          if (number) phones.push({ number, type: "unknown", confidence: confidence - 10, source: "pdl" });
       }
       return { emails, phones };
     },

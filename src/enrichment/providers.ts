@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config, ProviderName } from "../config";
 import type { Environment } from "../environment";
 import { directoryProvider } from "./directory";
 import { hunterProvider } from "./hunter-provider";
@@ -27,16 +27,12 @@ export function providersFor(
   const { enrichment } = config;
   const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };
   const secrets = env as Env & VendorSecrets;
-  return enrichment.providers.flatMap((name): ContactProvider[] => {
-    switch (name) {
-      case "directory":
-        return [directoryProvider(env.DIRECTORY)];
-      case "pattern":
-        return [patternProvider(env.DIRECTORY, enrichment.dohUrl, upstream)];
-      case "hunter":
-        return secrets.HUNTER_API_KEY ? [hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream)] : [];
-      case "pdl":
-        return secrets.PDL_API_KEY ? [pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream)] : [];
-    }
-  });
+  // A vendor without its secret is left out, not an error: operators enable vendors by setting secrets.
+  const build: Record<ProviderName, () => ContactProvider[]> = {
+    directory: () => [directoryProvider(env.DIRECTORY)],
+    pattern: () => [patternProvider(env.DIRECTORY, enrichment.dohUrl, upstream)],
+    hunter: () => (secrets.HUNTER_API_KEY ? [hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream)] : []),
+    pdl: () => (secrets.PDL_API_KEY ? [pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream)] : []),
+  };
+  return enrichment.providers.flatMap((name) => build[name]());
 }

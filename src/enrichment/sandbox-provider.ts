@@ -46,13 +46,24 @@ export const sandboxProvider: ContactProvider = {
       const local = [first, last].filter(Boolean).join(".") || "contact";
       emails.push({ address: `${local}@${company}.example`, type: "work", status, confidence: min + (seed[1]! % 10), source: "sandbox" });
       if (seed[2]! % 4 === 0) {
-        emails.push({ address: `${first || "contact"}${seed[3]! % 100}@personal.example`, type: "personal", status: "unknown", confidence: 40 + (seed[4]! % 20), source: "sandbox" });
+        emails.push({
+          address: `${first || "contact"}${seed[3]! % 100}@personal.example`,
+          type: "personal",
+          status: "unknown",
+          confidence: 40 + (seed[4]! % 20),
+          source: "sandbox",
+        });
       }
     }
     if (fields.includes("phone") && seed[5]! % 3 !== 0) {
       const area = AREA_CODES[seed[6]! % AREA_CODES.length]!;
       const line = String(seed[7]! % 100).padStart(2, "0");
-      phones.push({ number: `+1${area}55501${line}`, type: PHONE_TYPES[seed[8]! % PHONE_TYPES.length]!, confidence: 60 + (seed[9]! % 36), source: "sandbox" });
+      phones.push({
+        number: `+1${area}55501${line}`,
+        type: PHONE_TYPES[seed[8]! % PHONE_TYPES.length]!,
+        confidence: 60 + (seed[9]! % 36),
+        source: "sandbox",
+      });
     }
     return { emails, phones };
   },

@@ -44,7 +44,9 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     const reason = timedOut ? `no answer within ${call.timeoutMs} ms` : "network error";
     // One line per failure; the request (it names the person) and the stack stay out.
     log("upstream_unreachable", { provider: call.provider, reason });
-    throw timedOut ? new TransientProviderError(`${call.provider}: ${reason}`) : new UpstreamUnreachableError(`${call.provider}: ${reason}`);
+    throw timedOut
+      ? new TransientProviderError(`${call.provider}: ${reason}`)
+      : new UpstreamUnreachableError(`${call.provider}: ${reason}`);
   }
   if (rules.notFound?.includes(response.status)) {
     await response.body?.cancel();

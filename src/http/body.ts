@@ -13,7 +13,12 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
  */
 export class IncompleteBodyError extends ApiError {
   constructor(override readonly cause: unknown) {
-    super(problemInit("incomplete_body", "The request body ended before it was complete (the connection was closed or the framing was broken)."));
+    super(
+      problemInit(
+        "incomplete_body",
+        "The request body ended before it was complete (the connection was closed or the framing was broken).",
+      ),
+    );
     this.name = "IncompleteBodyError";
   }
 }

@@ -78,7 +78,9 @@ export const environmentMismatch = (keyEnvironment: Environment): ApiError =>
 export const notFound = (detail = "No resource exists at this path."): ApiError => problem("not_found", detail);
 
 export const methodNotAllowed = (method: string, allowed: readonly string[]): ApiError =>
-  problem("method_not_allowed", `${method} is not supported here; use ${allowed.join(" or ")}.`, { headers: { allow: allowed.join(", ") } });
+  problem("method_not_allowed", `${method} is not supported here; use ${allowed.join(" or ")}.`, {
+    headers: { allow: allowed.join(", ") },
+  });
 
 export const idempotencyInProgress = (retryAfterSeconds: number): ApiError =>
   problem("idempotency_in_progress", `A request with this Idempotency-Key is still being processed. Retry in ${retryAfterSeconds} s.`, {
@@ -87,7 +89,9 @@ export const idempotencyInProgress = (retryAfterSeconds: number): ApiError =>
   });
 
 export const batchExpired = (expiredAt: string): ApiError =>
-  problem("batch_expired", `This batch's data was deleted at ${expiredAt}, at the end of its retention period.`, { extensions: { expiredAt } });
+  problem("batch_expired", `This batch's data was deleted at ${expiredAt}, at the end of its retention period.`, {
+    extensions: { expiredAt },
+  });
 
 export const payloadTooLarge = (maxBytes: number): ApiError =>
   problem("payload_too_large", `The body must be at most ${maxBytes} bytes.`, { extensions: { maxBytes } });

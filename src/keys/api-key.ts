@@ -48,7 +48,7 @@ function randomBase62(length: number): string {
 
 export const generateApiKey = (environment: Environment): string => `ck_${environment}_${randomBase62(32)}`;
 
-export const generateKeyId = (): string => `key_${randomBase62(16)}`;
+const generateKeyId = (): string => `key_${randomBase62(16)}`;
 
 /** What KV finds a key record by: the key itself is never stored. */
 export const hashApiKey = (apiKey: string): Promise<string> => sha256Hex(apiKey);
@@ -58,7 +58,10 @@ export const hashApiKey = (apiKey: string): Promise<string> => sha256Hex(apiKey)
  * tool and the tests alike. The id entry carries the record, less its webhook
  * secret, as metadata so listing keys is a single KV call.
  */
-export function apiKeyWrites(hash: string, record: ApiKeyRecord): { key: string; value: string; metadata?: Omit<ApiKeyRecord, "webhookSecret"> }[] {
+export function apiKeyWrites(
+  hash: string,
+  record: ApiKeyRecord,
+): { key: string; value: string; metadata?: Omit<ApiKeyRecord, "webhookSecret"> }[] {
   const { webhookSecret: _secret, ...listed } = record;
   return [
     { key: kvKey.byHash(hash), value: JSON.stringify(record) },

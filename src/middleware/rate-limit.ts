@@ -21,7 +21,10 @@ import { limiterStub } from "../rate-limit/stub";
 export const rateLimit = (endpointType: EndpointType, { parallel = false } = {}) =>
   createMiddleware<AppEnv>(async function rateLimit(c, next) {
     const apiKey = c.get("apiKey");
-    const result: Promise<ConsumeResult> = limiterStub(c.env, apiKey).consume(endpointType, effectiveSettings(readConfig(c.env), apiKey.rateLimits));
+    const result: Promise<ConsumeResult> = limiterStub(c.env, apiKey).consume(
+      endpointType,
+      effectiveSettings(readConfig(c.env), apiKey.rateLimits),
+    );
     c.set("rateLimit", result);
     if (!parallel) {
       const outcome = await result;

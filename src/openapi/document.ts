@@ -3,22 +3,27 @@ import * as z from "zod";
 import { batchPageSchema } from "../batch/views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
-import { ENVIRONMENTS } from "../environment";
 import { statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { ENVIRONMENTS } from "../environment";
 import { ERROR_CODES, type ErrorCode, problemInit } from "../http/errors";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
-import { EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
 import { batchCompletedEventSchema } from "../webhooks/event";
+import { EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
 
 // The request schemas are the ones that validate requests; the response schemas
 // are type-checked against what the Worker returns (schemas.ts).
 
 const environmentParams = z.object({
-  environment: z.enum(ENVIRONMENTS).meta({ description: "`test` is the deterministic sandbox; `live` uses real data sources.", example: "test" }),
+  environment: z
+    .enum(ENVIRONMENTS)
+    .meta({ description: "`test` is the deterministic sandbox; `live` uses real data sources.", example: "test" }),
 });
 const apiKeyHeaders = z.object({
-  "x-api-key": z.string().meta({ description: "Your API key: ck_test_… or ck_live_…, matching the environment.", example: "ck_test_localdevelopmentkey0000000000000" }),
+  "x-api-key": z.string().meta({
+    description: "Your API key: ck_test_… or ck_live_…, matching the environment.",
+    example: "ck_test_localdevelopmentkey0000000000000",
+  }),
 });
 
 const header = (description: string, example: string | number) => ({
@@ -26,7 +31,10 @@ const header = (description: string, example: string | number) => ({
   description,
 });
 const rateLimitHeaders = (endpointType: string, limit: number) => ({
-  RateLimit: header("IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t).", `"${endpointType}";r=${limit - 1};t=60`),
+  RateLimit: header(
+    "IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t).",
+    `"${endpointType}";r=${limit - 1};t=60`,
+  ),
   "RateLimit-Policy": header("IETF RateLimit-Policy field: quota (q) per window of w seconds.", `"${endpointType}";q=${limit};w=60`),
 });
 
@@ -34,7 +42,11 @@ const rateLimitHeaders = (endpointType: string, limit: number) => ({
  * A problem+json response; `codes` are the stable codes it may carry, all of one status,
  * the first used in the example, which is built as the Worker builds a problem.
  */
-const problem = (codes: [ErrorCode, ...ErrorCode[]], description: string, extensions: Record<string, string | number> = {}): ResponseConfig => {
+const problem = (
+  codes: [ErrorCode, ...ErrorCode[]],
+  description: string,
+  extensions: Record<string, string | number> = {},
+): ResponseConfig => {
   const [first] = codes;
   const stray = codes.filter((code) => ERROR_CODES[code] !== ERROR_CODES[first]);
   if (stray.length > 0) throw new Error(`OpenAPI: ${stray.join(", ")} and ${first} answer different statuses`);
@@ -55,7 +67,12 @@ const authProblems = {
 };
 
 const rateLimited = (endpointType: string, limit: number): ResponseConfig => ({
-  ...problem(["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", { endpointType, limit, windowSeconds: 60, retryAfterSeconds: 12 }),
+  ...problem(["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", {
+    endpointType,
+    limit,
+    windowSeconds: 60,
+    retryAfterSeconds: 12,
+  }),
   headers: { "Retry-After": header("Seconds to wait; never less than the t of RateLimit.", 12), ...rateLimitHeaders(endpointType, limit) },
 });
 
@@ -67,7 +84,8 @@ const documentedSubmission = z
     }),
     fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
     webhookUrl: webhookUrlSchema.optional().meta({
-      description: "Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
+      description:
+        "Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
       example: "https://example.com/hooks/contact-info",
     }),
   })
@@ -100,7 +118,8 @@ function registry(): OpenAPIRegistry {
     operationId: "submitContactInfoBatch",
     tags: ["Contact info"],
     summary: "Submit a batch of people to enrich",
-    description: "Accepts the batch and queues every valid item; poll the Location URL for results. Rate limited as contact_info_request (Tier 3).",
+    description:
+      "Accepts the batch and queues every valid item; poll the Location URL for results. Rate limited as contact_info_request (Tier 3).",
     security: [{ apiKey: [] }],
     request: {
       params: environmentParams,
@@ -134,7 +153,10 @@ function registry(): OpenAPIRegistry {
       },
       413: problem(["too_many_items", "payload_too_large"], "More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES"),
       415: problem(["unsupported_media_type"], "The body is not application/json"),
-      422: problem(["idempotency_key_reused"], "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)"),
+      422: problem(
+        ["idempotency_key_reused"],
+        "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
+      ),
       429: rateLimited("contact_info_request", 50),
     },
   });
@@ -156,11 +178,17 @@ function registry(): OpenAPIRegistry {
       }),
     },
     responses: {
-      200: { description: "The batch.", headers: rateLimitHeaders("contact_info_status", 100), content: { "application/json": { schema: batchPageSchema } } },
+      200: {
+        description: "The batch.",
+        headers: rateLimitHeaders("contact_info_status", 100),
+        content: { "application/json": { schema: batchPageSchema } },
+      },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems,
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
-      410: problem(["batch_expired"], "The batch's data was deleted at the end of its retention period", { expiredAt: "2026-12-22T10:00:00.000Z" }),
+      410: problem(["batch_expired"], "The batch's data was deleted at the end of its retention period", {
+        expiredAt: "2026-12-22T10:00:00.000Z",
+      }),
       429: rateLimited("contact_info_status", 100),
     },
   });
@@ -175,7 +203,11 @@ function registry(): OpenAPIRegistry {
     security: [{ apiKey: [] }],
     request: { params: environmentParams, headers: apiKeyHeaders },
     responses: {
-      200: { description: "One entry per endpoint type.", headers: rateLimitHeaders("rate_limits", 100), content: { "application/json": { schema: z.array(rateLimitInfoSchema) } } },
+      200: {
+        description: "One entry per endpoint type.",
+        headers: rateLimitHeaders("rate_limits", 100),
+        content: { "application/json": { schema: z.array(rateLimitInfoSchema) } },
+      },
       ...authProblems,
       404: problem(["not_found"], "Unknown environment"),
       429: rateLimited("rate_limits", 100),

@@ -31,7 +31,10 @@ export const rateLimitInfoSchema = z
     limit: z.number().int(),
     windowSeconds: z.number().int(),
     remaining: z.number().int(),
-    resetSeconds: z.number().int().meta({ description: "Seconds until the oldest counted request leaves the window; 0 when none is counted." }),
+    resetSeconds: z
+      .number()
+      .int()
+      .meta({ description: "Seconds until the oldest counted request leaves the window; 0 when none is counted." }),
     used: z.number().int(),
   })
   .meta({ id: "RateLimitInfo" });
@@ -49,7 +52,8 @@ export const problemSchema = z
   .catchall(z.unknown())
   .meta({
     id: "Problem",
-    description: "RFC 9457 problem details. Some codes add members: rate_limited (endpointType, limit, windowSeconds, retryAfterSeconds), too_many_items (maxItems), payload_too_large (maxBytes), batch_expired (expiredAt).",
+    description:
+      "RFC 9457 problem details. Some codes add members: rate_limited (endpointType, limit, windowSeconds, retryAfterSeconds), too_many_items (maxItems), payload_too_large (maxBytes), batch_expired (expiredAt).",
     example: problemBody(
       problemInit("invalid_request", "The request body does not match the submission schema.", {
         errors: [{ path: "items", message: "must hold at least one item" }],

@@ -40,7 +40,12 @@ export function effectiveSettings(config: Config, overrides: RateLimitOverrides 
   >;
 }
 
-export function endpointLimit(type: EndpointType, environment: Environment, config: Config, overrides: RateLimitOverrides = {}): EndpointLimit {
+export function endpointLimit(
+  type: EndpointType,
+  environment: Environment,
+  config: Config,
+  overrides: RateLimitOverrides = {},
+): EndpointLimit {
   const { tier, operations } = ENDPOINTS[type];
   return { endpointType: type, tier, operations: operations(environment), ...effectiveSetting(type, config, overrides) };
 }

@@ -50,7 +50,11 @@ export class RateLimiter extends DurableObject<Env> {
     const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
     if (!newest) return { count: 0, at: () => now, newest };
     const firstLive = this.#sql
-      .exec<Pick<Hit, "seq">>("SELECT seq FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at LIMIT 1", type, now - windowSeconds * 1000)
+      .exec<Pick<Hit, "seq">>(
+        "SELECT seq FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at LIMIT 1",
+        type,
+        now - windowSeconds * 1000,
+      )
       .toArray()[0]?.seq;
     const oldest = this.#sql.exec<Pick<Hit, "seq">>("SELECT seq FROM hits WHERE endpoint_type = ? ORDER BY seq LIMIT 1", type).one().seq;
     const deleteBelow = Math.min(firstLive ?? newest.seq + 1, oldest + MAX_DELETES_PER_CALL);
@@ -58,7 +62,8 @@ export class RateLimiter extends DurableObject<Env> {
     if (firstLive === undefined) return { count: 0, at: () => now, newest };
     return {
       count: newest.seq - firstLive + 1,
-      at: (index) => this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
+      at: (index) =>
+        this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
       newest,
     };
   }
@@ -66,6 +71,11 @@ export class RateLimiter extends DurableObject<Env> {
   #record(type: EndpointType, now: number, newest: Hit | undefined): void {
     // Times never decrease along `seq` (a clock step back is recorded as the newest time),
     // so deleting the oldest by time deletes a prefix of the sequence and leaves no gaps.
-    this.#sql.exec("INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)", type, newest ? newest.seq + 1 : 0, Math.max(now, newest?.at ?? now));
+    this.#sql.exec(
+      "INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)",
+      type,
+      newest ? newest.seq + 1 : 0,
+      Math.max(now, newest?.at ?? now),
+    );
   }
 }

@@ -49,7 +49,9 @@ export class WebhookSender extends DurableObject<Env> {
     log("webhook_attempt", { batchId: state.batchId, attempt, status, delivered });
     if (delivered || last) return this.ctx.storage.deleteAll();
     this.ctx.storage.kv.put(STATE_KEY, { ...state, attempts: attempt } satisfies DeliveryState);
-    await this.ctx.storage.setAlarm(Date.now() + retryDelaySeconds(attempt, config.retryBaseDelaySeconds, config.retryMaxDelaySeconds) * 1000);
+    await this.ctx.storage.setAlarm(
+      Date.now() + retryDelaySeconds(attempt, config.retryBaseDelaySeconds, config.retryMaxDelaySeconds) * 1000,
+    );
   }
 
   #state(): DeliveryState | null {

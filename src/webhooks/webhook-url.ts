@@ -52,7 +52,8 @@ export function webhookUrlProblem(raw: string, environment: Environment): string
   const host = normalizedHost(url);
   const web = url.protocol === "http:" || url.protocol === "https:";
   if (environment === "test" && web && LOCAL_DEVELOPMENT_HOSTS.has(host)) return null;
-  if (url.protocol !== "https:") return environment === "test" ? "must use https (or http to 127.0.0.1 / localhost in test)" : "must use https";
+  if (url.protocol !== "https:")
+    return environment === "test" ? "must use https (or http to 127.0.0.1 / localhost in test)" : "must use https";
   if (isIpLiteral(host)) {
     if (!isPublicAddress(host.replace(/^\[|\]$/g, ""))) {
       return "must not point to a loopback, private, link-local, metadata or other special-purpose address";

@@ -16,7 +16,14 @@ describe("the /docs page in a real browser", () => {
     server = await startLocalServer();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
     });
   }, 90_000);
 
@@ -31,7 +38,11 @@ describe("the /docs page in a real browser", () => {
     page.on("requestfailed", (request) => failed.push(request.url()));
     const response = await page.goto(`${server.url}/docs`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
-    for (const summary of ["Submit a batch of people to enrich", "Read a batch: counts and per-item contact data", "Your rate limits and usage, per endpoint type"]) {
+    for (const summary of [
+      "Submit a batch of people to enrich",
+      "Read a batch: counts and per-item contact data",
+      "Your rate limits and usage, per endpoint type",
+    ]) {
       await expect(page.getByText(summary).first().waitFor({ state: "attached", timeout: 30_000 })).resolves.toBeUndefined();
     }
     mkdirSync("artifacts", { recursive: true });

@@ -55,7 +55,10 @@ async function hunter(request: Request, url: URL): Promise<Response> {
   const special = await vendorBehaviour(domain, `hunter:${first}.${last}@${domain}`);
   if (special) return special;
   if (domain.endsWith("-notfound.example") || !first || !last) return json({ data: { email: null, score: null }, meta: {} });
-  return json({ data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null }, meta: {} });
+  return json({
+    data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null },
+    meta: {},
+  });
 }
 
 async function pdl(request: Request, url: URL): Promise<Response> {
@@ -64,11 +67,14 @@ async function pdl(request: Request, url: URL): Promise<Response> {
   const first = url.searchParams.get("first_name") ?? "";
   const last = url.searchParams.get("last_name") ?? "";
   if (company.endsWith("-ratelimit.example")) {
-    return json({ status: 429, error: { type: "rate_limit_error" } }, 429, { "x-ratelimit-reset": new Date(Date.now() + 2_000).toISOString() });
+    return json({ status: 429, error: { type: "rate_limit_error" } }, 429, {
+      "x-ratelimit-reset": new Date(Date.now() + 2_000).toISOString(),
+    });
   }
   const special = await vendorBehaviour(company, `pdl:${first}.${last}@${company}`);
   if (special) return special;
-  if (company.endsWith("-notfound.example") || !company) return json({ status: 404, error: { type: "not_found", message: "No records were found matching your request" } }, 404);
+  if (company.endsWith("-notfound.example") || !company)
+    return json({ status: 404, error: { type: "not_found", message: "No records were found matching your request" } }, 404);
   return json({
     status: 200,
     likelihood: 8,
@@ -86,13 +92,17 @@ const failedOnce = new Set<string>();
 
 async function webhookReceiver(request: Request, url: URL): Promise<Response> {
   if (url.pathname.startsWith("/__deliveries/")) return json(deliveries.get(url.pathname.slice("/__deliveries".length)) ?? []);
-  deliveries.set(url.pathname, [...(deliveries.get(url.pathname) ?? []), { headers: Object.fromEntries(request.headers), body: await request.text() }]);
+  deliveries.set(url.pathname, [
+    ...(deliveries.get(url.pathname) ?? []),
+    { headers: Object.fromEntries(request.headers), body: await request.text() },
+  ]);
   if (url.pathname.startsWith("/fail-once/") && !failedOnce.has(url.pathname)) {
     failedOnce.add(url.pathname);
     return new Response("try again", { status: 500 });
   }
   if (url.pathname.startsWith("/always-500/")) return new Response("broken", { status: 500 });
-  if (url.pathname.startsWith("/redirect/")) return new Response(null, { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
+  if (url.pathname.startsWith("/redirect/"))
+    return new Response(null, { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
   if (url.pathname.startsWith("/slow/")) await sleep(2_000);
   if (url.pathname.startsWith("/slower/")) await sleep(6_000);
   return new Response(null, { status: 204 });

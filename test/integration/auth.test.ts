@@ -66,7 +66,9 @@ describe("routing", () => {
   });
 
   it("uses the Cloudflare Ray ID as the request id, and never a client's own x-request-id", async () => {
-    expect((await request("/healthz", { headers: { "cf-ray": "8f1c2d3e4a5b6c7d-AMS" } })).headers.get("x-request-id")).toBe("8f1c2d3e4a5b6c7d-AMS");
+    expect((await request("/healthz", { headers: { "cf-ray": "8f1c2d3e4a5b6c7d-AMS" } })).headers.get("x-request-id")).toBe(
+      "8f1c2d3e4a5b6c7d-AMS",
+    );
     const response = await request("/healthz", { headers: { "x-request-id": "chosen-by-client" } });
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -24,12 +24,17 @@ const { batchDeadlineSeconds, redriveAfterSeconds, retentionSeconds } = readConf
 
 const enqueues = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) =>
-    state.storage.sql.exec<{ enqueues: number }>("SELECT enqueues FROM items ORDER BY idx").toArray().map((item) => item.enqueues),
+    state.storage.sql
+      .exec<{ enqueues: number }>("SELECT enqueues FROM items ORDER BY idx")
+      .toArray()
+      .map((item) => item.enqueues),
   );
 const webhookRow = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) =>
     state.storage.sql
-      .exec<{ webhook_state: string; webhook_enqueues: number; webhook_attempts: number }>("SELECT webhook_state, webhook_enqueues, webhook_attempts FROM batch")
+      .exec<{ webhook_state: string; webhook_enqueues: number; webhook_attempts: number }>(
+        "SELECT webhook_state, webhook_enqueues, webhook_attempts FROM batch",
+      )
       .one(),
   );
 
@@ -81,7 +86,9 @@ describe("retention", () => {
     const gone = await request(`/v2/test/person/contact-info/${batchId}`, { key });
     const body = await expectProblem(gone, 410, "batch_expired");
     expect(Date.parse(String(body.expiredAt))).toBeGreaterThan(Date.now() + (retentionSeconds - 60) * 1000);
-    const items = await runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM items").one());
+    const items = await runInDurableObject(stub, (_, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM items").one(),
+    );
     expect(items.n).toBe(0);
     await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key: other.key }), 404, "not_found");
   });

@@ -3,16 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { MAX_FIELD_LENGTH, normalizePerson, personKey } from "../../src/contact-info/person";
-import {
-  batchProgress,
-  createKey,
-  faultyItemQueue,
-  newBatch,
-  person,
-  submitBatch,
-  until,
-  waitForCompletion,
-} from "../helpers";
+import { batchProgress, createKey, faultyItemQueue, newBatch, person, submitBatch, until, waitForCompletion } from "../helpers";
 
 // The bodies of the messages sent to the item queue for one batch (other tests' batches share the queue).
 const sentFor = (queue: ReturnType<typeof faultyItemQueue>, batchId: string) =>
@@ -73,7 +64,14 @@ describe("the batch object's fan-out", () => {
     expect(sentFor(queue, batch.id)).toEqual(
       batch.items.map((item, index) => {
         const normalized = normalizePerson(item.input);
-        return { batchId: batch.id, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
+        return {
+          batchId: batch.id,
+          index,
+          environment: "test",
+          fields: ["email", "phone"],
+          person: normalized,
+          personKey: personKey(normalized),
+        };
       }),
     );
   });

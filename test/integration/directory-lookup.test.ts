@@ -12,7 +12,8 @@ async function importRows(rows: Record<string, string>[]): Promise<void> {
   for (const { key, value } of directoryWrites(entries as DirectoryEntry[])) await env.DIRECTORY.put(key, value);
 }
 
-const find = (input: PersonInput) => directoryProvider(env.DIRECTORY).find({ person: normalizePerson(input), fields: ["email", "phone"], attempt: 1 });
+const find = (input: PersonInput) =>
+  directoryProvider(env.DIRECTORY).find({ person: normalizePerson(input), fields: ["email", "phone"], attempt: 1 });
 
 describe("the directory lookup", () => {
   it("finds an entry imported with a name as long as an item field allows", async () => {

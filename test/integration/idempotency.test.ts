@@ -58,7 +58,9 @@ describe("Idempotency-Key on submit", () => {
     const responses = await Promise.all(Array.from({ length: 5 }, () => submitWith(key, "burst", body)));
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
-    const ids = new Set(await Promise.all(responses.filter((r) => r.status === 202).map(async (r) => (await r.json<{ batchId: string }>()).batchId)));
+    const ids = new Set(
+      await Promise.all(responses.filter((r) => r.status === 202).map(async (r) => (await r.json<{ batchId: string }>()).batchId)),
+    );
     expect(ids.size).toBe(1);
     for (const response of responses.filter((r) => r.status === 409)) {
       const problem = await expectProblem(response, 409, "idempotency_in_progress");

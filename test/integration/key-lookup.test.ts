@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { lookupApiKey } from "../../src/keys/key-lookup";
 import { type ApiKeyRecord, issueApiKey, kvKey } from "../../src/keys/api-key";
+import { lookupApiKey } from "../../src/keys/key-lookup";
 import { createKey, expectProblem, request } from "../helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -37,7 +37,10 @@ describe("a key record KV holds that is not a valid record", () => {
   const flaws: [string, (record: ApiKeyRecord) => unknown][] = [
     ["an unknown environment", (record) => ({ ...record, environment: "staging" })],
     ["no customer", ({ customerId: _customerId, ...record }) => record],
-    ["a limit that is not a number", (record) => ({ ...record, rateLimits: { contact_info_status: { limit: "many", windowSeconds: 60 } } })],
+    [
+      "a limit that is not a number",
+      (record) => ({ ...record, rateLimits: { contact_info_status: { limit: "many", windowSeconds: 60 } } }),
+    ],
   ];
 
   it("is not found by the lookup, and is logged by its key id only", async () => {

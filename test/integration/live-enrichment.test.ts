@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import sample from "../../directory/sample.csv?raw";
 import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
-import sample from "../../directory/sample.csv?raw";
 import { createKey, submitBatch, waitForCompletion } from "../helpers";
 
 // The whole live pipeline through the real queue: the sample directory in the
@@ -41,12 +41,18 @@ describe("a live batch", () => {
 
   it("still answers when a vendor keeps failing, with what the others found", async () => {
     const { key } = await createKey({ environment: "live" });
-    const batchId = await submitBatch(key, { items: [{ fullName: "Kai Brenner", companyDomain: "vendors-down.example" }], fields: ["email"] }, "live");
+    const batchId = await submitBatch(
+      key,
+      { items: [{ fullName: "Kai Brenner", companyDomain: "vendors-down.example" }], fields: ["email"] },
+      "live",
+    );
     const [item] = (await waitForCompletion(key, batchId)).items;
     // Hunter and PDL answer 503 on every attempt; after the last one the item completes
     // with the pattern provider's guess instead of failing.
     expect(item).toMatchObject({ status: "completed", outcome: "found" });
-    expect(item!.emails).toEqual([{ address: "kai.brenner@vendors-down.example", type: "work", status: "unknown", confidence: 35, source: "pattern" }]);
+    expect(item!.emails).toEqual([
+      { address: "kai.brenner@vendors-down.example", type: "work", status: "unknown", confidence: 35, source: "pattern" },
+    ]);
   });
 
   it("serves a repeated person from the result cache without asking the providers again", async () => {
@@ -57,7 +63,12 @@ describe("a live batch", () => {
     const [hunter, pdl] = [await calls("hunter.test"), await calls("pdl.test")];
 
     const again = await waitForCompletion(key, await submitBatch(key, { items: [{ ...person, firstName: " IRIS " }] }, "live"));
-    expect(again.items[0]).toMatchObject({ outcome: "found", fromCache: true, emails: first.items[0]!.emails, phones: first.items[0]!.phones });
+    expect(again.items[0]).toMatchObject({
+      outcome: "found",
+      fromCache: true,
+      emails: first.items[0]!.emails,
+      phones: first.items[0]!.phones,
+    });
     expect([await calls("hunter.test"), await calls("pdl.test")]).toEqual([hunter, pdl]);
   });
 
@@ -78,7 +89,9 @@ describe("a live batch", () => {
         "live",
       );
       const status = await waitForCompletion(key, batchId);
-      const sent = send.mock.calls.flatMap(([messages]) => [...messages]).filter((m) => (m.body as { batchId: string }).batchId === batchId);
+      const sent = send.mock.calls
+        .flatMap(([messages]) => [...messages])
+        .filter((m) => (m.body as { batchId: string }).batchId === batchId);
       // a and b are the same person once normalized; d is written differently, so it is asked for separately.
       expect(sent.map((m) => (m.body as { index: number }).index).sort()).toEqual([0, 2, 3]);
       expect(status.completedItems).toBe(4);

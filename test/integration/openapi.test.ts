@@ -23,7 +23,9 @@ describe("GET /openapi.json", () => {
     const served = app.routes
       .filter((route) => route.method !== "ALL")
       .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/(.)\/$/, "$1").replace(/:(\w+)/g, "{$1}")}`);
-    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
     expect(new Set(served)).toEqual(new Set(documented));
   });
 

@@ -50,7 +50,9 @@ describe("processing through the real local queue", () => {
   it("ends a mixed batch with every item completed or failed and the counters summing to the total", async () => {
     const { key } = await createKey();
     const domains = ["a.example", "notfound.test", "flaky.test", "fail.test"];
-    const items = Array.from({ length: 40 }, (_, i) => (i % 9 === 8 ? { bad: true } : person({ firstName: `P${i}`, companyDomain: domains[i % 4] })));
+    const items = Array.from({ length: 40 }, (_, i) =>
+      i % 9 === 8 ? { bad: true } : person({ firstName: `P${i}`, companyDomain: domains[i % 4] }),
+    );
     const status = await waitForCompletion(key, await submitBatch(key, { items }));
     expect(status.completedItems + status.failedItems).toBe(40);
     expect(status.items.every((item) => item.status === "completed" || item.status === "failed")).toBe(true);

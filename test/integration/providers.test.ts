@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import sample from "../../directory/sample.csv?raw";
 import { readConfig } from "../../src/config";
 import { normalizePerson, type PersonInput } from "../../src/contact-info/person";
+import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryProvider } from "../../src/enrichment/directory";
 import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
-import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { hunterProvider } from "../../src/enrichment/hunter-provider";
 import { patternProvider } from "../../src/enrichment/pattern-provider";
 import { pdlProvider } from "../../src/enrichment/pdl-provider";
 import { type ContactProvider, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { providersFor } from "../../src/enrichment/providers";
-import sample from "../../directory/sample.csv?raw";
 import { envWith } from "../helpers";
 
 // Vendors and DNS are the fakes of test/fakes/upstreams.ts, reached over real fetch.
@@ -69,7 +69,9 @@ describe("the pattern provider", () => {
   });
 
   it("treats a failing resolver as transient", async () => {
-    expect(await failure(find(pattern, { fullName: "Grace Hopper", companyDomain: "servfail.example" }))).toBeInstanceOf(TransientProviderError);
+    expect(await failure(find(pattern, { fullName: "Grace Hopper", companyDomain: "servfail.example" }))).toBeInstanceOf(
+      TransientProviderError,
+    );
   });
 
   it("caches MX answers", async () => {
@@ -109,7 +111,9 @@ describe("the Hunter adapter", () => {
   });
 
   it("refuses a body that is not JSON, permanently", async () => {
-    expect(await failure(find(hunter, { fullName: "A B", companyDomain: "hunter-garbage.example" }))).toBeInstanceOf(PermanentProviderError);
+    expect(await failure(find(hunter, { fullName: "A B", companyDomain: "hunter-garbage.example" }))).toBeInstanceOf(
+      PermanentProviderError,
+    );
   });
 
   it("reports a rejected API key as permanent", async () => {
@@ -137,14 +141,18 @@ describe("the People Data Labs adapter", () => {
   });
 
   it("treats 429 as transient, with the wait from x-ratelimit-reset", async () => {
-    const error = (await failure(find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-ratelimit.example" }))) as TransientProviderError;
+    const error = (await failure(
+      find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-ratelimit.example" }),
+    )) as TransientProviderError;
     expect(error).toBeInstanceOf(TransientProviderError);
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(2);
   });
 
   it("treats a 5xx as transient", async () => {
-    expect(await failure(find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-down.example" }))).toBeInstanceOf(TransientProviderError);
+    expect(await failure(find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-down.example" }))).toBeInstanceOf(
+      TransientProviderError,
+    );
   });
 });
 

@@ -35,7 +35,9 @@ describe("the item queue consumer", () => {
     const { messages } = await createBatch([person({ companyDomain: "fail.test" })]);
     // The real bindings, with production-like delays in place of the test config's zeros.
     const slowRetries = envWith({ RETRY_BASE_DELAY_SECONDS: 10, RETRY_MAX_DELAY_SECONDS: 1000, ITEM_MAX_ATTEMPTS: 6 });
-    const batch = createMessageBatch<ItemMessage>("contact-info-items", [{ id: "m", timestamp: new Date(), attempts: 3, body: messages[0]! }]);
+    const batch = createMessageBatch<ItemMessage>("contact-info-items", [
+      { id: "m", timestamp: new Date(), attempts: 3, body: messages[0]! },
+    ]);
     // getQueueResult does not report delays, so watch the call itself.
     const retry = vi.spyOn(batch.messages[0]!, "retry");
     await worker.queue(batch, slowRetries, createExecutionContext());

@@ -1,8 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { QUEUES } from "../../src/queue/names";
 import entry from "../../src/index";
+import { QUEUES } from "../../src/queue/names";
 import { createStoredBatch, deliver, getStatus, person } from "../helpers";
 
 /** One delivery of raw bodies, as the queue would hand over whatever a producer sent. */
@@ -30,9 +30,13 @@ describe("a queue message whose body no handler can read", () => {
     const logged: string[] = [];
     vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
     const secret = "ada.lovelace@analytical.example";
-    const { ids } = await deliverRaw(QUEUES.items, [{ batchId: "b", index: -1, environment: "test", fields: ["email"], input: { email: secret } }]);
+    const { ids } = await deliverRaw(QUEUES.items, [
+      { batchId: "b", index: -1, environment: "test", fields: ["email"], input: { email: secret } },
+    ]);
     const lines = logged.filter((line) => line.includes('"queue_message_malformed"'));
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1 }]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1 },
+    ]);
     expect(logged.join("\n")).not.toContain(secret);
   });
 
@@ -55,7 +59,13 @@ describe("an item message from an older deploy (the submitted input, not the nor
   it("is normalized on arrival and processed like a current one", async () => {
     const items = [person(), person({ firstName: "  GRACE ", lastName: "Hopper" })];
     const { key, id, messages } = await createStoredBatch(items);
-    const legacy = messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+    const legacy = messages.map(({ batchId, index, environment, fields }) => ({
+      batchId,
+      index,
+      environment,
+      fields,
+      input: items[index],
+    }));
     const { result } = await deliverRaw(QUEUES.items, legacy);
     expect(result.explicitAcks).toHaveLength(2);
     expect(result.retryMessages).toEqual([]);
@@ -65,13 +75,21 @@ describe("an item message from an older deploy (the submitted input, not the nor
     const current = await createStoredBatch(items);
     await deliver(QUEUES.items, current.messages);
     const expected = await getStatus(current.key, current.id);
-    expect(status.items.map(({ emails, phones }) => ({ emails, phones }))).toEqual(expected.items.map(({ emails, phones }) => ({ emails, phones })));
+    expect(status.items.map(({ emails, phones }) => ({ emails, phones }))).toEqual(
+      expected.items.map(({ emails, phones }) => ({ emails, phones })),
+    );
   });
 
   it("is marked failed by the dead-letter consumer like a current one", async () => {
     const items = [person()];
     const { key, id, messages } = await createStoredBatch(items);
-    const legacy = messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+    const legacy = messages.map(({ batchId, index, environment, fields }) => ({
+      batchId,
+      index,
+      environment,
+      fields,
+      input: items[index],
+    }));
     const { result } = await deliverRaw(QUEUES.itemsDeadLetter, legacy);
     expect(result.explicitAcks).toHaveLength(1);
     expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 0, failedItems: 1 });

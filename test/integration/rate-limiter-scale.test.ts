@@ -17,7 +17,9 @@ async function timed(response: Promise<Response>) {
 }
 
 describe("a limiter with a large limit", () => {
-  it(`decides within ${BOUND_MS} ms after eviction with ${STORED_HITS} stored hits, without delaying another customer`, { timeout: 180_000 }, async () => {
+  it(`decides within ${BOUND_MS} ms after eviction with ${STORED_HITS} stored hits, without delaying another customer`, {
+    timeout: 180_000,
+  }, async () => {
     const large = { contact_info_status: { limit: 1_000_000, windowSeconds: 86_400 } };
     const { key, record } = await createKey({ rateLimits: large });
     const other = await createKey();

@@ -22,9 +22,17 @@ function rateLimitFields(response: Response) {
 }
 
 /** A status read of a batch that does not exist: counted as contact_info_status, and cheap. */
-const readUnknownBatch = (key: string, environment = "test") => request(`/v2/${environment}/person/contact-info/${crypto.randomUUID()}`, { key });
+const readUnknownBatch = (key: string, environment = "test") =>
+  request(`/v2/${environment}/person/contact-info/${crypto.randomUUID()}`, { key });
 
-type Introspection = { endpointType: string; limit: number; windowSeconds: number; used: number; remaining: number; resetSeconds: number }[];
+type Introspection = {
+  endpointType: string;
+  limit: number;
+  windowSeconds: number;
+  used: number;
+  remaining: number;
+  resetSeconds: number;
+}[];
 
 const readLimits = async (key: string, environment: "test" | "live" = "test") =>
   (await request(`/v2/${environment}/me/rate-limits`, { key })).json<Introspection>();
@@ -157,7 +165,10 @@ describe("RateLimit fields and 429 answers", () => {
       vi.setSystemTime(t0 + second * 1000);
       expect((await readUnknownBatch(key)).status).toBe(404);
     }
-    await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify({ ...record, rateLimits: { contact_info_status: { limit: 3, windowSeconds: 600 } } }));
+    await env.API_KEYS.put(
+      kvKey.byHash(hash),
+      JSON.stringify({ ...record, rateLimits: { contact_info_status: { limit: 3, windowSeconds: 600 } } }),
+    );
     // Past API_KEY_CACHE_TTL_SECONDS, so the Worker reads the lowered limit.
     const lowered = t0 + 9_000 + 61_000;
     vi.setSystemTime(lowered);
@@ -182,9 +193,36 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     const response = await request("/v2/live/me/rate-limits", { key });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([
-      { endpointType: "contact_info_request", tier: "Tier 3", operations: ["POST /v2/live/person/contact-info"], limit: 50, windowSeconds: 60, remaining: 50, resetSeconds: 0, used: 0 },
-      { endpointType: "contact_info_status", tier: "Tier 4", operations: ["GET /v2/live/person/contact-info/{id}"], limit: 100, windowSeconds: 60, remaining: 100, resetSeconds: 0, used: 0 },
-      { endpointType: "rate_limits", tier: "Tier 4", operations: ["GET /v2/live/me/rate-limits"], limit: 100, windowSeconds: 60, remaining: 99, resetSeconds: 60, used: 1 },
+      {
+        endpointType: "contact_info_request",
+        tier: "Tier 3",
+        operations: ["POST /v2/live/person/contact-info"],
+        limit: 50,
+        windowSeconds: 60,
+        remaining: 50,
+        resetSeconds: 0,
+        used: 0,
+      },
+      {
+        endpointType: "contact_info_status",
+        tier: "Tier 4",
+        operations: ["GET /v2/live/person/contact-info/{id}"],
+        limit: 100,
+        windowSeconds: 60,
+        remaining: 100,
+        resetSeconds: 0,
+        used: 0,
+      },
+      {
+        endpointType: "rate_limits",
+        tier: "Tier 4",
+        operations: ["GET /v2/live/me/rate-limits"],
+        limit: 100,
+        windowSeconds: 60,
+        remaining: 99,
+        resetSeconds: 60,
+        used: 1,
+      },
     ]);
   });
 
@@ -204,7 +242,9 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     await getStatus(key, batchId);
     await readLimits(key);
     const report = await readLimits(key);
-    expect(report.map(({ endpointType, used, remaining, limit, resetSeconds }) => ({ endpointType, used, remaining, limit, resetSeconds }))).toEqual([
+    expect(
+      report.map(({ endpointType, used, remaining, limit, resetSeconds }) => ({ endpointType, used, remaining, limit, resetSeconds })),
+    ).toEqual([
       { endpointType: "contact_info_request", used: 1, remaining: 49, limit: 50, resetSeconds: 60 },
       { endpointType: "contact_info_status", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
       { endpointType: "rate_limits", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
@@ -244,7 +284,9 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     vi.setSystemTime(t0 + 61_000);
     expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1]);
     const stored = await runInDurableObject(limiterStub(env, record), (_, state) =>
-      state.storage.sql.exec<{ endpoint_type: string; hits: number }>("SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type").toArray(),
+      state.storage.sql
+        .exec<{ endpoint_type: string; hits: number }>("SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type")
+        .toArray(),
     );
     expect(stored).toEqual([{ endpoint_type: "rate_limits", hits: 1 }]);
   });

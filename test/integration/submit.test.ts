@@ -66,7 +66,11 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     ["missing items", {}, [{ path: "items", message: "must be an array of items" }]],
     ["items not an array", { items: {} }, [{ path: "items", message: "must be an array of items" }]],
     ["empty items", { items: [] }, [{ path: "items", message: "must hold at least one item" }]],
-    ["an unknown top-level field", { items: [{ email: "a@b.example" }], callback: "x" }, [{ path: "callback", message: "unknown field 'callback'" }]],
+    [
+      "an unknown top-level field",
+      { items: [{ email: "a@b.example" }], callback: "x" },
+      [{ path: "callback", message: "unknown field 'callback'" }],
+    ],
   ])("refuses a body with %s with 400 invalid_request naming the field", async (_, body, errors) => {
     const { key } = await createKey();
     const problem = await expectProblem(await submit(key, body), 400, "invalid_request");
@@ -85,20 +89,17 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     await expectProblem(await submit(key, big), 413, "payload_too_large");
   });
 
-  it.each([undefined, "text/plain", "application/x-www-form-urlencoded"])(
-    "refuses content type %j with 415",
-    async (contentType) => {
-      const { key } = await createKey();
-      const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
-      const response = await request("/v2/test/person/contact-info", {
-        method: "POST",
-        key,
-        headers,
-        body: JSON.stringify({ items: [person()] }),
-      });
-      await expectProblem(response, 415, "unsupported_media_type");
-    },
-  );
+  it.each([undefined, "text/plain", "application/x-www-form-urlencoded"])("refuses content type %j with 415", async (contentType) => {
+    const { key } = await createKey();
+    const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
+    const response = await request("/v2/test/person/contact-info", {
+      method: "POST",
+      key,
+      headers,
+      body: JSON.stringify({ items: [person()] }),
+    });
+    await expectProblem(response, 415, "unsupported_media_type");
+  });
 
   it("accepts application/json with a charset", async () => {
     const { key } = await createKey();

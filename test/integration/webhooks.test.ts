@@ -89,7 +89,12 @@ describe("batch.completed webhooks", () => {
   it("may target http://127.0.0.1 in test, for local development", async () => {
     const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: "http://127.0.0.1:9999/ok/local" });
-    expect((await webhookSettled(key, batchId)).webhook).toEqual({ url: "http://127.0.0.1:9999/ok/local", state: "delivered", attempts: 1, lastStatus: 204 });
+    expect((await webhookSettled(key, batchId)).webhook).toEqual({
+      url: "http://127.0.0.1:9999/ok/local",
+      state: "delivered",
+      attempts: 1,
+      lastStatus: 204,
+    });
   });
 
   it("are absent from the status when none was asked for", async () => {
@@ -100,7 +105,12 @@ describe("batch.completed webhooks", () => {
 
 /** When the receiver at `path` first got a delivery (polled, so within ~20 ms). */
 async function firstDeliveryAt(path: string, timeoutMs = 20_000): Promise<number> {
-  await until(async () => (await deliveriesTo(path)).length, { what: `a delivery to ${path}`, done: (count) => count > 0, timeoutMs, intervalMs: 20 });
+  await until(async () => (await deliveriesTo(path)).length, {
+    what: `a delivery to ${path}`,
+    done: (count) => count > 0,
+    timeoutMs,
+    intervalMs: 20,
+  });
   return Date.now();
 }
 
@@ -116,7 +126,9 @@ async function queuedWebhook(key: string, url: string): Promise<string> {
 
 /** One consumer invocation, as the queue makes it: the queue waits for it before handing over the next batch. */
 async function consume(batchId: string, consumerEnv: Env) {
-  const batch = createMessageBatch<WebhookMessage>("contact-info-webhooks", [{ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { batchId } }]);
+  const batch = createMessageBatch<WebhookMessage>("contact-info-webhooks", [
+    { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { batchId } },
+  ]);
   await deliverWebhooks(batch.messages, consumerEnv);
 }
 
@@ -138,14 +150,20 @@ describe("webhook delivery fairness", () => {
     await consume(fastBatch, consumerEnv);
     const fastDeliveredMs = (await firstDeliveryAt(fastPath)) - started;
     const slowReachedMs = (await firstDeliveryAt(slowPath)) - started;
-    console.log(`fairness: slow customer's invocation ${firstInvocationMs} ms; fast delivery after ${fastDeliveredMs} ms; slow receiver reached after ${slowReachedMs} ms`);
+    console.log(
+      `fairness: slow customer's invocation ${firstInvocationMs} ms; fast delivery after ${fastDeliveredMs} ms; slow receiver reached after ${slowReachedMs} ms`,
+    );
 
     expect(fastDeliveredMs).toBeLessThan(3_000);
     // queuedWebhook's first delivery counts as attempt 1.
     expect((await webhookSettled(fastCustomer.key, fastBatch)).webhook).toMatchObject({ state: "delivered", attempts: 2, lastStatus: 204 });
     // Each batch's WebhookSender sends with the configured 500 ms timeout (not
     // consumerEnv's), so every attempt at the 6 s receiver times out: 1 earlier delivery + 3.
-    expect((await webhookSettled(slowCustomer.key, slowBatch, 20_000)).webhook).toMatchObject({ state: "failed", attempts: 4, lastStatus: null });
+    expect((await webhookSettled(slowCustomer.key, slowBatch, 20_000)).webhook).toMatchObject({
+      state: "failed",
+      attempts: 4,
+      lastStatus: null,
+    });
   });
 });
 
@@ -196,7 +214,11 @@ describe("webhook URLs", () => {
 
   it("refuses http://127.0.0.1 in live but takes it in test", async () => {
     const live = await createKey({ environment: "live" });
-    await expectProblem(await submit(live.key, { items: [person()], webhookUrl: "http://127.0.0.1:8080/hook" }, "live"), 400, "invalid_request");
+    await expectProblem(
+      await submit(live.key, { items: [person()], webhookUrl: "http://127.0.0.1:8080/hook" }, "live"),
+      400,
+      "invalid_request",
+    );
     const test = await createKey();
     expect((await submit(test.key, { items: [person()], webhookUrl: "http://localhost:8080/ok/x" })).status).toBe(202);
   });

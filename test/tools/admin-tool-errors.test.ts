@@ -20,7 +20,12 @@ function run(script: "keys" | "directory", ...args: string[]) {
   delete env.CLOUDFLARE_API_TOKEN;
   delete env.CLOUDFLARE_API_KEY;
   delete env.DEBUG;
-  const result = spawnSync("npx", ["tsx", `scripts/${script}.ts`, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+  const result = spawnSync("npx", ["tsx", `scripts/${script}.ts`, ...args], {
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 60_000,
+  });
   // npx's own notices (npm warn …) are not the tool's output.
   const stderr = result.stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
   return { status: result.status, stdout: result.stdout, stderr };
@@ -42,7 +47,10 @@ describe("npm run directory", () => {
   });
 
   it("says the file is missing", () => {
-    expectOneLineError(run("directory", "import", join(scratch, "missing.csv")), /cannot read .*missing\.csv: no such file; check the path/);
+    expectOneLineError(
+      run("directory", "import", join(scratch, "missing.csv")),
+      /cannot read .*missing\.csv: no such file; check the path/,
+    );
   });
 
   it("says a path cannot be read as a file", () => {
@@ -56,7 +64,10 @@ describe("npm run directory", () => {
   });
 
   it("says how to log in for --remote", () => {
-    expectOneLineError(run("directory", "import", "directory/sample.csv", "--remote"), /not logged in to Cloudflare: run `npx wrangler login`/);
+    expectOneLineError(
+      run("directory", "import", "directory/sample.csv", "--remote"),
+      /not logged in to Cloudflare: run `npx wrangler login`/,
+    );
   });
 });
 
@@ -72,7 +83,10 @@ describe("npm run keys", () => {
   });
 
   it("says a key id is unknown and how to list them", () => {
-    expectOneLineError(run("keys", "revoke", "key_doesnotexist"), /no key key_doesnotexist in the local store; `npm run keys -- list` shows the ids/);
+    expectOneLineError(
+      run("keys", "revoke", "key_doesnotexist"),
+      /no key key_doesnotexist in the local store; `npm run keys -- list` shows the ids/,
+    );
   });
 
   it("names an unknown flag and an unknown command", () => {

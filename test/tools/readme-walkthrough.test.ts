@@ -33,20 +33,31 @@ function walkThroughSteps(readme: string): Step[] {
 function mismatches(shown: unknown, actual: unknown, path = "$"): string[] {
   if (shown === "…") return [];
   if (typeof shown === "string" && shown.includes("…")) {
-    const pattern = new RegExp(`^${shown.split("…").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")}$`);
-    return typeof actual === "string" && pattern.test(actual) ? [] : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
+    const pattern = new RegExp(
+      `^${shown
+        .split("…")
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[\\s\\S]*")}$`,
+    );
+    return typeof actual === "string" && pattern.test(actual)
+      ? []
+      : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
   }
   if (Array.isArray(shown)) {
-    if (!Array.isArray(actual) || actual.length !== shown.length) return [`${path}: README shows ${shown.length} entries, the server answered ${JSON.stringify(actual)}`];
+    if (!Array.isArray(actual) || actual.length !== shown.length)
+      return [`${path}: README shows ${shown.length} entries, the server answered ${JSON.stringify(actual)}`];
     return shown.flatMap((entry, i) => mismatches(entry, actual[i], `${path}[${i}]`));
   }
   if (shown !== null && typeof shown === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return [`${path}: README shows an object, the server answered ${JSON.stringify(actual)}`];
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual))
+      return [`${path}: README shows an object, the server answered ${JSON.stringify(actual)}`];
     const keys = new Set([...Object.keys(shown), ...Object.keys(actual)]);
     return [...keys].flatMap((key) =>
       key in shown && key in actual
         ? mismatches((shown as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], `${path}.${key}`)
-        : [`${path}.${key}: ${key in shown ? "shown in the README but not answered" : `answered (${JSON.stringify((actual as Record<string, unknown>)[key])}) but not shown in the README`}`],
+        : [
+            `${path}.${key}: ${key in shown ? "shown in the README but not answered" : `answered (${JSON.stringify((actual as Record<string, unknown>)[key])}) but not shown in the README`}`,
+          ],
     );
   }
   return Object.is(shown, actual) ? [] : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
@@ -63,7 +74,10 @@ describe("the README walk-through", () => {
     server = await startLocalServer({
       vars,
       prepare: async (state) => {
-        for (const args of [["scripts/keys.ts", "seed-dev", "--persist-to", state], ["scripts/directory.ts", "import", "directory/sample.csv", "--persist-to", state]]) {
+        for (const args of [
+          ["scripts/keys.ts", "seed-dev", "--persist-to", state],
+          ["scripts/directory.ts", "import", "directory/sample.csv", "--persist-to", state],
+        ]) {
           execFileSync("npx", ["tsx", ...args], { stdio: "ignore" });
         }
       },
@@ -81,7 +95,10 @@ describe("the README walk-through", () => {
 
   it("runs as pasted, and every result it shows is the server's", () => {
     const marker = "@@ step done @@";
-    const script = steps.map((step) => `${step.commands}\necho '${marker}'`).join("\n").replaceAll(DEV_URL, server.url);
+    const script = steps
+      .map((step) => `${step.commands}\necho '${marker}'`)
+      .join("\n")
+      .replaceAll(DEV_URL, server.url);
     const run = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { encoding: "utf8", timeout: 120_000 });
     expect(run.stderr, "the commands printed errors").toBe("");
     expect(run.status).toBe(0);

@@ -32,7 +32,11 @@ describe("API key records in KV", () => {
     const [byHash, byId] = apiKeyWrites(hash, record);
     expect(byHash).toEqual({ key: kvKey.byHash(hash), value: JSON.stringify(record) });
     expect(apiKeyRecordSchema.parse(JSON.parse(byHash!.value))).toEqual(record);
-    expect(byId).toEqual({ key: kvKey.byId(record.keyId), value: hash, metadata: expect.objectContaining({ keyId: record.keyId, customerId: "cus_1" }) });
+    expect(byId).toEqual({
+      key: kvKey.byId(record.keyId),
+      value: hash,
+      metadata: expect.objectContaining({ keyId: record.keyId, customerId: "cus_1" }),
+    });
   });
 
   it("never list the webhook secret", async () => {

@@ -47,7 +47,10 @@ describe("an open batch's next step", () => {
 
   it("re-drives once the oldest pending item was enqueued REDRIVE_AFTER_SECONDS ago", () => {
     expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
-    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute + 1) }, now, config)).toEqual({ kind: "wait_until", at: now + 1 });
+    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute + 1) }, now, config)).toEqual({
+      kind: "wait_until",
+      at: now + 1,
+    });
   });
 
   it("times out the pending items at BATCH_DEADLINE_SECONDS after creation, before any re-drive", () => {
@@ -77,7 +80,13 @@ describe("a completed batch's next step", () => {
   });
 
   describe("with its webhook queued", () => {
-    const queued: StepFacts = { ...completed, webhook_state: "queued", webhook_attempts: 1, webhook_enqueues: 1, webhook_queued_at: iso(now - minute) };
+    const queued: StepFacts = {
+      ...completed,
+      webhook_state: "queued",
+      webhook_attempts: 1,
+      webhook_enqueues: 1,
+      webhook_queued_at: iso(now - minute),
+    };
 
     it("checks again REDRIVE_AFTER_SECONDS after the last enqueue or attempt, whichever came later", () => {
       expect(nextStep(queued, now, config)).toEqual({ kind: "wait_until", at: now + minute });

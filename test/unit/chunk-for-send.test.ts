@@ -75,7 +75,10 @@ describe("sending a chunk the queue refuses", () => {
 
   it("splits it in halves until the queue accepts, in order, never resending a refused chunk as is", async () => {
     const queue = refusingOver(30);
-    await sendSplitting(Array.from({ length: 100 }, (_, i) => i), queue.send);
+    await sendSplitting(
+      Array.from({ length: 100 }, (_, i) => i),
+      queue.send,
+    );
     expect(queue.sent.flat()).toEqual(Array.from({ length: 100 }, (_, i) => i));
     expect(queue.sent.every((chunk) => chunk.length <= 30)).toBe(true);
     const keys = queue.tried.map((chunk) => chunk.join(","));

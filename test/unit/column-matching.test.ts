@@ -5,7 +5,9 @@ import { DIRECTORY_COLUMNS, parseDirectoryFile, toDirectoryEntry } from "../../s
 
 describe("matching a header to known columns", () => {
   it("takes our own names in any case or spacing", () => {
-    expect(["firstName", "First Name", "first_name", "FIRSTNAME", " first-name "].map((h) => matchColumn(h, DIRECTORY_COLUMNS))).toEqual(Array(5).fill("firstName"));
+    expect(["firstName", "First Name", "first_name", "FIRSTNAME", " first-name "].map((h) => matchColumn(h, DIRECTORY_COLUMNS))).toEqual(
+      Array(5).fill("firstName"),
+    );
   });
 
   it("maps a CRM export's header to the directory's columns", () => {
@@ -27,13 +29,16 @@ describe("matching a header to known columns", () => {
   });
 
   it("refuses two headers that mean the same column", () => {
-    expect(matchColumns(["Email", "Work Email"], DIRECTORY_COLUMNS)).toEqual({ problem: 'columns "Email" and "Work Email" both mean workEmail; keep one' });
+    expect(matchColumns(["Email", "Work Email"], DIRECTORY_COLUMNS)).toEqual({
+      problem: 'columns "Email" and "Work Email" both mean workEmail; keep one',
+    });
   });
 });
 
 describe("directory import of a CRM export", () => {
   it("accepts First Name,Last Name,Email,Company with a phone and a LinkedIn URL", () => {
-    const csv = "First Name,Last Name,Email,Company,Phone,LinkedIn URL\nAvery,Quill,avery.quill@example.com,Example Co,+1 415 555 0100,https://www.linkedin.com/in/avery-quill-example\n";
+    const csv =
+      "First Name,Last Name,Email,Company,Phone,LinkedIn URL\nAvery,Quill,avery.quill@example.com,Example Co,+1 415 555 0100,https://www.linkedin.com/in/avery-quill-example\n";
     const { rows, rejected } = parseDirectoryFile(csv, "csv");
     expect(rejected).toEqual([]);
     expect(toDirectoryEntry(rows[0]!.record)).toMatchObject({

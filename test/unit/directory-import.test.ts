@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { directoryWrites, learnPatterns, parseCsv, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import sample from "../../directory/sample.csv?raw";
 import { MAX_FIELD_LENGTH, normalizePerson } from "../../src/contact-info/person";
 import { type DirectoryEntry, entryKeys, lookupKeys } from "../../src/enrichment/directory";
-import sample from "../../directory/sample.csv?raw";
+import { directoryWrites, learnPatterns, parseCsv, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
 
 describe("CSV parsing", () => {
   it("handles quotes, doubled quotes, embedded commas and newlines, and CRLF", () => {
@@ -42,7 +42,9 @@ describe("a directory row", () => {
   });
 
   it("takes the company domain from the work email when missing", () => {
-    expect((toDirectoryEntry({ fullName: "Ada Lovelace", workEmail: "ada@analytical.example" }) as DirectoryEntry).companyDomain).toBe("analytical.example");
+    expect((toDirectoryEntry({ fullName: "Ada Lovelace", workEmail: "ada@analytical.example" }) as DirectoryEntry).companyDomain).toBe(
+      "analytical.example",
+    );
   });
 
   it.each([
@@ -106,24 +108,40 @@ describe("directory keys", () => {
 
   it("fit KV for every valid item, however long its name", () => {
     fc.assert(
-      fc.property(longest(MAX_FIELD_LENGTH), longest(MAX_FIELD_LENGTH), fc.constantFrom("a", "ǅ", "ﷺ", "⑳", "㎒"), (first, last, filler) => {
-        const person = normalizePerson({ firstName: `x${filler.repeat(400)}${first}`, lastName: `y${last}`, companyDomain: longDomain });
-        for (const key of lookupKeys(person)) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
-      }),
+      fc.property(
+        longest(MAX_FIELD_LENGTH),
+        longest(MAX_FIELD_LENGTH),
+        fc.constantFrom("a", "ǅ", "ﷺ", "⑳", "㎒"),
+        (first, last, filler) => {
+          const person = normalizePerson({ firstName: `x${filler.repeat(400)}${first}`, lastName: `y${last}`, companyDomain: longDomain });
+          for (const key of lookupKeys(person)) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
+        },
+      ),
     );
   });
 
   it("are the same for an imported row and the item that names the same person", () => {
     const first = "Ada".padEnd(MAX_FIELD_LENGTH, "a");
     const last = "Lovelace".padEnd(MAX_FIELD_LENGTH, "e");
-    const entry = toDirectoryEntry({ firstName: first, lastName: last, companyDomain: longDomain, workEmail: `ada@${longDomain}` }) as DirectoryEntry;
+    const entry = toDirectoryEntry({
+      firstName: first,
+      lastName: last,
+      companyDomain: longDomain,
+      workEmail: `ada@${longDomain}`,
+    }) as DirectoryEntry;
     const keys = entryKeys(entry);
     for (const key of keys) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
-    expect(lookupKeys(normalizePerson({ firstName: first, lastName: last, companyDomain: longDomain })).every((key) => keys.includes(key))).toBe(true);
+    expect(
+      lookupKeys(normalizePerson({ firstName: first, lastName: last, companyDomain: longDomain })).every((key) => keys.includes(key)),
+    ).toBe(true);
   });
 
   it("put internationalized domains in ASCII form", () => {
-    const entry = toDirectoryEntry({ fullName: "Jürgen Müller", companyDomain: "Bücher.example", workEmail: "J.Mueller@Bücher.example" }) as DirectoryEntry;
+    const entry = toDirectoryEntry({
+      fullName: "Jürgen Müller",
+      companyDomain: "Bücher.example",
+      workEmail: "J.Mueller@Bücher.example",
+    }) as DirectoryEntry;
     expect(entry.companyDomain).toBe("xn--bcher-kva.example");
     expect(entryKeys(entry)).toEqual(["email:j.mueller@xn--bcher-kva.example", "name:xn--bcher-kva.example:jurgen.muller"]);
   });

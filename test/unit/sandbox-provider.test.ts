@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizePerson } from "../../src/contact-info/person";
-import { sandboxProvider } from "../../src/enrichment/sandbox-provider";
 import { TransientProviderError } from "../../src/enrichment/provider";
+import { sandboxProvider } from "../../src/enrichment/sandbox-provider";
 
 const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) =>
   sandboxProvider.find({ person: normalizePerson(input), fields, attempt });
@@ -48,7 +48,10 @@ describe("the sandbox provider", () => {
   it("keeps confidences within 0..100", async () => {
     for (let i = 0; i < 30; i++) {
       const { emails, phones } = await find({ linkedinUrl: `https://linkedin.com/in/person-${i}` });
-      for (const { confidence } of [...emails, ...phones]) expect(confidence).toBeGreaterThanOrEqual(0), expect(confidence).toBeLessThanOrEqual(100);
+      for (const { confidence } of [...emails, ...phones]) {
+        expect(confidence).toBeGreaterThanOrEqual(0);
+        expect(confidence).toBeLessThanOrEqual(100);
+      }
     }
   });
 });

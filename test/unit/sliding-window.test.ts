@@ -32,7 +32,16 @@ describe("the sliding window decision", () => {
   });
 
   it("allows no burst across a window boundary, unlike fixed windows", () => {
-    expect(simulate([57, 58, 59, 60, 61, 62, 116, 117].map(at)).map((d) => d.allowed)).toEqual([true, true, true, false, false, false, false, true]);
+    expect(simulate([57, 58, 59, 60, 61, 62, 116, 117].map(at)).map((d) => d.allowed)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it("reports usage as it is after counting the request", () => {

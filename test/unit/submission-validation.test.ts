@@ -58,7 +58,7 @@ describe("an item", () => {
     [{ email: "jane@example.com" }],
     [{ firstName: "Jane", lastName: "Doe", companyDomain: "example.com" }],
     [{ fullName: "Jane Doe", companyName: "Example Inc" }],
-    [{ fullName: "Jane Doe", companyName: "Example", companyDomain: "", email: "" , linkedinUrl: "https://linkedin.com/in/jd"}],
+    [{ fullName: "Jane Doe", companyName: "Example", companyDomain: "", email: "", linkedinUrl: "https://linkedin.com/in/jd" }],
   ])("is valid when identifiable: %j", (raw) => {
     const item = parseItem(raw);
     expect(item.error).toBeNull();
@@ -97,16 +97,22 @@ describe("an item", () => {
 });
 
 describe("an item with input no decoder or store can take", () => {
-  it.each(["https://www.linkedin.com/in/%zz", "https://www.linkedin.com/in/ab%", "https://www.linkedin.com/in/%ff", "linkedin.com/in/jane%e2%82"])(
-    "is failed with invalid_input for the malformed percent-escape in %s",
-    (linkedinUrl) => {
-      const item = parseItem({ linkedinUrl });
-      expect(item.error).toEqual({ code: "invalid_input", message: expect.stringContaining("linkedinUrl must be a LinkedIn profile URL") });
-    },
-  );
+  it.each([
+    "https://www.linkedin.com/in/%zz",
+    "https://www.linkedin.com/in/ab%",
+    "https://www.linkedin.com/in/%ff",
+    "linkedin.com/in/jane%e2%82",
+  ])("is failed with invalid_input for the malformed percent-escape in %s", (linkedinUrl) => {
+    const item = parseItem({ linkedinUrl });
+    expect(item.error).toEqual({ code: "invalid_input", message: expect.stringContaining("linkedinUrl must be a LinkedIn profile URL") });
+  });
 
   it("fails only that item; the rest of the batch is accepted", () => {
-    const submission = parseSubmission({ items: [{ linkedinUrl: "https://www.linkedin.com/in/%zz" }, { email: "jane@example.com" }] }, 10, "test");
+    const submission = parseSubmission(
+      { items: [{ linkedinUrl: "https://www.linkedin.com/in/%zz" }, { email: "jane@example.com" }] },
+      10,
+      "test",
+    );
     expect(submission.items.map((item) => item.error?.code ?? null)).toEqual(["invalid_input", null]);
   });
 
@@ -114,11 +120,20 @@ describe("an item with input no decoder or store can take", () => {
     expect(parseItem({ linkedinUrl: "https://www.linkedin.com/in/j%C3%BCrgen-m%C3%BCller" }).error).toBeNull();
   });
 
-  it.each(["%00", "%0a", "%2F", "%20"])("refuses a LinkedIn slug that decodes to a control, a slash or a space (%s)", (escape) => {
-    expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${escape}doe` }).error?.code).toBe("invalid_input");
+  it.each(["%00", "%0a", "%2F", "%20"])("refuses a LinkedIn slug that decodes to a control, a slash or a space (%s)", (percentEscape) => {
+    expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${percentEscape}doe` }).error?.code).toBe("invalid_input");
   });
 
-  const complete = { externalId: "crm-1", firstName: "Jane", lastName: "Doe", fullName: "Jane Doe", companyName: "Example", companyDomain: "example.com", linkedinUrl: "https://www.linkedin.com/in/jane-doe", email: "jane@example.com" };
+  const complete = {
+    externalId: "crm-1",
+    firstName: "Jane",
+    lastName: "Doe",
+    fullName: "Jane Doe",
+    companyName: "Example",
+    companyDomain: "example.com",
+    linkedinUrl: "https://www.linkedin.com/in/jane-doe",
+    email: "jane@example.com",
+  };
   const fields = Object.keys(complete) as (keyof typeof complete)[];
   const cases = fields.flatMap((field) => [
     [field, "a NUL", "\u0000"],

@@ -23,7 +23,9 @@ describe("an upstream that cannot be reached", () => {
     const logged = captureLog();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const request = new Request("https://vendor.example/find?email=ada%40analytical.example");
-    await expect(fetchJson({ provider: "hunter", fetch: unreachable, timeoutMs: 100 }, request)).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(fetchJson({ provider: "hunter", fetch: unreachable, timeoutMs: 100 }, request)).rejects.toBeInstanceOf(
+      TransientProviderError,
+    );
     expect(logged()).toEqual(['{"event":"upstream_unreachable","provider":"hunter","reason":"network error"}']);
     expect(errors).not.toHaveBeenCalled();
   });
@@ -51,7 +53,9 @@ describe("an unreachable DNS-over-HTTPS resolver", () => {
     const logged = captureLog();
     const upstream = { fetch: unreachable, timeoutMs: 100 };
     const now = Date.now();
-    const lookups = ["a.example", "b.example", "c.example"].map((domain) => lookupMx(domain, "https://offline-resolver.test/dns-query", upstream, now));
+    const lookups = ["a.example", "b.example", "c.example"].map((domain) =>
+      lookupMx(domain, "https://offline-resolver.test/dns-query", upstream, now),
+    );
     for (const lookup of lookups) await expect(lookup).rejects.toBeInstanceOf(TransientProviderError);
     expect(unreachable).toHaveBeenCalledTimes(1);
     expect(logged().filter((line) => line.includes('"reason":"network error"'))).toHaveLength(1);

@@ -18,26 +18,58 @@ const failure = (promise: Promise<unknown>) =>
 
 describe("calling an upstream", () => {
   it("returns the JSON body of a 2xx", async () => {
-    expect(await fetchJson(call(async () => Response.json({ ok: 1 })), request())).toEqual({ ok: 1 });
+    expect(
+      await fetchJson(
+        call(async () => Response.json({ ok: 1 })),
+        request(),
+      ),
+    ).toEqual({ ok: 1 });
   });
 
   it("returns null for a not-found status", async () => {
-    expect(await fetchJson(call(async () => new Response("no", { status: 404 })), request(), { notFound: [404] })).toBeNull();
+    expect(
+      await fetchJson(
+        call(async () => new Response("no", { status: 404 })),
+        request(),
+        { notFound: [404] },
+      ),
+    ).toBeNull();
   });
 
   it("treats 429 as transient and keeps its Retry-After", async () => {
-    const error = await failure(fetchJson(call(async () => new Response("", { status: 429, headers: { "retry-after": "12" } })), request()));
+    const error = await failure(
+      fetchJson(
+        call(async () => new Response("", { status: 429, headers: { "retry-after": "12" } })),
+        request(),
+      ),
+    );
     expect(error).toBeInstanceOf(TransientProviderError);
     expect(error.retryAfterSeconds).toBe(12);
   });
 
   it("treats 5xx, and listed statuses, as transient", async () => {
-    await expect(fetchJson(call(async () => new Response("", { status: 502 })), request())).rejects.toBeInstanceOf(TransientProviderError);
-    await expect(fetchJson(call(async () => new Response("", { status: 403 })), request(), { transient: [403] })).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(
+      fetchJson(
+        call(async () => new Response("", { status: 502 })),
+        request(),
+      ),
+    ).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(
+      fetchJson(
+        call(async () => new Response("", { status: 403 })),
+        request(),
+        { transient: [403] },
+      ),
+    ).rejects.toBeInstanceOf(TransientProviderError);
   });
 
   it("treats other 4xx as permanent", async () => {
-    await expect(fetchJson(call(async () => new Response("", { status: 401 })), request())).rejects.toBeInstanceOf(PermanentProviderError);
+    await expect(
+      fetchJson(
+        call(async () => new Response("", { status: 401 })),
+        request(),
+      ),
+    ).rejects.toBeInstanceOf(PermanentProviderError);
   });
 
   it("gives up after the timeout, as a transient failure", async () => {
@@ -49,18 +81,34 @@ describe("calling an upstream", () => {
   });
 
   it("treats a network error as transient", async () => {
-    await expect(fetchJson(call(async () => Promise.reject(new TypeError("connection reset"))), request())).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(
+      fetchJson(
+        call(async () => Promise.reject(new TypeError("connection reset"))),
+        request(),
+      ),
+    ).rejects.toBeInstanceOf(TransientProviderError);
   });
 
   it("treats malformed JSON as permanent", async () => {
-    await expect(fetchJson(call(async () => new Response("{oops")), request())).rejects.toBeInstanceOf(PermanentProviderError);
+    await expect(
+      fetchJson(
+        call(async () => new Response("{oops")),
+        request(),
+      ),
+    ).rejects.toBeInstanceOf(PermanentProviderError);
   });
 
   it("reads the retry time from a vendor's reset header when told to", async () => {
     const reset = new Date(Date.now() + 5_000).toISOString();
-    const error = await failure(fetchJson(call(async () => new Response("", { status: 429, headers: { "x-ratelimit-reset": reset } })), request(), {
-      retryAfterHeaders: ["retry-after", "x-ratelimit-reset"],
-    }));
+    const error = await failure(
+      fetchJson(
+        call(async () => new Response("", { status: 429, headers: { "x-ratelimit-reset": reset } })),
+        request(),
+        {
+          retryAfterHeaders: ["retry-after", "x-ratelimit-reset"],
+        },
+      ),
+    );
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(4);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(5);
   });

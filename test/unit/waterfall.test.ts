@@ -3,7 +3,13 @@ import type { Email } from "../../src/contact-info/contact";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { mergeResults, runWaterfall } from "../../src/enrichment/waterfall";
 
-const email = (address: string, confidence: number, source: string): Email => ({ address, type: "work", status: "unknown", confidence, source });
+const email = (address: string, confidence: number, source: string): Email => ({
+  address,
+  type: "work",
+  status: "unknown",
+  confidence,
+  source,
+});
 
 function provider(name: string, answer: FindResult | Error, calls: string[] = []): ContactProvider {
   return {
@@ -33,12 +39,23 @@ describe("the waterfall", () => {
     );
     expect(calls).toEqual(["a", "b"]);
     expect(result.satisfied).toBe(true);
-    expect(result.reports.map((r) => [r.provider, r.outcome])).toEqual([["a", "found"], ["b", "found"], ["c", "skipped"]]);
+    expect(result.reports.map((r) => [r.provider, r.outcome])).toEqual([
+      ["a", "found"],
+      ["b", "found"],
+      ["c", "skipped"],
+    ]);
   });
 
   it("keeps asking while values are below the satisfying confidence", async () => {
     const calls: string[] = [];
-    await runWaterfall([provider("guess", { emails: [email("a@a.example", 35, "guess")], phones: [] }, calls), provider("vendor", { emails: [], phones: [] }, calls)], { ...request, fields: ["email"] }, 70);
+    await runWaterfall(
+      [
+        provider("guess", { emails: [email("a@a.example", 35, "guess")], phones: [] }, calls),
+        provider("vendor", { emails: [], phones: [] }, calls),
+      ],
+      { ...request, fields: ["email"] },
+      70,
+    );
     expect(calls).toEqual(["guess", "vendor"]);
   });
 
@@ -52,7 +69,11 @@ describe("the waterfall", () => {
 
   it("passes over a failing provider so the others still answer", async () => {
     const result = await runWaterfall(
-      [provider("down", new TransientProviderError("503", 7)), provider("broken", new PermanentProviderError("401")), provider("ok", { emails: [email("a@a.example", 90, "ok")], phones: [phone] })],
+      [
+        provider("down", new TransientProviderError("503", 7)),
+        provider("broken", new PermanentProviderError("401")),
+        provider("ok", { emails: [email("a@a.example", 90, "ok")], phones: [phone] }),
+      ],
       request,
       70,
     );
@@ -61,7 +82,11 @@ describe("the waterfall", () => {
   });
 
   it("keeps only the requested fields", async () => {
-    const result = await runWaterfall([provider("a", { emails: [email("a@a.example", 90, "a")], phones: [phone] })], { ...request, fields: ["phone"] }, 70);
+    const result = await runWaterfall(
+      [provider("a", { emails: [email("a@a.example", 90, "a")], phones: [phone] })],
+      { ...request, fields: ["phone"] },
+      70,
+    );
     expect(result.emails).toEqual([]);
     expect(result.phones).toEqual([phone]);
   });

@@ -18,7 +18,8 @@ const keys = (...args: string[]) =>
     env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
   });
 
-const create = (customer: string, environment: string) => JSON.parse(keys("create", "--customer", customer, "--environment", environment, "--json")) as ApiKeyRecord;
+const create = (customer: string, environment: string) =>
+  JSON.parse(keys("create", "--customer", customer, "--environment", environment, "--json")) as ApiKeyRecord;
 const limitsOf = (keyId: string) => (JSON.parse(keys("list", "--json")) as ApiKeyRecord[]).find((r) => r.keyId === keyId)?.rateLimits;
 
 describe("npm run keys -- set-limits", () => {
@@ -28,7 +29,19 @@ describe("npm run keys -- set-limits", () => {
     const live = create("cus_shared", "live");
     const other = create("cus_other", "test");
 
-    keys("set-limits", "--customer", "cus_shared", "--environment", "test", "--endpoint-type", "contact_info_status", "--limit", "7", "--window", "30");
+    keys(
+      "set-limits",
+      "--customer",
+      "cus_shared",
+      "--environment",
+      "test",
+      "--endpoint-type",
+      "contact_info_status",
+      "--limit",
+      "7",
+      "--window",
+      "30",
+    );
     expect(limitsOf(first.keyId)).toEqual({ contact_info_status: { limit: 7, windowSeconds: 30 } });
     expect(limitsOf(second.keyId)).toEqual({ contact_info_status: { limit: 7, windowSeconds: 30 } });
     expect(limitsOf(live.keyId)).toBeUndefined();
@@ -36,7 +49,10 @@ describe("npm run keys -- set-limits", () => {
 
     // A KEYID stands for its customer and environment: the keys never disagree on the budget they share.
     keys("set-limits", second.keyId, "--endpoint-type", "rate_limits", "--limit", "5", "--window", "10");
-    expect(limitsOf(first.keyId)).toEqual({ contact_info_status: { limit: 7, windowSeconds: 30 }, rate_limits: { limit: 5, windowSeconds: 10 } });
+    expect(limitsOf(first.keyId)).toEqual({
+      contact_info_status: { limit: 7, windowSeconds: 30 },
+      rate_limits: { limit: 5, windowSeconds: 10 },
+    });
     expect(limitsOf(live.keyId)).toBeUndefined();
   });
 });

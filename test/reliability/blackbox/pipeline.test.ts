@@ -55,7 +55,11 @@ describe("under load", () => {
     const batchIds = await Promise.all(
       Array.from({ length: 200 }, (_, b) =>
         testApi.submit({
-          items: Array.from({ length: sizes[b % sizes.length]! }, (_, i) => ({ firstName: `Load${b}`, lastName: `Person${i}`, companyDomain: "load.example" })),
+          items: Array.from({ length: sizes[b % sizes.length]! }, (_, i) => ({
+            firstName: `Load${b}`,
+            lastName: `Person${i}`,
+            companyDomain: "load.example",
+          })),
         }),
       ),
     );
@@ -87,7 +91,9 @@ describe("under faults", () => {
     const [batch] = await testApi.untilCompleted([await testApi.submit({ items })], 120_000);
     expectExactCounts(batch!);
     expect(batch!.failedItems).toBe(30);
-    expect(batch!.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed")).toBe(true);
+    expect(
+      batch!.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed"),
+    ).toBe(true);
     expect(batch!.items.filter((item) => item.input.companyDomain === "flaky.test").every((item) => item.outcome === "found")).toBe(true);
   }, 150_000);
 
@@ -116,7 +122,15 @@ describe("the logs", () => {
     const logs = server.output();
     // The logs do tell about these batches, by id only.
     for (const batchId of [testBatch, liveBatch]) expect(logs).toContain(`{"event":"batch_completed","batchId":"${batchId}"`);
-    for (const secret of ["Zephyrine", "Quackenbush", "zephyrine.q@privacy.example", "Bartholomew", "Xylophone", "bartholomew-xylophone", ...secrets]) {
+    for (const secret of [
+      "Zephyrine",
+      "Quackenbush",
+      "zephyrine.q@privacy.example",
+      "Bartholomew",
+      "Xylophone",
+      "bartholomew-xylophone",
+      ...secrets,
+    ]) {
       expect(logs.toLowerCase()).not.toContain(secret.toLowerCase());
     }
     // Sandbox phones are derived from the input, so they are personal-looking data too.

@@ -44,11 +44,14 @@ afterAll(async () => {
 });
 
 const submit = (items: unknown[]) => api.submit({ items, webhookUrl: receiverUrl });
-const settled = (page: BatchPage) => page.status === "completed" && (page.webhook?.state === "delivered" || page.webhook?.state === "failed");
+const settled = (page: BatchPage) =>
+  page.status === "completed" && (page.webhook?.state === "delivered" || page.webhook?.state === "failed");
 
 describe("after wrangler dev is killed mid-batch and restarted on the same state", () => {
   it("completes every batch with exact counters and settles every webhook within 2 minutes", async () => {
-    const small = await submit(Array.from({ length: 3 }, (_, i) => ({ firstName: `Hook${i}`, lastName: "Early", companyDomain: "ok.example" })));
+    const small = await submit(
+      Array.from({ length: 3 }, (_, i) => ({ firstName: `Hook${i}`, lastName: "Early", companyDomain: "ok.example" })),
+    );
     const items = Array.from({ length: 300 }, (_, i) => ({
       firstName: `Kill${i}`,
       lastName: "Restart",
@@ -58,7 +61,12 @@ describe("after wrangler dev is killed mid-batch and restarted on the same state
 
     // Kill once the small batch's webhook has had a failed attempt (it is in retry)
     // while the large batch is still open (its fail.test items retry for ~10 s).
-    await until(() => attempts.size, { what: "the first webhook attempt made", done: (size) => size > 0, timeoutMs: 30_000, intervalMs: 250 });
+    await until(() => attempts.size, {
+      what: "the first webhook attempt made",
+      done: (size) => size > 0,
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     const before = await api.summary(large);
     expect(before.status).not.toBe("completed");
     expect((await api.summary(small)).webhook?.state).toBe("queued");
@@ -81,7 +89,9 @@ describe("after wrangler dev is killed mid-batch and restarted on the same state
     expect(Date.now() - killedAt).toBeLessThan(120_000);
     for (const batch of [await api.readAll(small), await api.readAll(large)]) expectExactCounts(batch);
     const all = await api.readAll(large);
-    expect(all.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed")).toBe(true);
+    expect(
+      all.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed"),
+    ).toBe(true);
     expect(all.items.filter((item) => item.input.companyDomain !== "fail.test").every((item) => item.status === "completed")).toBe(true);
     // The receiver fails each event's first RECEIVER_FAILURES attempts, well within WEBHOOK_MAX_ATTEMPTS (8).
     const delivered = expect.objectContaining({ state: "delivered", lastStatus: 204 });

@@ -62,7 +62,14 @@ function upload(headers: Record<string, string>): Promise<Upload> {
       response.on("data", (chunk: string) => (body += chunk));
       response.on("end", () => {
         req.destroy();
-        resolve({ answered: true, status: response.statusCode ?? 0, contentType: response.headers["content-type"], body, written: writtenWhenAnswered, ended });
+        resolve({
+          answered: true,
+          status: response.statusCode ?? 0,
+          contentType: response.headers["content-type"],
+          body,
+          written: writtenWhenAnswered,
+          ended,
+        });
       });
     });
     // Once answered, the server may close its side while we still write: expected.
@@ -133,9 +140,15 @@ describe("an upload the client aborts", () => {
     // Part of the body, then the connection is cut while the Worker waits for the rest.
     req.write(Buffer.alloc(16 * 1024, 0x20));
     const logged = () => server.output().slice(before);
-    await until(() => req.socket !== null && req.socket.bytesWritten > 16 * 1024, { what: "the first part of the body sent", timeoutMs: 10_000 });
+    await until(() => req.socket !== null && req.socket.bytesWritten > 16 * 1024, {
+      what: "the first part of the body sent",
+      timeoutMs: 10_000,
+    });
     req.destroy();
-    await until(() => /request_body_incomplete|unhandled_error| 500 /.test(logged()), { what: "the aborted request logged", timeoutMs: 20_000 });
+    await until(() => /request_body_incomplete|unhandled_error| 500 /.test(logged()), {
+      what: "the aborted request logged",
+      timeoutMs: 20_000,
+    });
     expect(logged()).toContain('"event":"request_body_incomplete"');
     expect(logged()).not.toContain("unhandled_error");
     expect(logged()).not.toMatch(/ 500 Internal Server Error/);

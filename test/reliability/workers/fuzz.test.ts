@@ -43,20 +43,52 @@ const person = fc.record(
     fullName: fc.string({ maxLength: 600 }),
     companyName: fc.string(),
     companyDomain: fc.oneof(fc.domain(), fc.string(), fc.constantFrom("notfound.test", "flaky.test")),
-    linkedinUrl: fc.oneof(fc.webUrl(), fc.string().map((s) => `https://linkedin.com/in/${s}`)),
+    linkedinUrl: fc.oneof(
+      fc.webUrl(),
+      fc.string().map((s) => `https://linkedin.com/in/${s}`),
+    ),
     email: fc.oneof(fc.emailAddress(), fc.string()),
   },
   { requiredKeys: [] },
 );
-const item = fc.oneof({ weight: 4, arbitrary: person }, { weight: 1, arbitrary: fc.anything() }, { weight: 1, arbitrary: fc.dictionary(fc.string(), fc.jsonValue()) });
+const item = fc.oneof(
+  { weight: 4, arbitrary: person },
+  { weight: 1, arbitrary: fc.anything() },
+  { weight: 1, arbitrary: fc.dictionary(fc.string(), fc.jsonValue()) },
+);
 const body = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ items: fc.array(item, { maxLength: 4 }), fields: fc.option(fc.array(fc.string()), { nil: undefined }), webhookUrl: fc.option(fc.oneof(fc.webUrl(), fc.string()), { nil: undefined }) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record(
+        {
+          items: fc.array(item, { maxLength: 4 }),
+          fields: fc.option(fc.array(fc.string()), { nil: undefined }),
+          webhookUrl: fc.option(fc.oneof(fc.webUrl(), fc.string()), { nil: undefined }),
+        },
+        { requiredKeys: [] },
+      )
+      .map((b) => JSON.stringify(b)),
+  },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.string() },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => new TextDecoder().decode(bytes)) },
 );
-const contentType = fc.oneof(fc.constant("application/json"), fc.constant("application/json; charset=utf-8"), fc.constant(""), fc.string(), fc.constant("text/plain"));
-const apiKey = () => fc.oneof(fc.constant(testKey), fc.constant(liveKey), fc.constant(undefined), fc.string(), fc.constant("ck_test_00000000000000000000000000000000"));
+const contentType = fc.oneof(
+  fc.constant("application/json"),
+  fc.constant("application/json; charset=utf-8"),
+  fc.constant(""),
+  fc.string(),
+  fc.constant("text/plain"),
+);
+const apiKey = () =>
+  fc.oneof(
+    fc.constant(testKey),
+    fc.constant(liveKey),
+    fc.constant(undefined),
+    fc.string(),
+    fc.constant("ck_test_00000000000000000000000000000000"),
+  );
 const environment = fc.oneof(fc.constantFrom("test", "live"), fc.string({ maxLength: 8 }));
 const idempotencyKey = fc.option(fc.string({ maxLength: 300 }), { nil: undefined });
 
@@ -69,7 +101,12 @@ describe("fuzzing", () => {
         const headers: Record<string, string> = {};
         if (type) headers["content-type"] = type;
         if (idem !== undefined) headers["idempotency-key"] = idem;
-        const response = await request(`/v2/${encodeURIComponent(env_)}/person/contact-info`, { method: "POST", headers, body: payload, ...(key ? { key } : {}) });
+        const response = await request(`/v2/${encodeURIComponent(env_)}/person/contact-info`, {
+          method: "POST",
+          headers,
+          body: payload,
+          ...(key ? { key } : {}),
+        });
         if (response.status === 202 && response.headers.get("idempotent-replayed") !== "true") accepted++;
         await expectWellFormed(response, "POST");
       }),
@@ -81,7 +118,13 @@ describe("fuzzing", () => {
   it("reads: paths, ids, cursors and query strings never cause a 5xx", async () => {
     const id = fc.oneof(fc.constant(batchId), fc.uuid(), fc.string(), fc.constant(batchId.toUpperCase()));
     const cursor = fc.oneof(fc.string(), fc.nat().map(encodeCursor), fc.base64String(), fc.constant(""));
-    const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom("limit", "cursor", "status"), fc.string()), fc.oneof(fc.string(), fc.integer().map(String), cursor)), { maxLength: 4 });
+    const query = fc.array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom("limit", "cursor", "status"), fc.string()),
+        fc.oneof(fc.string(), fc.integer().map(String), cursor),
+      ),
+      { maxLength: 4 },
+    );
     const method = fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
     const path = fc.oneof(
       fc.tuple(environment, id).map(([e, i]) => `/v2/${encodeURIComponent(e)}/person/contact-info/${encodeURIComponent(i)}`),
@@ -127,7 +170,9 @@ describe("fuzzing items with undecodable input", () => {
     .filter((code) => code !== 0x09 && code !== 0x0a && code !== 0x0d)
     .map((code) => String.fromCharCode(code));
   const poisoned = fc.oneof(
-    fc.tuple(malformedEscape, fc.constantFrom("jane", "ab", "x-y")).map(([escape, name]) => ({ linkedinUrl: `https://www.linkedin.com/in/${name}${escape}` })),
+    fc
+      .tuple(malformedEscape, fc.constantFrom("jane", "ab", "x-y"))
+      .map(([percentEscape, name]) => ({ linkedinUrl: `https://www.linkedin.com/in/${name}${percentEscape}` })),
     fc.tuple(fc.constantFrom(...PERSON_FIELDS), fc.oneof(loneSurrogate, control), fc.nat()).map(([field, junk, at]) => {
       const value = complete[field];
       const i = at % (value.length + 1);

@@ -12,11 +12,16 @@ describe("redelivery", () => {
         fc.integer({ min: 1, max: 30 }),
         fc.array(fc.array(fc.nat(), { maxLength: 40 }), { minLength: 1, maxLength: 6 }),
         async (size, rounds) => {
-          const items = Array.from({ length: size }, (_, i) => person({ firstName: `R${i}`, companyDomain: i % 4 === 0 ? "notfound.test" : "r.example" }));
+          const items = Array.from({ length: size }, (_, i) =>
+            person({ firstName: `R${i}`, companyDomain: i % 4 === 0 ? "notfound.test" : "r.example" }),
+          );
           const { key, id, messages } = await createStoredBatch(items);
           // Random rounds of duplicated, shuffled deliveries, then every item once more.
           for (const round of [...rounds.map((picks) => picks.map((pick) => pick % size)), items.map((_, i) => i)]) {
-            await deliver("contact-info-items", round.map((index) => messages[index]!));
+            await deliver(
+              "contact-info-items",
+              round.map((index) => messages[index]!),
+            );
           }
           const status = await getStatus(key, id);
           expect(status).toMatchObject({ status: "completed", totalItems: size, completedItems: size, failedItems: 0 });
@@ -40,7 +45,10 @@ describe("redelivery", () => {
         const now = (batch?.completedItems ?? 0) + (batch?.failedItems ?? 0);
         if (now > finished) {
           finished = now;
-          await evictDurableObject(stub).then(() => evictions++, () => undefined);
+          await evictDurableObject(stub).then(
+            () => evictions++,
+            () => undefined,
+          );
         }
         return false;
       },
@@ -52,7 +60,9 @@ describe("redelivery", () => {
 
   it("keeps counters exact when every object is aborted mid-batch", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: Array.from({ length: 300 }, (_, i) => person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" })) });
+    const batchId = await submitBatch(key, {
+      items: Array.from({ length: 300 }, (_, i) => person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" })),
+    });
     // Abort once some items are done, and again once more are: both times mid-batch.
     const progress = async () => {
       const batch = await readBatch(key, batchId);
@@ -61,7 +71,11 @@ describe("redelivery", () => {
     const first = await until(progress, { what: `batch ${batchId} partly processed`, done: ({ finished }) => finished > 0, intervalMs: 5 });
     expect(first.open).toBe(true);
     await abortAllDurableObjects();
-    const second = await until(progress, { what: `batch ${batchId} processed further`, done: ({ finished }) => finished > first.finished, intervalMs: 5 });
+    const second = await until(progress, {
+      what: `batch ${batchId} processed further`,
+      done: ({ finished }) => finished > first.finished,
+      intervalMs: 5,
+    });
     expect(second.open).toBe(true);
     await abortAllDurableObjects();
     const status = await waitForCompletion(key, batchId, 60_000);

@@ -25,9 +25,18 @@ describe("security", () => {
   it("answers 404 to every other customer and to the other environment", async () => {
     const owner = await createKey();
     const batchId = await submitBatch(owner.key, { items: [person()] });
-    const strangers = await Promise.all([createKey(), createKey(), createKey({ environment: "live" }), createKey({ customerId: owner.record.customerId, environment: "live" })]);
+    const strangers = await Promise.all([
+      createKey(),
+      createKey(),
+      createKey({ environment: "live" }),
+      createKey({ customerId: owner.record.customerId, environment: "live" }),
+    ]);
     for (const stranger of strangers) {
-      await expectProblem(await request(`/v2/${stranger.record.environment}/person/contact-info/${batchId}`, { key: stranger.key }), 404, "not_found");
+      await expectProblem(
+        await request(`/v2/${stranger.record.environment}/person/contact-info/${batchId}`, { key: stranger.key }),
+        404,
+        "not_found",
+      );
     }
   });
 
