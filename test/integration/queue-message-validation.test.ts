@@ -1,7 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { PersonInput } from "../../src/contact-info/person";
 import entry from "../../src/index";
+import type { ItemMessage } from "../../src/queue/item-message";
 import { QUEUES } from "../../src/queue/names";
 import { createStoredBatch, deliver, getStatus, person } from "../helpers";
 
@@ -55,17 +57,16 @@ describe("a queue message whose body no handler can read", () => {
   });
 });
 
+/** The shape an older deploy sent: the submitted input instead of the normalized person and its key. */
+function legacyMessages(messages: ItemMessage[], items: PersonInput[]) {
+  return messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+}
+
 describe("an item message from an older deploy (the submitted input, not the normalized person)", () => {
   it("is normalized on arrival and processed like a current one", async () => {
     const items = [person(), person({ firstName: "  GRACE ", lastName: "Hopper" })];
     const { key, id, messages } = await createStoredBatch(items);
-    const legacy = messages.map(({ batchId, index, environment, fields }) => ({
-      batchId,
-      index,
-      environment,
-      fields,
-      input: items[index],
-    }));
+    const legacy = legacyMessages(messages, items);
     const { result } = await deliverRaw(QUEUES.items, legacy);
     expect(result.explicitAcks).toHaveLength(2);
     expect(result.retryMessages).toEqual([]);
@@ -83,13 +84,7 @@ describe("an item message from an older deploy (the submitted input, not the nor
   it("is marked failed by the dead-letter consumer like a current one", async () => {
     const items = [person()];
     const { key, id, messages } = await createStoredBatch(items);
-    const legacy = messages.map(({ batchId, index, environment, fields }) => ({
-      batchId,
-      index,
-      environment,
-      fields,
-      input: items[index],
-    }));
+    const legacy = legacyMessages(messages, items);
     const { result } = await deliverRaw(QUEUES.itemsDeadLetter, legacy);
     expect(result.explicitAcks).toHaveLength(1);
     expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 0, failedItems: 1 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseItem, parseSubmission } from "../../src/contact-info/submission";
 import { ApiError } from "../../src/http/problem";
+import { COMPLETE_PERSON } from "../fixtures";
 
 const problemOf = (run: () => unknown) => {
   try {
@@ -124,16 +125,7 @@ describe("an item with input no decoder or store can take", () => {
     expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${percentEscape}doe` }).error?.code).toBe("invalid_input");
   });
 
-  const complete = {
-    externalId: "crm-1",
-    firstName: "Jane",
-    lastName: "Doe",
-    fullName: "Jane Doe",
-    companyName: "Example",
-    companyDomain: "example.com",
-    linkedinUrl: "https://www.linkedin.com/in/jane-doe",
-    email: "jane@example.com",
-  };
+  const complete = COMPLETE_PERSON;
   const fields = Object.keys(complete) as (keyof typeof complete)[];
   const cases = fields.flatMap((field) => [
     [field, "a NUL", "\u0000"],

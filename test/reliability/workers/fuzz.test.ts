@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../../src/batch/cursor";
 import { PERSON_FIELDS } from "../../../src/contact-info/person";
+import { COMPLETE_PERSON } from "../../fixtures";
 import { createKey, getStatus, request, submit, submitBatch } from "../../helpers";
 
 // Property-based fuzzing of everything a caller controls. Whatever comes in:
@@ -148,16 +149,7 @@ describe("fuzzing", () => {
 // unpaired surrogate or a control character anywhere in any field. Only that
 // item may fail, with invalid_input; the batch is accepted with the rest.
 describe("fuzzing items with undecodable input", () => {
-  const complete: Record<(typeof PERSON_FIELDS)[number], string> = {
-    externalId: "crm-1",
-    firstName: "Jane",
-    lastName: "Doe",
-    fullName: "Jane Doe",
-    companyName: "Example",
-    companyDomain: "example.com",
-    linkedinUrl: "https://www.linkedin.com/in/jane-doe",
-    email: "jane@example.com",
-  };
+  const complete = COMPLETE_PERSON;
   const hex = fc.integer({ min: 0, max: 255 }).map((n) => n.toString(16).padStart(2, "0"));
   const malformedEscape = fc.oneof(
     fc.constantFrom("%", "%z", "%zz", "%g0", "%ff", "%c0%af", "%e2%82", "%ed%a0%80", "%f4%90%80%80"),
