@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 // Black-box tests in Node against `wrangler dev` (see test/local-server.ts):
 // the /docs page in Chromium, the reliability pipeline tests, and (BLACKBOX=tools)
-// the operator tools and the README walk-through as a reader runs them.
+// the operator tools and the README walk-through as a reader runs them, and
+// (BLACKBOX=client) the typed client and `npm run enrich`.
 export default defineConfig({
   test: {
     include:
@@ -10,7 +11,9 @@ export default defineConfig({
         ? ["test/reliability/blackbox/**/*.test.ts"]
         : process.env.BLACKBOX === "tools"
           ? ["test/tools/**/*.test.ts"]
-          : ["test/browser/**/*.test.ts"],
+          : process.env.BLACKBOX === "client"
+            ? ["test/client/**/*.test.ts"]
+            : ["test/browser/**/*.test.ts"],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     fileParallelism: false,

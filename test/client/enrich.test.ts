@@ -1,0 +1,153 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESULT_COLUMNS } from "../../scripts/enrich-rows";
+import { parseCsv } from "../../src/enrichment/directory-import";
+import { type ClientTestServer, startClientTestServer } from "./server";
+
+// `npm run enrich` as a user runs it, against a running Worker.
+const scratch = mkdtempSync(join(tmpdir(), "enrich-"));
+let running: ClientTestServer;
+beforeAll(async () => {
+  running = await startClientTestServer();
+});
+afterAll(async () => {
+  await running?.server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function enrich(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[]; ms: number }> {
+  const started = Date.now();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.CONTACT_INFO_API_KEY;
+  delete env.DEBUG;
+  const child = spawn("npx", ["tsx", "scripts/enrich.ts", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) =>
+    child.once("exit", (status) =>
+      resolve({ status, stdout, stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")), ms: Date.now() - started }),
+    ),
+  );
+}
+
+const rowsOf = (path: string) => parseCsv(readFileSync(path, "utf8").replace(/^\uFEFF/, "")).map(({ cells }) => cells);
+
+/** A CRM export: Record ID, First Name, Last Name, Company, Website, LinkedIn, Work Email, and a column of its own. */
+function crmExport(rows: number): string {
+  const lines = ["Record ID,First Name,Last Name,Company,Website,Person Linkedin Url,Work Email,Lead Source"];
+  for (let i = 0; i < rows; i++) {
+    // Three reserved sandbox inputs (in place of found rows): flaky.test is found on its first retry.
+    if (i % 10_000 === 5) lines.push(`crm-${i},Flaky,Person${i},Flaky Inc,flaky.test,,,retry`);
+    else if (i % 5 === 0) lines.push(`crm-${i},First${i},Last${i},"Acme ${i % 97}, Inc.",https://www.acme${i % 97}.example/about,,,webinar`);
+    else if (i % 5 === 1) lines.push(`crm-${i},,,,,https://www.linkedin.com/in/person-${i},,list`);
+    else if (i % 5 === 2) lines.push(`crm-${i},,,,,,p${i}@corp${i % 13}.example,"say ""hi"""`);
+    else if (i % 5 === 3) lines.push(`crm-${i},Nobody,N${i},,notfound.test,,,event`);
+    else lines.push(`crm-${i},Solo${i},,,,,,"two\nlines"`);
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+describe("npm run enrich on a 25,000-row CRM export", () => {
+  const input = join(scratch, "crm-export.csv");
+  const output = join(scratch, "crm-export.enriched.csv");
+  let firstBatchIds: string[] = [];
+
+  it("writes one row per input row, in order, input columns first, over three batches", async () => {
+    writeFileSync(input, crmExport(25_000));
+    const result = await enrich(input, "--base-url", running.server.url, "--api-key", running.key);
+    console.log(`enrich: 25,000 rows in ${result.ms} ms`);
+    expect(result.stderr.filter((line) => line.startsWith("error"))).toEqual([]);
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe(`enriched 25000 rows: 15000 found, 5000 not found, 5000 failed -> ${output}`);
+
+    const [header, ...rows] = rowsOf(output);
+    const inputRows = rowsOf(input);
+    expect(header).toEqual([...inputRows[0]!, ...RESULT_COLUMNS]);
+    expect(rows).toHaveLength(25_000);
+    expect(rows.map((row) => row.slice(0, 8))).toEqual(inputRows.slice(1));
+    const column = (name: string) => header!.indexOf(name);
+    const batchIds = rows.map((row) => row[column("batch_id")]!);
+    firstBatchIds = [...new Set(batchIds)];
+    expect(firstBatchIds.map((id) => batchIds.filter((batchId) => batchId === id).length)).toEqual([10_000, 10_000, 5_000]);
+
+    const [ada, linkedin, email, nobody, solo] = rows.slice(10, 15);
+    expect(ada![column("email")]).toBe("first10.last10@acme10.example");
+    expect(ada![column("status")]).toBe("completed");
+    expect(linkedin![column("outcome")]).toBe("found");
+    expect(email![column("email")]).toBe("p12@corp12.example");
+    expect(nobody![column("outcome")]).toBe("not_found");
+    expect([solo![column("status")], solo![column("error_code")]]).toEqual(["failed", "invalid_input"]);
+    expect(rows[5]![column("outcome")]).toBe("found");
+  });
+
+  it("creates no new batch when run again on the same file", async () => {
+    const before = readFileSync(output, "utf8");
+    const result = await enrich(input, "--base-url", running.server.url, "--api-key", running.key);
+    expect(result.status).toBe(0);
+    const [header, ...rows] = rowsOf(output);
+    expect([...new Set(rows.map((row) => row[header!.indexOf("batch_id")]))]).toEqual(firstBatchIds);
+    expect(readFileSync(output, "utf8")).toBe(before);
+  });
+});
+
+describe("npm run enrich on small files", () => {
+  it("reads JSONL, keeps a BOM-less CSV's extra columns and writes --out", async () => {
+    const input = join(scratch, "people.jsonl");
+    const out = join(scratch, "people-out.csv");
+    writeFileSync(input, `${JSON.stringify({ "Full Name": "Grace Hopper", company_name: "Navy", tag: "vip" })}\n${JSON.stringify({ email: "alan@turing.example", tag: 7 })}\n`);
+    const result = await enrich(input, "--out", out, "--base-url", running.server.url, "--api-key", running.key);
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe(`enriched 2 rows: 2 found, 0 not found, 0 failed -> ${out}`);
+    const [header, ...rows] = rowsOf(out);
+    expect(header!.slice(0, 4)).toEqual(["Full Name", "company_name", "tag", "email"]);
+    expect(rows.map((row) => row[2])).toEqual(["vip", "7"]);
+  });
+
+  it("waits out 429s instead of failing", async () => {
+    const input = join(scratch, "limited.csv");
+    writeFileSync(input, "Email\nslow1@limits.example\nslow2@limits.example\n");
+    const first = await enrich(input, "--out", join(scratch, "limited-1.csv"), "--base-url", running.server.url, "--api-key", running.slowKey);
+    expect(first.status).toBe(0);
+    // Another file straight away: its submit is over the 1-per-2-s limit.
+    writeFileSync(input, "Email\nslow3@limits.example\n");
+    const second = await enrich(input, "--out", join(scratch, "limited-2.csv"), "--base-url", running.server.url, "--api-key", running.slowKey);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/^enriched 1 rows: 1 found/);
+  });
+});
+
+describe("npm run enrich mistakes: one line, non-zero exit", () => {
+  const people = join(scratch, "few.csv");
+  beforeAll(() => writeFileSync(people, "\uFEFFFirst Name,Last Name,Company\nAda,Lovelace,Analytical\n"));
+
+  const expectOneLine = (result: Awaited<ReturnType<typeof enrich>>, fix: RegExp) => {
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toHaveLength(1);
+    expect(result.stderr[0]).toMatch(fix);
+    expect(`${result.stdout}\n${result.stderr.join("\n")}`).not.toMatch(/^\s+at |node:internal|Lovelace/m);
+  };
+
+  it("a refused key", async () => {
+    expectOneLine(await enrich(people, "--base-url", running.server.url, "--api-key", "ck_test_unknownunknownunknownunknown1234"), /^error: the API key was refused \(invalid_api_key\)/);
+  });
+
+  it("an unreadable file", async () => {
+    expectOneLine(await enrich(join(scratch, "missing.csv")), /^error: cannot read .*missing\.csv: no such file/);
+  });
+
+  it("a server that cannot be reached", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    expectOneLine(await enrich(people, "--base-url", `http://127.0.0.1:${port}`, "--api-key", running.key), /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  });
+});
