@@ -41,6 +41,7 @@ export default defineConfig({
       process.env.SUITE === "reliability"
         ? ["test/reliability/workers/**/*.test.ts"]
         : ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 90_000,

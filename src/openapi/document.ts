@@ -8,6 +8,7 @@ import { fieldsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { ENVIRONMENTS } from "../environment";
 import { ERROR_CODES, type ErrorCode, problemInit } from "../http/errors";
 import { PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { API_INDEX } from "../routes/api-index";
 import { batchCompletedEventSchema } from "../webhooks/event";
 import { EXAMPLE_REQUEST_ID, problemSchema, rateLimitInfoSchema, receiptSchema } from "./schemas";
 
@@ -99,14 +100,6 @@ const documentedSubmission = z
       fields: ["email", "phone"],
     },
   });
-
-/** What `GET /` answers: where a person who opened the bare URL goes next. */
-export const API_INDEX = {
-  name: "Contact-info batch API",
-  docs: "/docs",
-  openapi: "/openapi.json",
-  health: "/healthz",
-} as const;
 
 function registry(): OpenAPIRegistry {
   const r = new OpenAPIRegistry();

@@ -15,6 +15,7 @@ describe("GET /openapi.json", () => {
   it("serves an OpenAPI 3.1 document without a key", async () => {
     const response = await request("/openapi.json");
     expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect((await response.json<Document>()).openapi).toBe("3.1.0");
   });
 
