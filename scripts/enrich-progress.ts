@@ -18,12 +18,12 @@ const duration = (seconds: number): string => {
 };
 
 /** Seconds left at the rate seen so far; undefined until something is done. */
-export function etaSeconds(progress: Progress, elapsedMs: number): number | undefined {
+function etaSeconds(progress: Progress, elapsedMs: number): number | undefined {
   if (progress.done === 0 || elapsedMs <= 0) return undefined;
   return ((progress.total - progress.done) * elapsedMs) / progress.done / 1000;
 }
 
-export function describe(progress: Progress, elapsedMs: number): string {
+function describe(progress: Progress, elapsedMs: number): string {
   const eta = etaSeconds(progress, elapsedMs);
   return `${progress.done}/${progress.total} rows, ${progress.found} found, ${progress.failed} failed, ETA ${eta === undefined ? "?" : duration(eta)}`;
 }

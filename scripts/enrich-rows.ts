@@ -6,7 +6,16 @@ import { parseCsv } from "../src/enrichment/directory-import";
 import { CliError } from "./cli";
 
 /** What an item can say, in the order the API lists it. */
-const ITEM_FIELDS = ["externalId", "firstName", "lastName", "fullName", "companyName", "companyDomain", "linkedinUrl", "email"] as const satisfies readonly (keyof SubmitItem)[];
+const ITEM_FIELDS = [
+  "externalId",
+  "firstName",
+  "lastName",
+  "fullName",
+  "companyName",
+  "companyDomain",
+  "linkedinUrl",
+  "email",
+] as const satisfies readonly (keyof SubmitItem)[];
 
 export const RESULT_COLUMNS = [
   "batch_id",
@@ -35,7 +44,8 @@ export interface InputFile {
   bom: boolean;
 }
 
-export const inputFormat = (path: string): "csv" | "jsonl" | undefined => (/\.csv$/i.test(path) ? "csv" : /\.(jsonl|ndjson)$/i.test(path) ? "jsonl" : undefined);
+export const inputFormat = (path: string): "csv" | "jsonl" | undefined =>
+  /\.csv$/i.test(path) ? "csv" : /\.(jsonl|ndjson)$/i.test(path) ? "jsonl" : undefined;
 
 /** A company's website as its domain: "https://www.acme.com/about" is acme.com. */
 function companyDomain(value: string): string {
@@ -59,7 +69,14 @@ function toItem(row: Record<string, string>, columns: readonly string[]): Submit
   return item;
 }
 
-const cellText = (value: unknown): string => (value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+const cellText = (value: unknown): string =>
+  value === null || value === undefined
+    ? ""
+    : typeof value === "string"
+      ? value
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
 
 export function parseInput(text: string, format: "csv" | "jsonl"): InputFile {
   const bom = text.startsWith("\uFEFF");
@@ -82,7 +99,8 @@ export function parseInput(text: string, format: "csv" | "jsonl"): InputFile {
       } catch {
         record = undefined;
       }
-      if (typeof record !== "object" || record === null || Array.isArray(record)) throw new CliError(`line ${i + 1} is not a JSON object; each line must be one person, e.g. {"email": "…"}`);
+      if (typeof record !== "object" || record === null || Array.isArray(record))
+        throw new CliError(`line ${i + 1} is not a JSON object; each line must be one person, e.g. {"email": "…"}`);
       for (const key of Object.keys(record)) seen.add(key);
       rows.push(Object.fromEntries(Object.entries(record).map(([key, value]) => [key, cellText(value)])));
     });
@@ -90,12 +108,15 @@ export function parseInput(text: string, format: "csv" | "jsonl"): InputFile {
   }
   if (rows.length === 0) throw new CliError("the file has no rows; give one row per person");
   if (!columns.some((column) => matchColumn(column, ITEM_FIELDS) !== undefined)) {
-    throw new CliError(`no column names a person; give some of ${ITEM_FIELDS.join(", ")} (or a CRM export's names: "First Name", "Company", "Email", "LinkedIn URL", …)`);
+    throw new CliError(
+      `no column names a person; give some of ${ITEM_FIELDS.join(", ")} (or a CRM export's names: "First Name", "Company", "Email", "LinkedIn URL", …)`,
+    );
   }
   return { columns, rows, items: rows.map((row) => toItem(row, columns)), bom };
 }
 
-const best = <T extends { confidence: number }>(list: readonly T[]): T | undefined => list.reduce<T | undefined>((top, next) => (top === undefined || next.confidence > top.confidence ? next : top), undefined);
+const best = <T extends { confidence: number }>(list: readonly T[]): T | undefined =>
+  list.reduce<T | undefined>((top, next) => (top === undefined || next.confidence > top.confidence ? next : top), undefined);
 
 /** The result columns for one item: its status, the most confident email and phone, and its error. */
 export function resultCells(batchId: string, item: BatchItem): Record<(typeof RESULT_COLUMNS)[number], string> {

@@ -54,7 +54,8 @@ function parseOptions(argv: string[]): Options {
   const environment = ENVIRONMENTS.find((name) => name === values.environment);
   if (!environment) throw usageError(`--environment is test or live, not ${values.environment}`);
   const baseUrl = values["base-url"].replace(/\/+$/, "");
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw usageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}`);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw usageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}`);
   const localKey = baseUrl === DEFAULT_BASE_URL ? DEV_KEYS.find((key) => key.environment === environment)?.key : undefined;
   const apiKey = values["api-key"] ?? process.env.CONTACT_INFO_API_KEY ?? localKey;
   if (!apiKey) throw usageError(`give the API key for ${baseUrl} with --api-key or CONTACT_INFO_API_KEY`);
@@ -67,10 +68,14 @@ function parseOptions(argv: string[]): Options {
 function explain(error: unknown, { baseUrl, environment }: Options): string | undefined {
   if (error instanceof ProblemError) {
     const { problem } = error;
-    if (problem.status === 401) return `the API key was refused (${problem.code}); pass a valid ${environment} key with --api-key or CONTACT_INFO_API_KEY`;
-    if (problem.code === "environment_mismatch") return `the API key is not a ${environment} key; pass --environment ${environment === "test" ? "live" : "test"} or a ${environment} key`;
-    if (problem.status === 404) return `${baseUrl} answered 404 (${problem.code}); give the API's root as --base-url, such as ${DEFAULT_BASE_URL}`;
-    if (problem.code === "unexpected_response") return `${baseUrl} answered ${problem.status} ${problem.title}, not as the contact-info API does; check --base-url`;
+    if (problem.status === 401)
+      return `the API key was refused (${problem.code}); pass a valid ${environment} key with --api-key or CONTACT_INFO_API_KEY`;
+    if (problem.code === "environment_mismatch")
+      return `the API key is not a ${environment} key; pass --environment ${environment === "test" ? "live" : "test"} or a ${environment} key`;
+    if (problem.status === 404)
+      return `${baseUrl} answered 404 (${problem.code}); give the API's root as --base-url, such as ${DEFAULT_BASE_URL}`;
+    if (problem.code === "unexpected_response")
+      return `${baseUrl} answered ${problem.status} ${problem.title}, not as the contact-info API does; check --base-url`;
     return `the API answered ${problem.status} ${problem.code}: ${problem.detail}`;
   }
   if (error instanceof TypeError && error.message === "fetch failed") {
@@ -89,7 +94,12 @@ const chunked = <T>(list: readonly T[], size: number): { start: number; items: T
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => ({ start: i * size, items: list.slice(i * size, (i + 1) * size) }));
 
 /** Submits every chunk, one after another; the keys make a rerun of the same file answer the same batches. */
-async function submitAll(client: Client, items: Chunk["items"], fileHash: string, note: (text: string) => void): Promise<{ chunk: Chunk; batch: Submitted }[]> {
+async function submitAll(
+  client: Client,
+  items: Chunk["items"],
+  fileHash: string,
+  note: (text: string) => void,
+): Promise<{ chunk: Chunk; batch: Submitted }[]> {
   for (let size = BATCH_ITEMS; ; ) {
     const chunks = chunked(items, size);
     const submitted: { chunk: Chunk; batch: Submitted }[] = [];
@@ -101,7 +111,8 @@ async function submitAll(client: Client, items: Chunk["items"], fileHash: string
       }
       return submitted;
     } catch (error) {
-      const maxItems = error instanceof ProblemError && error.problem.code === "too_many_items" ? Number(error.problem.maxItems) : Number.NaN;
+      const maxItems =
+        error instanceof ProblemError && error.problem.code === "too_many_items" ? Number(error.problem.maxItems) : Number.NaN;
       if (submitted.length > 0 || !Number.isInteger(maxItems) || maxItems < 1 || maxItems >= size) throw error;
       size = maxItems;
     }
@@ -169,15 +180,21 @@ async function enrich(options: Options): Promise<void> {
   if (missing > 0) throw new CliError(`${missing} row(s) got no result; run the same command again (it reuses the batches)`);
 
   const lines = [csvLine([...input.columns, ...RESULT_COLUMNS])];
-  input.rows.forEach((row, i) => lines.push(csvLine([...input.columns.map((column) => row[column] ?? ""), ...RESULT_COLUMNS.map((column) => results[i]![column])])));
+  for (const [i, row] of input.rows.entries()) {
+    lines.push(csvLine([...input.columns.map((column) => row[column] ?? ""), ...RESULT_COLUMNS.map((column) => results[i]![column])]));
+  }
   const partial = `${options.out}.partial`;
   try {
     writeFileSync(partial, (input.bom ? "\uFEFF" : "") + lines.join(""));
     renameSync(partial, options.out);
   } catch (error) {
-    throw new CliError(`cannot write ${options.out}: ${(error as { code?: string }).code ?? "error"}; check the path and its folder's permissions`);
+    throw new CliError(
+      `cannot write ${options.out}: ${(error as { code?: string }).code ?? "error"}; check the path and its folder's permissions`,
+    );
   }
-  console.log(`enriched ${input.rows.length} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed -> ${options.out}`);
+  console.log(
+    `enriched ${input.rows.length} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed -> ${options.out}`,
+  );
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -1,4 +1,13 @@
-export { type BatchSummary, type Client, type ClientOptions, createClient, type PageOptions, type Submitted, type SubmitOptions, type WaitOptions } from "./client";
+export {
+  type BatchSummary,
+  type Client,
+  type ClientOptions,
+  createClient,
+  type PageOptions,
+  type SubmitOptions,
+  type Submitted,
+  type WaitOptions,
+} from "./client";
 export type { ApiProblem, BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths";
 export { type Problem, ProblemError, type UnexpectedResponse } from "./problem";
 export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit";

@@ -3,7 +3,7 @@
 // the API key is set once on the client (so no operation takes an `x-api-key`
 // header parameter), and `limit` is a number. Once the document declares the key
 // only as a security scheme and `limit` as an integer, both are no-ops.
-import type { operations, paths } from "./api";
+import type { operations, paths } from "./schema";
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
@@ -21,11 +21,15 @@ type NumericLimit<P> = P extends { query?: infer Q }
     : P
   : P;
 
-type ClientOperation<Op> = Op extends { parameters: infer P } ? Simplify<Omit<Op, "parameters"> & { parameters: NumericLimit<HeaderWithoutKey<P>> }> : Op;
+type ClientOperation<Op> = Op extends { parameters: infer P }
+  ? Simplify<Omit<Op, "parameters"> & { parameters: NumericLimit<HeaderWithoutKey<P>> }>
+  : Op;
 
 export type ClientPaths = { [Path in keyof paths]: { [Method in keyof paths[Path]]: ClientOperation<paths[Path][Method]> } };
 
-type ResponseBodies<Op, Media extends string> = Op extends { responses: infer R } ? { [S in keyof R]: R[S] extends { content: { [M in Media]: infer B } } ? B : never }[keyof R] : never;
+type ResponseBodies<Op, Media extends string> = Op extends { responses: infer R }
+  ? { [S in keyof R]: R[S] extends { content: { [M in Media]: infer B } } ? B : never }[keyof R]
+  : never;
 
 /** Every RFC 9457 problem body the API documents, a union that narrows on `code` as far as the document types it. */
 export type ApiProblem = ResponseBodies<operations[keyof operations], "application/problem+json">;

@@ -31,14 +31,23 @@ export class ProblemError extends Error {
 }
 
 const isProblem = (body: unknown): body is ApiProblem =>
-  typeof body === "object" && body !== null && typeof (body as { code?: unknown }).code === "string" && typeof (body as { status?: unknown }).status === "number";
+  typeof body === "object" &&
+  body !== null &&
+  typeof (body as { code?: unknown }).code === "string" &&
+  typeof (body as { status?: unknown }).status === "number";
 
 /** The ProblemError for an error answer, whatever its body (openapi-fetch gives the parsed JSON, or the text). */
 export function problemError(body: unknown, response: Response): ProblemError {
   if (isProblem(body)) return new ProblemError(body, response);
   const text = typeof body === "string" ? body : JSON.stringify(body ?? "");
   return new ProblemError(
-    { type: "about:blank", code: "unexpected_response", status: response.status, title: response.statusText || `HTTP ${response.status}`, detail: text.slice(0, 200) },
+    {
+      type: "about:blank",
+      code: "unexpected_response",
+      status: response.status,
+      title: response.statusText || `HTTP ${response.status}`,
+      detail: text.slice(0, 200),
+    },
     response,
   );
 }

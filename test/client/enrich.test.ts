@@ -31,7 +31,12 @@ function enrich(...args: string[]): Promise<{ status: number | null; stdout: str
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) =>
     child.once("exit", (status) =>
-      resolve({ status, stdout, stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")), ms: Date.now() - started }),
+      resolve({
+        status,
+        stdout,
+        stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
+        ms: Date.now() - started,
+      }),
     ),
   );
 }
@@ -44,7 +49,8 @@ function crmExport(rows: number): string {
   for (let i = 0; i < rows; i++) {
     // Three reserved sandbox inputs (in place of found rows): flaky.test is found on its first retry.
     if (i % 10_000 === 5) lines.push(`crm-${i},Flaky,Person${i},Flaky Inc,flaky.test,,,retry`);
-    else if (i % 5 === 0) lines.push(`crm-${i},First${i},Last${i},"Acme ${i % 97}, Inc.",https://www.acme${i % 97}.example/about,,,webinar`);
+    else if (i % 5 === 0)
+      lines.push(`crm-${i},First${i},Last${i},"Acme ${i % 97}, Inc.",https://www.acme${i % 97}.example/about,,,webinar`);
     else if (i % 5 === 1) lines.push(`crm-${i},,,,,https://www.linkedin.com/in/person-${i},,list`);
     else if (i % 5 === 2) lines.push(`crm-${i},,,,,,p${i}@corp${i % 13}.example,"say ""hi"""`);
     else if (i % 5 === 3) lines.push(`crm-${i},Nobody,N${i},,notfound.test,,,event`);
@@ -100,7 +106,10 @@ describe("npm run enrich on small files", () => {
   it("reads JSONL, keeps a BOM-less CSV's extra columns and writes --out", async () => {
     const input = join(scratch, "people.jsonl");
     const out = join(scratch, "people-out.csv");
-    writeFileSync(input, `${JSON.stringify({ "Full Name": "Grace Hopper", company_name: "Navy", tag: "vip" })}\n${JSON.stringify({ email: "alan@turing.example", tag: 7 })}\n`);
+    writeFileSync(
+      input,
+      `${JSON.stringify({ "Full Name": "Grace Hopper", company_name: "Navy", tag: "vip" })}\n${JSON.stringify({ email: "alan@turing.example", tag: 7 })}\n`,
+    );
     const result = await enrich(input, "--out", out, "--base-url", running.server.url, "--api-key", running.key);
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe(`enriched 2 rows: 2 found, 0 not found, 0 failed -> ${out}`);
@@ -112,11 +121,27 @@ describe("npm run enrich on small files", () => {
   it("waits out 429s instead of failing", async () => {
     const input = join(scratch, "limited.csv");
     writeFileSync(input, "Email\nslow1@limits.example\nslow2@limits.example\n");
-    const first = await enrich(input, "--out", join(scratch, "limited-1.csv"), "--base-url", running.server.url, "--api-key", running.slowKey);
+    const first = await enrich(
+      input,
+      "--out",
+      join(scratch, "limited-1.csv"),
+      "--base-url",
+      running.server.url,
+      "--api-key",
+      running.slowKey,
+    );
     expect(first.status).toBe(0);
     // Another file straight away: its submit is over the 1-per-2-s limit.
     writeFileSync(input, "Email\nslow3@limits.example\n");
-    const second = await enrich(input, "--out", join(scratch, "limited-2.csv"), "--base-url", running.server.url, "--api-key", running.slowKey);
+    const second = await enrich(
+      input,
+      "--out",
+      join(scratch, "limited-2.csv"),
+      "--base-url",
+      running.server.url,
+      "--api-key",
+      running.slowKey,
+    );
     expect(second.status).toBe(0);
     expect(second.stdout).toMatch(/^enriched 1 rows: 1 found/);
   });
@@ -134,7 +159,10 @@ describe("npm run enrich mistakes: one line, non-zero exit", () => {
   };
 
   it("a refused key", async () => {
-    expectOneLine(await enrich(people, "--base-url", running.server.url, "--api-key", "ck_test_unknownunknownunknownunknown1234"), /^error: the API key was refused \(invalid_api_key\)/);
+    expectOneLine(
+      await enrich(people, "--base-url", running.server.url, "--api-key", "ck_test_unknownunknownunknownunknown1234"),
+      /^error: the API key was refused \(invalid_api_key\)/,
+    );
   });
 
   it("an unreadable file", async () => {
@@ -148,6 +176,9 @@ describe("npm run enrich mistakes: one line, non-zero exit", () => {
         server.close(() => resolve(port));
       });
     });
-    expectOneLine(await enrich(people, "--base-url", `http://127.0.0.1:${port}`, "--api-key", running.key), /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expectOneLine(
+      await enrich(people, "--base-url", `http://127.0.0.1:${port}`, "--api-key", running.key),
+      /^error: cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/,
+    );
   });
 });
