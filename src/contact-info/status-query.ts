@@ -4,7 +4,7 @@ import { ITEM_STATUSES, type ItemStatus } from "../batch/views";
 import { badRequest } from "../http/errors";
 import type { FieldError } from "../http/problem";
 
-const MAX_PAGE_SIZE = 1000;
+export const MAX_PAGE_SIZE = 1000;
 
 export const statusQuerySchema = z.strictObject({
   limit: z

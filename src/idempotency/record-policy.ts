@@ -1,5 +1,10 @@
 import * as z from "zod";
 
+/** An Idempotency-Key's format (the middleware checks it; the OpenAPI document states it). */
+export const MAX_KEY_LENGTH = 255;
+// Visible ASCII: what the draft's sf-string allows, minus quotes and backslashes.
+export const KEY_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
 /**
  * How long a request that has begun holds its Idempotency-Key. A retry inside
  * the hold waits (409); after it, the first request is taken to have died and

@@ -5,12 +5,9 @@ import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
 import { badRequest, idempotencyInProgress, idempotencyKeyReused } from "../http/errors";
 import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
+import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { logError } from "../log";
 import { sha256Hex } from "../sha256";
-
-const MAX_KEY_LENGTH = 255;
-// Visible ASCII: what the draft's sf-string allows, minus quotes and backslashes.
-const KEY_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 export interface FingerprintedRequest {
   method: string;

@@ -1,0 +1,49 @@
+// What every /v2 operation shares: the key (as the security scheme, never as a
+// parameter), the environment in the path, and the problems any of them may answer.
+import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import * as z from "zod";
+import { ENVIRONMENTS } from "../environment";
+import { rateLimited as rateLimitedError } from "../http/errors";
+import type { EndpointType } from "../rate-limit/endpoint-types";
+import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";
+import { problem } from "./problems";
+
+export const API_KEY_SCHEME = "apiKey";
+/** The README's local development key for `test`: what /docs pre-fills, so its samples run against `npm run dev`. */
+export const EXAMPLE_API_KEY = "ck_test_localdevelopmentkey0000000000000";
+const EXAMPLE_ENVIRONMENT = "test";
+
+export const keyRequired = [{ [API_KEY_SCHEME]: [] }];
+/** For routes anyone may call: no key. */
+export const noKey = [];
+
+// The example is the parameter's own (param.example), which samples use before the enum's first value.
+export const environmentParams = z.object({
+  environment: z.enum(ENVIRONMENTS).meta({
+    description: "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
+    param: { example: EXAMPLE_ENVIRONMENT },
+    example: EXAMPLE_ENVIRONMENT,
+  }),
+});
+
+export const authProblems = {
+  401: problem(["missing_api_key", "invalid_api_key"], "Missing, unknown or revoked API key", {
+    headers: { "WWW-Authenticate": header("How to authenticate.", 'ApiKey header="x-api-key"', true) },
+  }),
+  403: problem(["environment_mismatch"], "The key belongs to the other environment"),
+};
+
+export const unknownEnvironment = problem(["not_found"], "Unknown environment");
+
+export const internalError = problem(["internal_error"], "Something failed on our side; retry later");
+
+export const rateLimited = (endpointType: EndpointType, limit: number): ResponseConfig => {
+  const usage = exampleUsage(limit, limit, 12);
+  return problem(["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", {
+    example: rateLimitedError(endpointType, usage),
+    headers: {
+      "Retry-After": retryAfterHeader("Seconds to wait; the same as retryAfterSeconds and the t of RateLimit.", usage.resetSeconds),
+      ...rateLimitHeaders(endpointType, usage),
+    },
+  });
+};

@@ -1,0 +1,152 @@
+// Problem responses, typed per code: each code the API answers with has its own
+// schema (its status, title and type fixed, its extension members typed), and each
+// response names exactly the codes it may carry, so a generated client narrows on `code`.
+import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import * as z from "zod";
+import { MAX_PAGE_SIZE } from "../contact-info/status-query";
+import {
+  badRequest,
+  batchDeleted,
+  batchExpired,
+  ERROR_CODES,
+  type ErrorCode,
+  environmentMismatch,
+  idempotencyInProgress,
+  idempotencyKeyReused,
+  internalError,
+  methodNotAllowed,
+  notFound,
+  payloadTooLarge,
+  problemInit,
+  rateLimited,
+  tooManyItems,
+  unauthorized,
+  unsupportedMediaType,
+} from "../http/errors";
+import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
+import { type Header, requestIdHeader } from "./headers";
+
+export const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
+
+const fieldErrors = z
+  .array(z.object({ path: z.string(), message: z.string() }))
+  .meta({ description: "One entry per invalid field or parameter: where (`path`) and what is wrong." });
+const retryAfterSeconds = z.int().min(0).meta({ description: "Seconds to wait before retrying; the Retry-After header says the same." });
+
+/** The members each code adds to the RFC 9457 ones, as the factories in http/errors.ts send them. */
+const PROBLEM_MEMBERS = {
+  bad_request: {},
+  incomplete_body: {},
+  invalid_idempotency_key: { errors: fieldErrors },
+  invalid_query: { errors: fieldErrors },
+  invalid_request: { errors: fieldErrors.optional() },
+  malformed_json: {},
+  webhook_not_configured: {},
+  invalid_api_key: {},
+  missing_api_key: {},
+  environment_mismatch: {},
+  not_found: {},
+  method_not_allowed: {},
+  idempotency_in_progress: { retryAfterSeconds },
+  batch_deleted: { deletedAt: z.iso.datetime().meta({ description: "When its owner deleted the batch." }) },
+  batch_expired: { expiredAt: z.iso.datetime().meta({ description: "When retention deleted the batch's data." }) },
+  payload_too_large: { maxBytes: z.int().min(1).meta({ description: "The largest body this deployment accepts, in bytes." }) },
+  too_many_items: { maxItems: z.int().min(1).meta({ description: "The most items one batch may hold here." }) },
+  unsupported_media_type: {},
+  idempotency_key_reused: {},
+  rate_limited: {
+    endpointType: z.enum(ENDPOINT_TYPES),
+    limit: z.int().min(1).meta({ description: "Requests allowed per window for this endpoint type." }),
+    windowSeconds: z.int().min(1),
+    retryAfterSeconds,
+  },
+  internal_error: {},
+} satisfies Record<ErrorCode, z.ZodRawShape>;
+
+/** One example per code, made by the Worker's own factories (operations may pass their own). */
+const EXAMPLES: Record<ErrorCode, ApiError> = {
+  bad_request: new ApiError(problemInit("bad_request", "The request could not be read.")),
+  incomplete_body: new ApiError(problemInit("incomplete_body", "The request body ended before it was complete.")),
+  invalid_idempotency_key: badRequest(
+    "invalid_idempotency_key",
+    `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`,
+    [{ path: "Idempotency-Key", message: `1 to ${MAX_KEY_LENGTH} visible ASCII characters` }],
+  ),
+  invalid_query: badRequest("invalid_query", `Invalid query: limit must be at most ${MAX_PAGE_SIZE}.`, [
+    { path: "limit", message: `must be at most ${MAX_PAGE_SIZE}` },
+  ]),
+  invalid_request: badRequest("invalid_request", "The request body does not match the submission schema.", [
+    { path: "items", message: "must hold at least one item" },
+  ]),
+  malformed_json: badRequest("malformed_json", "The body is not valid UTF-8 JSON."),
+  webhook_not_configured: badRequest(
+    "webhook_not_configured",
+    "This API key has no webhook signing secret; create a new key to use webhooks.",
+  ),
+  invalid_api_key: unauthorized("invalid_api_key", "The API key is unknown or revoked."),
+  missing_api_key: unauthorized("missing_api_key", "Send your API key in the x-api-key header."),
+  environment_mismatch: environmentMismatch("test"),
+  not_found: notFound(),
+  method_not_allowed: methodNotAllowed("PUT", ["GET"]),
+  idempotency_in_progress: idempotencyInProgress(42),
+  batch_deleted: batchDeleted("2026-11-23T09:30:00.000Z"),
+  batch_expired: batchExpired("2026-12-22T10:00:00.000Z"),
+  payload_too_large: payloadTooLarge(5_000_000),
+  too_many_items: tooManyItems(10_000, 12_000),
+  unsupported_media_type: unsupportedMediaType(),
+  idempotency_key_reused: idempotencyKeyReused(),
+  rate_limited: rateLimited("contact_info_request", { limit: 50, windowSeconds: 60, used: 50, remaining: 0, resetSeconds: 12 }),
+  internal_error: internalError(),
+};
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+
+function codeSchema(code: ErrorCode) {
+  const { type, title, status } = problemBody(problemInit(code, ""), EXAMPLE_REQUEST_ID);
+  return z
+    .object({
+      type: z.literal(type).meta({ description: "A stable tag URI per code (not resolvable)." }),
+      title: z.literal(title),
+      status: z.literal(status),
+      detail: z.string().meta({ description: "What went wrong, for people; may change." }),
+      code: z.enum([code]).meta({ description: "Stable, snake_case: switch on it." }),
+      requestId: z.string().meta({ description: "The x-request-id of the answer: quote it to support." }),
+      ...PROBLEM_MEMBERS[code],
+    })
+    .meta({ id: `${pascal(code)}Problem`, description: `RFC 9457 problem details, code \`${code}\`.` });
+}
+
+const SCHEMAS = Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, codeSchema(code)])) as Record<
+  ErrorCode,
+  ReturnType<typeof codeSchema>
+>;
+
+/** A problem body as the Worker sends it, checked against its code's schema (no member undocumented). */
+function exampleBody(error: ApiError) {
+  const body = problemBody(error.init, EXAMPLE_REQUEST_ID);
+  const checked = SCHEMAS[error.init.code].strict().safeParse(body);
+  if (!checked.success) throw new Error(`OpenAPI: the ${error.init.code} example does not match its schema: ${checked.error.message}`);
+  return body;
+}
+
+/**
+ * A problem+json response carrying one of `codes`, all of one status; the example is
+ * the first code's (or `example`, built by the operation with its own values).
+ */
+export function problem(
+  codes: [ErrorCode, ...ErrorCode[]],
+  description: string,
+  options: { example?: ApiError; headers?: Record<string, Header> } = {},
+): ResponseConfig {
+  const [first, ...rest] = codes;
+  const stray = codes.filter((code) => ERROR_CODES[code] !== ERROR_CODES[first]);
+  if (stray.length > 0) throw new Error(`OpenAPI: ${stray.join(", ")} and ${first} answer different statuses`);
+  const schema = rest.length === 0 ? SCHEMAS[first] : z.discriminatedUnion("code", [SCHEMAS[first], ...rest.map((code) => SCHEMAS[code])]);
+  return {
+    description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
+    headers: { "x-request-id": requestIdHeader, ...options.headers },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema, example: exampleBody(options.example ?? EXAMPLES[first]) } },
+  };
+}
