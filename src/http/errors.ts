@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   idempotency_in_progress: 409,
+  batch_deleted: 410,
   batch_expired: 410,
   payload_too_large: 413,
   too_many_items: 413,
@@ -91,6 +92,11 @@ export const idempotencyInProgress = (retryAfterSeconds: number): ApiError =>
 export const batchExpired = (expiredAt: string): ApiError =>
   problem("batch_expired", `This batch's data was deleted at ${expiredAt}, at the end of its retention period.`, {
     extensions: { expiredAt },
+  });
+
+export const batchDeleted = (deletedAt: string): ApiError =>
+  problem("batch_deleted", `This batch was deleted at ${deletedAt} by its owner; its items and results are gone.`, {
+    extensions: { deletedAt },
   });
 
 export const payloadTooLarge = (maxBytes: number): ApiError =>
