@@ -2,7 +2,7 @@
 import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
 import type { NormalizedPerson, PersonInput } from "../contact-info/person";
 import type { Environment } from "../environment";
-import type { BatchPageData, BatchSummary } from "./views";
+import type { BatchPageData, BatchSummary, SourceReport } from "./views";
 
 export interface BatchOwner {
   customerId: string;
@@ -37,7 +37,10 @@ export interface CreatedBatch extends BatchSummary {
 /** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
 export type StatusRead = { kind: "page"; page: BatchPageData } | { kind: "expired"; expiredAt: string } | { kind: "none" };
 
-/** What the consumer reports for one item; recording it is idempotent. */
+/**
+ * What the consumer reports for one item; recording it is idempotent. `sources`:
+ * the data sources asked, in order (empty for items failed without asking any).
+ */
 export type ItemOutcome =
-  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean }
-  | { index: number; status: "failed"; error: ItemError };
+  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean; sources: SourceReport[] }
+  | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };

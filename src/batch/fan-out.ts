@@ -86,7 +86,8 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
       if (due.length === 0) return true;
       const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
       if (exhausted.length > 0) {
-        failed += (await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: LOST_MESSAGE })))).failed;
+        failed += (await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: LOST_MESSAGE, sources: [] }))))
+          .failed;
         if (target.isComplete()) return true;
       }
       const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
@@ -108,7 +109,7 @@ async function enqueue(target: FanOutTarget, row: BatchRow, items: StoredItem[],
   const tooLarge = messages.filter((message) => messageBytes(message) > MAX_MESSAGE_BYTES);
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: row.id, items: tooLarge.length });
-    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE })));
+    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
   }
   let sends = 0;
   for (const chunk of chunkForSend(messages.filter((message) => !tooLarge.includes(message)))) {

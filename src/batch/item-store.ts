@@ -44,7 +44,8 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
            'index', idx, 'externalId', external_id, 'status', status, 'outcome', outcome, 'input', json(input),
            'emails', json(coalesce(emails, '[]')), 'phones', json(coalesce(phones, '[]')),
            'error', CASE WHEN error_code IS NULL THEN NULL ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END,
-           'fromCache', json(CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END)
+           'fromCache', json(CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END),
+           'sources', json(coalesce(sources, '[]'))
          ) AS item
          FROM items WHERE ${filter} ORDER BY idx LIMIT ?)`,
       ...args,
@@ -82,11 +83,13 @@ export function settleItems(
           sum +
           storage.sql
             .exec(
-              `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?
+              `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?,
+                 sources = ?
                WHERE ${match} AND status = 'pending' RETURNING idx`,
               outcome.status,
               ...values,
               finishedAt,
+              JSON.stringify(outcome.sources),
               outcome.index,
             )
             .toArray().length,

@@ -62,6 +62,9 @@ const MIGRATIONS: readonly string[] = [
   // normalizes their input instead.
   `ALTER TABLE items ADD COLUMN person TEXT;
    ALTER TABLE items ADD COLUMN person_key TEXT;`,
+  // Provenance: the data sources asked for the item and what each said, as a JSON
+  // array of { name, outcome }. NULL (shown as []) for items no source was asked for.
+  `ALTER TABLE items ADD COLUMN sources TEXT;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

@@ -6,6 +6,8 @@ import { emailSchema, phoneSchema } from "../contact-info/contact";
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
 const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
+/** What one data source said about an item; see sourceReportSchema. */
+export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
 
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -21,10 +23,25 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
 
 const itemErrorSchema = z
   .object({
-    code: z.string().meta({ description: "invalid_input, processing_failed or processing_timeout", example: "invalid_input" }),
+    code: z.string().meta({
+      description:
+        "invalid_input, processing_failed, processing_timeout, or source_unavailable (nothing found while a data source was unavailable: resubmit the item later)",
+      example: "invalid_input",
+    }),
     message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
   })
   .meta({ id: "ItemError" });
+
+export const sourceReportSchema = z
+  .object({
+    name: z.string().meta({ description: "The data source: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
+    outcome: z.enum(SOURCE_OUTCOMES).meta({
+      description:
+        "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured.",
+    }),
+  })
+  .meta({ id: "SourceReport" });
+export type SourceReport = z.infer<typeof sourceReportSchema>;
 
 const itemViewSchema = z
   .object({
@@ -37,6 +54,10 @@ const itemViewSchema = z
     phones: z.array(phoneSchema),
     error: itemErrorSchema.nullable(),
     fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
+    sources: z.array(sourceReportSchema).meta({
+      description:
+        "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
+    }),
   })
   .meta({ id: "Item" });
 

@@ -2,7 +2,7 @@ import type { EmailStatus, EmailType, PhoneType } from "../contact-info/contact"
 import type { NormalizedPerson } from "../contact-info/person";
 import type { EmailPattern } from "./email-patterns";
 import { firstAndLast } from "./names";
-import { type ContactProvider, type FindResult, notFound } from "./provider";
+import { type ContactProvider, type FindResult, notFound, TransientProviderError } from "./provider";
 
 /** One person in the operator's directory, as stored in the DIRECTORY namespace. */
 export interface DirectoryEntry {
@@ -55,6 +55,15 @@ export function lookupKeys(person: NormalizedPerson): string[] {
   return keys;
 }
 
+/** One directory read. KV failing is the directory being unavailable (a source outage), not a fault of ours. */
+export async function readDirectory<T>(kv: KVNamespace, key: string): Promise<T | null> {
+  try {
+    return await kv.get<T>(key, { type: "json", cacheTtl: 300 });
+  } catch {
+    throw new TransientProviderError("directory: KV read failed");
+  }
+}
+
 // The operator's own records: trusted, but not verified by us at lookup time.
 const DIRECTORY_CONFIDENCE = 90;
 
@@ -63,7 +72,7 @@ export function directoryProvider(kv: KVNamespace): ContactProvider {
     name: "directory",
     async find({ person }): Promise<FindResult> {
       const keys = lookupKeys(person);
-      const hits = await Promise.all(keys.map((key) => kv.get<DirectoryEntry>(key, { type: "json", cacheTtl: 300 })));
+      const hits = await Promise.all(keys.map((key) => readDirectory<DirectoryEntry>(kv, key)));
       const entry = hits.find((hit) => hit !== null);
       if (!entry) return notFound();
       return {

@@ -1,12 +1,9 @@
-import type { ItemOutcome } from "../batch/contract";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
-import type { ContactProvider, FindResult } from "./provider";
+import { completedItem, decideItem, type ItemResult } from "./item-decision";
+import type { ContactProvider } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type ProviderReport, runWaterfall } from "./waterfall";
-
-/** What the batch records for an item, less the item's index. */
-type ItemResult = ItemOutcome extends infer Outcome ? (Outcome extends ItemOutcome ? Omit<Outcome, "index"> : never) : never;
 
 export type Resolution =
   | { kind: "record"; result: ItemResult; reports: ProviderReport[] }
@@ -20,40 +17,31 @@ export interface EnrichOptions {
   maxAttempts: number;
 }
 
-const completed = ({ emails, phones }: FindResult, fromCache: boolean): ItemResult => ({
-  status: "completed",
-  outcome: emails.length + phones.length > 0 ? "found" : "not_found",
-  emails,
-  phones,
-  fromCache,
-});
-
-/**
- * Decides an item's fate on one attempt. Complete when the requested fields are
- * found, or when every provider answered; retry while a provider failed in a way
- * that may pass; on the last attempt, complete with whatever answered, and fail
- * only if nothing ever did.
- */
+/** One attempt at an item: the result cache first, then the waterfall, then the decision (decideItem). */
 export async function enrichItem(
   request: { person: NormalizedPerson; fields: readonly ContactField[]; attempt: number },
   options: EnrichOptions,
 ): Promise<Resolution> {
   const cached = options.cache && (await options.cache.store.get(options.cache.key));
-  if (cached) return { kind: "record", result: completed(cached, true), reports: [] };
+  if (cached) return { kind: "record", result: completedItem(cached, true), reports: [] };
 
-  const result = await runWaterfall(options.providers, request, options.satisfiedConfidence);
-  const { reports } = result;
-  const complete = result.satisfied || (result.transientFailures === 0 && result.answered > 0);
-  if (complete) {
-    // Only a full answer is worth keeping: a partial one would hide what a failed provider might add.
-    if (options.cache && result.transientFailures === 0) await options.cache.store.put(options.cache.key, result);
-    return { kind: "record", result: completed(result, false), reports };
-  }
-  if (result.transientFailures > 0 && request.attempt < options.maxAttempts) {
-    return { kind: "retry", retryAfterSeconds: result.retryAfterSeconds, reports };
-  }
-  if (result.answered > 0) return { kind: "record", result: completed(result, false), reports };
-  const message =
-    options.providers.length === 0 ? "no data source is configured" : `no data source could answer after ${request.attempt} attempt(s)`;
-  return { kind: "record", result: { status: "failed", error: { code: "processing_failed", message } }, reports };
+  const { reports, emails, phones, satisfied, transientFailures, retryAfterSeconds } = await runWaterfall(
+    options.providers,
+    request,
+    options.satisfiedConfidence,
+  );
+  const sources = reports.map(({ name, outcome }) => ({ name, outcome }));
+  const decision = decideItem({
+    emails,
+    phones,
+    sources,
+    satisfied,
+    retryable: transientFailures > 0,
+    retryAfterSeconds,
+    attempt: request.attempt,
+    maxAttempts: options.maxAttempts,
+  });
+  if (decision.kind === "retry") return { ...decision, reports };
+  if (decision.cacheable && options.cache) await options.cache.store.put(options.cache.key, { emails, phones, sources });
+  return { kind: "record", result: decision.result, reports };
 }

@@ -1,4 +1,4 @@
-import { directoryKey, type LearnedPattern } from "./directory";
+import { directoryKey, type LearnedPattern, readDirectory } from "./directory";
 import { applyPattern } from "./email-patterns";
 import { lookupMx } from "./mx-lookup";
 import { firstAndLast } from "./names";
@@ -21,7 +21,7 @@ export function patternProvider(directory: KVNamespace, resolverUrl: string, ups
       if (!fields.includes("email") || !name || !domain) return notFound();
       const [mail, learned] = await Promise.all([
         lookupMx(domain, resolverUrl, upstream),
-        directory.get<LearnedPattern>(directoryKey.pattern(domain), { type: "json", cacheTtl: 300 }),
+        readDirectory<LearnedPattern>(directory, directoryKey.pattern(domain)),
       ]);
       if (mail === "no_mail") return notFound();
       const address = `${applyPattern(learned?.pattern ?? "first.last", name.first, name.last)}@${domain}`;

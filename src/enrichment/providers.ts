@@ -4,7 +4,7 @@ import { directoryProvider } from "./directory";
 import { hunterProvider } from "./hunter-provider";
 import { patternProvider } from "./pattern-provider";
 import { pdlProvider } from "./pdl-provider";
-import type { ContactProvider } from "./provider";
+import { type ContactProvider, unconfiguredProvider } from "./provider";
 import { sandboxProvider } from "./sandbox-provider";
 import type { Fetch } from "./upstream";
 
@@ -27,12 +27,14 @@ export function providersFor(
   const { enrichment } = config;
   const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };
   const secrets = env as Env & VendorSecrets;
-  // A vendor without its secret is left out, not an error: operators enable vendors by setting secrets.
-  const build: Record<ProviderName, () => ContactProvider[]> = {
-    directory: () => [directoryProvider(env.DIRECTORY)],
-    pattern: () => [patternProvider(env.DIRECTORY, enrichment.dohUrl, upstream)],
-    hunter: () => (secrets.HUNTER_API_KEY ? [hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream)] : []),
-    pdl: () => (secrets.PDL_API_KEY ? [pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream)] : []),
+  // A vendor without its secret is not an error: operators enable vendors by setting secrets.
+  // It stays in the list, never asked, so items report it skipped.
+  const build: Record<ProviderName, () => ContactProvider> = {
+    directory: () => directoryProvider(env.DIRECTORY),
+    pattern: () => patternProvider(env.DIRECTORY, enrichment.dohUrl, upstream),
+    hunter: () =>
+      secrets.HUNTER_API_KEY ? hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream) : unconfiguredProvider("hunter"),
+    pdl: () => (secrets.PDL_API_KEY ? pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream) : unconfiguredProvider("pdl")),
   };
-  return enrichment.providers.flatMap((name) => build[name]());
+  return enrichment.providers.map((name) => build[name]());
 }

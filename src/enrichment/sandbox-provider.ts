@@ -8,6 +8,7 @@ const SANDBOX_DOMAINS = {
   notFound: "notfound.test",
   fail: "fail.test",
   flaky: "flaky.test",
+  unavailable: "unavailable.test",
 } as const;
 
 // North American numbers 555-0100 to 555-0199 are reserved for fiction.
@@ -30,7 +31,9 @@ export const sandboxProvider: ContactProvider = {
   name: "sandbox",
   async find({ person, fields, attempt }: FindRequest): Promise<FindResult> {
     const domain = person.companyDomain;
-    if (domain === SANDBOX_DOMAINS.fail) throw new TransientProviderError("sandbox: fail.test always fails");
+    // fail.test acts out a fault in our own processing (not a source outage): the attempt fails, the queue retries it.
+    if (domain === SANDBOX_DOMAINS.fail) throw new Error("sandbox: fail.test always fails");
+    if (domain === SANDBOX_DOMAINS.unavailable) throw new TransientProviderError("sandbox: unavailable.test is never available");
     if (domain === SANDBOX_DOMAINS.flaky && attempt === 1) {
       throw new TransientProviderError("sandbox: flaky.test fails on its first attempt");
     }

@@ -1,9 +1,9 @@
+import type { SourceReport } from "../batch/views";
 import type { ContactField, Email, Phone } from "../contact-info/contact";
-import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
+import { type ContactProvider, type FindRequest, type FindResult, PermanentProviderError, TransientProviderError } from "./provider";
 
-export interface ProviderReport {
-  provider: string;
-  outcome: "found" | "not_found" | "transient_error" | "permanent_error" | "skipped";
+/** What one provider said on this attempt, and how long it took (for the logs). */
+export interface ProviderReport extends SourceReport {
   ms: number;
 }
 
@@ -12,17 +12,18 @@ export interface WaterfallResult extends FindResult {
   satisfied: boolean;
   /** Providers that failed in a way a later attempt might not. */
   transientFailures: number;
-  /** Providers that gave an answer, found or not. */
-  answered: number;
   /** The longest Retry-After any provider asked for. */
   retryAfterSeconds: number | undefined;
+  /** One per provider, in order. */
   reports: ProviderReport[];
 }
 
 /**
  * Asks providers in order until every requested field is satisfied. A provider
- * that fails is noted and passed over, so it never stops the others answering.
- * Results are merged: one entry per address or number, the most confident kept.
+ * that cannot answer (a provider error) is reported unavailable and passed over,
+ * so it never stops the others answering; any other error is a fault of ours and
+ * is thrown. Results are merged: one entry per address or number, the most
+ * confident kept. Providers not asked are reported skipped.
  */
 export async function runWaterfall(
   providers: readonly ContactProvider[],
@@ -33,38 +34,29 @@ export async function runWaterfall(
   let merged: FindResult = { emails: [], phones: [] };
   const reports: ProviderReport[] = [];
   let transientFailures = 0;
-  let answered = 0;
   let retryAfterSeconds: number | undefined;
 
   for (const provider of providers) {
-    if (isSatisfied(merged, request.fields, satisfyingConfidence)) {
-      reports.push({ provider: provider.name, outcome: "skipped", ms: 0 });
+    if (provider.configured === false || isSatisfied(merged, request.fields, satisfyingConfidence)) {
+      reports.push({ name: provider.name, outcome: "skipped", ms: 0 });
       continue;
     }
     const started = now();
     try {
-      const found = await provider.find(request);
-      answered++;
-      merged = mergeResults(merged, onlyRequested(found, request.fields));
+      const found = onlyRequested(await provider.find(request), request.fields);
+      merged = mergeResults(merged, found);
       const any = found.emails.length + found.phones.length > 0;
-      reports.push({ provider: provider.name, outcome: any ? "found" : "not_found", ms: now() - started });
+      reports.push({ name: provider.name, outcome: any ? "found" : "not_found", ms: now() - started });
     } catch (error) {
-      const transient = error instanceof TransientProviderError;
-      if (transient) {
+      if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
+      if (error instanceof TransientProviderError) {
         transientFailures++;
         if (error.retryAfterSeconds !== undefined) retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
       }
-      reports.push({ provider: provider.name, outcome: transient ? "transient_error" : "permanent_error", ms: now() - started });
+      reports.push({ name: provider.name, outcome: "unavailable", ms: now() - started });
     }
   }
-  return {
-    ...merged,
-    satisfied: isSatisfied(merged, request.fields, satisfyingConfidence),
-    transientFailures,
-    answered,
-    retryAfterSeconds,
-    reports,
-  };
+  return { ...merged, satisfied: isSatisfied(merged, request.fields, satisfyingConfidence), transientFailures, retryAfterSeconds, reports };
 }
 
 function isSatisfied(result: FindResult, fields: readonly ContactField[], satisfyingConfidence: number): boolean {

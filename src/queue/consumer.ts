@@ -6,6 +6,7 @@ import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import type { ItemMessage } from "./item-message";
+import { pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
 
 type ItemQueueMessage = Message<ItemMessage>;
@@ -32,13 +33,15 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   const enrich = enricher(env, config);
 
   await Promise.all(
-    [...groupByBatch(messages)].map(async ([batchId, group]) => {
+    [...groupByBatch(messages)].map(async ([batchId, received]) => {
       const started = Date.now();
+      const group = await pendingOnly(env, batchId, received);
+      if (group.length === 0) return;
       const done: { message: ItemQueueMessage; outcome: ItemOutcome }[] = [];
       const providerOutcomes = new Map<string, number>();
       const count = (reports: ProviderReport[]) => {
-        for (const { provider, outcome } of reports) {
-          providerOutcomes.set(`${provider}:${outcome}`, (providerOutcomes.get(`${provider}:${outcome}`) ?? 0) + 1);
+        for (const { name, outcome } of reports) {
+          providerOutcomes.set(`${name}:${outcome}`, (providerOutcomes.get(`${name}:${outcome}`) ?? 0) + 1);
         }
       };
       await Promise.all(
@@ -84,6 +87,7 @@ export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], 
         index: body.index,
         status: "failed",
         error: { code: "processing_failed", message: "the item could not be processed: every attempt failed" },
+        sources: [],
       }));
       try {
         const { recorded } = await batchStub(env, batchId).record(outcomes);

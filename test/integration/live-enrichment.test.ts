@@ -32,6 +32,13 @@ describe("a live batch", () => {
     expect(status).toMatchObject({ status: "completed", completedItems: 3, failedItems: 0 });
     const [avery, dana, nadia] = status.items;
     expect(avery).toMatchObject({ outcome: "found", fromCache: false });
+    // The directory satisfied both fields, so nothing further down was asked.
+    expect(avery!.sources).toEqual([
+      { name: "directory", outcome: "found" },
+      { name: "pattern", outcome: "skipped" },
+      { name: "hunter", outcome: "skipped" },
+      { name: "pdl", outcome: "skipped" },
+    ]);
     expect(avery!.emails[0]).toMatchObject({ address: "avery.quill@example.com", source: "directory" });
     expect(dana!.phones.map((p) => p.number)).toEqual(["+442079460101"]);
     // Not in the directory: the pattern guess is too weak, Hunter finds the email, PDL the phone.
@@ -53,6 +60,54 @@ describe("a live batch", () => {
     expect(item!.emails).toEqual([
       { address: "kai.brenner@vendors-down.example", type: "work", status: "unknown", confidence: 35, source: "pattern" },
     ]);
+    expect(item!.sources).toEqual([
+      { name: "directory", outcome: "not_found" },
+      { name: "pattern", outcome: "found" },
+      { name: "hunter", outcome: "unavailable" },
+      { name: "pdl", outcome: "unavailable" },
+    ]);
+  });
+
+  it("fails an item with source_unavailable, never not_found, when nothing was found while a vendor was down", async () => {
+    const { key } = await createKey({ environment: "live" });
+    // Only a phone is asked: the pattern and Hunter cannot give one; PDL answers 503 on every attempt.
+    const batchId = await submitBatch(
+      key,
+      { items: [{ fullName: "Lee Outage", companyDomain: "phones-down.example" }], fields: ["phone"] },
+      "live",
+    );
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ completedItems: 0, failedItems: 1 });
+    expect(status.items[0]).toMatchObject({
+      status: "failed",
+      outcome: null,
+      error: { code: "source_unavailable", message: expect.stringContaining("resubmit the item later") },
+      sources: [
+        { name: "directory", outcome: "not_found" },
+        { name: "pattern", outcome: "not_found" },
+        { name: "hunter", outcome: "not_found" },
+        { name: "pdl", outcome: "unavailable" },
+      ],
+    });
+  });
+
+  it("does not cache a result a source was unavailable for, even when retrying could not change it", async () => {
+    const { key } = await createKey({ environment: "live" });
+    // Hunter and PDL answer 200 with a body that is not JSON: unavailable, and not worth retrying.
+    const person = { fullName: "Gil Garbled", companyDomain: "vendors-garbage.example" };
+    const first = await waitForCompletion(key, await submitBatch(key, { items: [person], fields: ["email"] }, "live"));
+    expect(first.items[0]).toMatchObject({ status: "completed", outcome: "found", fromCache: false });
+    const hunterCalls = await calls("hunter.test");
+
+    const again = await waitForCompletion(key, await submitBatch(key, { items: [person], fields: ["email"] }, "live"));
+    expect(again.items[0]).toMatchObject({ status: "completed", outcome: "found", fromCache: false });
+    expect(again.items[0]!.sources).toEqual([
+      { name: "directory", outcome: "not_found" },
+      { name: "pattern", outcome: "found" },
+      { name: "hunter", outcome: "unavailable" },
+      { name: "pdl", outcome: "unavailable" },
+    ]);
+    expect(await calls("hunter.test")).toBeGreaterThan(hunterCalls);
   });
 
   it("serves a repeated person from the result cache without asking the providers again", async () => {
@@ -69,6 +124,15 @@ describe("a live batch", () => {
       emails: first.items[0]!.emails,
       phones: first.items[0]!.phones,
     });
+    // Where the cached result came from, as when it was found.
+    const sources = [
+      { name: "directory", outcome: "not_found" },
+      { name: "pattern", outcome: "found" },
+      { name: "hunter", outcome: "found" },
+      { name: "pdl", outcome: "found" },
+    ];
+    expect(first.items[0]!.sources).toEqual(sources);
+    expect(again.items[0]!.sources).toEqual(sources);
     expect([await calls("hunter.test"), await calls("pdl.test")]).toEqual([hunter, pdl]);
   });
 

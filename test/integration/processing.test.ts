@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/config";
 import { createKey, person, submitBatch, waitForCompletion } from "../helpers";
 
 describe("processing through the real local queue", () => {
@@ -15,6 +17,7 @@ describe("processing through the real local queue", () => {
       expect(item.emails[0]!.address).toMatch(/@[a-z0-9]+\.example$/);
     }
     expect(status.items[1]!.emails[0]!.address).toBe("grace.hopper@company.example");
+    for (const item of status.items) expect(item.sources).toEqual([{ name: "sandbox", outcome: "found" }]);
   });
 
   it("looks only for the requested fields", async () => {
@@ -30,6 +33,36 @@ describe("processing through the real local queue", () => {
     const status = await waitForCompletion(key, batchId);
     expect(status).toMatchObject({ completedItems: 1, failedItems: 0 });
     expect(status.items[0]).toMatchObject({ status: "completed", outcome: "not_found", emails: [], phones: [], error: null });
+    expect(status.items[0]!.sources).toEqual([{ name: "sandbox", outcome: "not_found" }]);
+  });
+
+  it("never ends an unavailable.test item not_found: it fails with source_unavailable at its last attempt", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person({ companyDomain: "unavailable.test" }), person()] });
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ status: "completed", completedItems: 1, failedItems: 1 });
+    expect(status.items[0]).toEqual({
+      ...status.items[0],
+      status: "failed",
+      outcome: null,
+      emails: [],
+      phones: [],
+      error: {
+        code: "source_unavailable",
+        // Settled by the consumer at its last attempt, not by the dead-letter queue or a timeout.
+        message: `nothing was found, and sandbox could not answer (attempt ${readConfig(env).itemMaxAttempts}); resubmit the item later`,
+      },
+      sources: [{ name: "sandbox", outcome: "unavailable" }],
+    });
+  });
+
+  it("reports no sources for an item that failed validation", async () => {
+    const { key } = await createKey();
+    const status = await waitForCompletion(key, await submitBatch(key, { items: [{ bad: true }, person()] }));
+    expect(status.items.map((item) => [item.status, item.sources])).toEqual([
+      ["failed", []],
+      ["completed", [{ name: "sandbox", outcome: "found" }]],
+    ]);
   });
 
   it("retries flaky.test once and then completes it", async () => {

@@ -51,6 +51,11 @@ describe("the directory provider", () => {
   it("finds nothing for someone it does not hold", async () => {
     expect(await find(directory, { email: "stranger@example.com" })).toEqual({ emails: [], phones: [] });
   });
+
+  it("is unavailable (transient), not a fault of ours, when its KV namespace fails", async () => {
+    const failingKv = { get: () => Promise.reject(new Error("KV GET failed: 503")) } as unknown as KVNamespace;
+    expect(await failure(find(directoryProvider(failingKv), { email: "someone@example.com" }))).toBeInstanceOf(TransientProviderError);
+  });
 });
 
 describe("the pattern provider", () => {
@@ -162,9 +167,14 @@ describe("the configured providers", () => {
     expect(providersFor("live", env, config).map((p) => p.name)).toEqual(["pdl", "directory"]);
   });
 
-  it("leave out a vendor whose secret is not set", () => {
+  it("keep a vendor whose secret is not set, marked unconfigured so items report it skipped", () => {
     const noSecrets = envWith({ HUNTER_API_KEY: undefined, PDL_API_KEY: undefined });
-    expect(providersFor("live", noSecrets, readConfig(noSecrets)).map((p) => p.name)).toEqual(["directory", "pattern"]);
+    expect(providersFor("live", noSecrets, readConfig(noSecrets)).map((p) => [p.name, p.configured ?? true])).toEqual([
+      ["directory", true],
+      ["pattern", true],
+      ["hunter", false],
+      ["pdl", false],
+    ]);
   });
 
   it("are only the sandbox in test", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
+import type { SourcedResult } from "../../src/enrichment/item-decision";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import type { ResultCache } from "../../src/enrichment/result-cache";
 
@@ -15,8 +16,8 @@ const weak: FindResult = {
 const answering = (name: string, result: FindResult): ContactProvider => ({ name, find: async () => result });
 const failing = (name: string, error: Error): ContactProvider => ({ name, find: async () => Promise.reject(error) });
 
-function memoryCache(): ResultCache & { entries: Map<string, FindResult> } {
-  const entries = new Map<string, FindResult>();
+function memoryCache(): ResultCache & { entries: Map<string, SourcedResult> } {
+  const entries = new Map<string, SourcedResult>();
   return { entries, get: async (key) => entries.get(key) ?? null, put: async (key, result) => void entries.set(key, result) };
 }
 
@@ -36,7 +37,13 @@ describe("deciding an item", () => {
   it("completes when the requested fields are found", async () => {
     expect(await enrichItem(request(), options([answering("ok", found)]))).toMatchObject({
       kind: "record",
-      result: { status: "completed", outcome: "found", emails: found.emails, fromCache: false },
+      result: {
+        status: "completed",
+        outcome: "found",
+        emails: found.emails,
+        fromCache: false,
+        sources: [{ name: "ok", outcome: "found" }],
+      },
     });
   });
 
@@ -55,34 +62,66 @@ describe("deciding an item", () => {
     expect(resolution).toMatchObject({ kind: "retry", retryAfterSeconds: 30 });
   });
 
-  it("completes with what answered on the last attempt", async () => {
+  it("completes with what was found on the last attempt, the outage shown in its sources", async () => {
     const resolution = await enrichItem(
       request(3),
       options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]),
     );
-    expect(resolution).toMatchObject({ kind: "record", result: { status: "completed", outcome: "found", emails: weak.emails } });
+    expect(resolution).toMatchObject({
+      kind: "record",
+      result: {
+        status: "completed",
+        outcome: "found",
+        emails: weak.emails,
+        sources: [
+          { name: "guess", outcome: "found" },
+          { name: "vendor", outcome: "unavailable" },
+        ],
+      },
+    });
   });
 
-  it("fails only when no provider answered on the last attempt", async () => {
-    const resolution = await enrichItem(request(3), options([failing("vendor", new TransientProviderError("503"))]));
-    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed", error: { code: "processing_failed" } } });
+  it("fails with source_unavailable, not not_found, when nothing was found and a source was down at the last attempt", async () => {
+    const resolution = await enrichItem(
+      request(3),
+      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new TransientProviderError("503"))]),
+    );
+    expect(resolution).toEqual({
+      kind: "record",
+      result: {
+        status: "failed",
+        error: { code: "source_unavailable", message: expect.stringContaining("resubmit the item later") },
+        sources: [
+          { name: "directory", outcome: "not_found" },
+          { name: "vendor", outcome: "unavailable" },
+        ],
+      },
+      reports: expect.any(Array),
+    });
   });
 
-  it("fails at once when every provider refused permanently: retrying cannot help", async () => {
-    const resolution = await enrichItem(request(1), options([failing("vendor", new PermanentProviderError("401"))]));
-    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed" } });
+  it("fails at once with source_unavailable when a provider refused permanently and nothing was found: retrying cannot help", async () => {
+    const resolution = await enrichItem(
+      request(1),
+      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))]),
+    );
+    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed", error: { code: "source_unavailable" } } });
   });
 
-  it("serves a cached result without asking any provider", async () => {
+  it("serves a cached result, with the sources it came from, without asking any provider", async () => {
     const cache = memoryCache();
-    cache.entries.set("k", found);
+    const sources = [
+      { name: "directory", outcome: "found" as const },
+      { name: "hunter", outcome: "skipped" as const },
+    ];
+    cache.entries.set("k", { ...found, sources });
     const resolution = await enrichItem(
       request(),
       options([failing("vendor", new Error("must not be called"))], { cache: { store: cache, key: "k" } }),
     );
     expect(resolution).toMatchObject({
       kind: "record",
-      result: { status: "completed", outcome: "found", fromCache: true, emails: found.emails },
+      result: { status: "completed", outcome: "found", fromCache: true, emails: found.emails, sources },
     });
   });
 
@@ -96,5 +135,17 @@ describe("deciding an item", () => {
       }),
     );
     expect([...cache.entries.keys()]).toEqual(["full"]);
+    expect(cache.entries.get("full")).toEqual({ ...found, sources: [{ name: "ok", outcome: "found" }] });
+  });
+
+  it("never caches an answer a source was unavailable for, even one that retrying cannot change", async () => {
+    const cache = memoryCache();
+    await enrichItem(
+      request(1),
+      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))], {
+        cache: { store: cache, key: "refused" },
+      }),
+    );
+    expect([...cache.entries.keys()]).toEqual([]);
   });
 });

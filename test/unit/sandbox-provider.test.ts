@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizePerson } from "../../src/contact-info/person";
-import { TransientProviderError } from "../../src/enrichment/provider";
+import { PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { sandboxProvider } from "../../src/enrichment/sandbox-provider";
 
 const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) =>
@@ -34,9 +34,18 @@ describe("the sandbox provider", () => {
     expect(await find({ fullName: "No Body", companyDomain: "notfound.test" })).toEqual({ emails: [], phones: [] });
   });
 
-  it("fails every attempt for fail.test", async () => {
+  it("fails every attempt for fail.test as a processing fault, not as a source outage", async () => {
     for (const attempt of [1, 2, 5]) {
-      await expect(find({ fullName: "A B", companyDomain: "fail.test" }, attempt)).rejects.toBeInstanceOf(TransientProviderError);
+      const error = await find({ fullName: "A B", companyDomain: "fail.test" }, attempt).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(TransientProviderError);
+      expect(error).not.toBeInstanceOf(PermanentProviderError);
+    }
+  });
+
+  it("is unavailable on every attempt for unavailable.test", async () => {
+    for (const attempt of [1, 2, 5]) {
+      await expect(find({ fullName: "A B", companyDomain: "unavailable.test" }, attempt)).rejects.toBeInstanceOf(TransientProviderError);
     }
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Email } from "../../src/contact-info/contact";
-import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
+import {
+  type ContactProvider,
+  type FindResult,
+  PermanentProviderError,
+  TransientProviderError,
+  unconfiguredProvider,
+} from "../../src/enrichment/provider";
 import { mergeResults, runWaterfall } from "../../src/enrichment/waterfall";
 
 const email = (address: string, confidence: number, source: string): Email => ({
@@ -39,7 +45,7 @@ describe("the waterfall", () => {
     );
     expect(calls).toEqual(["a", "b"]);
     expect(result.satisfied).toBe(true);
-    expect(result.reports.map((r) => [r.provider, r.outcome])).toEqual([
+    expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([
       ["a", "found"],
       ["b", "found"],
       ["c", "skipped"],
@@ -77,8 +83,42 @@ describe("the waterfall", () => {
       request,
       70,
     );
-    expect(result).toMatchObject({ satisfied: true, transientFailures: 1, answered: 1, retryAfterSeconds: 7 });
-    expect(result.reports.map((r) => r.outcome)).toEqual(["transient_error", "permanent_error", "found"]);
+    expect(result).toMatchObject({ satisfied: true, transientFailures: 1, retryAfterSeconds: 7 });
+    expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([
+      ["down", "unavailable"],
+      ["broken", "unavailable"],
+      ["ok", "found"],
+    ]);
+  });
+
+  it("reports a provider that answered with nothing as not_found", async () => {
+    const result = await runWaterfall([provider("empty", { emails: [], phones: [] })], request, 70);
+    expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([["empty", "not_found"]]);
+  });
+
+  it("reports a provider that found only fields nobody asked for as not_found", async () => {
+    const result = await runWaterfall([provider("phones", { emails: [], phones: [phone] })], { ...request, fields: ["email"] }, 70);
+    expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([["phones", "not_found"]]);
+  });
+
+  it("reports an unconfigured provider skipped without asking it, and asks the next", async () => {
+    const calls: string[] = [];
+    const result = await runWaterfall(
+      [unconfiguredProvider("hunter"), provider("pdl", { emails: [], phones: [phone] }, calls)],
+      { ...request, fields: ["phone"] },
+      70,
+    );
+    expect(calls).toEqual(["pdl"]);
+    expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([
+      ["hunter", "skipped"],
+      ["pdl", "found"],
+    ]);
+    expect(result.transientFailures).toBe(0);
+  });
+
+  it("throws an error that is no provider error: a fault of ours is not a source outage", async () => {
+    const bug = new TypeError("cannot read properties of undefined");
+    await expect(runWaterfall([provider("buggy", bug), provider("ok", { emails: [], phones: [] })], request, 70)).rejects.toBe(bug);
   });
 
   it("keeps only the requested fields", async () => {

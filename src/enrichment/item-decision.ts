@@ -1,0 +1,61 @@
+import type { ItemOutcome } from "../batch/contract";
+import type { SourceReport } from "../batch/views";
+import type { FindResult } from "./provider";
+
+/** What the batch records for an item, less the item's index. */
+export type ItemResult = ItemOutcome extends infer Outcome ? (Outcome extends ItemOutcome ? Omit<Outcome, "index"> : never) : never;
+
+/** A result and where it came from: what the result cache keeps, too. */
+export interface SourcedResult extends FindResult {
+  sources: SourceReport[];
+}
+
+/** What one attempt at an item gave. */
+export interface AttemptFacts extends SourcedResult {
+  /** Every requested field has a value at or above the satisfying confidence. */
+  satisfied: boolean;
+  /** Some source failed in a way a later attempt might not. */
+  retryable: boolean;
+  retryAfterSeconds: number | undefined;
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type Decision =
+  | { kind: "record"; result: ItemResult /** A full answer, worth keeping in the result cache. */; cacheable: boolean }
+  | { kind: "retry"; retryAfterSeconds: number | undefined };
+
+export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCache: boolean): ItemResult => ({
+  status: "completed",
+  outcome: emails.length + phones.length > 0 ? "found" : "not_found",
+  emails,
+  phones,
+  fromCache,
+  sources,
+});
+
+/**
+ * An item's fate after one attempt. Complete when the requested fields are found,
+ * or when every source asked answered (so `not_found` means every source said it
+ * knows nothing). Otherwise retry while a source might answer later. On the last
+ * attempt (or when no retry can help): complete with what was found; if nothing
+ * was, an unavailable source fails the item with `source_unavailable`, never
+ * `not_found`. Only answers with no unavailable source are cacheable.
+ */
+export function decideItem(facts: AttemptFacts): Decision {
+  const { sources } = facts;
+  const unavailable = sources.filter((source) => source.outcome === "unavailable").map((source) => source.name);
+  const answered = sources.some((source) => source.outcome === "found" || source.outcome === "not_found");
+  const complete = (cacheable: boolean): Decision => ({ kind: "record", result: completedItem(facts, false), cacheable });
+  if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(unavailable.length === 0);
+  if (facts.retryable && facts.attempt < facts.maxAttempts) return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds };
+  if (facts.emails.length + facts.phones.length > 0) return complete(false);
+  const error =
+    unavailable.length > 0
+      ? {
+          code: "source_unavailable",
+          message: `nothing was found, and ${unavailable.join(", ")} could not answer (attempt ${facts.attempt}); resubmit the item later`,
+        }
+      : { code: "processing_failed", message: "no data source is configured" };
+  return { kind: "record", result: { status: "failed", error, sources }, cacheable: false };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import type { SourceReport } from "../../src/batch/views";
+import { type AttemptFacts, decideItem } from "../../src/enrichment/item-decision";
+
+const email = { address: "ada@a.example", type: "work" as const, status: "valid" as const, confidence: 90, source: "hunter" };
+const source = (name: string, outcome: SourceReport["outcome"]): SourceReport => ({ name, outcome });
+
+const facts = (over: Partial<AttemptFacts>): AttemptFacts => ({
+  emails: [],
+  phones: [],
+  sources: [],
+  satisfied: false,
+  retryable: false,
+  retryAfterSeconds: undefined,
+  attempt: 1,
+  maxAttempts: 3,
+  ...over,
+});
+
+describe("deciding an item after an attempt", () => {
+  it("completes not_found only when every source asked answered that it knows nothing", () => {
+    const sources = [source("directory", "not_found"), source("pattern", "not_found"), source("hunter", "skipped")];
+    expect(decideItem(facts({ sources }))).toEqual({
+      kind: "record",
+      result: { status: "completed", outcome: "not_found", emails: [], phones: [], fromCache: false, sources },
+      cacheable: true,
+    });
+  });
+
+  it("retries a not-found item while a source is unavailable before the last attempt", () => {
+    const sources = [source("directory", "not_found"), source("hunter", "unavailable")];
+    expect(decideItem(facts({ sources, retryable: true, retryAfterSeconds: 5, attempt: 2 }))).toEqual({
+      kind: "retry",
+      retryAfterSeconds: 5,
+    });
+  });
+
+  it("fails with source_unavailable when nothing was found and a source was unavailable at the last attempt", () => {
+    const sources = [source("directory", "not_found"), source("hunter", "unavailable"), source("pdl", "unavailable")];
+    const decision = decideItem(facts({ sources, retryable: true, attempt: 3 }));
+    expect(decision).toEqual({
+      kind: "record",
+      result: {
+        status: "failed",
+        error: {
+          code: "source_unavailable",
+          message: "nothing was found, and hunter, pdl could not answer (attempt 3); resubmit the item later",
+        },
+        sources,
+      },
+      cacheable: false,
+    });
+  });
+
+  it("fails with source_unavailable at once when the unavailable source cannot recover by retrying", () => {
+    const sources = [source("directory", "not_found"), source("hunter", "unavailable")];
+    expect(decideItem(facts({ sources, retryable: false, attempt: 1 }))).toMatchObject({
+      kind: "record",
+      result: { status: "failed", error: { code: "source_unavailable" }, sources },
+    });
+  });
+
+  it("completes found when something was found while another source was down, without caching it", () => {
+    const sources = [source("pattern", "found"), source("hunter", "unavailable")];
+    expect(decideItem(facts({ emails: [email], sources, retryable: true, attempt: 3 }))).toEqual({
+      kind: "record",
+      result: { status: "completed", outcome: "found", emails: [email], phones: [], fromCache: false, sources },
+      cacheable: false,
+    });
+  });
+
+  it("completes a satisfied item at once, even while a source is down, but does not cache it", () => {
+    const sources = [source("hunter", "unavailable"), source("pdl", "found")];
+    expect(decideItem(facts({ emails: [email], sources, satisfied: true, retryable: true, attempt: 1 }))).toMatchObject({
+      kind: "record",
+      result: { status: "completed", outcome: "found", sources },
+      cacheable: false,
+    });
+  });
+
+  it("retries a partial answer while a source might still add to it", () => {
+    const sources = [source("pattern", "found"), source("hunter", "unavailable")];
+    expect(decideItem(facts({ emails: [email], sources, retryable: true, attempt: 1 }))).toEqual({
+      kind: "retry",
+      retryAfterSeconds: undefined,
+    });
+  });
+
+  it("fails with processing_failed when no source could be asked at all", () => {
+    const sources = [source("hunter", "skipped"), source("pdl", "skipped")];
+    expect(decideItem(facts({ sources }))).toMatchObject({
+      kind: "record",
+      result: { status: "failed", error: { code: "processing_failed", message: "no data source is configured" }, sources },
+    });
+  });
+});
