@@ -6,7 +6,6 @@ import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import type { ItemMessage } from "./item-message";
-import { pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
 
 type ItemQueueMessage = Message<ItemMessage>;
@@ -33,10 +32,8 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   const enrich = enricher(env, config);
 
   await Promise.all(
-    [...groupByBatch(messages)].map(async ([batchId, received]) => {
+    [...groupByBatch(messages)].map(async ([batchId, group]) => {
       const started = Date.now();
-      const group = await pendingOnly(env, batchId, received);
-      if (group.length === 0) return;
       const done: { message: ItemQueueMessage; outcome: ItemOutcome }[] = [];
       const providerOutcomes = new Map<string, number>();
       const count = (reports: ProviderReport[]) => {
