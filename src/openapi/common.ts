@@ -7,11 +7,7 @@ import { rateLimited as rateLimitedError } from "../http/errors";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";
 import { problem } from "./problems";
-
-export const API_KEY_SCHEME = "apiKey";
-/** The README's local development key for `test`: what /docs pre-fills, so its samples run against `npm run dev`. */
-export const EXAMPLE_API_KEY = "ck_test_localdevelopmentkey0000000000000";
-const EXAMPLE_ENVIRONMENT = "test";
+import { API_KEY_SCHEME, EXAMPLE_ENVIRONMENT } from "./security";
 
 export const keyRequired = [{ [API_KEY_SCHEME]: [] }];
 /** For routes anyone may call: no key. */

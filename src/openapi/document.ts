@@ -1,10 +1,11 @@
 // The OpenAPI 3.1 document: the request schemas are the ones that validate requests,
 // the response schemas the ones the Worker's types come from, one file per resource.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { API_KEY_SCHEME } from "./common";
+import { registerAccount } from "./account-paths";
 import { registerContactInfo } from "./contact-info-paths";
 import { registerMeta } from "./meta-paths";
 import { registerRateLimits } from "./rate-limit-paths";
+import { API_KEY_SCHEME } from "./security";
 
 function registry(): OpenAPIRegistry {
   const r = new OpenAPIRegistry();
@@ -15,6 +16,7 @@ function registry(): OpenAPIRegistry {
     description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
   registerContactInfo(r);
+  registerAccount(r);
   registerRateLimits(r);
   registerMeta(r);
   return r;
@@ -35,6 +37,7 @@ export function openApiDocument() {
     tags: [
       { name: "Contact info", description: "Submit batches and read their results." },
       { name: "Rate limits", description: "Per-key limits per endpoint type." },
+      { name: "Usage", description: "Items processed per day, for billing and planning." },
       { name: "Webhooks", description: "Events we send to you." },
       { name: "Meta", description: "Health and documentation." },
     ],
