@@ -11,7 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your batches, newest first
+         * @description The batches of your customer account in this environment (any of its keys), newest first; a batch appears within seconds of its 202, a deleted one no more. Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["listContactInfoBatches"];
         put?: never;
         /**
          * Submit a batch of people to enrich
@@ -36,6 +40,30 @@ export interface paths {
          * @description Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).
          */
         get: operations["getContactInfoBatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a batch and erase its data
+         * @description Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).
+         */
+        delete: operations["deleteContactInfoBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/me/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Items you had processed, per UTC day
+         * @description Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most 366 days. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -157,7 +185,7 @@ export interface webhooks {
         put?: never;
         /**
          * A batch you submitted with webhookUrl has completed
-         * @description Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff.
+         * @description Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff. Sent without an API key: verify the signature.
          */
         post: operations["batchCompleted"];
         delete?: never;
@@ -172,8 +200,8 @@ export interface components {
         /**
          * @example {
          *       "batchId": "3e1cab3a-0527-4fea-987c-d486f470829c",
-         *       "itemCount": 2,
-         *       "message": "Accepted 2 item(s); 2 queued for processing. Poll the Location URL for results."
+         *       "itemCount": 3,
+         *       "message": "Accepted 3 item(s); 3 queued for processing. Poll the Location URL for results."
          *     }
          */
         BatchReceipt: {
@@ -182,37 +210,364 @@ export interface components {
             itemCount: number;
             message: string;
         };
-        /**
-         * @description RFC 9457 problem details. Some codes add members: rate_limited (endpointType, limit, windowSeconds, retryAfterSeconds), too_many_items (maxItems), payload_too_large (maxBytes), batch_expired (expiredAt).
-         * @example {
-         *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
-         *       "title": "Bad Request",
-         *       "status": 400,
-         *       "detail": "The request body does not match the submission schema.",
-         *       "code": "invalid_request",
-         *       "requestId": "8f0c2e1a9b7d4c3e",
-         *       "errors": [
-         *         {
-         *           "path": "items",
-         *           "message": "must hold at least one item"
-         *         }
-         *       ]
-         *     }
-         */
-        Problem: {
-            type: string;
-            title: string;
-            status: number;
+        /** @description RFC 9457 problem details, code `invalid_request`. */
+        InvalidRequestProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_request";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
             detail: string;
-            /** @description Stable, snake_case: switch on it. */
-            code: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "invalid_request";
+            /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
+            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
             errors?: {
                 path: string;
                 message: string;
             }[];
-        } & {
-            [key: string]: unknown;
+        };
+        /** @description RFC 9457 problem details, code `malformed_json`. */
+        MalformedJsonProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/malformed_json";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "malformed_json";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `invalid_idempotency_key`. */
+        InvalidIdempotencyKeyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_idempotency_key";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "invalid_idempotency_key";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            errors: {
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details, code `webhook_not_configured`. */
+        WebhookNotConfiguredProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/webhook_not_configured";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "webhook_not_configured";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `incomplete_body`. */
+        IncompleteBodyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/incomplete_body";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "incomplete_body";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `missing_api_key`. */
+        MissingApiKeyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/missing_api_key";
+            /** @enum {string} */
+            title: "Unauthorized";
+            /** @enum {number} */
+            status: 401;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "missing_api_key";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `invalid_api_key`. */
+        InvalidApiKeyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_api_key";
+            /** @enum {string} */
+            title: "Unauthorized";
+            /** @enum {number} */
+            status: 401;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "invalid_api_key";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `environment_mismatch`. */
+        EnvironmentMismatchProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/environment_mismatch";
+            /** @enum {string} */
+            title: "Forbidden";
+            /** @enum {number} */
+            status: 403;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "environment_mismatch";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `not_found`. */
+        NotFoundProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/not_found";
+            /** @enum {string} */
+            title: "Not Found";
+            /** @enum {number} */
+            status: 404;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "not_found";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `idempotency_in_progress`. */
+        IdempotencyInProgressProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/idempotency_in_progress";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "idempotency_in_progress";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description Seconds to wait before retrying; the Retry-After header says the same. */
+            retryAfterSeconds: number;
+        };
+        /** @description RFC 9457 problem details, code `too_many_items`. */
+        TooManyItemsProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/too_many_items";
+            /** @enum {string} */
+            title: "Payload Too Large";
+            /** @enum {number} */
+            status: 413;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "too_many_items";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description The most items one batch may hold here. */
+            maxItems: number;
+        };
+        /** @description RFC 9457 problem details, code `payload_too_large`. */
+        PayloadTooLargeProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/payload_too_large";
+            /** @enum {string} */
+            title: "Payload Too Large";
+            /** @enum {number} */
+            status: 413;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "payload_too_large";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description The largest body this deployment accepts, in bytes. */
+            maxBytes: number;
+        };
+        /** @description RFC 9457 problem details, code `unsupported_media_type`. */
+        UnsupportedMediaTypeProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/unsupported_media_type";
+            /** @enum {string} */
+            title: "Unsupported Media Type";
+            /** @enum {number} */
+            status: 415;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "unsupported_media_type";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `idempotency_key_reused`. */
+        IdempotencyKeyReusedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/idempotency_key_reused";
+            /** @enum {string} */
+            title: "Unprocessable Content";
+            /** @enum {number} */
+            status: 422;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "idempotency_key_reused";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `rate_limited`. */
+        RateLimitedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/rate_limited";
+            /** @enum {string} */
+            title: "Too Many Requests";
+            /** @enum {number} */
+            status: 429;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "rate_limited";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @enum {string} */
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            /** @description Requests allowed per window for this endpoint type. */
+            limit: number;
+            windowSeconds: number;
+            /** @description Seconds to wait before retrying; the Retry-After header says the same. */
+            retryAfterSeconds: number;
+        };
+        /** @description RFC 9457 problem details, code `internal_error`. */
+        InternalErrorProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/internal_error";
+            /** @enum {string} */
+            title: "Internal Server Error";
+            /** @enum {number} */
+            status: 500;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "internal_error";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
         };
         /**
          * @example {
@@ -224,7 +579,14 @@ export interface components {
          *           "companyDomain": "analytical.example"
          *         },
          *         {
+         *           "externalId": "crm-2",
+         *           "fullName": "Grace Hopper",
+         *           "companyName": "Cobol Systems",
          *           "linkedinUrl": "https://www.linkedin.com/in/grace-hopper"
+         *         },
+         *         {
+         *           "externalId": "crm-3",
+         *           "email": "alan.turing@bombe.example"
          *         }
          *       ],
          *       "fields": [
@@ -234,7 +596,7 @@ export interface components {
          *     }
          */
         SubmitRequest: {
-            /** @description Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. */
+            /** @description Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items). */
             items: {
                 externalId?: string;
                 firstName?: string;
@@ -301,6 +663,8 @@ export interface components {
             error: components["schemas"]["ItemError"];
             /** @description The result came from the result cache (live only). */
             fromCache: boolean;
+            /** @description The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost). */
+            sources: components["schemas"]["SourceReport"][];
         };
         Email: {
             /** @example ada.lovelace@analytical.example */
@@ -333,13 +697,170 @@ export interface components {
         };
         ItemError: {
             /**
-             * @description invalid_input, processing_failed or processing_timeout
+             * @description invalid_input, processing_failed, processing_timeout, or source_unavailable (nothing found while a data source was unavailable: resubmit the item later)
              * @example invalid_input
              */
             code: string;
             /** @example email must be an email address such as jane@example.com */
             message: string;
         } | null;
+        SourceReport: {
+            /**
+             * @description The data source: sandbox, directory, pattern, hunter, pdl.
+             * @example directory
+             */
+            name: string;
+            /**
+             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured.
+             * @enum {string}
+             */
+            outcome: "found" | "not_found" | "unavailable" | "skipped";
+        };
+        /** @description RFC 9457 problem details, code `invalid_query`. */
+        InvalidQueryProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_query";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "invalid_query";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            errors: {
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details, code `batch_expired`. */
+        BatchExpiredProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/batch_expired";
+            /** @enum {string} */
+            title: "Gone";
+            /** @enum {number} */
+            status: 410;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "batch_expired";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description When retention deleted the batch's data.
+             */
+            expiredAt: string;
+        };
+        /** @description RFC 9457 problem details, code `batch_deleted`. */
+        BatchDeletedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/batch_deleted";
+            /** @enum {string} */
+            title: "Gone";
+            /** @enum {number} */
+            status: 410;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "batch_deleted";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description When its owner deleted the batch.
+             */
+            deletedAt: string;
+        };
+        BatchList: {
+            /** @description Newest first. */
+            batches: components["schemas"]["BatchSummary"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        BatchSummary: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description completed exactly when completedItems + failedItems == totalItems.
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "completed";
+            totalItems: number;
+            completedItems: number;
+            failedItems: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        UsageReport: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description Every UTC day from `from` to `to`, oldest first; days without use count 0. */
+            days: components["schemas"]["UsageDay"][];
+            totals: components["schemas"]["UsageCounters"];
+        };
+        UsageDay: {
+            /** @description Items that finished: completed or failed, each counted once. */
+            items: number;
+            found: number;
+            notFound: number;
+            failed: number;
+            fromCache: number;
+            /** @description Per data source, by name. */
+            sources: {
+                [key: string]: {
+                    /** @description Items for which this source was asked (its outcome was not skipped). */
+                    calls: number;
+                    /** @description Items for which this source found something. */
+                    found: number;
+                };
+            };
+            /** Format: date */
+            date: string;
+        };
+        UsageCounters: {
+            /** @description Items that finished: completed or failed, each counted once. */
+            items: number;
+            found: number;
+            notFound: number;
+            failed: number;
+            fromCache: number;
+            /** @description Per data source, by name. */
+            sources: {
+                [key: string]: {
+                    /** @description Items for which this source was asked (its outcome was not skipped). */
+                    calls: number;
+                    /** @description Items for which this source found something. */
+                    found: number;
+                };
+            };
+        };
         RateLimitInfo: {
             /** @enum {string} */
             endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
@@ -362,17 +883,199 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listContactInfoBatches: {
+        parameters: {
+            query?: {
+                /** @description Batches per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page, unchanged. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            /** @description A query parameter is invalid or unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
     submitContactInfoBatch: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Your API key: ck_test_… or ck_live_…, matching the environment. */
-                "x-api-key": string;
+            header?: {
                 /** @description Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409. */
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description `test` is the deterministic sandbox; `live` uses real data sources. */
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
                 environment: "live" | "test";
             };
             cookie?: never;
@@ -383,24 +1086,30 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. A replay of an idempotent request also carries Idempotent-Replayed: true. */
+            /** @description Accepted. */
             202: {
                 headers: {
                     /** @description The batch's status URL. */
-                    Location?: string;
+                    Location: string;
+                    /** @description `true` when this answer replays the first answer to the same Idempotency-Key; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BatchReceipt"];
                 };
             };
-            /** @description The body is not JSON or does not match the schema, or the Idempotency-Key is malformed (code `invalid_request` or `malformed_json` or `invalid_idempotency_key` or `webhook_not_configured`). */
+            /** @description The body is not JSON or does not match the schema, the Idempotency-Key is malformed, or the body was cut short (code `invalid_request` or `malformed_json` or `invalid_idempotency_key` or `webhook_not_configured` or `incomplete_body`). */
             400: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -409,36 +1118,48 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "The body is not JSON or does not match the schema, or the Idempotency-Key is malformed.",
+                     *       "detail": "The request body does not match the submission schema.",
                      *       "code": "invalid_request",
-                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["InvalidIdempotencyKeyProblem"] | components["schemas"]["WebhookNotConfiguredProblem"] | components["schemas"]["IncompleteBodyProblem"];
                 };
             };
-            /** @description Missing, unknown or revoked API key (code `invalid_api_key` or `missing_api_key`). */
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "tag:contact-info-batch,2026:problems/invalid_api_key",
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "Missing, unknown or revoked API key.",
-                     *       "code": "invalid_api_key",
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
                 };
             };
             /** @description The key belongs to the other environment (code `environment_mismatch`). */
             403: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -447,17 +1168,19 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
                      *       "title": "Forbidden",
                      *       "status": 403,
-                     *       "detail": "The key belongs to the other environment.",
+                     *       "detail": "This is a test key; use it under /v2/test/.",
                      *       "code": "environment_mismatch",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
                 };
             };
             /** @description Unknown environment (code `not_found`). */
             404: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -466,19 +1189,21 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/not_found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "Unknown environment.",
+                     *       "detail": "No resource exists at this path.",
                      *       "code": "not_found",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description A request with this Idempotency-Key is still running (code `idempotency_in_progress`). */
             409: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     /** @description Seconds until the first request's hold on the key ends. */
-                    "Retry-After"?: number;
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -487,18 +1212,20 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/idempotency_in_progress",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "A request with this Idempotency-Key is still running.",
+                     *       "detail": "A request with this Idempotency-Key is still being processed. Retry in 42 s.",
                      *       "code": "idempotency_in_progress",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "retryAfterSeconds": 42
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["IdempotencyInProgressProblem"];
                 };
             };
-            /** @description More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES (code `too_many_items` or `payload_too_large`). */
+            /** @description More items than a batch holds, or a body over the size limit (code `too_many_items` or `payload_too_large`). */
             413: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -507,17 +1234,22 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/too_many_items",
                      *       "title": "Payload Too Large",
                      *       "status": 413,
-                     *       "detail": "More than MAX_BATCH_ITEMS items, or a body over MAX_BODY_BYTES.",
+                     *       "detail": "A batch holds at most 10000 items; this one has 12000. Split it into several batches.",
                      *       "code": "too_many_items",
-                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxItems": 10000
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooManyItemsProblem"] | components["schemas"]["PayloadTooLargeProblem"];
                 };
             };
             /** @description The body is not application/json (code `unsupported_media_type`). */
             415: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -526,17 +1258,19 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
                      *       "title": "Unsupported Media Type",
                      *       "status": 415,
-                     *       "detail": "The body is not application/json.",
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
                      *       "code": "unsupported_media_type",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
             /** @description This Idempotency-Key was used with another request (method, path, query, Content-Type or body) (code `idempotency_key_reused`). */
             422: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -545,23 +1279,25 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/idempotency_key_reused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "This Idempotency-Key was used with another request (method, path, query, Content-Type or body).",
+                     *       "detail": "This Idempotency-Key was already used with a different request (method, path, query, Content-Type or body). Use a new key for a new request.",
                      *       "code": "idempotency_key_reused",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["IdempotencyKeyReusedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
             429: {
                 headers: {
-                    /** @description Seconds to wait; never less than the t of RateLimit. */
-                    "Retry-After"?: number;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -570,7 +1306,7 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Over the rate limit for this endpoint type; nothing was done.",
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
                      *       "code": "rate_limited",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "endpointType": "contact_info_request",
@@ -579,7 +1315,28 @@ export interface operations {
                      *       "retryAfterSeconds": 12
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
                 };
             };
         };
@@ -587,18 +1344,19 @@ export interface operations {
     getContactInfoBatch: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 1000 (default 1000). */
-                limit?: string;
+                /** @description Items per page, 1 to 1000. */
+                limit?: number;
                 /** @description The nextCursor of the previous page, unchanged. */
                 cursor?: string;
+                /** @description Only items in this status (their index stays their position in the whole batch). */
                 status?: "pending" | "completed" | "failed";
             };
-            header: {
-                /** @description Your API key: ck_test_… or ck_live_…, matching the environment. */
-                "x-api-key": string;
-            };
+            header?: never;
             path: {
-                /** @description `test` is the deterministic sandbox; `live` uses real data sources. */
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
                 environment: "live" | "test";
                 /** @description The batchId from the submit receipt. */
                 id: string;
@@ -610,19 +1368,115 @@ export interface operations {
             /** @description The batch. */
             200: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "3e1cab3a-0527-4fea-987c-d486f470829c",
+                     *       "status": "processing",
+                     *       "totalItems": 3,
+                     *       "completedItems": 1,
+                     *       "failedItems": 1,
+                     *       "createdAt": "2026-11-22T10:00:00.000Z",
+                     *       "completedAt": null,
+                     *       "webhook": {
+                     *         "url": "https://example.com/hooks/contact-info",
+                     *         "state": "pending",
+                     *         "attempts": 0,
+                     *         "lastStatus": null
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "externalId": "crm-1",
+                     *           "status": "completed",
+                     *           "outcome": "found",
+                     *           "input": {
+                     *             "externalId": "crm-1",
+                     *             "firstName": "Ada",
+                     *             "lastName": "Lovelace",
+                     *             "companyDomain": "analytical.example"
+                     *           },
+                     *           "emails": [
+                     *             {
+                     *               "address": "ada.lovelace@analytical.example",
+                     *               "type": "work",
+                     *               "status": "valid",
+                     *               "confidence": 95,
+                     *               "source": "sandbox"
+                     *             }
+                     *           ],
+                     *           "phones": [
+                     *             {
+                     *               "number": "+14155550132",
+                     *               "type": "mobile",
+                     *               "confidence": 80,
+                     *               "source": "sandbox"
+                     *             }
+                     *           ],
+                     *           "error": null,
+                     *           "fromCache": false,
+                     *           "sources": [
+                     *             {
+                     *               "name": "sandbox",
+                     *               "outcome": "found"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "externalId": "crm-2",
+                     *           "status": "pending",
+                     *           "outcome": null,
+                     *           "input": {
+                     *             "externalId": "crm-2",
+                     *             "fullName": "Grace Hopper",
+                     *             "companyName": "Cobol Systems",
+                     *             "linkedinUrl": "https://www.linkedin.com/in/grace-hopper"
+                     *           },
+                     *           "emails": [],
+                     *           "phones": [],
+                     *           "error": null,
+                     *           "fromCache": false,
+                     *           "sources": []
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "externalId": "crm-3",
+                     *           "status": "failed",
+                     *           "outcome": null,
+                     *           "input": {
+                     *             "externalId": "crm-3",
+                     *             "email": "alan.turing@bombe.example"
+                     *           },
+                     *           "emails": [],
+                     *           "phones": [],
+                     *           "error": {
+                     *             "code": "processing_timeout",
+                     *             "message": "the item was not processed before the batch deadline"
+                     *           },
+                     *           "fromCache": false,
+                     *           "sources": []
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchStatus"];
                 };
             };
             /** @description A query parameter is invalid or unknown (code `invalid_query`). */
             400: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -631,36 +1485,48 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
                      *       "title": "Bad Request",
                      *       "status": 400,
-                     *       "detail": "A query parameter is invalid or unknown.",
+                     *       "detail": "Invalid query: limit must be at most 1000.",
                      *       "code": "invalid_query",
-                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
-            /** @description Missing, unknown or revoked API key (code `invalid_api_key` or `missing_api_key`). */
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "tag:contact-info-batch,2026:problems/invalid_api_key",
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "Missing, unknown or revoked API key.",
-                     *       "code": "invalid_api_key",
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
                 };
             };
             /** @description The key belongs to the other environment (code `environment_mismatch`). */
             403: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -669,17 +1535,19 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
                      *       "title": "Forbidden",
                      *       "status": 403,
-                     *       "detail": "The key belongs to the other environment.",
+                     *       "detail": "This is a test key; use it under /v2/test/.",
                      *       "code": "environment_mismatch",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
                 };
             };
             /** @description No such batch for this customer and environment (another customer's batch looks the same) (code `not_found`). */
             404: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -688,17 +1556,19 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/not_found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "No such batch for this customer and environment (another customer's batch looks the same).",
+                     *       "detail": "No resource exists at this path.",
                      *       "code": "not_found",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description The batch's data was deleted at the end of its retention period (code `batch_expired`). */
+            /** @description The batch's data was deleted: at the end of its retention period, or by its owner (code `batch_expired` or `batch_deleted`). */
             410: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -707,24 +1577,26 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/batch_expired",
                      *       "title": "Gone",
                      *       "status": 410,
-                     *       "detail": "The batch's data was deleted at the end of its retention period.",
+                     *       "detail": "This batch's data was deleted at 2026-12-22T10:00:00.000Z, at the end of its retention period.",
                      *       "code": "batch_expired",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "expiredAt": "2026-12-22T10:00:00.000Z"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["BatchExpiredProblem"] | components["schemas"]["BatchDeletedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
             429: {
                 headers: {
-                    /** @description Seconds to wait; never less than the t of RateLimit. */
-                    "Retry-After"?: number;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -733,7 +1605,7 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Over the rate limit for this endpoint type; nothing was done.",
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
                      *       "code": "rate_limited",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "endpointType": "contact_info_status",
@@ -742,7 +1614,358 @@ export interface operations {
                      *       "retryAfterSeconds": 12
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    deleteContactInfoBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The batchId from the submit receipt. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or deleted before). */
+            204: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such batch for this customer and environment (another customer's batch looks the same) (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description First UTC day, YYYY-MM-DD; default 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day, YYYY-MM-DD, included; default today (UTC). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage per day and in total. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description A date is not YYYY-MM-DD, from is after to, the range exceeds 366 days, or a parameter is unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
                 };
             };
         };
@@ -750,12 +1973,12 @@ export interface operations {
     getRateLimits: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Your API key: ck_test_… or ck_live_…, matching the environment. */
-                "x-api-key": string;
-            };
+            header?: never;
             path: {
-                /** @description `test` is the deterministic sandbox; `live` uses real data sources. */
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
                 environment: "live" | "test";
             };
             cookie?: never;
@@ -765,38 +1988,46 @@ export interface operations {
             /** @description One entry per endpoint type. */
             200: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitInfo"][];
                 };
             };
-            /** @description Missing, unknown or revoked API key (code `invalid_api_key` or `missing_api_key`). */
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "tag:contact-info-batch,2026:problems/invalid_api_key",
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
                      *       "title": "Unauthorized",
                      *       "status": 401,
-                     *       "detail": "Missing, unknown or revoked API key.",
-                     *       "code": "invalid_api_key",
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
                 };
             };
             /** @description The key belongs to the other environment (code `environment_mismatch`). */
             403: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -805,17 +2036,19 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
                      *       "title": "Forbidden",
                      *       "status": 403,
-                     *       "detail": "The key belongs to the other environment.",
+                     *       "detail": "This is a test key; use it under /v2/test/.",
                      *       "code": "environment_mismatch",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
                 };
             };
             /** @description Unknown environment (code `not_found`). */
             404: {
                 headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -824,23 +2057,25 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/not_found",
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "Unknown environment.",
+                     *       "detail": "No resource exists at this path.",
                      *       "code": "not_found",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
             429: {
                 headers: {
-                    /** @description Seconds to wait; never less than the t of RateLimit. */
-                    "Retry-After"?: number;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
-                    RateLimit?: string;
+                    RateLimit: string;
                     /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
-                    "RateLimit-Policy"?: string;
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -849,7 +2084,7 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Over the rate limit for this endpoint type; nothing was done.",
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
                      *       "code": "rate_limited",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "endpointType": "rate_limits",
@@ -858,7 +2093,28 @@ export interface operations {
                      *       "retryAfterSeconds": 12
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
                 };
             };
         };
