@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
@@ -10,6 +9,7 @@ import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
+import { referencePage } from "./openapi/reference-page";
 import { API_INDEX } from "./routes/api-index";
 import { contactInfo } from "./routes/contact-info";
 import { rateLimits } from "./routes/rate-limits";
@@ -47,16 +47,7 @@ export const app = new Hono<AppEnv>()
   // A static asset built ahead of time (scripts/openapi.ts), which Cloudflare serves
   // before the Worker runs; this route answers only when the Worker is called directly.
   .get("/openapi.json", (c) => c.env.ASSETS.fetch(c.req.raw))
-  .get(
-    "/docs",
-    Scalar({
-      url: "/openapi.json",
-      cdn: "/docs/scalar.js",
-      pageTitle: "Contact-info batch API",
-      defaultOpenAllTags: true,
-      authentication: { preferredSecurityScheme: "apiKey" },
-    }),
-  )
+  .get("/docs", referencePage())
   .route("/v2/:environment", v2)
   // Answered, not thrown, so that methodNotAllowed can turn a 404 into a 405.
   .notFound((c) => problemResponse(notFound().init, c.get("requestId")))
