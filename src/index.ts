@@ -7,6 +7,7 @@ import { type QueueConsumer, validatingConsumer } from "./queue/validating-consu
 import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";
 import { webhookMessageSchema } from "./queue/webhook-message";
 
+export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { IdempotencyStore } from "./idempotency/idempotency-store";
 export { RateLimiter } from "./rate-limit/rate-limiter";

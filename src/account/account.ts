@@ -1,0 +1,147 @@
+import { DurableObject } from "cloudflare:workers";
+import { batchStatus } from "../batch/views";
+import { encodeListCursor, type ListPage } from "./list-query";
+import type { BatchReport } from "./report";
+import { migrate } from "./schema";
+import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage";
+import { daysOf, type UsageRange } from "./usage-query";
+import type { BatchList, UsageReport } from "./views";
+
+type BatchEntry = {
+  id: string;
+  total_items: number;
+  completed_items: number;
+  failed_items: number;
+  created_at: string;
+  completed_at: string | null;
+};
+type DayRow = { day: string; items: number; found: number; not_found: number; failed: number; from_cache: number };
+type SourceRow = { day: string; source: string; calls: number; found: number };
+
+/**
+ * One customer in one environment: the list of its batches and its usage per
+ * UTC day. Batch objects report to it from their alarms, never on a request's
+ * critical path; each report carries numbered outbox rows, and each number is
+ * applied once, so usage stays exact when a report is repeated.
+ */
+export class Account extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    migrate(this.#sql);
+  }
+
+  /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
+  report({ batch, entries }: BatchReport): { reportedSeq: number } {
+    return this.ctx.storage.transactionSync(() => {
+      const applied =
+        this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]?.reported_seq ?? 0;
+      const byDay = new Map<string, UsageCounters>();
+      for (const entry of entries.filter(({ seq }) => seq > applied)) {
+        const day = byDay.get(entry.day) ?? emptyUsage();
+        addUsage(day, entry.usage);
+        byDay.set(entry.day, day);
+      }
+      for (const [day, usage] of byDay) if (!isEmptyUsage(usage)) this.#addUsage(day, usage);
+      const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
+      // Counters only grow and dates once set stay, so reports applied in any order agree.
+      this.#sql.exec(
+        `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET
+           completed_items = max(completed_items, excluded.completed_items),
+           failed_items = max(failed_items, excluded.failed_items),
+           completed_at = coalesce(completed_at, excluded.completed_at),
+           deleted_at = coalesce(deleted_at, excluded.deleted_at),
+           reported_seq = max(reported_seq, excluded.reported_seq)`,
+        batch.id,
+        batch.totalItems,
+        batch.completedItems,
+        batch.failedItems,
+        batch.createdAt,
+        batch.completedAt,
+        batch.deletedAt,
+        reportedSeq,
+      );
+      return { reportedSeq };
+    });
+  }
+
+  /** One page of the batches not deleted, newest first. */
+  list({ limit, after }: ListPage): BatchList {
+    const rows = this.#sql
+      .exec<BatchEntry>(
+        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at FROM batches
+         WHERE deleted_at IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+        after?.createdAt ?? null,
+        after?.createdAt ?? null,
+        after?.createdAt ?? null,
+        after?.id ?? null,
+        limit + 1,
+      )
+      .toArray();
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    return {
+      batches: shown.map((row) => ({
+        id: row.id,
+        status: batchStatus(row.total_items, row.completed_items, row.failed_items),
+        totalItems: row.total_items,
+        completedItems: row.completed_items,
+        failedItems: row.failed_items,
+        createdAt: row.created_at,
+        completedAt: row.completed_at,
+      })),
+      nextCursor: rows.length > limit && last ? encodeListCursor(last.created_at, last.id) : null,
+    };
+  }
+
+  /** Usage per UTC day in the range, every day listed, and the totals. */
+  usage(range: UsageRange): UsageReport {
+    const days = new Map(daysOf(range).map((day) => [day, emptyUsage()]));
+    for (const row of this.#sql.exec<DayRow>("SELECT * FROM usage_days WHERE day BETWEEN ? AND ?", range.from, range.to)) {
+      addUsage(days.get(row.day) ?? emptyUsage(), {
+        items: row.items,
+        found: row.found,
+        notFound: row.not_found,
+        failed: row.failed,
+        fromCache: row.from_cache,
+        sources: {},
+      });
+    }
+    for (const row of this.#sql.exec<SourceRow>("SELECT * FROM usage_sources WHERE day BETWEEN ? AND ?", range.from, range.to)) {
+      const day = days.get(row.day);
+      if (day) day.sources[row.source] = { calls: row.calls, found: row.found };
+    }
+    const totals = emptyUsage();
+    for (const day of days.values()) addUsage(totals, day);
+    return { ...range, days: [...days].map(([date, usage]) => ({ date, ...usage })), totals };
+  }
+
+  #addUsage(day: string, usage: UsageCounters): void {
+    this.#sql.exec(
+      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day) DO UPDATE SET items = items + excluded.items, found = found + excluded.found,
+         not_found = not_found + excluded.not_found, failed = failed + excluded.failed, from_cache = from_cache + excluded.from_cache`,
+      day,
+      usage.items,
+      usage.found,
+      usage.notFound,
+      usage.failed,
+      usage.fromCache,
+    );
+    for (const [source, { calls, found }] of Object.entries(usage.sources)) {
+      this.#sql.exec(
+        `INSERT INTO usage_sources (day, source, calls, found) VALUES (?, ?, ?, ?)
+         ON CONFLICT (day, source) DO UPDATE SET calls = calls + excluded.calls, found = found + excluded.found`,
+        day,
+        source,
+        calls,
+        found,
+      );
+    }
+  }
+}

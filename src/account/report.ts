@@ -1,0 +1,18 @@
+import type { BatchSummary } from "../batch/views";
+import type { UsageCounters } from "./usage";
+
+// What a batch object tells its account (docs/storage.md, "outbox").
+
+/** One outbox row: what items finished on `day` added to usage, numbered per batch. */
+export interface OutboxEntry {
+  seq: number;
+  day: string;
+  usage: UsageCounters;
+}
+
+export interface BatchReport {
+  /** The batch as it is now (its counters only grow), and when it was deleted. */
+  batch: Omit<BatchSummary, "status"> & { deletedAt: string | null };
+  /** The batch's outbox rows not yet acknowledged, in seq order; the account applies each seq once. */
+  entries: OutboxEntry[];
+}

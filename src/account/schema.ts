@@ -1,0 +1,39 @@
+// Ordered schema migrations of the account Durable Object. Never edit a shipped
+// entry: append a new one. docs/storage.md describes every table and column.
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE batches (
+     id TEXT PRIMARY KEY,
+     total_items INTEGER NOT NULL,
+     completed_items INTEGER NOT NULL,
+     failed_items INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     completed_at TEXT,
+     deleted_at TEXT,
+     reported_seq INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX batches_newest ON batches (created_at DESC, id DESC) WHERE deleted_at IS NULL;
+   CREATE TABLE usage_days (
+     day TEXT PRIMARY KEY,
+     items INTEGER NOT NULL DEFAULT 0,
+     found INTEGER NOT NULL DEFAULT 0,
+     not_found INTEGER NOT NULL DEFAULT 0,
+     failed INTEGER NOT NULL DEFAULT 0,
+     from_cache INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE TABLE usage_sources (
+     day TEXT NOT NULL,
+     source TEXT NOT NULL,
+     calls INTEGER NOT NULL DEFAULT 0,
+     found INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, source)
+   );`,
+];
+
+/** Applies the migrations this database has not seen yet, in order. */
+export function migrate(sql: SqlStorage): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const current = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0]?.version ?? 0;
+  for (let version = current; version < MIGRATIONS.length; version++) sql.exec(MIGRATIONS[version]!);
+  if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", MIGRATIONS.length);
+  else if (current < MIGRATIONS.length) sql.exec("UPDATE schema_version SET version = ?", MIGRATIONS.length);
+}
