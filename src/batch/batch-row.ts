@@ -17,13 +17,15 @@ export type BatchRow = StepFacts & {
   webhook_secret: string | null;
   status_url: string;
   webhook_last_status: number | null;
+  outbox_seq: number;
 };
 
 export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
   // The oldest pending enqueue is a min() over the partial index items_by_enqueue.
   return sql
     .exec<BatchRow>(
-      `SELECT *, (SELECT min(enqueued_at) FROM items WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_enqueue FROM batch`,
+      `SELECT *, (SELECT min(enqueued_at) FROM items WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_enqueue,
+              (SELECT count(*) FROM outbox) AS unreported FROM batch`,
     )
     .toArray()[0];
 }

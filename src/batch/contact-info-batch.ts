@@ -1,19 +1,24 @@
 import { DurableObject } from "cloudflare:workers";
+import { emptyUsage, tallyFailed } from "../account/usage";
 import { type Config, readConfig } from "../config";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
-import { log, logError } from "../log";
-import { retryDelaySeconds } from "../queue/backoff";
+import { log } from "../log";
 import type { CompletedBatch } from "../webhooks/event";
 import { type BatchRow, insertBatchRow, readBatchRow, summary, webhookView } from "./batch-row";
 import type { BatchOwner, CreatedBatch, ItemOutcome, NewBatch, StatusRead } from "./contract";
-import { type FanOutTarget, fanOut, redrive } from "./fan-out";
+import { eraseBatch, pendingAmong } from "./erase";
+import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
 import { expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
 import { nextStep, retentionEnd, type Step } from "./next-step";
+import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { hasSchema, migrate } from "./schema";
-import { failQueuedWebhook, markWebhookQueued, saveWebhookAttempt } from "./webhook-state";
+import { failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
 
 const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
+
+// How soon finished items' usage is reported to the account.
+const REPORT_DELAY_MS = 1_000;
 
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
@@ -50,10 +55,13 @@ export class ContactInfoBatch extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       insertBatchRow(this.#sql, batch, failed, completedAt);
       insertItems(this.#sql, batch.items, batch.createdAt);
+      // Registers the batch with its account (and counts the items failed at submission), from the alarm.
+      const usage = emptyUsage();
+      tallyFailed(usage, failed);
+      appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
-    // Now: to fan out, or (for a batch complete at birth) to send its webhook; else when retention ends.
-    const alarmAt = completedAt === null || batch.webhook ? Date.now() : retentionEnd(completedAt, readConfig(this.env));
-    await this.ctx.storage.setAlarm(alarmAt);
+    // Now: to register with the account, then fan out, send the webhook or wait for retention to end.
+    await this.ctx.storage.setAlarm(Date.now());
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
     return { ...summary(this.#requireRow()), created: true };
   }
@@ -62,6 +70,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   status(owner: BatchOwner, page: StatusPage): StatusRead {
     const row = this.#ownedRow(owner);
     if (!row) return { kind: "none" };
+    if (row.deleted_at !== null) return { kind: "deleted", deletedAt: row.deleted_at };
     if (row.expired_at !== null) return { kind: "expired", expiredAt: row.expired_at };
     return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...itemsPage(this.#sql, page) } };
   }
@@ -72,19 +81,49 @@ export class ContactInfoBatch extends DurableObject<Env> {
    * redelivered message or a repeated call never counts twice.
    */
   async record(outcomes: ItemOutcome[]): Promise<{ recorded: number }> {
-    if (!this.#row()) {
+    const row = this.#row();
+    if (!row) {
       // Nothing to record into; retrying would not change that.
       log("record_for_unknown_batch", { items: outcomes.length });
       return { recorded: 0 };
     }
+    if (row.deleted_at !== null) return { recorded: 0 };
     const { completed, failed } = await this.#settle(outcomes, readConfig(this.env));
     return { recorded: completed + failed };
+  }
+
+  /** Of `indexes`, those still pending: the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
+  stillPending(indexes: number[]): number[] {
+    const row = this.#row();
+    return !row || row.deleted_at !== null ? [] : pendingAmong(this.#sql, indexes);
+  }
+
+  /**
+   * Cancels and erases the batch (see eraseBatch), and tells its account before
+   * answering, so the list no longer shows it; if that fails the call throws and
+   * may be repeated, and the alarm reports it anyway. Null when not the owner's.
+   */
+  async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
+    if (!this.#ownedRow(owner)) return null;
+    const deletedAt = eraseBatch(this.ctx.storage);
+    log("batch_deleted", { batchId: this.#requireRow().id, environment: owner.environment });
+    await this.ctx.storage.setAlarm(Date.now());
+    await reportToAccount(this.env, this.#sql, this.#requireRow());
+    return { deletedAt };
   }
 
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */
   pendingWebhook(): CompletedBatch | null {
     const row = this.#row();
-    if (!row?.webhook_url || !row.webhook_secret || row.completed_at === null || row.webhook_state !== "queued") return null;
+    if (
+      !row ||
+      row.deleted_at !== null ||
+      !row.webhook_url ||
+      !row.webhook_secret ||
+      row.completed_at === null ||
+      row.webhook_state !== "queued"
+    )
+      return null;
     return {
       summary: { ...summary(row), completedAt: row.completed_at },
       environment: row.environment,
@@ -120,38 +159,21 @@ export class ContactInfoBatch extends DurableObject<Env> {
   /** Takes one step; false when it armed the alarm to go on later instead. */
   async #take(step: Exclude<Step, { kind: "none" | "wait_until" }>, row: BatchRow, config: Config): Promise<boolean> {
     switch (step.kind) {
+      case "report":
+        return reportStep(this.env, this.ctx.storage, row);
       case "fan_out":
-        return this.#enqueueing(row, () => fanOut(this.#fanOutTarget(config), row));
+        return enqueueing(this.ctx.storage, row, () => fanOut(this.#fanOutTarget(config), row));
       case "redrive":
-        return this.#enqueueing(row, () => redrive(this.#fanOutTarget(config), row, config.redriveAfterSeconds));
+        return enqueueing(this.ctx.storage, row, () => redrive(this.#fanOutTarget(config), row, config.redriveAfterSeconds));
       case "time_out_items":
-        return this.#enqueueing(row, () => this.#timeOutItems(row, config));
+        return enqueueing(this.ctx.storage, row, () => this.#timeOutItems(row, config));
       case "send_webhook":
-        return this.#sendWebhook(row);
+        return sendWebhook(this.env.WEBHOOK_QUEUE, this.ctx.storage, row);
       case "fail_webhook":
-        return this.#failWebhook(row);
+        return failWebhook(this.#sql, row);
       case "expire":
         return this.#expire(row);
     }
-  }
-
-  /**
-   * Runs work on the item queue. When its sends ran out it goes on at once in
-   * the next run; when the queue failed, after a backoff that grows with the
-   * failures so far. False in both cases.
-   */
-  async #enqueueing(row: BatchRow, work: () => Promise<boolean>): Promise<boolean> {
-    try {
-      if (await work()) return true;
-      await this.ctx.storage.setAlarm(Date.now());
-    } catch (error) {
-      const failures = row.enqueue_failures + 1;
-      this.#sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
-      const delay = retryDelaySeconds(failures, 1, 60);
-      logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
-      await this.ctx.storage.setAlarm(Date.now() + delay * 1000);
-    }
-    return false;
   }
 
   #fanOutTarget(config: Config): FanOutTarget {
@@ -169,27 +191,6 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return true;
   }
 
-  /** Hands the webhook to its queue: the first time, or again when its message was lost. */
-  async #sendWebhook(row: BatchRow): Promise<boolean> {
-    try {
-      await this.env.WEBHOOK_QUEUE.send({ batchId: row.id });
-    } catch (error) {
-      logError("webhook_enqueue_failed", error, { batchId: row.id });
-      await this.ctx.storage.setAlarm(Date.now() + 5_000);
-      return false;
-    }
-    markWebhookQueued(this.#sql);
-    if (row.webhook_state === "queued")
-      log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
-    return true;
-  }
-
-  #failWebhook(row: BatchRow): boolean {
-    failQueuedWebhook(this.#sql);
-    log("webhook_abandoned", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues });
-    return true;
-  }
-
   #expire(row: BatchRow): boolean {
     expireItems(this.ctx.storage);
     log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
@@ -199,7 +200,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
   /** Settles outcomes; when they complete the batch, finishes it. */
   async #settle(outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
     const counts = settleItems(this.ctx.storage, this.#requireRow(), outcomes);
-    if (counts.completed + counts.failed > 0 && this.#requireRow().completed_at !== null) await this.#finish(config);
+    if (counts.completed + counts.failed === 0) return counts;
+    if (this.#requireRow().completed_at !== null) await this.#finish(config);
+    // Their usage went to the outbox: report it soon, one report for the records of a short while.
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > Date.now() + REPORT_DELAY_MS) await this.ctx.storage.setAlarm(Date.now() + REPORT_DELAY_MS);
     return counts;
   }
 

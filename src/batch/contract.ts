@@ -34,8 +34,12 @@ export interface CreatedBatch extends BatchSummary {
   created: boolean;
 }
 
-/** What a status read finds: the page, a batch whose data retention deleted, or nothing of the caller's. */
-export type StatusRead = { kind: "page"; page: BatchPageData } | { kind: "expired"; expiredAt: string } | { kind: "none" };
+/** What a status read finds: the page, a batch whose data retention or its owner deleted, or nothing of the caller's. */
+export type StatusRead =
+  | { kind: "page"; page: BatchPageData }
+  | { kind: "expired"; expiredAt: string }
+  | { kind: "deleted"; deletedAt: string }
+  | { kind: "none" };
 
 /**
  * What the consumer reports for one item; recording it is idempotent. `sources`:

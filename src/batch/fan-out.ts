@@ -1,5 +1,6 @@
 import type { ItemError } from "../contact-info/contact";
 import { log, logError } from "../log";
+import { retryDelaySeconds } from "../queue/backoff";
 import {
   chunkForSend,
   type ItemMessage,
@@ -19,6 +20,25 @@ const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is 
 
 // Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
 const MAX_SENDS_PER_ALARM = 200;
+
+/**
+ * Runs work on the item queue, for the alarm. When its sends ran out it goes on
+ * at once in the next run; when the queue failed, after a backoff that grows
+ * with the failures so far. False in both cases.
+ */
+export async function enqueueing(storage: DurableObjectStorage, row: BatchRow, work: () => Promise<boolean>): Promise<boolean> {
+  try {
+    if (await work()) return true;
+    await storage.setAlarm(Date.now());
+  } catch (error) {
+    const failures = row.enqueue_failures + 1;
+    storage.sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
+    const delay = retryDelaySeconds(failures, 1, 60);
+    logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
+    await storage.setAlarm(Date.now() + delay * 1000);
+  }
+  return false;
+}
 
 /** What the fan-out needs of the batch object. */
 export interface FanOutTarget {

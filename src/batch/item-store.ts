@@ -1,9 +1,11 @@
+import { emptyUsage, tally, tallyFailed } from "../account/usage";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
 import type { ItemOutcome, NewItem } from "./contract";
 import { encodeCursor } from "./cursor";
 import { leaderIndexes } from "./leaders";
+import { appendOutbox } from "./outbox";
 
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
 // the batch counters change in the same transaction as the items they count.
@@ -71,6 +73,7 @@ export function settleItems(
   const finishedAt = new Date().toISOString();
   let completed = 0;
   let failed = 0;
+  const usage = emptyUsage();
   storage.transactionSync(() => {
     for (const outcome of outcomes) {
       const values =
@@ -97,8 +100,10 @@ export function settleItems(
       );
       if (outcome.status === "completed") completed += changed;
       else failed += changed;
+      tally(usage, outcome, changed);
     }
     addFinished(storage.sql, row, completed, failed, finishedAt);
+    appendOutbox(storage.sql, finishedAt, usage);
   });
   return { completed, failed };
 }
@@ -116,6 +121,9 @@ export function failPendingItems(storage: DurableObjectStorage, row: BatchRow, e
       )
       .toArray().length;
     addFinished(storage.sql, row, 0, failed, finishedAt);
+    const usage = emptyUsage();
+    tallyFailed(usage, failed);
+    appendOutbox(storage.sql, finishedAt, usage);
   });
 }
 

@@ -16,6 +16,10 @@ export type StepFacts = {
   created_at: string;
   completed_at: string | null;
   expired_at: string | null;
+  /** Set when the caller deleted the batch: nothing more happens to it but the report of its deletion. */
+  deleted_at: string | null;
+  /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet. */
+  unreported: number;
   total_items: number;
   next_enqueue_index: number;
   /** The last enqueue time of the pending item enqueued longest ago. */
@@ -30,8 +34,10 @@ export type StepFacts = {
 export type StepConfig = Pick<Config, "batchDeadlineSeconds" | "redriveAfterSeconds" | "retentionSeconds" | "webhookMaxAttempts">;
 
 export type Step =
-  /** Nothing more, ever: the batch expired. */
+  /** Nothing more, ever: the batch expired or was deleted. */
   | { kind: "none" }
+  /** Send the outbox to the customer's account: first, so the batch list and usage stay current. */
+  | { kind: "report" }
   /** Enqueue the items not yet sent. */
   | { kind: "fan_out" }
   /** Resend pending items whose message was lost. */
@@ -47,7 +53,8 @@ export type Step =
   | { kind: "wait_until"; at: number };
 
 export function nextStep(row: StepFacts, now: number, config: StepConfig): Step {
-  if (row.expired_at !== null) return { kind: "none" };
+  if (row.unreported > 0) return { kind: "report" };
+  if (row.expired_at !== null || row.deleted_at !== null) return { kind: "none" };
   return row.completed_at === null ? openBatchStep(row, now, config) : completedBatchStep(row, row.completed_at, now, config);
 }
 

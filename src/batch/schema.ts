@@ -65,6 +65,15 @@ const MIGRATIONS: readonly string[] = [
   // Provenance: the data sources asked for the item and what each said, as a JSON
   // array of { name, outcome }. NULL (shown as []) for items no source was asked for.
   `ALTER TABLE items ADD COLUMN sources TEXT;`,
+  // Cancel and erase: when the batch was deleted (its items go, the row stays as a
+  // tombstone). The outbox: usage deltas and the batch's registration, numbered by
+  // outbox_seq, reported to the account by the alarm. A batch from before registers
+  // on its next alarm; its earlier usage is not counted.
+  `ALTER TABLE batch ADD COLUMN deleted_at TEXT;
+   ALTER TABLE batch ADD COLUMN outbox_seq INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
+   INSERT INTO outbox (seq, day, usage) SELECT 1, substr(created_at, 1, 10), '{}' FROM batch;
+   UPDATE batch SET outbox_seq = 1;`,
 ];
 
 /** Applies the migrations this database has not seen yet, in order. */

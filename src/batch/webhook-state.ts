@@ -1,7 +1,10 @@
+import { log, logError } from "../log";
+import type { BatchRow } from "./batch-row";
+
 // SQL of the webhook's delivery state on the batch row: pending → queued → delivered | failed.
 
 /** Put on its queue (again): when, and how many times. */
-export function markWebhookQueued(sql: SqlStorage): void {
+function markWebhookQueued(sql: SqlStorage): void {
   sql.exec(
     "UPDATE batch SET webhook_state = 'queued', webhook_queued_at = ?, webhook_enqueues = webhook_enqueues + 1 WHERE webhook_state IN ('pending', 'queued')",
     new Date().toISOString(),
@@ -20,4 +23,26 @@ export function saveWebhookAttempt(sql: SqlStorage, attempt: { status: number | 
 
 export function failQueuedWebhook(sql: SqlStorage): void {
   sql.exec("UPDATE batch SET webhook_state = 'failed' WHERE webhook_state = 'queued'");
+}
+
+/** Hands the webhook to its queue: the first time, or again when its message was lost. False when it must be tried later. */
+export async function sendWebhook(queue: Queue, storage: DurableObjectStorage, row: BatchRow): Promise<boolean> {
+  try {
+    await queue.send({ batchId: row.id });
+  } catch (error) {
+    logError("webhook_enqueue_failed", error, { batchId: row.id });
+    await storage.setAlarm(Date.now() + 5_000);
+    return false;
+  }
+  markWebhookQueued(storage.sql);
+  if (row.webhook_state === "queued")
+    log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
+  return true;
+}
+
+/** A lost webhook used its attempts or enqueues. */
+export function failWebhook(sql: SqlStorage, row: BatchRow): boolean {
+  failQueuedWebhook(sql);
+  log("webhook_abandoned", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues });
+  return true;
 }

@@ -6,6 +6,7 @@ import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import type { ItemMessage } from "./item-message";
+import { pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
 
 type ItemQueueMessage = Message<ItemMessage>;
@@ -32,8 +33,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   const enrich = enricher(env, config);
 
   await Promise.all(
-    [...groupByBatch(messages)].map(async ([batchId, group]) => {
+    [...groupByBatch(messages)].map(async ([batchId, received]) => {
       const started = Date.now();
+      const group = await pendingOnly(env, batchId, received);
+      if (group.length === 0) return;
       const done: { message: ItemQueueMessage; outcome: ItemOutcome }[] = [];
       const providerOutcomes = new Map<string, number>();
       const count = (reports: ProviderReport[]) => {

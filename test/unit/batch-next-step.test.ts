@@ -12,6 +12,8 @@ const open: StepFacts = {
   created_at: iso(now - 10 * minute),
   completed_at: null,
   expired_at: null,
+  deleted_at: null,
+  unreported: 0,
   total_items: 3,
   next_enqueue_index: 3,
   oldest_pending_enqueue: iso(now - minute),
@@ -124,5 +126,21 @@ describe("an item's re-drive", () => {
     expect(itemRedrive(1)).toBe("resend");
     expect(itemRedrive(MAX_ITEM_ENQUEUES - 1)).toBe("resend");
     expect(itemRedrive(MAX_ITEM_ENQUEUES)).toBe("fail");
+  });
+});
+
+describe("reporting to the account and deletion", () => {
+  it("reports the outbox first, whatever else is due", () => {
+    expect(nextStep({ ...open, unreported: 1, next_enqueue_index: 0 }, now, config)).toEqual({ kind: "report" });
+    expect(nextStep({ ...completed, unreported: 2, webhook_state: "pending" }, now, config)).toEqual({ kind: "report" });
+    expect(nextStep({ ...completed, unreported: 1, deleted_at: iso(now) }, now, config)).toEqual({ kind: "report" });
+  });
+
+  it("does nothing more for a deleted batch once its deletion is reported: no fan-out, re-drive, deadline or webhook", () => {
+    const deleted = iso(now - second);
+    expect(nextStep({ ...open, deleted_at: deleted, next_enqueue_index: 0 }, deadline, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...open, deleted_at: deleted }, now + 10 * minute, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...completed, deleted_at: deleted, webhook_state: "pending" }, now, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...completed, deleted_at: deleted }, retentionEnd, config)).toEqual({ kind: "none" });
   });
 });

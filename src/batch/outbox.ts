@@ -1,0 +1,55 @@
+import type { BatchReport, OutboxEntry } from "../account/report";
+import { accountStub } from "../account/stub";
+import { type UsageCounters, usageDeltaSchema } from "../account/usage";
+import { utcDay } from "../account/usage-query";
+import { logError } from "../log";
+import type { BatchRow } from "./batch-row";
+
+// The batch's outbox (docs/storage.md): usage deltas written in the same transaction
+// as the items they count, numbered by batch.outbox_seq, and reported to the
+// customer's account by the alarm, which forgets what the account acknowledged.
+
+// Rows one report carries at most; the alarm reports again while rows are left.
+const MAX_ENTRIES_PER_REPORT = 500;
+const REPORT_RETRY_MS = 10_000;
+
+/** Appends a delta for items that finished at `finishedAt`. A registration (the batch itself, or its deletion) may be empty. */
+export function appendOutbox(sql: SqlStorage, finishedAt: string, usage: UsageCounters, { register = false } = {}): void {
+  if (!register && usage.items === 0) return;
+  const { outbox_seq: seq } = sql.exec<{ outbox_seq: number }>("UPDATE batch SET outbox_seq = outbox_seq + 1 RETURNING outbox_seq").one();
+  sql.exec("INSERT INTO outbox (seq, day, usage) VALUES (?, ?, ?)", seq, utcDay(finishedAt), JSON.stringify(usage));
+}
+
+/** Sends the outbox and the batch's counters to its account; forgets the rows it applied. */
+export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow): Promise<void> {
+  const entries = sql
+    .exec<{ seq: number; day: string; usage: string }>("SELECT seq, day, usage FROM outbox ORDER BY seq LIMIT ?", MAX_ENTRIES_PER_REPORT)
+    .toArray()
+    .map((entry): OutboxEntry => ({ seq: entry.seq, day: entry.day, usage: usageDeltaSchema.parse(JSON.parse(entry.usage)) }));
+  const report: BatchReport = {
+    batch: {
+      id: row.id,
+      totalItems: row.total_items,
+      completedItems: row.completed_items,
+      failedItems: row.failed_items,
+      createdAt: row.created_at,
+      completedAt: row.completed_at,
+      deletedAt: row.deleted_at,
+    },
+    entries,
+  };
+  const { reportedSeq } = await accountStub(env, { customerId: row.customer_id, environment: row.environment }).report(report);
+  sql.exec("DELETE FROM outbox WHERE seq <= ?", reportedSeq);
+}
+
+/** The alarm's report step: false when the account could not be reached, and the alarm was armed to try again. */
+export async function reportStep(env: Env, storage: DurableObjectStorage, row: BatchRow): Promise<boolean> {
+  try {
+    await reportToAccount(env, storage.sql, row);
+    return true;
+  } catch (error) {
+    logError("account_report_failed", error, { batchId: row.id });
+    await storage.setAlarm(Date.now() + REPORT_RETRY_MS);
+    return false;
+  }
+}
