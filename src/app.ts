@@ -13,6 +13,7 @@ import { referencePage } from "./openapi/reference-page";
 import { API_INDEX } from "./routes/api-index";
 import { contactInfo } from "./routes/contact-info";
 import { rateLimits } from "./routes/rate-limits";
+import { usage } from "./routes/usage";
 
 const v2 = new Hono<AppEnv>();
 v2.use(
@@ -30,7 +31,8 @@ v2.use(
   }),
 )
   .route("/person/contact-info", contactInfo)
-  .route("/me/rate-limits", rateLimits);
+  .route("/me/rate-limits", rateLimits)
+  .route("/me/usage", usage);
 
 export const app = new Hono<AppEnv>()
   .use(

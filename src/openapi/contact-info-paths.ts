@@ -129,7 +129,7 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems,
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
-      410: problem(["batch_expired"], "The batch's data was deleted at the end of its retention period"),
+      410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
       429: rateLimited("contact_info_status", 100),
       500: internalError,
     },

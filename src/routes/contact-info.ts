@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { parseListQuery } from "../account/list-query";
+import { accountStub } from "../account/stub";
 import type { AppEnv } from "../app-env";
 import { type IntakeCounts, intakeCounts } from "../batch/leaders";
 import { batchStub } from "../batch/stub";
@@ -9,7 +11,7 @@ import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { readJsonBody } from "../http/body";
-import { badRequest, batchExpired, notFound } from "../http/errors";
+import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 
@@ -33,6 +35,11 @@ function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): s
 }
 
 export const contactInfo = new Hono<AppEnv>()
+  .get("/", rateLimit("contact_info_status", { parallel: true }), async (c) => {
+    const page = parseListQuery(c.req.query());
+    const apiKey = c.get("apiKey");
+    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).list(page));
+  })
   .post("/", rateLimit("contact_info_request"), jsonBody(), idempotency(), async (c) => {
     const config = readConfig(c.env);
     const environment = c.get("environment");
@@ -80,5 +87,15 @@ export const contactInfo = new Hono<AppEnv>()
     // Another customer's or environment's batch answers exactly like a missing one.
     if (read.kind === "none") throw notFound("No batch with this id exists.");
     if (read.kind === "expired") throw batchExpired(read.expiredAt);
+    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
     return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
+  })
+  .delete("/:id", rateLimit("contact_info_request"), async (c) => {
+    const id = c.req.param("id");
+    if (!UUID.test(id)) throw notFound("No batch with this id exists.");
+    const apiKey = c.get("apiKey");
+    const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
+    // Another customer's or environment's batch answers exactly like a missing one.
+    if (!deleted) throw notFound("No batch with this id exists.");
+    return c.body(null, 204);
   });

@@ -196,7 +196,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "contact_info_request",
         tier: "Tier 3",
-        operations: ["POST /v2/live/person/contact-info"],
+        operations: ["POST /v2/live/person/contact-info", "DELETE /v2/live/person/contact-info/{id}"],
         limit: 50,
         windowSeconds: 60,
         remaining: 50,
@@ -206,7 +206,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "contact_info_status",
         tier: "Tier 4",
-        operations: ["GET /v2/live/person/contact-info/{id}"],
+        operations: ["GET /v2/live/person/contact-info/{id}", "GET /v2/live/person/contact-info"],
         limit: 100,
         windowSeconds: 60,
         remaining: 100,
@@ -216,7 +216,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "rate_limits",
         tier: "Tier 4",
-        operations: ["GET /v2/live/me/rate-limits"],
+        operations: ["GET /v2/live/me/rate-limits", "GET /v2/live/me/usage"],
         limit: 100,
         windowSeconds: 60,
         remaining: 99,
@@ -289,5 +289,25 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
         .toArray(),
     );
     expect(stored).toEqual([{ endpoint_type: "rate_limits", hits: 1 }]);
+  });
+});
+
+describe("the batch list, delete and usage", () => {
+  it("count as reads (contact_info_status, rate_limits) and writes (contact_info_request)", async () => {
+    const { key } = await createKey({
+      rateLimits: {
+        contact_info_status: { limit: 1, windowSeconds: 60 },
+        rate_limits: { limit: 1, windowSeconds: 60 },
+        contact_info_request: { limit: 1, windowSeconds: 60 },
+      },
+    });
+    expect((await request("/v2/test/person/contact-info", { key })).status).toBe(200);
+    await expectProblem(await request("/v2/test/person/contact-info", { key }), 429, "rate_limited");
+    expect((await request("/v2/test/me/usage", { key })).status).toBe(200);
+    await expectProblem(await request("/v2/test/me/usage", { key }), 429, "rate_limited");
+    const id = crypto.randomUUID();
+    expect((await request(`/v2/test/person/contact-info/${id}`, { method: "DELETE", key })).status).toBe(404);
+    const refused = await expectProblem(await request(`/v2/test/person/contact-info/${id}`, { method: "DELETE", key }), 429, "rate_limited");
+    expect(refused.endpointType).toBe("contact_info_request");
   });
 });

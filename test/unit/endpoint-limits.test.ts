@@ -11,12 +11,15 @@ describe("endpoint limits", () => {
     expect(endpointLimit("contact_info_request", "test", config)).toEqual({
       endpointType: "contact_info_request",
       tier: "Tier 3",
-      operations: ["POST /v2/test/person/contact-info"],
+      operations: ["POST /v2/test/person/contact-info", "DELETE /v2/test/person/contact-info/{id}"],
       limit: 50,
       windowSeconds: 60,
     });
     expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({ tier: "Tier 4", limit: 100, windowSeconds: 60 });
-    expect(endpointLimit("rate_limits", "live", config)).toMatchObject({ tier: "Tier 4", operations: ["GET /v2/live/me/rate-limits"] });
+    expect(endpointLimit("rate_limits", "live", config)).toMatchObject({
+      tier: "Tier 4",
+      operations: ["GET /v2/live/me/rate-limits", "GET /v2/live/me/usage"],
+    });
   });
 
   it("take a key's override over the tier default", () => {

@@ -1,0 +1,170 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { accountStub } from "../../src/account/stub";
+import type { UsageCounters } from "../../src/account/usage";
+import type { UsageReport } from "../../src/account/views";
+import { batchStub } from "../../src/batch/stub";
+import { normalizePerson, personKey } from "../../src/contact-info/person";
+import type { ItemMessage } from "../../src/queue/item-message";
+import { createKey, deliver, expectProblem, faultyItemQueue, person, request, submitBatch, until, waitForCompletion } from "../helpers";
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+const usageOf = async (key: string, query = "") => {
+  const response = await request(`/v2/test/me/usage${query}`, { key });
+  if (response.status !== 200) throw new Error(`usage answered ${response.status}: ${await response.text()}`);
+  return response.json<UsageReport>();
+};
+
+/** Usage as the batch's items say it should be: each finished item once, each source asked once per item. */
+function expectedUsage(
+  items: { status: string; outcome: string | null; fromCache: boolean; sources: { name: string; outcome: string }[] }[],
+) {
+  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, sources: {} };
+  for (const item of items.filter((i) => i.status !== "pending")) {
+    usage.items++;
+    if (item.status === "failed") usage.failed++;
+    else if (item.outcome === "found") usage.found++;
+    else usage.notFound++;
+    if (item.fromCache) usage.fromCache++;
+    for (const source of item.sources.filter((s) => s.outcome !== "skipped")) {
+      const counted = usage.sources[source.name] ?? { calls: 0, found: 0 };
+      counted.calls++;
+      if (source.outcome === "found") counted.found++;
+      usage.sources[source.name] = counted;
+    }
+  }
+  return usage;
+}
+
+const outboxEmpty = (batchId: string) =>
+  until(
+    () =>
+      runInDurableObject(
+        batchStub(env, batchId),
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
+      ),
+    {
+      what: `batch ${batchId}'s outbox reported`,
+      done: (n) => n === 0,
+    },
+  );
+
+describe("GET /v2/{environment}/me/usage", () => {
+  it("counts each finished item once, on the day it finished, after duplicate deliveries and a repeated report", async () => {
+    const { key, record } = await createKey();
+    const inputs = [person(), person({ firstName: "Grace", lastName: "Hopper" }), person({ companyDomain: "unknown.example" })];
+    const batchId = await submitBatch(key, { items: [...inputs, { bad: 1 }] });
+    const messages = inputs.map((input, index): ItemMessage => {
+      const normalized = normalizePerson(input);
+      return { batchId, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
+    });
+    // Besides the real queue's delivery: every message twice more, and one twice within a delivery.
+    await deliver("contact-info-items", messages);
+    await deliver("contact-info-items", [messages[0]!, messages[0]!, ...messages]);
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ totalItems: 4, failedItems: 1 });
+    await outboxEmpty(batchId);
+
+    // A report the account applied but whose answer was lost is sent again: applied once.
+    const owner = { customerId: record.customerId, environment: "test" as const };
+    const report = {
+      batch: { ...status, deletedAt: null },
+      entries: [{ seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99 } }],
+    };
+    await accountStub(env, owner).report(report);
+    await deliver("contact-info-items", messages);
+
+    const expected = expectedUsage(status.items);
+    expect(expected).toMatchObject({ items: 4, failed: 1 });
+    const usage = await usageOf(key, `?from=${today()}&to=${today()}`);
+    expect(usage).toEqual({ from: today(), to: today(), days: [{ date: today(), ...expected }], totals: expected });
+    expect(Object.keys(usage.totals.sources).length).toBeGreaterThan(0);
+  });
+
+  it("lists every day of the default 30-day range, only the caller's customer and environment, and keeps a deleted batch's usage", async () => {
+    const { key } = await createKey();
+    const other = await createKey();
+    const batchId = await submitBatch(key, { items: [person(), { bad: 1 }] });
+    await waitForCompletion(key, batchId);
+    await outboxEmpty(batchId);
+    const before = await usageOf(key);
+    expect(before.days).toHaveLength(30);
+    expect(before.to).toBe(today());
+    expect(before.days.at(-1)!.date).toBe(today());
+    expect(before.totals).toMatchObject({ items: 2, failed: 1 });
+    expect(before.days.slice(0, -1).every((day) => day.items === 0)).toBe(true);
+    expect((await usageOf(other.key)).totals.items).toBe(0);
+
+    expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
+    await outboxEmpty(batchId);
+    expect(await usageOf(key)).toEqual(before);
+  });
+
+  it("counts the items failed at submission, and nothing more, for a batch deleted while pending", async () => {
+    faultyItemQueue(async () => {
+      throw new Error("queue down");
+    });
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person(), person({ firstName: "B" }), { bad: 1 }] });
+    expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
+    vi.restoreAllMocks();
+    await outboxEmpty(batchId);
+    expect((await usageOf(key)).totals).toEqual({ items: 1, found: 0, notFound: 0, failed: 1, fromCache: 0, sources: {} });
+  });
+
+  it.each(["?from=2026-02-30", "?from=2025-01-01&to=2026-01-02", "?from=2026-11-23&to=2026-11-22", "?to=today", "?days=7"])(
+    "refuses %s with 400 invalid_query",
+    async (query) => {
+      const { key } = await createKey();
+      await expectProblem(await request(`/v2/test/me/usage${query}`, { key }), 400, "invalid_query");
+    },
+  );
+});
+
+describe("the account's report", () => {
+  it("applies each outbox seq of a batch once, whatever the order and repetition of reports", async () => {
+    const account = accountStub(env, { customerId: `cus_${crypto.randomUUID()}`, environment: "test" });
+    const batch = {
+      id: crypto.randomUUID(),
+      totalItems: 3,
+      completedItems: 3,
+      failedItems: 0,
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      deletedAt: null,
+    };
+    const one = { items: 1, found: 1, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 1, found: 1 } } };
+    const day = "2026-11-01";
+    expect(
+      await account.report({
+        batch,
+        entries: [
+          { seq: 1, day, usage: one },
+          { seq: 2, day, usage: one },
+        ],
+      }),
+    ).toEqual({ reportedSeq: 2 });
+    expect(
+      await account.report({
+        batch,
+        entries: [
+          { seq: 1, day, usage: one },
+          { seq: 2, day, usage: one },
+        ],
+      }),
+    ).toEqual({ reportedSeq: 2 });
+    expect(
+      await account.report({
+        batch,
+        entries: [
+          { seq: 2, day, usage: one },
+          { seq: 3, day, usage: one },
+        ],
+      }),
+    ).toEqual({ reportedSeq: 3 });
+    const { totals } = await account.usage({ from: day, to: day });
+    expect(totals).toEqual({ items: 3, found: 3, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 3, found: 3 } } });
+  });
+});
