@@ -4,6 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { registerAccount } from "./account-paths";
 import { registerContactInfo } from "./contact-info-paths";
 import { registerMeta } from "./meta-paths";
+import { problemSchemaDefinitions } from "./problems";
 import { registerRateLimits } from "./rate-limit-paths";
 import { API_KEY_SCHEME } from "./security";
 
@@ -23,7 +24,7 @@ function registry(): OpenAPIRegistry {
 }
 
 export function openApiDocument() {
-  return new OpenApiGeneratorV31(registry().definitions).generateDocument({
+  return new OpenApiGeneratorV31([...registry().definitions, ...problemSchemaDefinitions()]).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Contact-info batch API",

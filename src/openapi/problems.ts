@@ -1,7 +1,7 @@
 // Problem responses, typed per code: each code the API answers with has its own
 // schema (its status, title and type fixed, its extension members typed), and each
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
-import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import {
@@ -122,6 +122,10 @@ const SCHEMAS = Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map
   ErrorCode,
   ReturnType<typeof codeSchema>
 >;
+
+/** Every code's schema as a component (by its meta id), also those no operation names (bad_request, method_not_allowed): the full catalog. */
+type Definition = ConstructorParameters<typeof OpenApiGeneratorV31>[0][number];
+export const problemSchemaDefinitions = (): Definition[] => Object.values(SCHEMAS).map((schema) => ({ type: "schema", schema }));
 
 /** A problem body as the Worker sends it, checked against its code's schema (no member undocumented). */
 function exampleBody(error: ApiError) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
+import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
+import { ERROR_CODES } from "../../src/http/errors";
 import { request } from "../helpers";
 
 type Document = {
@@ -52,7 +54,49 @@ describe("GET /openapi.json", () => {
     const parameters = document.paths["/v2/{environment}/person/contact-info/{id}"]!.get!.parameters!;
     expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor", "status"]);
     expect(Object.keys(document.webhooks)).toEqual(["batch.completed"]);
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["SubmitRequest", "BatchStatus", "Item", "Problem"]));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["SubmitRequest", "BatchStatus", "Item", "RateLimitedProblem", "TooManyItemsProblem"]),
+    );
+  });
+});
+
+describe("how the document says to call the API", () => {
+  it("asks for x-api-key once, as the security scheme of the /v2 operations, and for nothing elsewhere", async () => {
+    const document = (await documentOf()) as Document & { components: { securitySchemes: Record<string, unknown> } };
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }),
+    });
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const operation of Object.values(operations) as { security?: unknown; parameters?: { name: string }[] }[]) {
+        expect(operation.security).toEqual(path.startsWith("/v2/") ? [{ apiKey: [] }] : []);
+        expect((operation.parameters ?? []).map((p) => p.name.toLowerCase())).not.toContain("x-api-key");
+      }
+    }
+  });
+
+  it("types limit as an integer from 1 to the page size the Worker enforces, and requires Location on 202", async () => {
+    const { paths } = await documentOf();
+    const get = paths["/v2/{environment}/person/contact-info/{id}"]!.get! as unknown as { parameters: { name: string; schema: object }[] };
+    expect(get.parameters.find((p) => p.name === "limit")?.schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: MAX_PAGE_SIZE,
+    });
+    const accepted = (
+      paths["/v2/{environment}/person/contact-info"]!.post!.responses as Record<string, { headers: Record<string, { required?: boolean }> }>
+    )["202"]!;
+    expect(accepted.headers.Location?.required).toBe(true);
+    expect(Object.keys(accepted.headers)).toEqual(expect.arrayContaining(["Idempotent-Replayed", "x-request-id"]));
+  });
+
+  it("has a schema for every error code the Worker knows", async () => {
+    const { components } = await documentOf();
+    const codes = Object.values(components.schemas).flatMap((schema) => {
+      const code = (schema as { properties?: { code?: { enum?: string[] } } }).properties?.code?.enum;
+      return code?.length === 1 ? code : [];
+    });
+    expect(new Set(codes)).toEqual(new Set(Object.keys(ERROR_CODES)));
   });
 });
 
