@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SourceReport } from "../../src/batch/views";
+import { SOURCE_OUTCOMES, type SourceReport } from "../../src/batch/views";
 import { type AttemptFacts, decideItem } from "../../src/enrichment/item-decision";
 
 const email = { address: "ada@a.example", type: "work" as const, status: "valid" as const, confidence: 90, source: "hunter" };
@@ -92,5 +92,28 @@ describe("deciding an item after an attempt", () => {
       kind: "record",
       result: { status: "failed", error: { code: "processing_failed", message: "no data source is configured" }, sources },
     });
+  });
+
+  it("never ends not_found unless every source asked said not_found, whatever the sources said on any attempt", () => {
+    let endedNotFound = 0;
+    for (const first of SOURCE_OUTCOMES) {
+      for (const second of SOURCE_OUTCOMES) {
+        const sources = [source("a", first), source("b", second)];
+        const emails = sources.some((s) => s.outcome === "found") ? [email] : [];
+        for (const attempt of [1, 3]) {
+          const decision = decideItem(facts({ emails, sources, retryable: sources.some((s) => s.outcome === "unavailable"), attempt }));
+          if (decision.kind === "record" && decision.result.status === "completed" && decision.result.outcome === "not_found") {
+            expect(sources.filter((s) => s.outcome !== "skipped").map((s) => s.outcome)).toEqual(
+              sources.filter((s) => s.outcome !== "skipped").map(() => "not_found"),
+            );
+            expect(sources.some((s) => s.outcome === "not_found")).toBe(true);
+            endedNotFound++;
+          }
+          if (decision.kind === "record" && sources.some((s) => s.outcome === "unavailable")) expect(decision.cacheable).toBe(false);
+        }
+      }
+    }
+    // (not_found, not_found), (not_found, skipped), (skipped, not_found), on both attempts.
+    expect(endedNotFound).toBe(6);
   });
 });
