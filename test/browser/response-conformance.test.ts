@@ -1,0 +1,107 @@
+// Black-box, in Node: real answers of `wrangler dev` validated against the OpenAPI
+// document's own schemas by Ajv (JSON Schema 2020-12, what OpenAPI 3.1 uses), a
+// validator nobody here wrote. (test/browser holds the Node checks of the public contract.)
+import { execFileSync } from "node:child_process";
+import Ajv2020 from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_KEYS } from "../../scripts/dev-keys";
+import { openApiDocument } from "../../src/openapi/document";
+import { batchStatusExample, submitRequestExample } from "../../src/openapi/examples";
+import { type LocalServer, startLocalServer } from "../local-server";
+
+const document = openApiDocument() as unknown as {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  components: { schemas: Record<string, object> };
+};
+const KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addFormat("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+ajv.addFormat("date-time", (value: string) => !Number.isNaN(Date.parse(value)));
+ajv.addFormat("uri", (value: string) => URL.canParse(value));
+ajv.addSchema({ $id: "doc", components: document.components });
+
+/** Ajv's errors for `body` against the schema the document gives `path`/`method`/`status`. */
+function violations(path: string, method: string, status: number, mediaType: string, body: unknown) {
+  const content = document.paths[path]?.[method]?.responses[String(status)]?.content?.[mediaType];
+  if (!content) return [`${method} ${path} documents no ${status} ${mediaType}`];
+  const schema = JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components/', '"doc#/components/'));
+  const validate = ajv.compile(schema);
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+describe("real responses conform to the OpenAPI document", () => {
+  let server: LocalServer;
+  beforeAll(async () => {
+    server = await startLocalServer({
+      prepare: async (state) => {
+        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { "x-api-key": KEY, "content-type": "application/json", ...init.headers },
+    });
+    return { response, body: await response.json() };
+  };
+
+  it("the documented examples, submit, batch status and rate limits", async () => {
+    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", batchStatusExample)).toEqual([]);
+    const submitted = await call("/v2/test/person/contact-info", { method: "POST", body: JSON.stringify(submitRequestExample) });
+    expect(submitted.response.status).toBe(202);
+    expect(violations("/v2/{environment}/person/contact-info", "post", 202, "application/json", submitted.body)).toEqual([]);
+    const status = await call(`${submitted.response.headers.get("location")}?limit=2`);
+    expect(status.response.status).toBe(200);
+    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body)).toEqual([]);
+    const limits = await call("/v2/test/me/rate-limits");
+    expect(violations("/v2/{environment}/me/rate-limits", "get", 200, "application/json", limits.body)).toEqual([]);
+  });
+
+  it("problems: 400, 401, 403, 404, 413 and 415 match their code's schema", async () => {
+    const problem = "application/problem+json";
+    const cases: [string, number, string, RequestInit][] = [
+      ["/v2/{environment}/person/contact-info", 400, "/v2/test/person/contact-info", { method: "POST", body: "{" }],
+      [
+        "/v2/{environment}/person/contact-info",
+        400,
+        "/v2/test/person/contact-info",
+        { method: "POST", body: JSON.stringify({ items: [] }) },
+      ],
+      [
+        "/v2/{environment}/person/contact-info",
+        401,
+        "/v2/test/person/contact-info",
+        { method: "POST", body: "{}", headers: { "x-api-key": "ck_test_nope" } },
+      ],
+      ["/v2/{environment}/person/contact-info", 403, "/v2/live/person/contact-info", { method: "POST", body: "{}" }],
+      [
+        "/v2/{environment}/person/contact-info",
+        415,
+        "/v2/test/person/contact-info",
+        { method: "POST", body: "{}", headers: { "content-type": "text/plain" } },
+      ],
+      [
+        "/v2/{environment}/person/contact-info",
+        413,
+        "/v2/test/person/contact-info",
+        { method: "POST", body: JSON.stringify({ items: Array(20_000).fill({ email: "a@b.example" }) }) },
+      ],
+      ["/v2/{environment}/person/contact-info/{id}", 400, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c?limit=0", {}],
+      ["/v2/{environment}/person/contact-info/{id}", 404, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c", {}],
+    ];
+    for (const [documented, status, url, init] of cases) {
+      const { response, body } = await call(url, init);
+      expect({ url, status: response.status }).toEqual({ url, status });
+      expect({ url, violations: violations(documented, init.method?.toLowerCase() ?? "get", status, problem, body) }).toEqual({
+        url,
+        violations: [],
+      });
+    }
+  });
+});
