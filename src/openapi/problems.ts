@@ -28,7 +28,7 @@ import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { type Header, requestIdHeader } from "./headers";
 
-export const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
+const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
 const fieldErrors = z
   .array(z.object({ path: z.string(), message: z.string() }))
