@@ -197,18 +197,99 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /**
-         * @example {
-         *       "batchId": "3e1cab3a-0527-4fea-987c-d486f470829c",
-         *       "itemCount": 3,
-         *       "message": "Accepted 3 item(s); 3 queued for processing. Poll the Location URL for results."
-         *     }
-         */
-        BatchReceipt: {
-            /** Format: uuid */
-            batchId: string;
-            itemCount: number;
-            message: string;
+        /** @description RFC 9457 problem details, code `bad_request`. */
+        BadRequestProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/bad_request";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "bad_request";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `incomplete_body`. */
+        IncompleteBodyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/incomplete_body";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "incomplete_body";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `invalid_idempotency_key`. */
+        InvalidIdempotencyKeyProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_idempotency_key";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "invalid_idempotency_key";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            errors: {
+                path: string;
+                message: string;
+            }[];
+        };
+        /** @description RFC 9457 problem details, code `invalid_query`. */
+        InvalidQueryProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_query";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "invalid_query";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            errors: {
+                path: string;
+                message: string;
+            }[];
         };
         /** @description RFC 9457 problem details, code `invalid_request`. */
         InvalidRequestProblem: {
@@ -257,32 +338,6 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
-        /** @description RFC 9457 problem details, code `invalid_idempotency_key`. */
-        InvalidIdempotencyKeyProblem: {
-            /**
-             * @description A stable tag URI per code (not resolvable).
-             * @enum {string}
-             */
-            type: "tag:contact-info-batch,2026:problems/invalid_idempotency_key";
-            /** @enum {string} */
-            title: "Bad Request";
-            /** @enum {number} */
-            status: 400;
-            /** @description What went wrong, for people; may change. */
-            detail: string;
-            /**
-             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            code: "invalid_idempotency_key";
-            /** @description The x-request-id of the answer: quote it to support. */
-            requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
-            errors: {
-                path: string;
-                message: string;
-            }[];
-        };
         /** @description RFC 9457 problem details, code `webhook_not_configured`. */
         WebhookNotConfiguredProblem: {
             /**
@@ -304,24 +359,24 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
-        /** @description RFC 9457 problem details, code `incomplete_body`. */
-        IncompleteBodyProblem: {
+        /** @description RFC 9457 problem details, code `invalid_api_key`. */
+        InvalidApiKeyProblem: {
             /**
              * @description A stable tag URI per code (not resolvable).
              * @enum {string}
              */
-            type: "tag:contact-info-batch,2026:problems/incomplete_body";
+            type: "tag:contact-info-batch,2026:problems/invalid_api_key";
             /** @enum {string} */
-            title: "Bad Request";
+            title: "Unauthorized";
             /** @enum {number} */
-            status: 400;
+            status: 401;
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
              * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            code: "incomplete_body";
+            code: "invalid_api_key";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -343,27 +398,6 @@ export interface components {
              * @enum {string}
              */
             code: "missing_api_key";
-            /** @description The x-request-id of the answer: quote it to support. */
-            requestId: string;
-        };
-        /** @description RFC 9457 problem details, code `invalid_api_key`. */
-        InvalidApiKeyProblem: {
-            /**
-             * @description A stable tag URI per code (not resolvable).
-             * @enum {string}
-             */
-            type: "tag:contact-info-batch,2026:problems/invalid_api_key";
-            /** @enum {string} */
-            title: "Unauthorized";
-            /** @enum {number} */
-            status: 401;
-            /** @description What went wrong, for people; may change. */
-            detail: string;
-            /**
-             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            code: "invalid_api_key";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -409,6 +443,27 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
+        /** @description RFC 9457 problem details, code `method_not_allowed`. */
+        MethodNotAllowedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/method_not_allowed";
+            /** @enum {string} */
+            title: "Method Not Allowed";
+            /** @enum {number} */
+            status: 405;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "method_not_allowed";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
         /** @description RFC 9457 problem details, code `idempotency_in_progress`. */
         IdempotencyInProgressProblem: {
             /**
@@ -432,28 +487,57 @@ export interface components {
             /** @description Seconds to wait before retrying; the Retry-After header says the same. */
             retryAfterSeconds: number;
         };
-        /** @description RFC 9457 problem details, code `too_many_items`. */
-        TooManyItemsProblem: {
+        /** @description RFC 9457 problem details, code `batch_deleted`. */
+        BatchDeletedProblem: {
             /**
              * @description A stable tag URI per code (not resolvable).
              * @enum {string}
              */
-            type: "tag:contact-info-batch,2026:problems/too_many_items";
+            type: "tag:contact-info-batch,2026:problems/batch_deleted";
             /** @enum {string} */
-            title: "Payload Too Large";
+            title: "Gone";
             /** @enum {number} */
-            status: 413;
+            status: 410;
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
              * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            code: "too_many_items";
+            code: "batch_deleted";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description The most items one batch may hold here. */
-            maxItems: number;
+            /**
+             * Format: date-time
+             * @description When its owner deleted the batch.
+             */
+            deletedAt: string;
+        };
+        /** @description RFC 9457 problem details, code `batch_expired`. */
+        BatchExpiredProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/batch_expired";
+            /** @enum {string} */
+            title: "Gone";
+            /** @enum {number} */
+            status: 410;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "batch_expired";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description When retention deleted the batch's data.
+             */
+            expiredAt: string;
         };
         /** @description RFC 9457 problem details, code `payload_too_large`. */
         PayloadTooLargeProblem: {
@@ -477,6 +561,29 @@ export interface components {
             requestId: string;
             /** @description The largest body this deployment accepts, in bytes. */
             maxBytes: number;
+        };
+        /** @description RFC 9457 problem details, code `too_many_items`. */
+        TooManyItemsProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/too_many_items";
+            /** @enum {string} */
+            title: "Payload Too Large";
+            /** @enum {number} */
+            status: 413;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "too_many_items";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description The most items one batch may hold here. */
+            maxItems: number;
         };
         /** @description RFC 9457 problem details, code `unsupported_media_type`. */
         UnsupportedMediaTypeProblem: {
@@ -568,6 +675,19 @@ export interface components {
             code: "internal_error";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
+        };
+        /**
+         * @example {
+         *       "batchId": "3e1cab3a-0527-4fea-987c-d486f470829c",
+         *       "itemCount": 3,
+         *       "message": "Accepted 3 item(s); 3 queued for processing. Poll the Location URL for results."
+         *     }
+         */
+        BatchReceipt: {
+            /** Format: uuid */
+            batchId: string;
+            itemCount: number;
+            message: string;
         };
         /**
          * @example {
@@ -715,84 +835,6 @@ export interface components {
              * @enum {string}
              */
             outcome: "found" | "not_found" | "unavailable" | "skipped";
-        };
-        /** @description RFC 9457 problem details, code `invalid_query`. */
-        InvalidQueryProblem: {
-            /**
-             * @description A stable tag URI per code (not resolvable).
-             * @enum {string}
-             */
-            type: "tag:contact-info-batch,2026:problems/invalid_query";
-            /** @enum {string} */
-            title: "Bad Request";
-            /** @enum {number} */
-            status: 400;
-            /** @description What went wrong, for people; may change. */
-            detail: string;
-            /**
-             * @description Stable, snake_case: switch on it.
-             * @enum {string}
-             */
-            code: "invalid_query";
-            /** @description The x-request-id of the answer: quote it to support. */
-            requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
-            errors: {
-                path: string;
-                message: string;
-            }[];
-        };
-        /** @description RFC 9457 problem details, code `batch_expired`. */
-        BatchExpiredProblem: {
-            /**
-             * @description A stable tag URI per code (not resolvable).
-             * @enum {string}
-             */
-            type: "tag:contact-info-batch,2026:problems/batch_expired";
-            /** @enum {string} */
-            title: "Gone";
-            /** @enum {number} */
-            status: 410;
-            /** @description What went wrong, for people; may change. */
-            detail: string;
-            /**
-             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            code: "batch_expired";
-            /** @description The x-request-id of the answer: quote it to support. */
-            requestId: string;
-            /**
-             * Format: date-time
-             * @description When retention deleted the batch's data.
-             */
-            expiredAt: string;
-        };
-        /** @description RFC 9457 problem details, code `batch_deleted`. */
-        BatchDeletedProblem: {
-            /**
-             * @description A stable tag URI per code (not resolvable).
-             * @enum {string}
-             */
-            type: "tag:contact-info-batch,2026:problems/batch_deleted";
-            /** @enum {string} */
-            title: "Gone";
-            /** @enum {number} */
-            status: 410;
-            /** @description What went wrong, for people; may change. */
-            detail: string;
-            /**
-             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            code: "batch_deleted";
-            /** @description The x-request-id of the answer: quote it to support. */
-            requestId: string;
-            /**
-             * Format: date-time
-             * @description When its owner deleted the batch.
-             */
-            deletedAt: string;
         };
         BatchList: {
             /** @description Newest first. */
