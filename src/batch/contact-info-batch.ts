@@ -201,10 +201,13 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async #settle(outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
     const counts = settleItems(this.ctx.storage, this.#requireRow(), outcomes);
     if (counts.completed + counts.failed === 0) return counts;
-    if (this.#requireRow().completed_at !== null) await this.#finish(config);
-    // Their usage went to the outbox: report it soon, one report for the records of a short while.
+    const completed = this.#requireRow().completed_at !== null;
+    if (completed) await this.#finish(config);
+    // Their usage went to the outbox: report it soon, one report for the records of a short while;
+    // at once when the batch completed, so the list shows it completed as its status does.
+    const reportAt = Date.now() + (completed ? 0 : REPORT_DELAY_MS);
     const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > Date.now() + REPORT_DELAY_MS) await this.ctx.storage.setAlarm(Date.now() + REPORT_DELAY_MS);
+    if (alarm === null || alarm > reportAt) await this.ctx.storage.setAlarm(reportAt);
     return counts;
   }
 
