@@ -49,9 +49,12 @@ describe("routing", () => {
 
   it("answers a wrong method with 405 and Allow", async () => {
     const { key } = await createKey();
-    const response = await request("/v2/test/person/contact-info", { key, method: "GET" });
+    const response = await request("/v2/test/person/contact-info", { key, method: "PUT" });
     await expectProblem(response, 405, "method_not_allowed");
-    expect(response.headers.get("allow")).toBe("POST");
+    expect(response.headers.get("allow")).toBe("GET, POST");
+    const batch = await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key, method: "POST" });
+    await expectProblem(batch, 405, "method_not_allowed");
+    expect(batch.headers.get("allow")).toBe("GET, DELETE");
     const rateLimits = await request("/v2/test/me/rate-limits", { key, method: "DELETE" });
     await expectProblem(rateLimits, 405, "method_not_allowed");
   });
