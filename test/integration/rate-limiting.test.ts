@@ -307,7 +307,11 @@ describe("the batch list, delete and usage", () => {
     await expectProblem(await request("/v2/test/me/usage", { key }), 429, "rate_limited");
     const id = crypto.randomUUID();
     expect((await request(`/v2/test/person/contact-info/${id}`, { method: "DELETE", key })).status).toBe(404);
-    const refused = await expectProblem(await request(`/v2/test/person/contact-info/${id}`, { method: "DELETE", key }), 429, "rate_limited");
+    const refused = await expectProblem(
+      await request(`/v2/test/person/contact-info/${id}`, { method: "DELETE", key }),
+      429,
+      "rate_limited",
+    );
     expect(refused.endpointType).toBe("contact_info_request");
   });
 });
