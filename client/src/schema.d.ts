@@ -743,12 +743,21 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "processing" | "completed";
+            /** @description Items submitted, invalid ones included. */
             totalItems: number;
+            /** @description Items processed: found or not_found. */
             completedItems: number;
+            /** @description Items failed: invalid at submission, or failed while processing (see each item's error). */
             failedItems: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the batch was accepted.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its last item finished; null until then.
+             */
             completedAt: string | null;
             webhook: components["schemas"]["WebhookDelivery"];
             items: components["schemas"]["Item"][];
@@ -756,9 +765,14 @@ export interface components {
             nextCursor: string | null;
         };
         WebhookDelivery: {
+            /** @description Where batch.completed is POSTed. */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.
+             * @enum {string}
+             */
             state: "pending" | "queued" | "delivered" | "failed";
+            /** @description Delivery attempts so far. */
             attempts: number;
             /** @description HTTP status of the last attempt; null before one, or on a timeout. */
             lastStatus: number | null;
@@ -766,8 +780,12 @@ export interface components {
         Item: {
             /** @description Position in the submitted items, from 0. */
             index: number;
+            /** @description The caller's own id for the item, echoed back. */
             externalId: string | null;
-            /** @enum {string} */
+            /**
+             * @description pending until processed; then completed (see outcome) or failed (see error).
+             * @enum {string}
+             */
             status: "pending" | "completed" | "failed";
             /**
              * @description Set when completed. Finding nothing is not a failure.
@@ -789,13 +807,20 @@ export interface components {
         Email: {
             /** @example ada.lovelace@analytical.example */
             address: string;
-            /** @enum {string} */
+            /**
+             * @description work: at the person's company domain; personal: a private mailbox.
+             * @enum {string}
+             */
             type: "work" | "personal";
             /**
              * @description valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.
              * @enum {string}
              */
             status: "valid" | "probable" | "catch_all" | "invalid" | "unknown";
+            /**
+             * @description How sure the source is that the value belongs to this person, 0–100.
+             * @example 80
+             */
             confidence: number;
             /**
              * @description The provider that gave this value: sandbox, directory, pattern, hunter, pdl.
@@ -809,18 +834,29 @@ export interface components {
              * @example +14155550132
              */
             number: string;
-            /** @enum {string} */
+            /**
+             * @description The line type, where the source knows it.
+             * @enum {string}
+             */
             type: "mobile" | "landline" | "voip" | "unknown";
+            /**
+             * @description How sure the source is that the value belongs to this person, 0–100.
+             * @example 80
+             */
             confidence: number;
-            /** @example directory */
+            /**
+             * @description The provider that gave this value.
+             * @example directory
+             */
             source: string;
         };
         ItemError: {
             /**
-             * @description invalid_input, processing_failed, processing_timeout, or source_unavailable (nothing found while a data source was unavailable: resubmit the item later)
+             * @description invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later.
              * @example invalid_input
+             * @enum {string}
              */
-            code: string;
+            code: "invalid_input" | "processing_failed" | "processing_timeout" | "source_unavailable";
             /** @example email must be an email address such as jane@example.com */
             message: string;
         } | null;
@@ -850,12 +886,21 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "processing" | "completed";
+            /** @description Items submitted, invalid ones included. */
             totalItems: number;
+            /** @description Items processed: found or not_found. */
             completedItems: number;
+            /** @description Items failed: invalid at submission, or failed while processing (see each item's error). */
             failedItems: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the batch was accepted.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its last item finished; null until then.
+             */
             completedAt: string | null;
         };
         UsageReport: {
@@ -2273,12 +2318,21 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "pending" | "processing" | "completed";
+                        /** @description Items submitted, invalid ones included. */
                         totalItems: number;
+                        /** @description Items processed: found or not_found. */
                         completedItems: number;
+                        /** @description Items failed: invalid at submission, or failed while processing (see each item's error). */
                         failedItems: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the batch was accepted.
+                         */
                         createdAt: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its last item finished; null until then.
+                         */
                         completedAt: string | null;
                         /** @enum {string} */
                         environment: "live" | "test";

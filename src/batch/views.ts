@@ -1,7 +1,7 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
-import { emailSchema, phoneSchema } from "../contact-info/contact";
+import { emailSchema, itemErrorSchema, phoneSchema } from "../contact-info/contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
@@ -21,17 +21,6 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
   return finished === 0 ? "pending" : "processing";
 }
 
-const itemErrorSchema = z
-  .object({
-    code: z.string().meta({
-      description:
-        "invalid_input, processing_failed, processing_timeout, or source_unavailable (nothing found while a data source was unavailable: resubmit the item later)",
-      example: "invalid_input",
-    }),
-    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
-  })
-  .meta({ id: "ItemError" });
-
 export const sourceReportSchema = z
   .object({
     name: z.string().meta({ description: "The data source: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
@@ -46,8 +35,8 @@ export type SourceReport = z.infer<typeof sourceReportSchema>;
 const itemViewSchema = z
   .object({
     index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
-    externalId: z.string().nullable(),
-    status: z.enum(ITEM_STATUSES),
+    externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
+    status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
     outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
     input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
     emails: z.array(emailSchema),
@@ -63,9 +52,12 @@ const itemViewSchema = z
 
 const webhookViewSchema = z
   .object({
-    url: z.string(),
-    state: z.enum(WEBHOOK_STATES),
-    attempts: z.number().int().min(0),
+    url: z.string().meta({ description: "Where batch.completed is POSTed." }),
+    state: z.enum(WEBHOOK_STATES).meta({
+      description:
+        "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
+    }),
+    attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
     lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
   })
   .meta({ id: "WebhookDelivery" });
@@ -73,11 +65,14 @@ const webhookViewSchema = z
 export const batchSummarySchema = z.object({
   id: z.uuid(),
   status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
-  totalItems: z.number().int(),
-  completedItems: z.number().int(),
-  failedItems: z.number().int(),
-  createdAt: z.iso.datetime(),
-  completedAt: z.iso.datetime().nullable(),
+  totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
+  completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),
+  failedItems: z
+    .number()
+    .int()
+    .meta({ description: "Items failed: invalid at submission, or failed while processing (see each item's error)." }),
+  createdAt: z.iso.datetime().meta({ description: "When the batch was accepted." }),
+  completedAt: z.iso.datetime().nullable().meta({ description: "When its last item finished; null until then." }),
 });
 
 export const batchPageSchema = batchSummarySchema

@@ -13,12 +13,17 @@ export type EmailType = (typeof EMAIL_TYPES)[number];
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export type PhoneType = (typeof PHONE_TYPES)[number];
 
-const confidence = z.number().int().min(0).max(100);
+const confidence = z
+  .number()
+  .int()
+  .min(0)
+  .max(100)
+  .meta({ description: "How sure the source is that the value belongs to this person, 0–100.", example: 80 });
 
 export const emailSchema = z
   .object({
     address: z.string().meta({ example: "ada.lovelace@analytical.example" }),
-    type: z.enum(EMAIL_TYPES),
+    type: z.enum(EMAIL_TYPES).meta({ description: "work: at the person's company domain; personal: a private mailbox." }),
     status: z.enum(EMAIL_STATUSES).meta({
       description:
         "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
@@ -33,9 +38,9 @@ export const emailSchema = z
 export const phoneSchema = z
   .object({
     number: z.string().meta({ description: "E.164", example: "+14155550132" }),
-    type: z.enum(PHONE_TYPES),
+    type: z.enum(PHONE_TYPES).meta({ description: "The line type, where the source knows it." }),
     confidence,
-    source: z.string().meta({ example: "directory" }),
+    source: z.string().meta({ description: "The provider that gave this value.", example: "directory" }),
   })
   .meta({ id: "Phone" });
 
@@ -44,7 +49,18 @@ export type Phone = z.infer<typeof phoneSchema>;
 
 export type Outcome = "found" | "not_found";
 
-export interface ItemError {
-  code: string;
-  message: string;
-}
+/** Why an item failed. Each is final for that item; only source_unavailable is worth resubmitting later. */
+const ITEM_ERROR_CODES = ["invalid_input", "processing_failed", "processing_timeout", "source_unavailable"] as const;
+
+export const itemErrorSchema = z
+  .object({
+    code: z.enum(ITEM_ERROR_CODES).meta({
+      description:
+        "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later.",
+      example: "invalid_input",
+    }),
+    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
+  })
+  .meta({ id: "ItemError" });
+
+export type ItemError = z.infer<typeof itemErrorSchema>;

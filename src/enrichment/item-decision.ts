@@ -1,5 +1,6 @@
 import type { ItemOutcome } from "../batch/contract";
 import type { SourceReport } from "../batch/views";
+import type { ItemError } from "../contact-info/contact";
 import type { FindResult } from "./provider";
 
 /** What the batch records for an item, less the item's index. */
@@ -50,7 +51,7 @@ export function decideItem(facts: AttemptFacts): Decision {
   if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(unavailable.length === 0);
   if (facts.retryable && facts.attempt < facts.maxAttempts) return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds };
   if (facts.emails.length + facts.phones.length > 0) return complete(false);
-  const error =
+  const error: ItemError =
     unavailable.length > 0
       ? {
           code: "source_unavailable",

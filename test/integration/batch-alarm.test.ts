@@ -133,7 +133,7 @@ describe("re-drive of the webhook", () => {
     const { key, record } = await createKey();
     const batch = {
       ...newBatch(record.customerId, 0),
-      items: [{ input: {}, externalId: null, error: { code: "invalid_input", message: "invalid" } }],
+      items: [{ input: {}, externalId: null, error: { code: "invalid_input" as const, message: "invalid" } }],
       webhook: { url: `https://hooks.test/ok/${crypto.randomUUID()}`, secret: record.webhookSecret! },
     };
     return { key, batch, stub: batchStub(env, batch.id) };
