@@ -48,6 +48,13 @@ const SANDBOX_ITEMS: { input: Record<string, string>; expect: (item: Item) => st
       item.status === "failed" && item.error?.code === "processing_failed" ? undefined : "fail.test should fail with processing_failed",
   },
   {
+    input: { fullName: "Down Source", companyDomain: "unavailable.test" },
+    expect: (item) =>
+      item.status === "failed" && item.error?.code === "source_unavailable"
+        ? undefined
+        : "unavailable.test should fail with source_unavailable, never not_found",
+  },
+  {
     input: { firstName: "Only" },
     expect: (item) =>
       item.status === "failed" && item.error?.code === "invalid_input"
