@@ -2,20 +2,12 @@
 // row out. Pure, so tests can call it without a server.
 import type { BatchItem, SubmitItem } from "../client/src/index";
 import { matchColumn } from "../src/contact-info/columns";
+import { PERSON_FIELDS } from "../src/contact-info/person";
 import { parseCsv } from "../src/enrichment/directory-import";
 import { CliError } from "./cli";
 
 /** What an item can say, in the order the API lists it. */
-const ITEM_FIELDS = [
-  "externalId",
-  "firstName",
-  "lastName",
-  "fullName",
-  "companyName",
-  "companyDomain",
-  "linkedinUrl",
-  "email",
-] as const satisfies readonly (keyof SubmitItem)[];
+const ITEM_FIELDS = PERSON_FIELDS satisfies readonly (keyof SubmitItem)[];
 
 export const RESULT_COLUMNS = [
   "batch_id",

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { batchStatus } from "../batch/views";
+import { summaryOf } from "../batch/views";
 import { encodeListCursor, type ListPage } from "./list-query";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
@@ -86,15 +86,7 @@ export class Account extends DurableObject<Env> {
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
     return {
-      batches: shown.map((row) => ({
-        id: row.id,
-        status: batchStatus(row.total_items, row.completed_items, row.failed_items),
-        totalItems: row.total_items,
-        completedItems: row.completed_items,
-        failedItems: row.failed_items,
-        createdAt: row.created_at,
-        completedAt: row.completed_at,
-      })),
+      batches: shown.map(summaryOf),
       nextCursor: rows.length > limit && last ? encodeListCursor(last.created_at, last.id) : null,
     };
   }

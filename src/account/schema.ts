@@ -1,5 +1,7 @@
 // Ordered schema migrations of the account Durable Object. Never edit a shipped
 // entry: append a new one. docs/storage.md describes every table and column.
+import { applyMigrations } from "../sql-migrations";
+
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE batches (
      id TEXT PRIMARY KEY,
@@ -29,11 +31,4 @@ const MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-/** Applies the migrations this database has not seen yet, in order. */
-export function migrate(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const current = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0]?.version ?? 0;
-  for (let version = current; version < MIGRATIONS.length; version++) sql.exec(MIGRATIONS[version]!);
-  if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", MIGRATIONS.length);
-  else if (current < MIGRATIONS.length) sql.exec("UPDATE schema_version SET version = ?", MIGRATIONS.length);
-}
+export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

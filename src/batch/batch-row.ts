@@ -1,7 +1,7 @@
 import type { Environment } from "../environment";
 import type { NewBatch } from "./contract";
 import type { StepFacts } from "./next-step";
-import { type BatchSummary, batchStatus, type WebhookView } from "./views";
+import { type BatchSummary, summaryOf, type WebhookView } from "./views";
 
 /** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */
 export type BatchRow = StepFacts & {
@@ -63,17 +63,7 @@ export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, f
   );
 }
 
-export function summary(row: BatchRow): BatchSummary {
-  return {
-    id: row.id,
-    status: batchStatus(row.total_items, row.completed_items, row.failed_items),
-    totalItems: row.total_items,
-    completedItems: row.completed_items,
-    failedItems: row.failed_items,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
-}
+export const summary = (row: BatchRow): BatchSummary => summaryOf(row);
 
 export function webhookView(row: BatchRow): WebhookView | null {
   if (!row.webhook_url || !row.webhook_state) return null;

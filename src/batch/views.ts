@@ -84,6 +84,28 @@ export const batchPageSchema = batchSummarySchema
   .meta({ id: "BatchStatus" });
 
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
+
+/** The summary columns, as both the batch's own row and the account's batch list store them. */
+interface SummaryColumns {
+  id: string;
+  total_items: number;
+  completed_items: number;
+  failed_items: number;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export function summaryOf(row: SummaryColumns): BatchSummary {
+  return {
+    id: row.id,
+    status: batchStatus(row.total_items, row.completed_items, row.failed_items),
+    totalItems: row.total_items,
+    completedItems: row.completed_items,
+    failedItems: row.failed_items,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 /** The status response body. */
 export type BatchPage = z.infer<typeof batchPageSchema>;

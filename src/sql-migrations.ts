@@ -1,0 +1,12 @@
+/**
+ * Brings a Durable Object's SQLite up to date with its ordered list of migrations.
+ * Each list is append-only (a shipped entry is never edited), so a database at
+ * version n needs only the entries from n on; `schema_version` records n.
+ */
+export function applyMigrations(sql: SqlStorage, migrations: readonly string[]): void {
+  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const current = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0]?.version ?? 0;
+  for (let version = current; version < migrations.length; version++) sql.exec(migrations[version]!);
+  if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
+  else if (current < migrations.length) sql.exec("UPDATE schema_version SET version = ?", migrations.length);
+}
