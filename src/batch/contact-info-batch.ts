@@ -5,14 +5,14 @@ import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { log } from "../log";
 import type { CompletedBatch } from "../webhooks/event";
-import { type BatchRow, insertBatchRow, readBatchRow, summary, webhookView } from "./batch-row";
+import { type BatchRow, insertBatchRow, newBatchSummary, readBatchRow, summary, webhookView } from "./batch-row";
 import type { BatchOwner, CreatedBatch, ItemOutcome, NewBatch, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
 import { expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
 import { nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
-import { hasSchema, migrate } from "./schema";
+import { createSchema, hasSchema, migrate } from "./schema";
 import { failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
 
 const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
@@ -44,15 +44,17 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 
   async create(batch: NewBatch): Promise<CreatedBatch> {
-    migrate(this.#sql);
-    this.#hasSchema = true;
-    // The same submit again (an Idempotency-Key retry after a crash): the batch it made, untouched.
-    const existing = this.#ownedRow(batch);
-    if (existing?.id === batch.id) return { ...summary(existing), created: false };
-    if (this.#row()) throw new Error(`batch ${batch.id} already exists`);
+    if (this.#hasSchema) {
+      // The same submit again (an Idempotency-Key retry after a crash): the batch it made, untouched.
+      const existing = this.#row();
+      if (existing?.id === batch.id && ownedBy(existing, batch)) return { ...summary(existing), created: false };
+      if (existing) throw new Error(`batch ${batch.id} already exists`);
+    }
     const failed = batch.items.filter((item) => item.error !== null).length;
     const completedAt = failed === batch.items.length ? batch.createdAt : null;
     this.ctx.storage.transactionSync(() => {
+      // A new batch gets the latest schema in one script, not by replaying every migration.
+      if (!this.#hasSchema) createSchema(this.#sql);
       insertBatchRow(this.#sql, batch, failed, completedAt);
       insertItems(this.#sql, batch.items, batch.createdAt);
       // Registers the batch with its account (and counts the items failed at submission), from the alarm.
@@ -60,10 +62,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
       tallyFailed(usage, failed);
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
+    this.#hasSchema = true;
     // Now: to register with the account, then fan out, send the webhook or wait for retention to end.
-    await this.ctx.storage.setAlarm(Date.now());
+    // Not awaited: the output gate holds this answer until the alarm is stored, as it does for the rows.
+    void this.ctx.storage.setAlarm(Date.now());
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
-    return { ...summary(this.#requireRow()), created: true };
+    return { ...newBatchSummary(batch, failed, completedAt), created: true };
   }
 
   /** The batch and one page of its items, as far as `owner` may know. */
@@ -238,6 +242,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   #ownedRow(owner: BatchOwner): BatchRow | undefined {
     const row = this.#row();
-    return row && row.customer_id === owner.customerId && row.environment === owner.environment ? row : undefined;
+    return row && ownedBy(row, owner) ? row : undefined;
   }
 }
+
+const ownedBy = (row: BatchRow, owner: BatchOwner): boolean =>
+  row.customer_id === owner.customerId && row.environment === owner.environment;

@@ -20,13 +20,12 @@ export function eraseBatch(storage: DurableObjectStorage): string {
   });
 }
 
-/** Of `indexes`, the items still pending. */
+export const PENDING_AMONG = "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'";
+
+/** Of `indexes`, the items still pending: one search of items_by_status each. */
 export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): number[] {
   return sql
-    .exec<{ idx: number }>(
-      "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'",
-      JSON.stringify(indexes),
-    )
+    .exec<{ idx: number }>(PENDING_AMONG, JSON.stringify(indexes))
     .toArray()
     .map(({ idx }) => idx);
 }

@@ -10,12 +10,24 @@ import { appendOutbox } from "./outbox";
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
 // the batch counters change in the same transaction as the items they count.
 
+// Rows go in as one JSON array bound to one parameter per statement (workerd allows 100
+// bound parameters, ten rows of ours), in chunks well under the 2 MB a value may have.
+const MAX_INSERT_CHUNK_CHARS = 500_000;
+const INSERT_ITEMS = `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx, person, person_key)
+  SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
+  FROM json_each(?)`;
+
 export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdAt: string): void {
   const leaders = leaderIndexes(items);
+  let chunk: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    if (chunk.length > 0) sql.exec(INSERT_ITEMS, `[${chunk.join(",")}]`);
+    chunk = [];
+    chars = 0;
+  };
   items.forEach((item, index) => {
-    sql.exec(
-      `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx, person, person_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const row = JSON.stringify([
       index,
       item.externalId,
       JSON.stringify(item.input),
@@ -26,39 +38,56 @@ export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdA
       leaders[index] ?? null,
       item.person ? JSON.stringify(item.person) : null,
       item.personKey ?? null,
-    );
+    ]);
+    if (chars + row.length > MAX_INSERT_CHUNK_CHARS) flush();
+    chunk.push(row);
+    chars += row.length + 1;
   });
+  flush();
 }
+
+// An item as the status page shows it (itemViewSchema), concatenated from columns that
+// already hold JSON, so SQLite neither parses nor re-renders them.
+const ITEM_JSON = `'{"index":' || idx || ',"externalId":' || json_quote(external_id) || ',"status":' || json_quote(status)
+  || ',"outcome":' || json_quote(outcome) || ',"input":' || input
+  || ',"emails":' || coalesce(emails, '[]') || ',"phones":' || coalesce(phones, '[]')
+  || ',"error":' || CASE WHEN error_code IS NULL THEN 'null' ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END
+  || ',"fromCache":' || CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END
+  || ',"sources":' || coalesce(sources, '[]') || '}'`;
 
 /**
  * One page of items as a JSON array of items (itemViewSchema), rendered by SQLite: no
  * per-item objects cross the RPC boundary or get parsed and re-serialized in
  * the Worker. The cursor is an item index, so a filtered page resumes exactly
- * where the last one ended.
+ * where the last one ended; whether there is a next page is one index lookup past the last.
  */
 export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: string; nextCursor: string | null } {
-  const filter = "idx >= ? AND (? IS NULL OR status = ?)";
-  const args = [page.fromIndex, page.status ?? null, page.status ?? null];
-  const { items } = sql
-    .exec<{ items: string }>(
-      `SELECT json_group_array(json(item)) AS items FROM (
-         SELECT json_object(
-           'index', idx, 'externalId', external_id, 'status', status, 'outcome', outcome, 'input', json(input),
-           'emails', json(coalesce(emails, '[]')), 'phones', json(coalesce(phones, '[]')),
-           'error', CASE WHEN error_code IS NULL THEN NULL ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END,
-           'fromCache', json(CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END),
-           'sources', json(coalesce(sources, '[]'))
-         ) AS item
-         FROM items WHERE ${filter} ORDER BY idx LIMIT ?)`,
-      ...args,
+  const filter = page.status ? "status = ?" : "1";
+  const status = page.status ? [page.status] : [];
+  const { items, count, last } = sql
+    .exec<{ items: string; count: number; last: number | null }>(
+      `SELECT '[' || coalesce(group_concat(item, ','), '') || ']' AS items, count(*) AS count, max(idx) AS last
+       FROM (SELECT ${ITEM_JSON} AS item, idx FROM items WHERE idx >= ? AND ${filter} ORDER BY idx LIMIT ?)`,
+      page.fromIndex,
+      ...status,
       page.limit,
     )
     .one();
-  const next = sql
-    .exec<{ idx: number }>(`SELECT idx FROM items WHERE ${filter} ORDER BY idx LIMIT 1 OFFSET ?`, ...args, page.limit)
-    .toArray()[0];
+  const next =
+    count < page.limit || last === null
+      ? undefined
+      : sql.exec<{ idx: number }>(`SELECT idx FROM items WHERE idx > ? AND ${filter} ORDER BY idx LIMIT 1`, last, ...status).toArray()[0];
   return { itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null };
 }
+
+/**
+ * One statement per outcome: the item by its key and its followers through
+ * items_by_leader, each checked pending through items_by_status (EXPLAIN QUERY PLAN:
+ * index searches only; `idx = ? OR leader_idx = ?` made SQLite scan every pending item).
+ */
+export const RECORD_ITEM = `UPDATE items SET status = ?1, outcome = ?2, emails = ?3, phones = ?4, error_code = ?5, error_message = ?6,
+    from_cache = ?7, finished_at = ?8, sources = ?9
+  WHERE status = 'pending' AND idx IN (SELECT ?10 UNION ALL SELECT idx FROM items WHERE leader_idx = ?10) RETURNING idx`;
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of
@@ -80,24 +109,9 @@ export function settleItems(
         outcome.status === "completed"
           ? [outcome.outcome, JSON.stringify(outcome.emails), JSON.stringify(outcome.phones), null, null, outcome.fromCache ? 1 : 0]
           : [null, null, null, outcome.error.code, outcome.error.message, 0];
-      // Two statements, each on its own index: the item by its key, then its followers.
-      const changed = ["idx = ?", "leader_idx = ?"].reduce(
-        (sum, match) =>
-          sum +
-          storage.sql
-            .exec(
-              `UPDATE items SET status = ?, outcome = ?, emails = ?, phones = ?, error_code = ?, error_message = ?, from_cache = ?, finished_at = ?,
-                 sources = ?
-               WHERE ${match} AND status = 'pending' RETURNING idx`,
-              outcome.status,
-              ...values,
-              finishedAt,
-              JSON.stringify(outcome.sources),
-              outcome.index,
-            )
-            .toArray().length,
-        0,
-      );
+      const changed = storage.sql
+        .exec(RECORD_ITEM, outcome.status, ...values, finishedAt, JSON.stringify(outcome.sources), outcome.index)
+        .toArray().length;
       if (outcome.status === "completed") completed += changed;
       else failed += changed;
       tally(usage, outcome, changed);

@@ -1,3 +1,5 @@
+import { applyMigrations } from "../sql-migrations";
+
 // Ordered schema migrations of the batch Durable Object. Never edit a shipped
 // entry: append a new one. docs/storage.md describes every table and column.
 const MIGRATIONS: readonly string[] = [
@@ -76,15 +78,70 @@ const MIGRATIONS: readonly string[] = [
    UPDATE batch SET outbox_seq = 1;`,
 ];
 
-/** Applies the migrations this database has not seen yet, in order. */
+// The schema the migrations above produce, created in one script for a new batch
+// instead of replaying them. Change it with every new migration: a test compares
+// the two (sqlite_master, column by column).
+const FRESH_SCHEMA = `
+  CREATE TABLE batch (
+    id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    key_id TEXT NOT NULL,
+    fields TEXT NOT NULL,
+    total_items INTEGER NOT NULL,
+    completed_items INTEGER NOT NULL DEFAULT 0,
+    failed_items INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    completed_at TEXT,
+    next_enqueue_index INTEGER NOT NULL DEFAULT 0,
+    enqueue_failures INTEGER NOT NULL DEFAULT 0,
+    expired_at TEXT,
+    webhook_url TEXT,
+    webhook_secret TEXT,
+    status_url TEXT,
+    webhook_state TEXT,
+    webhook_attempts INTEGER NOT NULL DEFAULT 0,
+    webhook_last_status INTEGER,
+    webhook_queued_at TEXT,
+    webhook_attempted_at TEXT,
+    webhook_enqueues INTEGER NOT NULL DEFAULT 0,
+    deleted_at TEXT,
+    outbox_seq INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE items (
+    idx INTEGER PRIMARY KEY,
+    external_id TEXT,
+    input TEXT NOT NULL,
+    status TEXT NOT NULL,
+    outcome TEXT,
+    emails TEXT,
+    phones TEXT,
+    error_code TEXT,
+    error_message TEXT,
+    finished_at TEXT,
+    leader_idx INTEGER,
+    from_cache INTEGER NOT NULL DEFAULT 0,
+    enqueued_at TEXT,
+    enqueues INTEGER NOT NULL DEFAULT 0,
+    person TEXT,
+    person_key TEXT,
+    sources TEXT
+  );
+  CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
+  CREATE INDEX items_by_status ON items (status, idx);
+  CREATE INDEX items_by_enqueue ON items (enqueued_at) WHERE status = 'pending' AND leader_idx IS NULL;
+  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);`;
+
+/** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const current = sql.exec<{ version: number }>("SELECT version FROM schema_version").toArray()[0]?.version ?? 0;
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    sql.exec(MIGRATIONS[version]!);
-  }
-  if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", MIGRATIONS.length);
-  else if (current < MIGRATIONS.length) sql.exec("UPDATE schema_version SET version = ?", MIGRATIONS.length);
+  applyMigrations(sql, MIGRATIONS);
+}
+
+/** A new batch's database, at the latest version in one script (the same schema `migrate` arrives at). */
+export function createSchema(sql: SqlStorage): void {
+  sql.exec(`${FRESH_SCHEMA}
+    CREATE TABLE schema_version (version INTEGER NOT NULL);
+    INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length});`);
 }
 
 export function hasSchema(sql: SqlStorage): boolean {

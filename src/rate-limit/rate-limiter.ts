@@ -47,23 +47,30 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** The hits of `type` inside the window at `now`, after deleting (some of) those that left it. */
   #window(type: EndpointType, now: number, windowSeconds: number): WindowLog & { newest: Hit | undefined } {
-    const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
-    if (!newest) return { count: 0, at: () => now, newest };
-    const firstLive = this.#sql
-      .exec<Pick<Hit, "seq">>(
-        "SELECT seq FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at LIMIT 1",
+    // One statement: the newest hit, the oldest still inside the window (by hits_by_time), the oldest stored.
+    const found = this.#sql
+      .exec<{ newest_seq: number; newest_at: number; live_seq: number | null; live_at: number | null; oldest_seq: number }>(
+        `SELECT newest.seq AS newest_seq, newest.at AS newest_at, live.seq AS live_seq, live.at AS live_at,
+                (SELECT seq FROM hits WHERE endpoint_type = ?1 ORDER BY seq LIMIT 1) AS oldest_seq
+         FROM (SELECT seq, at FROM hits WHERE endpoint_type = ?1 ORDER BY seq DESC LIMIT 1) AS newest
+         LEFT JOIN (SELECT seq, at FROM hits WHERE endpoint_type = ?1 AND at > ?2 ORDER BY at LIMIT 1) AS live ON 1`,
         type,
         now - windowSeconds * 1000,
       )
-      .toArray()[0]?.seq;
-    const oldest = this.#sql.exec<Pick<Hit, "seq">>("SELECT seq FROM hits WHERE endpoint_type = ? ORDER BY seq LIMIT 1", type).one().seq;
-    const deleteBelow = Math.min(firstLive ?? newest.seq + 1, oldest + MAX_DELETES_PER_CALL);
-    if (deleteBelow > oldest) this.#sql.exec("DELETE FROM hits WHERE endpoint_type = ? AND seq < ?", type, deleteBelow);
-    if (firstLive === undefined) return { count: 0, at: () => now, newest };
+      .toArray()[0];
+    if (!found) return { count: 0, at: () => now, newest: undefined };
+    const newest = { seq: found.newest_seq, at: found.newest_at };
+    const firstLive = found.live_seq;
+    const deleteBelow = Math.min(firstLive ?? newest.seq + 1, found.oldest_seq + MAX_DELETES_PER_CALL);
+    if (deleteBelow > found.oldest_seq) this.#sql.exec("DELETE FROM hits WHERE endpoint_type = ? AND seq < ?", type, deleteBelow);
+    if (firstLive === null || found.live_at === null) return { count: 0, at: () => now, newest };
+    const firstAt = found.live_at;
     return {
       count: newest.seq - firstLive + 1,
       at: (index) =>
-        this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
+        index === 0
+          ? firstAt
+          : this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
       newest,
     };
   }

@@ -1,0 +1,41 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { BATCH_ROW } from "../../src/batch/batch-row";
+import { PENDING_AMONG } from "../../src/batch/erase";
+import { RECORD_ITEM } from "../../src/batch/item-store";
+import { createSchema } from "../../src/batch/schema";
+import { batchStub } from "../../src/batch/stub";
+
+/** SQLite's plan for `query`: one line per step. */
+async function planOf(query: string, ...bindings: SqlStorageValue[]): Promise<string[]> {
+  return runInDurableObject(batchStub(env, crypto.randomUUID()), (_, state) => {
+    createSchema(state.storage.sql);
+    return state.storage.sql
+      .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...bindings)
+      .toArray()
+      .map((step) => step.detail);
+  });
+}
+
+// The statements run for every recorded item and every read of the batch row: each must
+// find its rows through an index, never walk the items (a batch holds up to 100,000).
+describe("the batch's hot statements", () => {
+  it("record an item and its followers by index searches alone", async () => {
+    const plan = await planOf(RECORD_ITEM, "completed", "found", "[]", "[]", null, null, 0, "2026-01-01T00:00:00.000Z", "[]", 5);
+    expect(plan.some((step) => /SEARCH items USING .*INDEX items_by_status \(status=\? AND idx=\?\)/.test(step))).toBe(true);
+    expect(plan.some((step) => step.includes("items_by_leader (leader_idx=?)"))).toBe(true);
+    expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
+  });
+
+  it("read the row with the oldest pending enqueue from items_by_enqueue", async () => {
+    const plan = await planOf(BATCH_ROW);
+    expect(plan).toContain("SEARCH items USING INDEX items_by_enqueue");
+    expect(plan.filter((step) => /SCAN items|items_by_status/.test(step))).toEqual([]);
+  });
+
+  it("find which of a group's items are still pending by index searches alone", async () => {
+    const plan = await planOf(PENDING_AMONG, "[1,2,3]");
+    expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
+  });
+});
