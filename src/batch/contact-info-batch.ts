@@ -12,8 +12,9 @@ import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
 import { expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
 import { nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
+import { PageCache } from "./page-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
-import { failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
+import { completedBatchEvent, failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
 
 const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
 
@@ -33,6 +34,7 @@ const MAX_STEPS_PER_ALARM = 8;
 export class ContactInfoBatch extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   #hasSchema: boolean;
+  readonly #pages = new PageCache();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -76,7 +78,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (!row) return { kind: "none" };
     if (row.deleted_at !== null) return { kind: "deleted", deletedAt: row.deleted_at };
     if (row.expired_at !== null) return { kind: "expired", expiredAt: row.expired_at };
-    return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...itemsPage(this.#sql, page) } };
+    const items = this.#pages.page(row, page, () => itemsPage(this.#sql, page));
+    return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...items } };
   }
 
   /**
@@ -110,6 +113,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     if (!this.#ownedRow(owner)) return null;
     const deletedAt = eraseBatch(this.ctx.storage);
+    this.#pages.clear();
     log("batch_deleted", { batchId: this.#requireRow().id, environment: owner.environment });
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, this.#requireRow());
@@ -119,22 +123,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */
   pendingWebhook(): CompletedBatch | null {
     const row = this.#row();
-    if (
-      !row ||
-      row.deleted_at !== null ||
-      !row.webhook_url ||
-      !row.webhook_secret ||
-      row.completed_at === null ||
-      row.webhook_state !== "queued"
-    )
-      return null;
-    return {
-      summary: { ...summary(row), completedAt: row.completed_at },
-      environment: row.environment,
-      statusUrl: row.status_url,
-      webhookUrl: row.webhook_url,
-      secret: row.webhook_secret,
-    };
+    return row ? completedBatchEvent(row) : null;
   }
 
   recordWebhookAttempt(attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
@@ -197,6 +186,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   #expire(row: BatchRow): boolean {
     expireItems(this.ctx.storage);
+    this.#pages.clear();
     log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
     return true;
   }

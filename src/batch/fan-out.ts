@@ -126,13 +126,15 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
 async function enqueue(target: FanOutTarget, row: BatchRow, items: StoredItem[], sent: (chunk: ItemMessage[]) => void): Promise<number> {
   const messages = items.map((item) => itemMessage(row, item));
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
-  const tooLarge = messages.filter((message) => messageBytes(message) > MAX_MESSAGE_BYTES);
+  const sizes = new Map(messages.map((message) => [message, messageBytes(message)]));
+  const tooLarge = messages.filter((message) => sizes.get(message)! > MAX_MESSAGE_BYTES);
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: row.id, items: tooLarge.length });
     await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
   }
   let sends = 0;
-  for (const chunk of chunkForSend(messages.filter((message) => !tooLarge.includes(message)))) {
+  const sendable = tooLarge.length === 0 ? messages : messages.filter((message) => !tooLarge.includes(message));
+  for (const chunk of chunkForSend(sendable, (message) => sizes.get(message)!)) {
     await sendSplitting(chunk, async (part) => {
       await target.queue.sendBatch(part.map((body) => ({ body, contentType: MESSAGE_CONTENT_TYPE })));
       sends++;

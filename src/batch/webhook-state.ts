@@ -1,5 +1,6 @@
 import { log, logError } from "../log";
-import type { BatchRow } from "./batch-row";
+import type { CompletedBatch } from "../webhooks/event";
+import { type BatchRow, summary } from "./batch-row";
 
 // SQL of the webhook's delivery state on the batch row: pending → queued → delivered | failed.
 
@@ -45,4 +46,17 @@ export function failWebhook(sql: SqlStorage, row: BatchRow): boolean {
   failQueuedWebhook(sql);
   log("webhook_abandoned", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues });
   return true;
+}
+
+/** The batch.completed event's data, while the webhook awaits delivery; null otherwise (or once the batch was deleted). */
+export function completedBatchEvent(row: BatchRow): CompletedBatch | null {
+  if (row.deleted_at !== null || !row.webhook_url || !row.webhook_secret || row.completed_at === null || row.webhook_state !== "queued")
+    return null;
+  return {
+    summary: { ...summary(row), completedAt: row.completed_at },
+    environment: row.environment,
+    statusUrl: row.status_url,
+    webhookUrl: row.webhook_url,
+    secret: row.webhook_secret,
+  };
 }

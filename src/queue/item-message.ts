@@ -43,13 +43,13 @@ export function messageBytes(message: ItemMessage): number {
   return encoder.encode(JSON.stringify(message)).byteLength + MESSAGE_OVERHEAD_BYTES;
 }
 
-/** Splits messages into sendBatch-sized chunks, by count and by encoded size. */
-export function chunkForSend(messages: ItemMessage[]): ItemMessage[][] {
+/** Splits messages into sendBatch-sized chunks, by count and by encoded size (`sizeOf`, for sizes already known). */
+export function chunkForSend(messages: ItemMessage[], sizeOf: (message: ItemMessage) => number = messageBytes): ItemMessage[][] {
   const chunks: ItemMessage[][] = [];
   let chunk: ItemMessage[] = [];
   let bytes = 0;
   for (const message of messages) {
-    const size = messageBytes(message);
+    const size = sizeOf(message);
     if (chunk.length === MAX_MESSAGES_PER_SEND || (chunk.length > 0 && bytes + size > MAX_BYTES_PER_SEND)) {
       chunks.push(chunk);
       chunk = [];
