@@ -16,14 +16,16 @@ import { limiterStub } from "../rate-limit/stub";
  *
  * `parallel` is for reads: the count runs alongside the handler, and a request
  * over the limit has its (side-effect-free) answer replaced by the 429. Writes
- * check first, so a rejected request does no work.
+ * check first, so a rejected request does no work. `withUsage` also reads every
+ * endpoint type's usage (for GET /me/rate-limits); other routes need only the decision.
  */
-export const rateLimit = (endpointType: EndpointType, { parallel = false } = {}) =>
+export const rateLimit = (endpointType: EndpointType, { parallel = false, withUsage = false } = {}) =>
   createMiddleware<AppEnv>(async function rateLimit(c, next) {
     const apiKey = c.get("apiKey");
     const result: Promise<ConsumeResult> = limiterStub(c.env, apiKey).consume(
       endpointType,
       effectiveSettings(readConfig(c.env), apiKey.rateLimits),
+      { withUsage },
     );
     c.set("rateLimit", result);
     if (!parallel) {

@@ -5,8 +5,8 @@ import { type Decision, decide, type WindowLog, type WindowUsage, windowUsage } 
 
 export interface ConsumeResult {
   decision: Decision;
-  /** Every endpoint type's usage after this request, for GET /me/rate-limits. */
-  usage: Record<EndpointType, WindowUsage>;
+  /** Every endpoint type's usage after this request, for GET /me/rate-limits: only when asked for (`withUsage`). */
+  usage?: Record<EndpointType, WindowUsage>;
 }
 
 // Expired hits deleted per endpoint type per call, so a limiter that sat idle
@@ -34,15 +34,39 @@ export class RateLimiter extends DurableObject<Env> {
     migrate(this.#sql);
   }
 
-  consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>): ConsumeResult {
+  /**
+   * Decides and counts one request of `endpointType`. The other types' windows are
+   * read only `withUsage`; otherwise their expired hits are just deleted.
+   */
+  consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, { withUsage = false } = {}): ConsumeResult {
     const now = Date.now();
-    const logs = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, this.#window(type, now, limits[type].windowSeconds)]));
-    const decision = decide(logs[endpointType]!, now, limits[endpointType]);
-    if (decision.allowed) this.#record(endpointType, now, logs[endpointType]!.newest);
-    const usage = Object.fromEntries(
-      ENDPOINT_TYPES.map((type) => [type, type === endpointType ? decision : windowUsage(logs[type]!, now, limits[type])]),
-    ) as Record<EndpointType, WindowUsage>;
+    const log = this.#window(endpointType, now, limits[endpointType].windowSeconds);
+    const decision = decide(log, now, limits[endpointType]);
+    if (decision.allowed) this.#record(endpointType, now, log.newest);
+    const others = ENDPOINT_TYPES.filter((type) => type !== endpointType);
+    if (!withUsage) {
+      for (const type of others) this.#deleteExpired(type, now, limits[type].windowSeconds);
+      return { decision };
+    }
+    const usage = Object.fromEntries([
+      [endpointType, decision],
+      ...others.map((type) => [type, windowUsage(this.#window(type, now, limits[type].windowSeconds), now, limits[type])]),
+    ]) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
+  }
+
+  /**
+   * The same deletion as #window's, in one statement: times never decrease along `seq`,
+   * so the hits that left the window are the oldest ones, at most MAX_DELETES_PER_CALL of them.
+   */
+  #deleteExpired(type: EndpointType, now: number, windowSeconds: number): void {
+    this.#sql.exec(
+      `DELETE FROM hits WHERE endpoint_type = ?1 AND at <= ?2
+         AND seq < (SELECT seq FROM hits WHERE endpoint_type = ?1 ORDER BY seq LIMIT 1) + ?3`,
+      type,
+      now - windowSeconds * 1000,
+      MAX_DELETES_PER_CALL,
+    );
   }
 
   /** The hits of `type` inside the window at `now`, after deleting (some of) those that left it. */
