@@ -80,14 +80,12 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
   return { itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null };
 }
 
-/**
- * One statement per outcome: the item by its key and its followers through
- * items_by_leader, each checked pending through items_by_status (EXPLAIN QUERY PLAN:
- * index searches only; `idx = ? OR leader_idx = ?` made SQLite scan every pending item).
- */
+/** An item by its key, if still pending: a primary-key lookup. */
 export const RECORD_ITEM = `UPDATE items SET status = ?1, outcome = ?2, emails = ?3, phones = ?4, error_code = ?5, error_message = ?6,
     from_cache = ?7, finished_at = ?8, sources = ?9
-  WHERE status = 'pending' AND idx IN (SELECT ?10 UNION ALL SELECT idx FROM items WHERE leader_idx = ?10) RETURNING idx`;
+  WHERE idx = ?10 AND status = 'pending' RETURNING idx`;
+/** The same for its followers, through items_by_leader: run only in batches that have followers. */
+export const RECORD_FOLLOWERS = RECORD_ITEM.replace("WHERE idx = ?10", "WHERE leader_idx = ?10");
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of
@@ -104,14 +102,16 @@ export function settleItems(
   let failed = 0;
   const usage = emptyUsage();
   storage.transactionSync(() => {
+    // Most batches have no duplicate people: then each outcome is one statement.
+    const followed = storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0;
     for (const outcome of outcomes) {
       const values =
         outcome.status === "completed"
           ? [outcome.outcome, JSON.stringify(outcome.emails), JSON.stringify(outcome.phones), null, null, outcome.fromCache ? 1 : 0]
           : [null, null, null, outcome.error.code, outcome.error.message, 0];
-      const changed = storage.sql
-        .exec(RECORD_ITEM, outcome.status, ...values, finishedAt, JSON.stringify(outcome.sources), outcome.index)
-        .toArray().length;
+      const args = [outcome.status, ...values, finishedAt, JSON.stringify(outcome.sources), outcome.index];
+      let changed = storage.sql.exec(RECORD_ITEM, ...args).toArray().length;
+      if (followed) changed += storage.sql.exec(RECORD_FOLLOWERS, ...args).toArray().length;
       if (outcome.status === "completed") completed += changed;
       else failed += changed;
       tally(usage, outcome, changed);
