@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { summaryOf } from "../batch/views";
+import { type SummaryColumns, summaryOf } from "../batch/views";
 import { encodeListCursor, type ListPage } from "./list-query";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
@@ -7,14 +7,6 @@ import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage"
 import { daysOf, type UsageRange } from "./usage-query";
 import type { BatchList, UsageReport } from "./views";
 
-type BatchEntry = {
-  id: string;
-  total_items: number;
-  completed_items: number;
-  failed_items: number;
-  created_at: string;
-  completed_at: string | null;
-};
 type DayRow = { day: string; items: number; found: number; not_found: number; failed: number; from_cache: number };
 type SourceRow = { day: string; source: string; calls: number; found: number };
 
@@ -72,7 +64,7 @@ export class Account extends DurableObject<Env> {
   /** One page of the batches not deleted, newest first. */
   list({ limit, after }: ListPage): BatchList {
     const rows = this.#sql
-      .exec<BatchEntry>(
+      .exec<SummaryColumns>(
         `SELECT id, total_items, completed_items, failed_items, created_at, completed_at FROM batches
          WHERE deleted_at IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,

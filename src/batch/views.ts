@@ -86,14 +86,14 @@ export const batchPageSchema = batchSummarySchema
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
 
 /** The summary columns, as both the batch's own row and the account's batch list store them. */
-interface SummaryColumns {
+export type SummaryColumns = {
   id: string;
   total_items: number;
   completed_items: number;
   failed_items: number;
   created_at: string;
   completed_at: string | null;
-}
+};
 
 export function summaryOf(row: SummaryColumns): BatchSummary {
   return {

@@ -137,33 +137,11 @@ describe("the account's report", () => {
     };
     const one = { items: 1, found: 1, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 1, found: 1 } } };
     const day = "2026-11-01";
-    expect(
-      await account.report({
-        batch,
-        entries: [
-          { seq: 1, day, usage: one },
-          { seq: 2, day, usage: one },
-        ],
-      }),
-    ).toEqual({ reportedSeq: 2 });
-    expect(
-      await account.report({
-        batch,
-        entries: [
-          { seq: 1, day, usage: one },
-          { seq: 2, day, usage: one },
-        ],
-      }),
-    ).toEqual({ reportedSeq: 2 });
-    expect(
-      await account.report({
-        batch,
-        entries: [
-          { seq: 2, day, usage: one },
-          { seq: 3, day, usage: one },
-        ],
-      }),
-    ).toEqual({ reportedSeq: 3 });
+    // The outbox is resent whole after a lost answer, and overlaps the next report.
+    const report = (seqs: number[]) => account.report({ batch, entries: seqs.map((seq) => ({ seq, day, usage: one })) });
+    expect(await report([1, 2])).toEqual({ reportedSeq: 2 });
+    expect(await report([1, 2])).toEqual({ reportedSeq: 2 });
+    expect(await report([2, 3])).toEqual({ reportedSeq: 3 });
     const { totals } = await account.usage({ from: day, to: day });
     expect(totals).toEqual({ items: 3, found: 3, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 3, found: 3 } } });
   });
