@@ -177,6 +177,8 @@ export async function expectProblem(response: Response, status: number, code: st
 export async function createStoredBatch(items: PersonInput[]) {
   const { key, record } = await createKey();
   const id = crypto.randomUUID();
+  // Its messages vanish, so only what the test delivers is processed.
+  const queue = faultyItemQueue(async () => {});
   await batchStub(env, id).create({
     id,
     customerId: record.customerId,
@@ -187,6 +189,8 @@ export async function createStoredBatch(items: PersonInput[]) {
     statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
     items: items.map((input) => ({ input, externalId: null, error: null })),
   });
+  await untilAtRest(batchStub(env, id));
+  queue.mockRestore();
   const messages = items.map((input, index): ItemMessage => {
     const normalized = normalizePerson(input);
     return { batchId: id, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
@@ -226,6 +230,29 @@ export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
       .exec<{ next_enqueue_index: number; enqueue_failures: number }>("SELECT next_enqueue_index, enqueue_failures FROM batch")
       .one(),
   );
+
+/**
+ * Until a new batch's object is done with what its creation set off: every item
+ * sent (by `create`, or by the alarm after it) and the alarm asleep until its next
+ * deadline (while it runs, none is set), so a test that moves the clock or runs
+ * the alarm starts from rest.
+ */
+export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Promise<void> {
+  await until(
+    () =>
+      runInDurableObject(stub, async (_, state) => ({
+        ...state.storage.sql
+          .exec<{ next_enqueue_index: number; total_items: number }>("SELECT next_enqueue_index, total_items FROM batch")
+          .one(),
+        alarm: await state.storage.getAlarm(),
+      })),
+    {
+      what: "the new batch at rest",
+      done: ({ next_enqueue_index, total_items, alarm }) =>
+        next_enqueue_index === total_items && alarm !== null && alarm > Date.now() + 1000,
+    },
+  );
+}
 
 /**
  * Fault injection around the real item queue binding, shared by every object in

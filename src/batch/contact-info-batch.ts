@@ -3,13 +3,14 @@ import { emptyUsage, tallyFailed } from "../account/usage";
 import { type Config, readConfig } from "../config";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
-import { log } from "../log";
+import { log, logError } from "../log";
 import type { CompletedBatch } from "../webhooks/event";
 import { type BatchRow, insertBatchRow, newBatchSummary, readBatchRow, summary, webhookView } from "./batch-row";
 import type { BatchOwner, CreatedBatch, ItemOutcome, NewBatch, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
-import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
+import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
 import { expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
+import { leaderIndexes } from "./leaders";
 import { nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
@@ -35,6 +36,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   #hasSchema: boolean;
   readonly #pages = new PageCache();
+  /** A new batch's first sends, still under way: the alarm waits for them before it plans. */
+  #sending: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -54,20 +57,33 @@ export class ContactInfoBatch extends DurableObject<Env> {
     }
     const failed = batch.items.filter((item) => item.error !== null).length;
     const completedAt = failed === batch.items.length ? batch.createdAt : null;
+    const leaders = leaderIndexes(batch.items);
     this.ctx.storage.transactionSync(() => {
       // A new batch gets the latest schema in one script, not by replaying every migration.
       if (!this.#hasSchema) createSchema(this.#sql);
       insertBatchRow(this.#sql, batch, failed, completedAt);
-      insertItems(this.#sql, batch.items, batch.createdAt);
+      insertItems(this.#sql, batch.items, batch.createdAt, leaders);
       // Registers the batch with its account (and counts the items failed at submission), from the alarm.
       const usage = emptyUsage();
       tallyFailed(usage, failed);
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
     this.#hasSchema = true;
-    // Now: to register with the account, then fan out, send the webhook or wait for retention to end.
-    // Not awaited: the output gate holds this answer until the alarm is stored, as it does for the rows.
+    // Now: to register with the account, then go on with the fan-out if the sends below did not finish it,
+    // send the webhook or wait for retention to end. Not awaited: the output gate holds this answer until
+    // the alarm is stored, as it does for the rows.
     void this.ctx.storage.setAlarm(Date.now());
+    // The items are sent from here, not read back by the alarm; after this answer (the next task), so
+    // the caller has it as soon as the items are stored. A failed send is logged and left to the alarm.
+    if (completedAt === null) {
+      this.#sending = scheduler
+        .wait(0)
+        .then(() => fanOutNew(this.#fanOutTarget(readConfig(this.env)), batch, leaders))
+        .catch((error) => logError("batch_first_send_failed", error, { batchId: batch.id }))
+        .finally(() => {
+          this.#sending = null;
+        });
+    }
     log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
     return { ...newBatchSummary(batch, failed, completedAt), created: true };
   }
@@ -137,6 +153,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   /** Takes the steps `nextStep` plans, in turn, until one is to wait: then the alarm is armed for it. */
   override async alarm(): Promise<void> {
+    await this.#sending;
     const config = readConfig(this.env);
     for (let turn = 0; turn < MAX_STEPS_PER_ALARM; turn++) {
       const row = this.#row();

@@ -12,7 +12,7 @@ import {
   sendSplitting,
 } from "../queue/item-message";
 import type { BatchRow } from "./batch-row";
-import type { ItemOutcome } from "./contract";
+import type { ItemOutcome, NewBatch } from "./contract";
 import { itemRedrive, redriveCutoff } from "./next-step";
 
 const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
@@ -53,19 +53,41 @@ export interface FanOutTarget {
 type StoredItem = { idx: number; input: string; person: string | null; person_key: string | null; enqueues: number };
 
 /**
- * Enqueues pending leaders from where the last run stopped. Progress is saved
- * after every send: a failure resends at most one chunk, and recording is
- * idempotent, so a resent item is harmless. True when every item is enqueued
- * (or the batch completed meanwhile); false when this run's sends ran out.
+ * A new batch's fan-out, from the items `create` still holds, as soon as they are
+ * stored: no read-back, and no second check of what the submit validated a moment
+ * ago. The items were stored as enqueued once, at creation; progress is saved
+ * after every send, so if a send fails, or the object restarts midway, the
+ * alarm's fanOut resumes from there.
+ */
+export async function fanOutNew(target: FanOutTarget, batch: NewBatch, leaders: readonly (number | null)[]): Promise<void> {
+  const common = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
+  const messages: ItemMessage[] = [];
+  batch.items.forEach((item, index) => {
+    if (item.error !== null || leaders[index] !== null) return;
+    messages.push(
+      item.person && item.personKey !== undefined
+        ? { ...common, index, person: item.person, personKey: item.personKey }
+        : itemMessageSchema.parse({ ...common, index, input: item.input }),
+    );
+  });
+  await enqueue(target, batch.id, messages, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
+  target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
+  log("batch_enqueued", { batchId: batch.id, items: batch.items.length });
+}
+
+/**
+ * Enqueues pending leaders from where the last run stopped (a new batch's first
+ * sends failed, or its object restarted midway). Progress is saved after every
+ * send: a failure resends at most one chunk, and recording is idempotent, so a
+ * resent item is harmless. True when every item is enqueued (or the batch
+ * completed meanwhile); false when this run's sends ran out.
  */
 export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boolean> {
   const { sql } = target.storage;
-  let next = row.next_enqueue_index;
   for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
     const items = sql
       .exec<StoredItem>(
-        "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= ? AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
-        next,
+        "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= (SELECT next_enqueue_index FROM batch) AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
         MAX_MESSAGES_PER_SEND,
       )
       .toArray();
@@ -74,9 +96,10 @@ export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boole
       log("batch_enqueued", { batchId: row.id, items: row.total_items });
       return true;
     }
-    sends += await enqueue(target, row, items, (sent) => {
-      next = sent[sent.length - 1]!.index + 1;
-      sql.exec("UPDATE batch SET next_enqueue_index = ?", next);
+    sends += await enqueue(target, row.id, storedMessages(row, items), (sent) => {
+      // Their first enqueue (counted once, as at creation), now at last.
+      markEnqueued(sql, sent, "enqueues = max(enqueues, 1)");
+      setNextEnqueueIndex(sql, sent);
     });
     if (target.isComplete()) return true;
   }
@@ -111,7 +134,10 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
         if (target.isComplete()) return true;
       }
       const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
-      sends += await enqueue(target, row, again, (sent) => (resent += sent.length));
+      sends += await enqueue(target, row.id, storedMessages(row, again), (sent) => {
+        markEnqueued(target.storage.sql, sent, "enqueues = enqueues + 1");
+        resent += sent.length;
+      });
     }
     return false;
   } finally {
@@ -120,16 +146,20 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
 }
 
 /**
- * Sends items to the queue in chunks the queue accepts, marking each item
- * enqueued (when, how often) as its chunk is accepted. Returns the sends made.
+ * Sends messages to the queue in chunks the queue accepts; `sent` records each
+ * chunk the queue accepted, in the same transaction. Returns the sends made.
  */
-async function enqueue(target: FanOutTarget, row: BatchRow, items: StoredItem[], sent: (chunk: ItemMessage[]) => void): Promise<number> {
-  const messages = items.map((item) => itemMessage(row, item));
+async function enqueue(
+  target: FanOutTarget,
+  batchId: string,
+  messages: ItemMessage[],
+  sent: (chunk: ItemMessage[]) => void,
+): Promise<number> {
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
   const sizes = new Map(messages.map((message) => [message, messageBytes(message)]));
   const tooLarge = messages.filter((message) => sizes.get(message)! > MAX_MESSAGE_BYTES);
   if (tooLarge.length > 0) {
-    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: row.id, items: tooLarge.length });
+    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId, items: tooLarge.length });
     await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
   }
   let sends = 0;
@@ -138,18 +168,26 @@ async function enqueue(target: FanOutTarget, row: BatchRow, items: StoredItem[],
     await sendSplitting(chunk, async (part) => {
       await target.queue.sendBatch(part.map((body) => ({ body, contentType: MESSAGE_CONTENT_TYPE })));
       sends++;
-      target.storage.transactionSync(() => {
-        target.storage.sql.exec(
-          "UPDATE items SET enqueued_at = ?, enqueues = enqueues + 1 WHERE idx IN (SELECT value FROM json_each(?))",
-          new Date().toISOString(),
-          JSON.stringify(part.map((message) => message.index)),
-        );
-        sent(part);
-      });
+      target.storage.transactionSync(() => sent(part));
     });
   }
   return sends;
 }
+
+function markEnqueued(sql: SqlStorage, sent: readonly ItemMessage[], enqueues: string): void {
+  sql.exec(
+    `UPDATE items SET enqueued_at = ?, ${enqueues} WHERE idx IN (SELECT value FROM json_each(?))`,
+    new Date().toISOString(),
+    JSON.stringify(sent.map((message) => message.index)),
+  );
+}
+
+/** Messages go in index order, so everything before the last one sent is enqueued. */
+function setNextEnqueueIndex(sql: SqlStorage, sent: readonly ItemMessage[]): void {
+  sql.exec("UPDATE batch SET next_enqueue_index = max(next_enqueue_index, ?)", sent[sent.length - 1]!.index + 1);
+}
+
+const storedMessages = (row: BatchRow, items: StoredItem[]): ItemMessage[] => items.map((item) => itemMessage(row, item));
 
 /**
  * The item's message, checked by the message schema since the row may come from

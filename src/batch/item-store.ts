@@ -4,7 +4,6 @@ import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
 import type { ItemOutcome, NewItem } from "./contract";
 import { encodeCursor } from "./cursor";
-import { leaderIndexes } from "./leaders";
 import { appendOutbox } from "./outbox";
 
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
@@ -13,12 +12,18 @@ import { appendOutbox } from "./outbox";
 // Rows go in as one JSON array bound to one parameter per statement (workerd allows 100
 // bound parameters, ten rows of ours), in chunks well under the 2 MB a value may have.
 const MAX_INSERT_CHUNK_CHARS = 500_000;
-const INSERT_ITEMS = `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx, person, person_key)
-  SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
+const INSERT_ITEMS = `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx, person, person_key,
+    enqueued_at, enqueues)
+  SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9,
+    value ->> 10, value ->> 11
   FROM json_each(?)`;
 
-export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdAt: string): void {
-  const leaders = leaderIndexes(items);
+/**
+ * Stores a new batch's items. Leaders (`leaders[index]` null: the items to process)
+ * are stored as enqueued once, at creation: `create` sends them right after, and
+ * if that fails the fan-out sends them and sets the time (fan-out.ts).
+ */
+export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdAt: string, leaders: readonly (number | null)[]): void {
   let chunk: string[] = [];
   let chars = 0;
   const flush = () => {
@@ -27,6 +32,7 @@ export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdA
     chars = 0;
   };
   items.forEach((item, index) => {
+    const enqueued = item.error === null && leaders[index] === null;
     const row = JSON.stringify([
       index,
       item.externalId,
@@ -38,6 +44,8 @@ export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdA
       leaders[index] ?? null,
       item.person ? JSON.stringify(item.person) : null,
       item.personKey ?? null,
+      enqueued ? createdAt : null,
+      enqueued ? 1 : 0,
     ]);
     if (chars + row.length > MAX_INSERT_CHUNK_CHARS) flush();
     chunk.push(row);
@@ -80,17 +88,44 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
   return { itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null };
 }
 
-/** An item by its key, if still pending: a primary-key lookup. */
-export const RECORD_ITEM = `UPDATE items SET status = ?1, outcome = ?2, emails = ?3, phones = ?4, error_code = ?5, error_message = ?6,
-    from_cache = ?7, finished_at = ?8, sources = ?9
-  WHERE idx = ?10 AND status = 'pending' RETURNING idx`;
-/** The same for its followers, through items_by_leader: run only in batches that have followers. */
-export const RECORD_FOLLOWERS = RECORD_ITEM.replace("WHERE idx = ?10", "WHERE leader_idx = ?10");
+/**
+ * Outcomes, as one JSON array of rows (outcomeRow), applied by one statement: each
+ * finds its item by primary key, and changes it only while it is pending. The
+ * unary + keeps the planner off items_by_status, which would walk every pending item.
+ */
+export const RECORD_ITEMS = `UPDATE items SET status = o.value ->> 1, outcome = o.value ->> 2, emails = o.value ->> 3, phones = o.value ->> 4,
+    error_code = o.value ->> 5, error_message = o.value ->> 6, from_cache = o.value ->> 7, sources = o.value ->> 8, finished_at = ?2
+  FROM json_each(?1) AS o
+  WHERE items.idx = o.value ->> 0 AND +items.status = 'pending'
+  RETURNING items.idx`;
+
+/** The followers of the leaders just recorded take their results, found through items_by_leader. */
+export const RECORD_FOLLOWERS = `UPDATE items SET status = l.status, outcome = l.outcome, emails = l.emails, phones = l.phones,
+    error_code = l.error_code, error_message = l.error_message, from_cache = l.from_cache, sources = l.sources, finished_at = l.finished_at
+  FROM (SELECT value AS idx FROM json_each(?1)) AS recorded JOIN items AS l ON l.idx = recorded.idx
+  WHERE items.leader_idx = recorded.idx AND items.status = 'pending'
+  RETURNING items.leader_idx AS idx`;
+
+const outcomeRow = (outcome: ItemOutcome) =>
+  outcome.status === "completed"
+    ? [
+        outcome.index,
+        "completed",
+        outcome.outcome,
+        JSON.stringify(outcome.emails),
+        JSON.stringify(outcome.phones),
+        null,
+        null,
+        outcome.fromCache ? 1 : 0,
+        JSON.stringify(outcome.sources),
+      ]
+    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources)];
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of
  * this batch with the same person), and to the counters, in one transaction.
- * A redelivered message or a repeated call never counts twice.
+ * A redelivered message or a repeated call never counts twice; of two outcomes
+ * for one item in the same call, the first is recorded.
  */
 export function settleItems(
   storage: DurableObjectStorage,
@@ -98,23 +133,27 @@ export function settleItems(
   outcomes: readonly ItemOutcome[],
 ): { completed: number; failed: number } {
   const finishedAt = new Date().toISOString();
+  const first = new Map<number, ItemOutcome>();
+  for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
   let completed = 0;
   let failed = 0;
   const usage = emptyUsage();
   storage.transactionSync(() => {
-    // Most batches have no duplicate people: then each outcome is one statement.
-    const followed = storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0;
-    for (const outcome of outcomes) {
-      const values =
-        outcome.status === "completed"
-          ? [outcome.outcome, JSON.stringify(outcome.emails), JSON.stringify(outcome.phones), null, null, outcome.fromCache ? 1 : 0]
-          : [null, null, null, outcome.error.code, outcome.error.message, 0];
-      const args = [outcome.status, ...values, finishedAt, JSON.stringify(outcome.sources), outcome.index];
-      let changed = storage.sql.exec(RECORD_ITEM, ...args).toArray().length;
-      if (followed) changed += storage.sql.exec(RECORD_FOLLOWERS, ...args).toArray().length;
-      if (outcome.status === "completed") completed += changed;
-      else failed += changed;
-      tally(usage, outcome, changed);
+    // Items changed, per outcome: the item itself, and its followers.
+    const changed = new Map<number, number>();
+    const count = (rows: Iterable<{ idx: number }>) => {
+      for (const { idx } of rows) changed.set(idx, (changed.get(idx) ?? 0) + 1);
+    };
+    count(storage.sql.exec<{ idx: number }>(RECORD_ITEMS, JSON.stringify([...first.values()].map(outcomeRow)), finishedAt));
+    // Most batches have no duplicate people: then the followers' statement is not run at all.
+    if (changed.size > 0 && storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0) {
+      count(storage.sql.exec<{ idx: number }>(RECORD_FOLLOWERS, JSON.stringify([...changed.keys()])));
+    }
+    for (const [index, items] of changed) {
+      const outcome = first.get(index)!;
+      if (outcome.status === "completed") completed += items;
+      else failed += items;
+      tally(usage, outcome, items);
     }
     addFinished(storage.sql, row, completed, failed, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);

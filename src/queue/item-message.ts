@@ -37,10 +37,13 @@ export const MESSAGE_OVERHEAD_BYTES = 256;
 export const MESSAGE_CONTENT_TYPE = "json" satisfies QueueContentType;
 
 const encoder = new TextEncoder();
+const ASCII = /^[\0-\x7f]*$/;
 
 /** What the queue counts for one message: its JSON in UTF-8, plus the per-message headroom. */
 export function messageBytes(message: ItemMessage): number {
-  return encoder.encode(JSON.stringify(message)).byteLength + MESSAGE_OVERHEAD_BYTES;
+  const json = JSON.stringify(message);
+  // Most messages are ASCII, one byte per character: known without encoding them.
+  return (ASCII.test(json) ? json.length : encoder.encode(json).byteLength) + MESSAGE_OVERHEAD_BYTES;
 }
 
 /** Splits messages into sendBatch-sized chunks, by count and by encoded size (`sizeOf`, for sizes already known). */

@@ -6,7 +6,6 @@ import { MAX_ITEM_ENQUEUES, MAX_WEBHOOK_ENQUEUES } from "../../src/batch/next-st
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
 import {
-  batchProgress,
   createKey,
   expectProblem,
   faultyItemQueue,
@@ -17,6 +16,7 @@ import {
   setClockAhead,
   submitBatch,
   until,
+  untilAtRest,
   waitForCompletion,
 } from "../helpers";
 
@@ -45,7 +45,7 @@ async function lostBatch(size: number) {
   const stub = batchStub(env, batch.id);
   const queue = faultyItemQueue(async () => {});
   await stub.create(batch);
-  await until(() => batchProgress(stub), { what: "the fan-out done", done: (p) => p.next_enqueue_index === size });
+  await untilAtRest(stub);
   queue.mockRestore();
   return { key, batch, stub };
 }

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
 import { PENDING_AMONG } from "../../src/batch/erase";
-import { RECORD_FOLLOWERS, RECORD_ITEM } from "../../src/batch/item-store";
+import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/item-store";
 import { createSchema } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
 
@@ -21,10 +21,17 @@ async function planOf(query: string, ...bindings: SqlStorageValue[]): Promise<st
 // The statements run for every recorded item and every read of the batch row: each must
 // find its rows through an index, never walk the items (a batch holds up to 100,000).
 describe("the batch's hot statements", () => {
-  it("record an item by its key, and its followers through items_by_leader", async () => {
-    const args = ["completed", "found", "[]", "[]", null, null, 0, "2026-01-01T00:00:00.000Z", "[]", 5] as const;
-    expect(await planOf(RECORD_ITEM, ...args)).toEqual(["SEARCH items USING INTEGER PRIMARY KEY (rowid=?)"]);
-    expect(await planOf(RECORD_FOLLOWERS, ...args)).toEqual(["SEARCH items USING INDEX items_by_leader (leader_idx=?)"]);
+  it("record items by their keys, and their followers through items_by_leader", async () => {
+    const outcomes = JSON.stringify([[5, "completed", "found", "[]", "[]", null, null, 0, "[]"]]);
+    expect(await planOf(RECORD_ITEMS, outcomes, "2026-01-01T00:00:00.000Z")).toEqual([
+      "SCAN o VIRTUAL TABLE INDEX 1:",
+      "SEARCH items USING INTEGER PRIMARY KEY (rowid=?)",
+    ]);
+    expect(await planOf(RECORD_FOLLOWERS, "[5]")).toEqual([
+      "SCAN json_each VIRTUAL TABLE INDEX 1:",
+      "SEARCH l USING INTEGER PRIMARY KEY (rowid=?)",
+      "SEARCH items USING INDEX items_by_leader (leader_idx=?)",
+    ]);
   });
 
   it("read the row with the oldest pending enqueue from items_by_enqueue", async () => {

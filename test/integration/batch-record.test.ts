@@ -1,0 +1,108 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
+import type { ItemOutcome } from "../../src/batch/contract";
+import { batchStub } from "../../src/batch/stub";
+import { createKey, faultyItemQueue, getStatus, newBatch, person, submitBatch, until, untilAtRest, waitForCompletion } from "../helpers";
+
+/** Each item's enqueue facts, in index order. */
+const enqueued = (stub: DurableObjectStub<ContactInfoBatch>) =>
+  runInDurableObject(stub, (_, state) =>
+    state.storage.sql
+      .exec<{ enqueued_at: string | null; enqueues: number }>("SELECT enqueued_at, enqueues FROM items ORDER BY idx")
+      .toArray(),
+  );
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a new batch's items on the queue", () => {
+  it("are sent by create itself and stored as enqueued once, at creation; merged duplicates and invalid items not at all", async () => {
+    const { key, record } = await createKey();
+    const queue = faultyItemQueue((real, messages) => real(messages));
+    const batch = newBatch(record.customerId, 3);
+    const normalized = { firstName: "p0", lastName: "lovelace", companyDomain: "analytical.example" };
+    const personKey = JSON.stringify(Object.entries(normalized).sort());
+    batch.items = [
+      { ...batch.items[0]!, person: normalized, personKey },
+      { ...batch.items[0]!, person: normalized, personKey },
+      { input: { firstName: "Solo" }, externalId: null, error: { code: "invalid_input", message: "not enough to identify a person" } },
+    ];
+    const stub = batchStub(env, batch.id);
+    await stub.create(batch);
+    await untilAtRest(stub);
+
+    expect(queue).toHaveBeenCalledTimes(1);
+    expect([...queue.mock.calls[0]![0]].map(({ body }) => (body as { index: number }).index)).toEqual([0]);
+    expect(await enqueued(stub)).toEqual([
+      { enqueued_at: batch.createdAt, enqueues: 1 },
+      { enqueued_at: null, enqueues: 0 },
+      { enqueued_at: null, enqueues: 0 },
+    ]);
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 2, failedItems: 1 });
+  });
+
+  it("whose first sends failed are sent by the alarm, which records when", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 2);
+    const stub = batchStub(env, batch.id);
+    const queue = faultyItemQueue(async () => {
+      throw new Error("queue unavailable");
+    });
+    await stub.create(batch);
+    await until(
+      () => runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT enqueue_failures AS n FROM batch").one()),
+      {
+        what: "the alarm's send failed too",
+        done: ({ n }) => n > 0,
+      },
+    );
+    queue.mockRestore();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const items = await enqueued(stub);
+    expect(items.map(({ enqueues }) => enqueues)).toEqual([1, 1]);
+    expect(items.every(({ enqueued_at }) => enqueued_at !== null && enqueued_at > batch.createdAt)).toBe(true);
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 2, failedItems: 0 });
+  });
+});
+
+describe("recording results", () => {
+  it("gives merged duplicates their leader's result, each counted once", async () => {
+    const { key } = await createKey();
+    const batchId = await submitBatch(key, { items: [person(), person({ firstName: " ADA " }), person({ firstName: "Grace" }), person()] });
+    const status = await waitForCompletion(key, batchId);
+    expect(status).toMatchObject({ status: "completed", completedItems: 4, failedItems: 0 });
+    const [ada, ...rest] = status.items;
+    expect(ada!.emails.length).toBeGreaterThan(0);
+    for (const follower of [rest[0]!, rest[2]!]) {
+      expect(follower).toMatchObject({
+        status: "completed",
+        outcome: ada!.outcome,
+        emails: ada!.emails,
+        phones: ada!.phones,
+        sources: ada!.sources,
+      });
+    }
+    expect(rest[1]!.emails).not.toEqual(ada!.emails);
+  });
+
+  it("records the first of two outcomes for one item in one call, and nothing for an item already finished", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 2);
+    const stub = batchStub(env, batch.id);
+    faultyItemQueue(async () => {});
+    await stub.create(batch);
+    await untilAtRest(stub);
+
+    const failed: ItemOutcome = { index: 0, status: "failed", error: { code: "processing_failed", message: "no" }, sources: [] };
+    const found: ItemOutcome = { index: 0, status: "completed", outcome: "found", emails: [], phones: [], sources: [] };
+    expect(await stub.record([found, failed])).toEqual({ recorded: 1 });
+    expect(await stub.record([failed, { ...failed, index: 1 }])).toEqual({ recorded: 1 });
+    const status = await getStatus(key, batch.id);
+    expect(status).toMatchObject({ status: "completed", completedItems: 1, failedItems: 1 });
+    expect(status.items.map((item) => item.status)).toEqual(["completed", "failed"]);
+  });
+});
