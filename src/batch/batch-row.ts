@@ -32,6 +32,34 @@ export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
   return sql.exec<BatchRow>(BATCH_ROW).toArray()[0];
 }
 
+/** What a status read shows of the row: the counters, owner, dates and webhook, without the alarm's facts. */
+export type StatusRow = Pick<
+  BatchRow,
+  | "id"
+  | "customer_id"
+  | "environment"
+  | "total_items"
+  | "completed_items"
+  | "failed_items"
+  | "created_at"
+  | "completed_at"
+  | "deleted_at"
+  | "expired_at"
+  | "webhook_url"
+  | "webhook_state"
+  | "webhook_attempts"
+  | "webhook_last_status"
+>;
+
+const STATUS_ROW = `SELECT id, customer_id, environment, total_items, completed_items, failed_items, created_at, completed_at,
+    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status
+  FROM batch`;
+
+/** The row for a status read: one row, no look at the items or the outbox. */
+export function readStatusRow(sql: SqlStorage): StatusRow | undefined {
+  return sql.exec<StatusRow>(STATUS_ROW).toArray()[0];
+}
+
 export function insertBatchRow(sql: SqlStorage, batch: NewBatch, failed: number, completedAt: string | null): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
@@ -65,7 +93,7 @@ export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, f
   );
 }
 
-export const summary = (row: BatchRow): BatchSummary => summaryOf(row);
+export const summary = (row: StatusRow): BatchSummary => summaryOf(row);
 
 /** The summary of a batch just inserted (insertBatchRow), without reading it back. */
 export const newBatchSummary = (batch: NewBatch, failed: number, completedAt: string | null): BatchSummary =>
@@ -78,7 +106,7 @@ export const newBatchSummary = (batch: NewBatch, failed: number, completedAt: st
     completed_at: completedAt,
   });
 
-export function webhookView(row: BatchRow): WebhookView | null {
+export function webhookView(row: StatusRow): WebhookView | null {
   if (!row.webhook_url || !row.webhook_state) return null;
   return { url: row.webhook_url, state: row.webhook_state, attempts: row.webhook_attempts, lastStatus: row.webhook_last_status };
 }

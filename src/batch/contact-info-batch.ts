@@ -5,7 +5,16 @@ import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { log, logError } from "../log";
 import type { CompletedBatch } from "../webhooks/event";
-import { type BatchRow, insertBatchRow, newBatchSummary, readBatchRow, summary, webhookView } from "./batch-row";
+import {
+  type BatchRow,
+  insertBatchRow,
+  newBatchSummary,
+  readBatchRow,
+  readStatusRow,
+  type StatusRow,
+  summary,
+  webhookView,
+} from "./batch-row";
 import type { BatchOwner, CreatedBatch, ItemOutcome, NewBatch, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
@@ -90,8 +99,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   /** The batch and one page of its items, as far as `owner` may know. */
   status(owner: BatchOwner, page: StatusPage): StatusRead {
-    const row = this.#ownedRow(owner);
-    if (!row) return { kind: "none" };
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
+    if (!row || !ownedBy(row, owner)) return { kind: "none" };
     if (row.deleted_at !== null) return { kind: "deleted", deletedAt: row.deleted_at };
     if (row.expired_at !== null) return { kind: "expired", expiredAt: row.expired_at };
     const items = this.#pages.page(row, page, () => itemsPage(this.#sql, page));
@@ -253,5 +262,5 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 }
 
-const ownedBy = (row: BatchRow, owner: BatchOwner): boolean =>
+const ownedBy = (row: Pick<StatusRow, "customer_id" | "environment">, owner: BatchOwner): boolean =>
   row.customer_id === owner.customerId && row.environment === owner.environment;

@@ -15,7 +15,7 @@ const MAX_PAGES = 8;
 export class PageCache {
   readonly #pages = new Map<string, ItemsPage>();
 
-  page(row: BatchRow, page: StatusPage, render: () => ItemsPage): ItemsPage {
+  page(row: Pick<BatchRow, "completed_at" | "expired_at" | "deleted_at">, page: StatusPage, render: () => ItemsPage): ItemsPage {
     if (row.completed_at === null || row.expired_at !== null || row.deleted_at !== null) return render();
     const key = `${page.fromIndex}:${page.limit}:${page.status ?? ""}`;
     let rendered = this.#pages.get(key);

@@ -151,7 +151,13 @@ export function normalizePerson(input: PersonInput): NormalizedPerson {
   return person;
 }
 
-/** The normalized person as one canonical string: equal people, equal keys. */
+// A normalized person's keys in sorted order, so its key needs no sort per item.
+const SORTED_PERSON_KEYS = Object.keys(normalizedPersonSchema.shape).sort() as (keyof NormalizedPerson)[];
+
+/**
+ * The normalized person as one canonical string: equal people, equal keys. Its
+ * entries in key order, as JSON (stored, and hashed into cache keys: never change its form).
+ */
 export function personKey(person: NormalizedPerson): string {
-  return JSON.stringify(Object.entries(person).sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify(SORTED_PERSON_KEYS.filter((key) => Object.hasOwn(person, key)).map((key) => [key, person[key]]));
 }

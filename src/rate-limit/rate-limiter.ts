@@ -14,18 +14,38 @@ export interface ConsumeResult {
 // Decisions never depend on it: they count only hits inside the window.
 const MAX_DELETES_PER_CALL = 1000;
 
+// The other types' expired hits are swept at most this often: decisions count only hits inside
+// the window, so a hit kept a moment longer changes nothing, and a busy limiter saves two
+// statements on most calls.
+const SWEEP_INTERVAL_MS = 1000;
+
 type Hit = { seq: number; at: number };
+
+// Oldest hits of a window kept in memory, so most decisions need no read: they are read
+// again, this many at a time, only when all of them have left the window.
+const LIVE_HITS_KEPT = 64;
+
+/**
+ * What the object knows of one type's window, valid while it is the only writer of
+ * its hits (it is: one object per customer and environment): the newest hit and the
+ * oldest hits still inside the window, contiguous in `seq`. Read from SQLite on the
+ * first call, when the window's length changes, when the clock went back, and when
+ * every kept hit has left the window.
+ */
+type KnownWindow = { windowSeconds: number; now: number; newest: Hit | undefined; live: Hit[] };
 
 /**
  * The request counts of one customer in one environment (all its keys), one
  * sliding window per endpoint type, counted in the object's SQLite. A Durable
  * Object runs one call at a time and `consume` never awaits, so concurrent
- * requests are decided one after another against the stored count. Each
- * decision is a handful of index lookups whatever the limit; nothing is loaded
- * into memory when the object starts.
+ * requests are decided one after another against the stored count. A decision
+ * is one INSERT, and a read only when the oldest hits kept in memory have all
+ * left the window; nothing is loaded when the object starts.
  */
 export class RateLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
+  readonly #known = new Map<EndpointType, KnownWindow>();
+  #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -36,28 +56,31 @@ export class RateLimiter extends DurableObject<Env> {
 
   /**
    * Decides and counts one request of `endpointType`. The other types' windows are
-   * read only `withUsage`; otherwise their expired hits are just deleted.
+   * read only `withUsage`.
    */
   consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, { withUsage = false } = {}): ConsumeResult {
     const now = Date.now();
-    const log = this.#window(endpointType, now, limits[endpointType].windowSeconds);
-    const decision = decide(log, now, limits[endpointType]);
-    if (decision.allowed) this.#record(endpointType, now, log.newest);
-    const others = ENDPOINT_TYPES.filter((type) => type !== endpointType);
-    if (!withUsage) {
-      for (const type of others) this.#deleteExpired(type, now, limits[type].windowSeconds);
-      return { decision };
+    const window = this.#window(endpointType, now, limits[endpointType].windowSeconds);
+    const decision = decide(window.log, now, limits[endpointType]);
+    if (decision.allowed) this.#record(endpointType, now, window);
+    if (now - this.#sweptAt >= SWEEP_INTERVAL_MS) {
+      for (const type of ENDPOINT_TYPES) this.#deleteExpired(type, now, limits[type].windowSeconds);
+      this.#sweptAt = now;
     }
-    const usage = Object.fromEntries([
-      [endpointType, decision],
-      ...others.map((type) => [type, windowUsage(this.#window(type, now, limits[type].windowSeconds), now, limits[type])]),
-    ]) as Record<EndpointType, WindowUsage>;
+    if (!withUsage) return { decision };
+    const usage = Object.fromEntries(
+      ENDPOINT_TYPES.map((type) => [
+        type,
+        type === endpointType ? decision : windowUsage(this.#window(type, now, limits[type].windowSeconds).log, now, limits[type]),
+      ]),
+    ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
   }
 
   /**
-   * The same deletion as #window's, in one statement: times never decrease along `seq`,
-   * so the hits that left the window are the oldest ones, at most MAX_DELETES_PER_CALL of them.
+   * Deletes hits that left the window, oldest first: times never decrease along `seq`,
+   * so they are a prefix of the sequence, and at most MAX_DELETES_PER_CALL of them go.
+   * Decisions never depend on it: they count only hits inside the window.
    */
   #deleteExpired(type: EndpointType, now: number, windowSeconds: number): void {
     this.#sql.exec(
@@ -69,44 +92,44 @@ export class RateLimiter extends DurableObject<Env> {
     );
   }
 
-  /** The hits of `type` inside the window at `now`, after deleting (some of) those that left it. */
-  #window(type: EndpointType, now: number, windowSeconds: number): WindowLog & { newest: Hit | undefined } {
-    // One statement: the newest hit, the oldest still inside the window (by hits_by_time), the oldest stored.
-    const found = this.#sql
-      .exec<{ newest_seq: number; newest_at: number; live_seq: number | null; live_at: number | null; oldest_seq: number }>(
-        `SELECT newest.seq AS newest_seq, newest.at AS newest_at, live.seq AS live_seq, live.at AS live_at,
-                (SELECT seq FROM hits WHERE endpoint_type = ?1 ORDER BY seq LIMIT 1) AS oldest_seq
-         FROM (SELECT seq, at FROM hits WHERE endpoint_type = ?1 ORDER BY seq DESC LIMIT 1) AS newest
-         LEFT JOIN (SELECT seq, at FROM hits WHERE endpoint_type = ?1 AND at > ?2 ORDER BY at LIMIT 1) AS live ON 1`,
-        type,
-        now - windowSeconds * 1000,
-      )
-      .toArray()[0];
-    if (!found) return { count: 0, at: () => now, newest: undefined };
-    const newest = { seq: found.newest_seq, at: found.newest_at };
-    const firstLive = found.live_seq;
-    const deleteBelow = Math.min(firstLive ?? newest.seq + 1, found.oldest_seq + MAX_DELETES_PER_CALL);
-    if (deleteBelow > found.oldest_seq) this.#sql.exec("DELETE FROM hits WHERE endpoint_type = ? AND seq < ?", type, deleteBelow);
-    if (firstLive === null || found.live_at === null) return { count: 0, at: () => now, newest };
-    const firstAt = found.live_at;
-    return {
-      count: newest.seq - firstLive + 1,
-      at: (index) =>
-        index === 0
-          ? firstAt
-          : this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, firstLive + index).one().at,
-      newest,
-    };
+  /** The hits of `type` inside the window at `now`: from memory, read again only when needed (KnownWindow). */
+  #window(type: EndpointType, now: number, windowSeconds: number): KnownWindow & { log: WindowLog } {
+    const cutoff = now - windowSeconds * 1000;
+    let known = this.#known.get(type);
+    if (!known || known.windowSeconds !== windowSeconds || now < known.now) {
+      const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
+      known = { windowSeconds, now, newest, live: [] };
+      this.#known.set(type, known);
+    }
+    known.now = now;
+    while (known.live.length > 0 && known.live[0]!.at <= cutoff) known.live.shift();
+    if (known.live.length === 0 && known.newest !== undefined && known.newest.at > cutoff) {
+      known.live = this.#sql
+        .exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at, seq LIMIT ?", type, cutoff, LIVE_HITS_KEPT)
+        .toArray();
+    }
+    const { live, newest } = known;
+    const first = live[0];
+    const log: WindowLog =
+      first === undefined || newest === undefined
+        ? { count: 0, at: () => now }
+        : {
+            count: newest.seq - first.seq + 1,
+            at: (index) =>
+              live[index]?.at ??
+              this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, first.seq + index).one().at,
+          };
+    return Object.assign(known, { log });
   }
 
-  #record(type: EndpointType, now: number, newest: Hit | undefined): void {
+  #record(type: EndpointType, now: number, known: KnownWindow): void {
     // Times never decrease along `seq` (a clock step back is recorded as the newest time),
     // so deleting the oldest by time deletes a prefix of the sequence and leaves no gaps.
-    this.#sql.exec(
-      "INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)",
-      type,
-      newest ? newest.seq + 1 : 0,
-      Math.max(now, newest?.at ?? now),
-    );
+    const hit = { seq: known.newest ? known.newest.seq + 1 : 0, at: Math.max(now, known.newest?.at ?? now) };
+    this.#sql.exec("INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)", type, hit.seq, hit.at);
+    // Kept while the kept hits run up to it without a gap.
+    const last = known.live[known.live.length - 1];
+    if ((last === undefined || last.seq === hit.seq - 1) && known.live.length < LIVE_HITS_KEPT) known.live.push(hit);
+    known.newest = hit;
   }
 }

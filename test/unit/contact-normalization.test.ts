@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asciiDomain, asciiEmail, linkedinSlug, normalizePerson } from "../../src/contact-info/person";
+import { asciiDomain, asciiEmail, linkedinSlug, normalizePerson, personKey } from "../../src/contact-info/person";
 import { toE164 } from "../../src/contact-info/phone";
 import { applyPattern, detectPattern, dominantPattern, EMAIL_PATTERNS } from "../../src/enrichment/email-patterns";
 import { asciiWord, firstAndLast } from "../../src/enrichment/names";
@@ -83,5 +83,23 @@ describe("a normalized person", () => {
     expect(normalizePerson({ fullName: "Jane Doe", companyDomain: "xn--bcher-kva.example", email: "jane@XN--BCHER-KVA.example" })).toEqual(
       unicode,
     );
+  });
+
+  // Stored with every item and hashed into result-cache keys and the sandbox's seed: its form must never change.
+  it("has one key: its entries in key order, as JSON", () => {
+    const full = normalizePerson({
+      linkedinUrl: "https://www.linkedin.com/in/jane-doe",
+      email: "jane@acme.example",
+      lastName: "Doe",
+      fullName: "Jane Doe",
+      firstName: "Jane",
+      companyName: "Acme",
+      companyDomain: "acme.example",
+    });
+    expect(personKey(full)).toBe(
+      '[["companyDomain","acme.example"],["companyName","acme"],["email","jane@acme.example"],["firstName","jane"],["fullName","jane doe"],["lastName","doe"],["linkedinSlug","jane-doe"]]',
+    );
+    expect(personKey({ lastName: "doe", firstName: "jane" })).toBe('[["firstName","jane"],["lastName","doe"]]');
+    expect(personKey({})).toBe("[]");
   });
 });
