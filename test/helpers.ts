@@ -1,10 +1,13 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import { readBatchRow } from "../src/batch/batch-row";
 import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
 import type { BatchOwner, NewBatch } from "../src/batch/contract";
+import { nextStep } from "../src/batch/next-step";
 import { batchStub } from "../src/batch/stub";
 import type { BatchPage, BatchPageData } from "../src/batch/views";
+import { readConfig } from "../src/config";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
 import type { Environment } from "../src/environment";
 import entry from "../src/index";
@@ -233,24 +236,18 @@ export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
 
 /**
  * Until a new batch's object is done with what its creation set off: every item
- * sent (by `create`, or by the alarm after it) and the alarm asleep until its next
- * deadline (while it runs, none is set), so a test that moves the clock or runs
- * the alarm starts from rest.
+ * sent, the batch registered with its account, and the alarm armed for the wait
+ * its plan names (by `create`'s first steps, or by the alarm after them), so a
+ * test that moves the clock or runs the alarm starts from rest.
  */
 export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Promise<void> {
   await until(
     () =>
-      runInDurableObject(stub, async (_, state) => ({
-        ...state.storage.sql
-          .exec<{ next_enqueue_index: number; total_items: number }>("SELECT next_enqueue_index, total_items FROM batch")
-          .one(),
-        alarm: await state.storage.getAlarm(),
-      })),
-    {
-      what: "the new batch at rest",
-      done: ({ next_enqueue_index, total_items, alarm }) =>
-        next_enqueue_index === total_items && alarm !== null && alarm > Date.now() + 1000,
-    },
+      runInDurableObject(stub, async (_, state) => {
+        const row = readBatchRow(state.storage.sql);
+        return { step: row && nextStep(row, Date.now(), readConfig(env)), alarm: await state.storage.getAlarm() };
+      }),
+    { what: "the new batch at rest", done: ({ step, alarm }) => step?.kind === "wait_until" && alarm === step.at },
   );
 }
 

@@ -31,6 +31,9 @@ const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the i
 // How soon finished items' usage is reported to the account.
 const REPORT_DELAY_MS = 1_000;
 
+// When a new batch's alarm fires if the object stopped before taking its first steps itself.
+const FIRST_STEPS_FALLBACK_MS = 5_000;
+
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
 
@@ -78,17 +81,30 @@ export class ContactInfoBatch extends DurableObject<Env> {
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
     this.#hasSchema = true;
-    // Now: to register with the account, then go on with the fan-out if the sends below did not finish it,
-    // send the webhook or wait for retention to end. Not awaited: the output gate holds this answer until
-    // the alarm is stored, as it does for the rows.
-    void this.ctx.storage.setAlarm(Date.now());
-    // The items are sent from here, not read back by the alarm; after this answer (the next task), so
-    // the caller has it as soon as the items are stored. A failed send is logged and left to the alarm.
-    if (completedAt === null) {
+    if (completedAt !== null) {
+      // Nothing to send: the alarm registers the batch with its account and sends the webhook, now.
+      void this.ctx.storage.setAlarm(Date.now());
+    } else {
+      // The items are sent from here, not read back by the alarm, and then the alarm's first steps
+      // (registering with the account) are taken here too, arming it for the next; all after this
+      // answer (the next task), so the caller has it as soon as the items are stored. The alarm is
+      // the fallback: armed with the rows (the output gate holds this answer until both are stored),
+      // it takes over if the object stops first, and at once if a step here fails.
+      void this.ctx.storage.setAlarm(Date.now() + FIRST_STEPS_FALLBACK_MS);
       this.#sending = scheduler
         .wait(0)
         .then(() => fanOutNew(this.#fanOutTarget(readConfig(this.env)), batch, leaders))
-        .catch((error) => logError("batch_first_send_failed", error, { batchId: batch.id }))
+        .then(
+          () => this.#advance(),
+          (error) => {
+            logError("batch_first_send_failed", error, { batchId: batch.id });
+            return this.#advance();
+          },
+        )
+        .catch(async (error) => {
+          logError("batch_first_steps_failed", error, { batchId: batch.id });
+          await this.ctx.storage.setAlarm(Date.now());
+        })
         .finally(() => {
           this.#sending = null;
         });
@@ -160,15 +176,19 @@ export class ContactInfoBatch extends DurableObject<Env> {
     failQueuedWebhook(this.#sql);
   }
 
-  /** Takes the steps `nextStep` plans, in turn, until one is to wait: then the alarm is armed for it. */
   override async alarm(): Promise<void> {
     await this.#sending;
+    await this.#advance();
+  }
+
+  /** Takes the steps `nextStep` plans, in turn, until one is to wait: then the alarm is armed for it. */
+  async #advance(): Promise<void> {
     const config = readConfig(this.env);
     for (let turn = 0; turn < MAX_STEPS_PER_ALARM; turn++) {
       const row = this.#row();
       if (!row) return;
       const step = nextStep(row, Date.now(), config);
-      if (step.kind === "none") return;
+      if (step.kind === "none") return this.ctx.storage.deleteAlarm();
       if (step.kind === "wait_until") return this.ctx.storage.setAlarm(step.at);
       if (!(await this.#take(step, row, config))) return;
     }
