@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
 import { type NormalizedPerson, personKey } from "../contact-info/person";
 import { asciiWord, splitName } from "./names";
@@ -40,7 +39,7 @@ export const sandboxProvider: ContactProvider = {
     }
     if (domain === SANDBOX_DOMAINS.notFound) return { emails: [], phones: [] };
 
-    const seed = digest(person);
+    const seed = await digest(person);
     const { first, last } = nameParts(person);
     const company = companySlug(person);
     const emails: Email[] = [];
@@ -73,9 +72,8 @@ export const sandboxProvider: ContactProvider = {
   },
 };
 
-// SHA-256 of the person's key: node:crypto's, which answers at once (WebCrypto's costs a promise per item).
-function digest(person: NormalizedPerson): Uint8Array {
-  return createHash("sha256").update(personKey(person)).digest();
+async function digest(person: NormalizedPerson): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(personKey(person))));
 }
 
 function nameParts(person: NormalizedPerson): { first: string; last: string } {
