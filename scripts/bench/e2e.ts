@@ -12,7 +12,7 @@ import { type E2eResult, machine, median, RESULTS, writeReport } from "./report"
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
 const CEILING_ITEMS = 10_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
 const TIMEOUT_MS = 15 * 60_000;

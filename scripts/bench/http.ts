@@ -13,7 +13,7 @@ import { type HttpResult, machine, median, RESULTS, writeReport } from "./report
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Person", companyDomain: "bench.example" }));
 

@@ -39,10 +39,11 @@ const MAX_STEPS_PER_ALARM = 8;
 
 /**
  * One batch: its items, their results and the counters, in this object's SQLite.
- * Its alarm drives the fan-out to the queue, recording how far it got, so an
- * item accepted is an item enqueued even if a send fails halfway; then the
- * re-drive of lost messages, the deadline, the webhook and retention. What the
- * alarm does next is decided by `nextStep`; the steps' SQL lives beside it.
+ * `create` sends the items to the queue right after storing them, recording how
+ * far it got; the alarm goes on from there if a send fails halfway, so an item
+ * accepted is an item enqueued. Then the alarm drives the re-drive of lost
+ * messages, the deadline, the webhook and retention. What it does next is
+ * decided by `nextStep`; the steps' SQL lives beside it.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
   readonly #sql: SqlStorage;
@@ -75,7 +76,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       if (!this.#hasSchema) createSchema(this.#sql);
       insertBatchRow(this.#sql, batch, failed, completedAt);
       insertItems(this.#sql, batch.items, batch.createdAt, leaders);
-      // Registers the batch with its account (and counts the items failed at submission), from the alarm.
+      // Registers the batch with its account (and counts the items failed at submission): the first step below.
       const usage = emptyUsage();
       tallyFailed(usage, failed);
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
