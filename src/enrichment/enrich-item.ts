@@ -1,7 +1,5 @@
-import type { ContactField } from "../contact-info/contact";
-import type { NormalizedPerson } from "../contact-info/person";
 import { completedItem, decideItem, type ItemResult } from "./item-decision";
-import type { ContactProvider } from "./provider";
+import type { ContactProvider, FindRequest } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type ProviderReport, runWaterfall } from "./waterfall";
 
@@ -18,10 +16,7 @@ export interface EnrichOptions {
 }
 
 /** One attempt at an item: the result cache first, then the waterfall, then the decision (decideItem). */
-export async function enrichItem(
-  request: { person: NormalizedPerson; fields: readonly ContactField[]; attempt: number },
-  options: EnrichOptions,
-): Promise<Resolution> {
+export async function enrichItem(request: FindRequest, options: EnrichOptions): Promise<Resolution> {
   const cached = options.cache && (await options.cache.store.get(options.cache.key));
   if (cached) return { kind: "record", result: completedItem(cached, true), reports: [] };
 

@@ -26,7 +26,7 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
 
   return async ({ environment, fields, person, personKey, attempt }) =>
     enrichItem(
-      { person, fields, attempt },
+      { person, personKey, fields, attempt },
       {
         providers: providersOf(environment),
         cache: environment === "live" ? { store: cache, key: await resultCacheKey(environment, fields, personKey) } : undefined,

@@ -3,6 +3,8 @@ import type { NormalizedPerson } from "../contact-info/person";
 
 export interface FindRequest {
   person: NormalizedPerson;
+  /** The person's canonical key (personKey), made once at submission and carried with the item. */
+  personKey: string;
   fields: readonly ContactField[];
   /** 1 on the first delivery of the item, 2 on its first retry, and so on. */
   attempt: number;

@@ -1,5 +1,5 @@
 import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
-import { type NormalizedPerson, personKey } from "../contact-info/person";
+import type { NormalizedPerson } from "../contact-info/person";
 import { asciiWord, splitName } from "./names";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
@@ -29,7 +29,7 @@ const PHONE_TYPES: readonly PhoneType[] = ["mobile", "mobile", "landline", "voip
  */
 export const sandboxProvider: ContactProvider = {
   name: "sandbox",
-  async find({ person, fields, attempt }: FindRequest): Promise<FindResult> {
+  async find({ person, personKey, fields, attempt }: FindRequest): Promise<FindResult> {
     const domain = person.companyDomain;
     // fail.test acts out a fault in our own processing (not a source outage): the attempt fails, the queue retries it.
     if (domain === SANDBOX_DOMAINS.fail) throw new Error("sandbox: fail.test always fails");
@@ -39,7 +39,7 @@ export const sandboxProvider: ContactProvider = {
     }
     if (domain === SANDBOX_DOMAINS.notFound) return { emails: [], phones: [] };
 
-    const seed = await digest(person);
+    const seed = await digest(personKey);
     const { first, last } = nameParts(person);
     const company = companySlug(person);
     const emails: Email[] = [];
@@ -72,8 +72,10 @@ export const sandboxProvider: ContactProvider = {
   },
 };
 
-async function digest(person: NormalizedPerson): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(personKey(person))));
+const encoder = new TextEncoder();
+
+async function digest(personKey: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(personKey)));
 }
 
 function nameParts(person: NormalizedPerson): { first: string; last: string } {

@@ -105,4 +105,40 @@ describe("recording results", () => {
     expect(status).toMatchObject({ status: "completed", completedItems: 1, failedItems: 1 });
     expect(status.items.map((item) => item.status)).toEqual(["completed", "failed"]);
   });
+
+  it("stores inputs and outcomes exactly as given, whatever their characters and types", async () => {
+    const { key, record } = await createKey();
+    const batch = newBatch(record.customerId, 2);
+    const odd = `Zoë "Ø" \\ 名前 😀 \u2028 '; DROP TABLE items; --`;
+    batch.items[0] = { input: { fullName: odd, companyName: "Ünïcode GmbH" }, externalId: `crm\t${odd}`, error: null };
+    batch.items[1] = { input: { email: "x@y.example" }, externalId: null, error: null };
+    const stub = batchStub(env, batch.id);
+    faultyItemQueue(async () => {});
+    await stub.create(batch);
+    await untilAtRest(stub);
+
+    const email = { address: `${odd}@x.example`, type: "work", status: "valid", confidence: 91, source: "sandbox" } as const;
+    const phone = { number: "+12125550123", type: "mobile", confidence: 0, source: "sandbox" } as const;
+    const sources = [{ name: "sandbox", outcome: "found" }] as const;
+    expect(
+      await stub.record([
+        { index: 0, status: "completed", outcome: "found", emails: [email], phones: [phone], fromCache: true, sources: [...sources] },
+        { index: 1, status: "failed", error: { code: "source_unavailable", message: odd }, sources: [] },
+      ]),
+    ).toEqual({ recorded: 2 });
+    const { items } = await getStatus(key, batch.id);
+    expect(items[0]).toEqual({
+      index: 0,
+      externalId: `crm\t${odd}`,
+      status: "completed",
+      outcome: "found",
+      input: { fullName: odd, companyName: "Ünïcode GmbH" },
+      emails: [email],
+      phones: [phone],
+      error: null,
+      fromCache: true,
+      sources,
+    });
+    expect(items[1]).toMatchObject({ index: 1, externalId: null, status: "failed", error: { code: "source_unavailable", message: odd }, sources: [] });
+  });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { normalizePerson, type PersonInput } from "../../src/contact-info/person";
+import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import { type DirectoryEntry, directoryProvider } from "../../src/enrichment/directory";
 import { directoryWrites, toDirectoryEntry } from "../../src/enrichment/directory-import";
 
@@ -12,8 +12,10 @@ async function importRows(rows: Record<string, string>[]): Promise<void> {
   for (const { key, value } of directoryWrites(entries as DirectoryEntry[])) await env.DIRECTORY.put(key, value);
 }
 
-const find = (input: PersonInput) =>
-  directoryProvider(env.DIRECTORY).find({ person: normalizePerson(input), fields: ["email", "phone"], attempt: 1 });
+const find = (input: PersonInput) => {
+  const person = normalizePerson(input);
+  return directoryProvider(env.DIRECTORY).find({ person, personKey: personKey(person), fields: ["email", "phone"], attempt: 1 });
+};
 
 describe("the directory lookup", () => {
   it("finds an entry imported with a name as long as an item field allows", async () => {

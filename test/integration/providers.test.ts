@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import sample from "../../directory/sample.csv?raw";
 import { readConfig } from "../../src/config";
-import { normalizePerson, type PersonInput } from "../../src/contact-info/person";
+import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryProvider } from "../../src/enrichment/directory";
 import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
@@ -19,8 +19,10 @@ const hunter = hunterProvider("test-hunter-key", "https://hunter.test", upstream
 const pdl = pdlProvider("test-pdl-key", "https://pdl.test", upstream);
 const pattern = patternProvider(env.DIRECTORY, "https://doh.test/dns-query", upstream);
 
-const find = (provider: ContactProvider, input: PersonInput, fields: ("email" | "phone")[] = ["email", "phone"]) =>
-  provider.find({ person: normalizePerson(input), fields, attempt: 1 });
+const find = (provider: ContactProvider, input: PersonInput, fields: ("email" | "phone")[] = ["email", "phone"]) => {
+  const person = normalizePerson(input);
+  return provider.find({ person, personKey: personKey(person), fields, attempt: 1 });
+};
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { personKey } from "../../src/contact-info/person";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
@@ -21,8 +22,10 @@ function memoryCache(): ResultCache & { entries: Map<string, SourcedResult> } {
   return { entries, get: async (key) => entries.get(key) ?? null, put: async (key, result) => void entries.set(key, result) };
 }
 
+const person = { fullName: "ada lovelace", companyDomain: "a.example" };
 const request = (attempt = 1) => ({
-  person: { fullName: "Ada Lovelace", companyDomain: "a.example" },
+  person,
+  personKey: personKey(person),
   fields: ["email"] as const,
   attempt,
 });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { normalizePerson } from "../../src/contact-info/person";
+import { normalizePerson, personKey } from "../../src/contact-info/person";
 import { PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { sandboxProvider } from "../../src/enrichment/sandbox-provider";
 
-const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) =>
-  sandboxProvider.find({ person: normalizePerson(input), fields, attempt });
+const find = (input: Record<string, string>, attempt = 1, fields: ("email" | "phone")[] = ["email", "phone"]) => {
+  const person = normalizePerson(input);
+  return sandboxProvider.find({ person, personKey: personKey(person), fields, attempt });
+};
 
 describe("the sandbox provider", () => {
   it("gives the same answer for the same input", async () => {

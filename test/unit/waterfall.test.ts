@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Email } from "../../src/contact-info/contact";
+import { personKey } from "../../src/contact-info/person";
 import {
   type ContactProvider,
   type FindResult,
@@ -28,7 +29,8 @@ function provider(name: string, answer: FindResult | Error, calls: string[] = []
   };
 }
 
-const request = { person: { fullName: "Ada Lovelace", companyDomain: "a.example" }, fields: ["email", "phone"] as const, attempt: 1 };
+const person = { fullName: "ada lovelace", companyDomain: "a.example" };
+const request = { person, personKey: personKey(person), fields: ["email", "phone"] as const, attempt: 1 };
 const phone = { number: "+12025550100", type: "mobile" as const, confidence: 80, source: "b" };
 
 describe("the waterfall", () => {
