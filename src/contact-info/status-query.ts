@@ -2,7 +2,7 @@ import * as z from "zod";
 import { decodeCursor } from "../batch/cursor";
 import { ITEM_STATUSES, type ItemStatus } from "../batch/views";
 import { badRequest } from "../http/errors";
-import type { FieldError } from "../http/problem";
+import { parseQuery } from "../http/query";
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -30,16 +30,7 @@ export interface StatusPage {
 
 /** The page a status request asks for, or a 400 `invalid_query` naming each bad parameter. */
 export function parseStatusQuery(query: Record<string, string>): StatusPage {
-  const parsed = statusQuerySchema.safeParse(query);
-  if (!parsed.success) {
-    const errors: FieldError[] = parsed.error.issues.map((issue) =>
-      issue.code === "unrecognized_keys"
-        ? { path: issue.keys.join(", "), message: "unknown query parameter" }
-        : { path: issue.path.join("."), message: issue.message },
-    );
-    throw badRequest("invalid_query", `Invalid query: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}.`, errors);
-  }
-  const { limit = MAX_PAGE_SIZE, cursor, status } = parsed.data;
+  const { limit = MAX_PAGE_SIZE, cursor, status } = parseQuery(statusQuerySchema, query);
   const fromIndex = cursor === undefined ? 0 : decodeCursor(cursor);
   if (fromIndex === null) {
     throw badRequest("invalid_query", "cursor is not valid: pass the nextCursor of a previous page unchanged.", [
