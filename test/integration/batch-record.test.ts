@@ -139,6 +139,12 @@ describe("recording results", () => {
       fromCache: true,
       sources,
     });
-    expect(items[1]).toMatchObject({ index: 1, externalId: null, status: "failed", error: { code: "source_unavailable", message: odd }, sources: [] });
+    expect(items[1]).toMatchObject({
+      index: 1,
+      externalId: null,
+      status: "failed",
+      error: { code: "source_unavailable", message: odd },
+      sources: [],
+    });
   });
 });
