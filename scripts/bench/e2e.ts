@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
 import { lineChart } from "./chart";
-import { type E2eResult, machine, median, RESULTS, writeReport } from "./report";
+import { type E2eResult, flushDisk, machine, median, RESULTS, writeReport } from "./report";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
@@ -104,6 +104,7 @@ async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ra
       const measured: Measured[] = [];
       for (const size of SIZES.filter((size) => size <= REPEATED_UP_TO || round === ROUNDS)) {
         const { acceptMs, completeMs } = await submitAndComplete(server.url, headers, size);
+        flushDisk();
         const itemsPerSecond = (size / completeMs) * 1000;
         measured.push({
           items: size,

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
 import { barChart } from "./chart";
-import { type HttpResult, machine, median, RESULTS, writeReport } from "./report";
+import { flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -114,6 +114,7 @@ async function main() {
       }
       rounds.push(runs);
       await drain();
+      flushDisk();
     }
     const result = (route: (typeof routes)[number], against: string, target: number | undefined): HttpResult & { ratios: number[] } => {
       const ratios = rounds.map((runs) => runs.get(route.name)!.requests.average / runs.get(against)!.requests.average);

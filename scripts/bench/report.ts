@@ -1,4 +1,6 @@
-// Renders BENCHMARKS.md from the latest results of `npm run bench` and `npm run bench:e2e`.
+// Renders BENCHMARKS.md from the latest results of `npm run bench` and `npm run bench:e2e`,
+// and what the two share.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 
@@ -28,6 +30,16 @@ export interface E2eResult {
   msPerItem: number;
   /** Items/s over the ceiling of the same round, per round (absent in results from before rounds). */
   ratios?: number[];
+}
+
+/**
+ * Writes the machine's dirty pages to disk (sync(1)). Called after work that wrote
+ * many local databases (a submit run, a batch), so the next measurement does not
+ * wait behind their write-back: every write a measured request commits (the
+ * limiter's, a new batch's) would, and its floor may write nothing.
+ */
+export function flushDisk(): void {
+  execFileSync("sync");
 }
 
 /** The middle value (of an odd count; the lower middle of an even one). */
@@ -69,7 +81,7 @@ export function writeReport(): void {
     lines.push(
       "## HTTP throughput (`npm run bench`)",
       "",
-      `${http.date}, ${http.machine}. autocannon, ${http.connections} connections, ${http.durationSeconds} s per route, one route at a time${http.rounds ? `, in ${http.rounds} rounds: every route once per round, each ratio against its floor in the same round, and after each round the queue drained of the batches the submit made. Shown: the median ratio, the figures of the round it came from, and every round's ratio` : ""}. Floors: \`GET /healthz\` (the request path of \`wrangler dev\` and the Worker) for the reads, and for the submit a minimal Worker (\`bench/submit-floor/\`) that per request parses the same body, creates a new SQLite Durable Object, writes the 100 items in one transaction and sets an alarm: what one batch costs the platform at the least. The submit is shown once more, without a target, against that Worker doing also what the service must do per batch on the platform: after answering, send the 100 items as queue messages (acked by a no-op consumer) and call one more Durable Object (one row), so its gap to that floor is the service's own code.`,
+      `${http.date}, ${http.machine}. autocannon, ${http.connections} connections, ${http.durationSeconds} s per route, one route at a time${http.rounds ? `, in ${http.rounds} rounds: every route once per round, each ratio against its floor in the same round, and after each round the queue drained of the batches the submit made and the disk synced (\`sync\`), so that the next round's writes (the limiter's row per request, a new batch) do not wait behind those batches' write-back. Shown: the median ratio, the figures of the round it came from, and every round's ratio` : ""}. Floors: \`GET /healthz\` (the request path of \`wrangler dev\` and the Worker) for the reads, and for the submit a minimal Worker (\`bench/submit-floor/\`) that per request parses the same body, creates a new SQLite Durable Object, writes the 100 items in one transaction and sets an alarm: what one batch costs the platform at the least. The submit is shown once more, without a target, against that Worker doing also what the service must do per batch on the platform: after answering, send the 100 items as queue messages (acked by a no-op consumer) and call one more Durable Object (one row), so its gap to that floor is the service's own code.`,
       "",
       "| route | requests/s | p50 ms | p99 ms | non-2xx | ratio | rounds | to | target | met |",
       "|---|---:|---:|---:|---:|---:|---|---|---:|---|",
@@ -93,7 +105,7 @@ export function writeReport(): void {
     lines.push(
       "## End to end (`npm run bench:e2e`)",
       "",
-      `${e2e.date}, ${e2e.machine}. One \`test\` batch at a time; accept = until the 202, complete = until the batch's \`completedAt\` (when its last item was recorded, as the batch reports it; found by polling every 50 ms, so the polling step is not in the time), after a 10-item warm-up batch. Ceiling: a no-op consumer on the same local queue settings (timed to its last count, likewise) drained ${e2e.ceiling.items.toLocaleString("en")} messages at ${e2e.ceiling.itemsPerSecond.toFixed(0)} messages/s${e2e.rounds ? ` (the median of ${e2e.rounds} rounds; each round measures the ceiling, then each batch up to 10,000 items against it, larger batches only in the last round; shown: each size's median ratio, the figures of its round, and every round's ratio)` : ""}.`,
+      `${e2e.date}, ${e2e.machine}. One \`test\` batch at a time; accept = until the 202, complete = until the batch's \`completedAt\` (when its last item was recorded, as the batch reports it; found by polling every 50 ms, so the polling step is not in the time), after a 10-item warm-up batch; the disk synced after each batch. Ceiling: a no-op consumer on the same local queue settings (timed to its last count, likewise) drained ${e2e.ceiling.items.toLocaleString("en")} messages at ${e2e.ceiling.itemsPerSecond.toFixed(0)} messages/s${e2e.rounds ? ` (the median of ${e2e.rounds} rounds; each round measures the ceiling, then each batch up to 10,000 items against it, larger batches only in the last round; shown: each size's median ratio, the figures of its round, and every round's ratio)` : ""}.`,
       "",
       "| items | accept ms | complete ms | items/s | ms per item | ratio to queue ceiling | rounds |",
       "|---:|---:|---:|---:|---:|---:|---|",
