@@ -81,16 +81,20 @@ export function insertBatchRow(sql: SqlStorage, batch: NewBatch, failed: number,
   );
 }
 
-/** Adds finished items to the counters, and completes the batch when none is left. */
-export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, failed: number, finishedAt: string): void {
-  if (completed + failed === 0) return;
-  const done = row.completed_items + row.failed_items + completed + failed >= row.total_items;
+/**
+ * Adds finished items to the counters, and completes the batch when none is left.
+ * Answers the batch's completedAt: `finishedAt` when these items completed it, else null.
+ */
+export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, failed: number, finishedAt: string): string | null {
+  if (completed + failed === 0) return null;
+  const completedAt = row.completed_items + row.failed_items + completed + failed >= row.total_items ? finishedAt : null;
   sql.exec(
     "UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, completed_at = ?",
     completed,
     failed,
-    done ? finishedAt : null,
+    completedAt,
   );
+  return completedAt;
 }
 
 export const summary = (row: StatusRow): BatchSummary => summaryOf(row);

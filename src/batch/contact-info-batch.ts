@@ -137,13 +137,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
       return { recorded: 0 };
     }
     if (row.deleted_at !== null) return { recorded: 0 };
-    const { completed, failed } = await this.#settle(outcomes, readConfig(this.env));
+    const { completed, failed } = await this.#settle(row, outcomes, readConfig(this.env));
     return { recorded: completed + failed };
   }
 
   /** Of `indexes`, those still pending: the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
   stillPending(indexes: number[]): number[] {
-    const row = this.#row();
+    // The row without the alarm's facts: only whether the batch exists and was deleted matters here.
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
     return !row || row.deleted_at !== null ? [] : pendingAmong(this.#sql, indexes);
   }
 
@@ -220,7 +221,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return {
       storage: this.ctx.storage,
       queue: this.env.ITEM_QUEUE,
-      settle: (outcomes) => this.#settle(outcomes, config),
+      settle: (outcomes) => this.#settle(this.#requireRow(), outcomes, config),
       isComplete: () => this.#requireRow().completed_at !== null,
     };
   }
@@ -238,11 +239,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return true;
   }
 
-  /** Settles outcomes; when they complete the batch, finishes it. */
-  async #settle(outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
-    const counts = settleItems(this.ctx.storage, this.#requireRow(), outcomes);
+  /** Settles outcomes into the batch whose row (as read just now) is `row`; when they complete the batch, finishes it. */
+  async #settle(row: BatchRow, outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
+    const counts = settleItems(this.ctx.storage, row, outcomes);
     if (counts.completed + counts.failed === 0) return counts;
-    const completed = this.#requireRow().completed_at !== null;
+    const completed = counts.completedAt !== null;
     if (completed) await this.#finish(config);
     // Their usage went to the outbox: report it soon, one report for the records of a short while;
     // at once when the batch completed, so the list shows it completed as its status does.

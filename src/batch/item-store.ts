@@ -135,12 +135,13 @@ export function settleItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],
-): { completed: number; failed: number } {
+): { completed: number; failed: number /** Set when these outcomes completed the batch. */; completedAt: string | null } {
   const finishedAt = new Date().toISOString();
   const first = new Map<number, ItemOutcome>();
   for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
   let completed = 0;
   let failed = 0;
+  let completedAt: string | null = null;
   const usage = emptyUsage();
   storage.transactionSync(() => {
     // Items changed, per outcome: the item itself, and its followers.
@@ -159,10 +160,10 @@ export function settleItems(
       else failed += items;
       tally(usage, outcome, items);
     }
-    addFinished(storage.sql, row, completed, failed, finishedAt);
+    completedAt = addFinished(storage.sql, row, completed, failed, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);
   });
-  return { completed, failed };
+  return { completed, failed, completedAt };
 }
 
 /** Fails every item still pending, with the counters. */
