@@ -16,10 +16,9 @@ import { flushDisk, type HttpResult, machine, median, RESULTS, writeReport } fro
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// Rest between rounds. For tens of seconds after a submit run (hundreds of new batch objects),
-// reads ran at up to half their speed (status 448 -> 284 req/s in the next round, while /healthz
-// held at 728), though the queue was drained and the disk synced; the cause is not isolated. With
-// 40 s of rest the status read held at 0.60-0.64 of /healthz round after round (benchmarks/NOTES.md).
+// Rest between rounds. Right after a submit run (hundreds of new batch objects) the status read ran
+// slower, though the queue was drained and the disk synced: 0.45-0.54 of /healthz with no rest,
+// 0.52-0.56 with 40 s of it, in two runs of the same code (benchmarks/NOTES.md); cause not isolated.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 40);
 
 const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Person", companyDomain: "bench.example" }));
