@@ -1,6 +1,6 @@
-// The floors for `npm run bench`'s submit: per request, what one batch costs the
-// platform at the least. POSTed the same body as the service's submit, with the
-// same autocannon settings.
+// The floors for `npm run bench`: per request, what the platform costs at the least
+// for what a route of the service must do. The submit floors are POSTed the same
+// body as the service's submit, with the same autocannon settings.
 //
 // /submit: the body is parsed, a fresh SQLite Durable Object is created, its items
 // are written in one transaction (table included) and an alarm is set; the alarm
@@ -11,11 +11,16 @@
 // which a no-op consumer acks, and the batch is registered with a second object
 // (one row). The platform's share of what the service must also do per batch, so
 // the submit's remaining gap to it is the service's own code.
+//
+// GET /read: what a status read must do on the platform: two calls in parallel to
+// existing objects, one counting the request with an INSERT (as the rate limiter
+// does) and one reading a row (as the batch does), and a small JSON answer.
 import { DurableObject } from "cloudflare:workers";
 
 interface FloorEnv {
   BATCHES: DurableObjectNamespace<FloorBatch>;
   ACCOUNTS: DurableObjectNamespace<FloorAccount>;
+  COUNTERS: DurableObjectNamespace<FloorCounter>;
   QUEUE: Queue;
 }
 
@@ -38,23 +43,47 @@ export class FloorBatch extends DurableObject<FloorEnv> {
     await this.env.QUEUE.sendBatch(
       items.map((input, index) => ({ body: { batchId, index, environment: "test", fields: ["email", "phone"], input } })),
     );
-    await this.env.ACCOUNTS.get(this.env.ACCOUNTS.idFromName("account")).register(batchId, items.length);
+    await this.env.ACCOUNTS.getByName("account").register(batchId, items.length);
   }
 
   override async alarm(): Promise<void> {}
 }
 
 export class FloorAccount extends DurableObject<FloorEnv> {
+  constructor(ctx: DurableObjectState, env: FloorEnv) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS batches (id TEXT PRIMARY KEY, items INTEGER NOT NULL)");
+  }
+
   register(batchId: string, items: number): void {
-    const sql = this.ctx.storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS batches (id TEXT PRIMARY KEY, items INTEGER NOT NULL)");
-    sql.exec("INSERT INTO batches (id, items) VALUES (?, ?)", batchId, items);
+    this.ctx.storage.sql.exec("INSERT INTO batches (id, items) VALUES (?, ?)", batchId, items);
+  }
+
+  /** One row read, for /read: the batch's part of a status read. */
+  read(): { id: string; items: number } | undefined {
+    return this.ctx.storage.sql.exec<{ id: string; items: number }>("SELECT id, items FROM batches LIMIT 1").toArray()[0];
+  }
+}
+
+/** /read's counter: one INSERT per call, the rate limiter's part of a status read. */
+export class FloorCounter extends DurableObject<FloorEnv> {
+  constructor(ctx: DurableObjectState, env: FloorEnv) {
+    super(ctx, env);
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS hits (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+  }
+
+  count(): void {
+    this.ctx.storage.sql.exec("INSERT INTO hits (at) VALUES (?)", Date.now());
   }
 }
 
 export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
+    if (request.method === "GET" && pathname === "/read") {
+      const [, row] = await Promise.all([env.COUNTERS.getByName("customer").count(), env.ACCOUNTS.getByName("account").read()]);
+      return Response.json({ row: row ?? null });
+    }
     if (request.method !== "POST" || (pathname !== "/submit" && pathname !== "/submit-and-send")) {
       return new Response("not found", { status: 404 });
     }
