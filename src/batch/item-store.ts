@@ -129,13 +129,14 @@ const outcomeRow = (outcome: ItemOutcome) =>
  * Applies outcomes to the items still pending and to their followers (items of
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice; of two outcomes
- * for one item in the same call, the first is recorded.
+ * for one item in the same call, the first is recorded. Answers the items
+ * completed and failed, and the batch's completedAt when they completed it.
  */
 export function settleItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],
-): { completed: number; failed: number /** Set when these outcomes completed the batch. */; completedAt: string | null } {
+): { completed: number; failed: number; completedAt: string | null } {
   const finishedAt = new Date().toISOString();
   const first = new Map<number, ItemOutcome>();
   for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
