@@ -12,9 +12,10 @@
 // (one row). The platform's share of what the service must also do per batch, so
 // the submit's remaining gap to it is the service's own code.
 //
-// GET /read: what a status read must do on the platform: two calls in parallel to
-// existing objects, one counting the request with an INSERT (as the rate limiter
-// does) and one reading a row (as the batch does), and a small JSON answer.
+// GET /read?bytes=N: what a status read must do on the platform: two calls in
+// parallel to existing objects, one counting the request with an INSERT (as the
+// rate limiter does), one reading a row and returning a page of N bytes kept in
+// memory (as the batch does), and that page as the answer.
 import { DurableObject } from "cloudflare:workers";
 
 interface FloorEnv {
@@ -50,6 +51,8 @@ export class FloorBatch extends DurableObject<FloorEnv> {
 }
 
 export class FloorAccount extends DurableObject<FloorEnv> {
+  readonly #pages = new Map<number, string>();
+
   constructor(ctx: DurableObjectState, env: FloorEnv) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS batches (id TEXT PRIMARY KEY, items INTEGER NOT NULL)");
@@ -59,9 +62,15 @@ export class FloorAccount extends DurableObject<FloorEnv> {
     this.ctx.storage.sql.exec("INSERT INTO batches (id, items) VALUES (?, ?)", batchId, items);
   }
 
-  /** One row read, for /read: the batch's part of a status read. */
-  read(): { id: string; items: number } | undefined {
-    return this.ctx.storage.sql.exec<{ id: string; items: number }>("SELECT id, items FROM batches LIMIT 1").toArray()[0];
+  /** The batch's part of a status read, for /read: one row read, and a page of `bytes` ASCII characters kept in memory. */
+  read(bytes: number): { row: { id: string; items: number } | null; page: string } {
+    const row = this.ctx.storage.sql.exec<{ id: string; items: number }>("SELECT id, items FROM batches LIMIT 1").toArray()[0] ?? null;
+    let page = this.#pages.get(bytes);
+    if (page === undefined) {
+      page = JSON.stringify("x".repeat(Math.max(0, bytes - 2)));
+      this.#pages.set(bytes, page);
+    }
+    return { row, page };
   }
 }
 
@@ -79,10 +88,12 @@ export class FloorCounter extends DurableObject<FloorEnv> {
 
 export default {
   async fetch(request, env) {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
     if (request.method === "GET" && pathname === "/read") {
-      const [, row] = await Promise.all([env.COUNTERS.getByName("customer").count(), env.ACCOUNTS.getByName("account").read()]);
-      return Response.json({ row: row ?? null });
+      const bytes = Number(url.searchParams.get("bytes") ?? 0);
+      const [, { page }] = await Promise.all([env.COUNTERS.getByName("customer").count(), env.ACCOUNTS.getByName("account").read(bytes)]);
+      return new Response(page, { headers: { "content-type": "application/json" } });
     }
     if (request.method !== "POST" || (pathname !== "/submit" && pathname !== "/submit-and-send")) {
       return new Response("not found", { status: 404 });
