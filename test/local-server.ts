@@ -58,7 +58,14 @@ export async function seedKeys(state: string, specs: { customerId: string; envir
 }
 
 export async function startLocalServer(
-  options: { readyTimeoutMs?: number; vars?: Record<string, string>; prepare?: (state: string) => Promise<void>; config?: string } = {},
+  options: {
+    readyTimeoutMs?: number;
+    vars?: Record<string, string>;
+    prepare?: (state: string) => Promise<void>;
+    config?: string;
+    /** false: served by scripts/bench/serve.ts, which attaches no DevTools session (for benchmarks; see there). */
+    devTools?: boolean;
+  } = {},
 ): Promise<LocalServer> {
   let port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
@@ -89,19 +96,25 @@ export async function startLocalServer(
   };
 
   const launch = async () => {
-    const args = [
-      "dev",
-      ...config,
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--persist-to",
-      state,
-      "--show-interactive-dev-session=false",
-      ...vars,
-    ];
-    const started = spawn("wrangler", args, {
+    const [command, args] =
+      options.devTools === false
+        ? ["tsx", ["scripts/bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
+        : [
+            "wrangler",
+            [
+              "dev",
+              ...config,
+              "--ip",
+              "127.0.0.1",
+              "--port",
+              String(port),
+              "--persist-to",
+              state,
+              "--show-interactive-dev-session=false",
+              ...vars,
+            ],
+          ];
+    const started = spawn(command, args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" },
@@ -110,7 +123,7 @@ export async function startLocalServer(
     const from = output.length;
     await new Promise<void>((resolve, reject) => {
       const timeoutMs = options.readyTimeoutMs ?? 60_000;
-      const timer = setTimeout(() => reject(new Error(`wrangler dev not ready within ${timeoutMs} ms:\n${output.slice(from)}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`${command} not ready within ${timeoutMs} ms:\n${output.slice(from)}`)), timeoutMs);
       // Only this launch's output is searched, and only until the banner: searching all of
       // it for every chunk made the harness's own work grow with the logs, which slowed a
       // benchmark's load generator (in the same process) for the rest of its run.
@@ -127,7 +140,7 @@ export async function startLocalServer(
       started.stderr!.on("data", onData);
       started.once("exit", (code) => {
         clearTimeout(timer);
-        reject(new Error(`wrangler dev exited with ${code}:\n${output.slice(from)}`));
+        reject(new Error(`${command} exited with ${code}:\n${output.slice(from)}`));
       });
     });
   };

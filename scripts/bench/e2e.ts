@@ -13,6 +13,8 @@ const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Nu
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
 const CEILING_ITEMS = 10_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+// Servers without wrangler dev's DevTools session (scripts/bench/serve.ts); BENCH_DEVTOOLS=1 keeps it, to compare.
+const DEV_TOOLS = process.env.BENCH_DEVTOOLS === "1";
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
 const TIMEOUT_MS = 15 * 60_000;
@@ -77,6 +79,7 @@ type Measured = E2eResult & { ratio: number };
 async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ratios: number[] })[] }> {
   let key: ServerKey | undefined;
   const server = await startLocalServer({
+    devTools: DEV_TOOLS,
     prepare: async (state) => {
       [key] = await seedKeys(state, [{ customerId: "cus_bench", environment: "test" }]);
     },
@@ -87,10 +90,12 @@ async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ra
       RETRY_MAX_DELAY_SECONDS: "2",
     },
   });
-  const ceilingServer = await startLocalServer({ config: "bench/queue-ceiling/wrangler.toml" }).catch(async (error) => {
-    await server.stop();
-    throw error;
-  });
+  const ceilingServer = await startLocalServer({ config: "bench/queue-ceiling/wrangler.toml", devTools: DEV_TOOLS }).catch(
+    async (error) => {
+      await server.stop();
+      throw error;
+    },
+  );
   try {
     const headers = { "x-api-key": key!.key, "content-type": "application/json" };
     // One small batch first, so the first size measured does not also pay for starting the isolate,
