@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { batchClient, expectExactCounts } from "../blackbox-helpers";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../local-server";
+
+// The benchmarks' server (scripts/bench/serve.ts: the Worker as `wrangler dev` runs
+// it, without its DevTools session) must be the same service: its vars, its seeded
+// keys, its queue and Durable Objects, and its logs on the output.
+let server: LocalServer;
+let key: ServerKey;
+
+beforeAll(async () => {
+  let keys: ServerKey[] = [];
+  server = await startLocalServer({
+    devTools: false,
+    prepare: async (state) => {
+      keys = await seedKeys(state, [{ customerId: "cus_bench_server", environment: "test" }]);
+    },
+    vars: { MAX_BATCH_ITEMS: "20", RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2" },
+  });
+  [key] = keys as [ServerKey];
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const people = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Server", companyDomain: "bench.example" }));
+
+describe("the benchmarks' server", () => {
+  it("processes a batch end to end with the seeded key, and prints the Worker's logs", async () => {
+    const client = batchClient(server, key);
+    const batchId = await client.submit({ items: people(20) });
+    const [batch] = await client.untilCompleted([batchId], 60_000);
+    expectExactCounts(batch!);
+    expect(batch!.completedItems).toBe(20);
+    expect(server.output()).toContain(`"event":"batch_created","batchId":"${batchId}"`);
+  });
+
+  it("applies the vars it is given", async () => {
+    const response = await batchClient(server, key).call(`/v2/test/person/contact-info`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ items: people(21) }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: "too_many_items" });
+  });
+});
