@@ -1,5 +1,5 @@
 // npm run bench: HTTP throughput of each route against a floor measured side by
-// side in one run against `wrangler dev` on loopback: GET /healthz for the reads, and
+// side in one run on loopback (the Worker served by scripts/bench/serve.ts): GET /healthz for the reads, and
 // for the submit the submit floor (bench/floors/: a new SQLite Durable Object,
 // 100 rows in one transaction and an alarm per request), with the same body and settings.
 // The submit is also shown against a second floor that sends the batch's 100 messages
