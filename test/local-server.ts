@@ -63,8 +63,8 @@ export async function startLocalServer(
     vars?: Record<string, string>;
     prepare?: (state: string) => Promise<void>;
     config?: string;
-    /** false: served by scripts/bench/serve.ts, which attaches no DevTools session (for benchmarks; see there). */
-    devTools?: boolean;
+    /** false: served by scripts/bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
+    devTooling?: boolean;
   } = {},
 ): Promise<LocalServer> {
   let port = await freePort();
@@ -97,7 +97,7 @@ export async function startLocalServer(
 
   const launch = async () => {
     const [command, args] =
-      options.devTools === false
+      options.devTooling === false
         ? ["tsx", ["scripts/bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
         : [
             "wrangler",

@@ -13,8 +13,9 @@ const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Nu
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
 const CEILING_ITEMS = 10_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// Servers without wrangler dev's DevTools session (scripts/bench/serve.ts); BENCH_DEVTOOLS=1 keeps it, to compare.
-const DEV_TOOLS = process.env.BENCH_DEVTOOLS === "1";
+// Servers without wrangler dev's DevTools session and trace collector (scripts/bench/serve.ts);
+// BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
+const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
 const TIMEOUT_MS = 15 * 60_000;
@@ -79,7 +80,7 @@ type Measured = E2eResult & { ratio: number };
 async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ratios: number[] })[] }> {
   let key: ServerKey | undefined;
   const server = await startLocalServer({
-    devTools: DEV_TOOLS,
+    devTooling: DEV_TOOLING,
     prepare: async (state) => {
       [key] = await seedKeys(state, [{ customerId: "cus_bench", environment: "test" }]);
     },
@@ -90,7 +91,7 @@ async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ra
       RETRY_MAX_DELAY_SECONDS: "2",
     },
   });
-  const ceilingServer = await startLocalServer({ config: "bench/queue-ceiling/wrangler.toml", devTools: DEV_TOOLS }).catch(
+  const ceilingServer = await startLocalServer({ config: "bench/queue-ceiling/wrangler.toml", devTooling: DEV_TOOLING }).catch(
     async (error) => {
       await server.stop();
       throw error;

@@ -18,8 +18,9 @@ import { flushDisk, type HttpResult, machine, median, RESULTS, writeReport } fro
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// Servers without wrangler dev's DevTools session (scripts/bench/serve.ts); BENCH_DEVTOOLS=1 keeps it, to compare.
-const DEV_TOOLS = process.env.BENCH_DEVTOOLS === "1";
+// Servers without wrangler dev's DevTools session and trace collector (scripts/bench/serve.ts);
+// BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
+const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
 // Rest between rounds. Right after a submit run (hundreds of new batch objects) the status read ran
 // slower, though the queue was drained and the disk synced: 0.45-0.54 of /healthz with no rest,
 // 0.52-0.56 with 40 s of it, in two runs of the same code (benchmarks/NOTES.md); cause not isolated.
@@ -36,12 +37,12 @@ const SUBMIT = "POST submit (100 items)";
 async function main() {
   let key: ServerKey | undefined;
   const server = await startLocalServer({
-    devTools: DEV_TOOLS,
+    devTooling: DEV_TOOLING,
     prepare: async (state) => {
       [key] = await seedKeys(state, [{ customerId: "cus_bench", environment: "test" }]);
     },
   });
-  const floorServer = await startLocalServer({ config: "bench/floors/wrangler.toml", devTools: DEV_TOOLS }).catch(async (error) => {
+  const floorServer = await startLocalServer({ config: "bench/floors/wrangler.toml", devTooling: DEV_TOOLING }).catch(async (error) => {
     await server.stop();
     throw error;
   });

@@ -1,11 +1,14 @@
 // Serves a Worker for the benchmarks as `wrangler dev` does (wrangler's own startWorker:
 // the same bundling, the same local workerd, KV, Durable Objects and Queues, the same
-// proxy in front), but with no DevTools session attached to it. `wrangler dev` always
-// attaches one, so every console.log becomes a DevTools event on the Worker's thread,
-// forwarded by wrangler's inspector proxy: in a Worker printing 10 lines per request
-// that cut throughput about 4x, against 1.6x with no session (benchmarks/NOTES.md).
-// No deployed Worker has that session, and the floors print nothing, so with it the
-// benchmarks would charge the service's log lines a debugger's price.
+// proxy in front), without the two debugging aids `wrangler dev` attaches to every
+// Worker, which no deployed Worker has and which weigh on the service more than on
+// the floors (benchmarks/NOTES.md):
+// - its DevTools session: every console.log becomes a DevTools event on the Worker's
+//   thread, forwarded by wrangler's inspector proxy (a Worker printing 10 lines per
+//   request lost 76% of its throughput with it, 37% without);
+// - its local trace collector (X_LOCAL_OBSERVABILITY): a streaming tail worker fed
+//   an event for every invocation and span of the Worker, each Durable Object call and
+//   SQL statement included (the status read: 0.52 of /healthz with it, 0.70 without).
 //
 // Usage (by test/local-server.ts): tsx scripts/bench/serve.ts --port N --persist-to DIR
 //   [--config wrangler.toml] [--var NAME:VALUE]...
@@ -33,6 +36,8 @@ const bindings = Object.fromEntries(
   }),
 );
 
+// Read by wrangler when it builds the runtime's configuration; off unless set (to compare).
+process.env.X_LOCAL_OBSERVABILITY ??= "false";
 const worker = await unstable_startWorker({
   config: values.config,
   bindings,

@@ -3,15 +3,15 @@ import { batchClient, expectExactCounts } from "../blackbox-helpers";
 import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../local-server";
 
 // The benchmarks' server (scripts/bench/serve.ts: the Worker as `wrangler dev` runs
-// it, without its DevTools session) must be the same service: its vars, its seeded
-// keys, its queue and Durable Objects, and its logs on the output.
+// it, without its DevTools session and trace collector) must be the same service:
+// its vars, its seeded keys, its queue and Durable Objects, and its logs on the output.
 let server: LocalServer;
 let key: ServerKey;
 
 beforeAll(async () => {
   let keys: ServerKey[] = [];
   server = await startLocalServer({
-    devTools: false,
+    devTooling: false,
     prepare: async (state) => {
       keys = await seedKeys(state, [{ customerId: "cus_bench_server", environment: "test" }]);
     },
