@@ -1,5 +1,6 @@
-// Starts `wrangler dev` for black-box tests: loopback only, a free port, its own
-// state directory, bounded in time, and stopped by its own process group.
+// Starts `wrangler dev` for black-box tests (or, for benchmarks, scripts/bench/serve.ts):
+// loopback only, a free port, its own state directory, bounded in time, and stopped by
+// its own process group.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";

@@ -7,15 +7,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
 import { lineChart } from "./chart";
-import { type E2eResult, flushDisk, machine, median, RESULTS, writeReport } from "./report";
+import { DEV_TOOLING, type E2eResult, flushDisk, machine, median, RESULTS, writeReport } from "./report";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
 const CEILING_ITEMS = 10_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// Servers without wrangler dev's DevTools session and trace collector (scripts/bench/serve.ts);
-// BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
-const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
 const TIMEOUT_MS = 15 * 60_000;

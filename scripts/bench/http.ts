@@ -13,14 +13,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
 import { barChart } from "./chart";
-import { flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
+import { DEV_TOOLING, flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// Servers without wrangler dev's DevTools session and trace collector (scripts/bench/serve.ts);
-// BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
-const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
 // Rest between rounds. Right after a submit run (hundreds of new batch objects) the status read ran
 // slower, though the queue was drained and the disk synced: 0.45-0.54 of /healthz with no rest,
 // 0.52-0.56 with 40 s of it, in two runs of the same code (benchmarks/NOTES.md); cause not isolated.

@@ -6,6 +6,10 @@ import { cpus, totalmem } from "node:os";
 
 export const RESULTS = { http: "benchmarks/http.json", e2e: "benchmarks/e2e.json" };
 
+// The benchmarks' servers run without wrangler dev's DevTools session and trace collector
+// (scripts/bench/serve.ts); BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
+export const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
+
 export interface HttpResult {
   name: string;
   requestsPerSecond: number;

@@ -32,6 +32,10 @@ if (!values.port || !values["persist-to"]) {
 const bindings = Object.fromEntries(
   values.var.map((pair) => {
     const at = pair.indexOf(":");
+    if (at < 1) {
+      console.error(`serve: --var ${pair} is not NAME:VALUE`);
+      process.exit(2);
+    }
     return [pair.slice(0, at), { type: "plain_text" as const, value: pair.slice(at + 1) }];
   }),
 );
