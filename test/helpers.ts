@@ -251,6 +251,12 @@ export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Pr
   );
 }
 
+/** The item message a sendBatch request carries: sent as its JSON text (item-message.ts). */
+export function sentMessage(request: MessageSendRequest): ItemMessage {
+  if (request.contentType !== "text" || typeof request.body !== "string") throw new Error("item messages are sent as JSON text");
+  return JSON.parse(request.body) as ItemMessage;
+}
+
 /**
  * Fault injection around the real item queue binding, shared by every object in
  * this isolate: `vi.restoreAllMocks()` (or the spy's mockRestore) puts it back.

@@ -3,12 +3,12 @@ import { log, logError } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
 import {
   chunkForSend,
+  encodeMessage,
   type ItemMessage,
   itemMessageSchema,
   MAX_MESSAGE_BYTES,
   MAX_MESSAGES_PER_SEND,
   MESSAGE_CONTENT_TYPE,
-  messageBytes,
   sendSplitting,
 } from "../queue/item-message";
 import type { BatchRow } from "./batch-row";
@@ -155,18 +155,18 @@ async function enqueue(
   messages: ItemMessage[],
   sent: (chunk: ItemMessage[]) => void,
 ): Promise<number> {
+  const encoded = new Map(messages.map((message) => [message, encodeMessage(message)]));
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
-  const sizes = new Map(messages.map((message) => [message, messageBytes(message)]));
-  const tooLarge = messages.filter((message) => sizes.get(message)! > MAX_MESSAGE_BYTES);
+  const tooLarge = messages.filter((message) => encoded.get(message)!.bytes > MAX_MESSAGE_BYTES);
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId, items: tooLarge.length });
     await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
   }
   let sends = 0;
   const sendable = tooLarge.length === 0 ? messages : messages.filter((message) => !tooLarge.includes(message));
-  for (const chunk of chunkForSend(sendable, (message) => sizes.get(message)!)) {
+  for (const chunk of chunkForSend(sendable, (message) => encoded.get(message)!.bytes)) {
     await sendSplitting(chunk, async (part) => {
-      await target.queue.sendBatch(part.map((body) => ({ body, contentType: MESSAGE_CONTENT_TYPE })));
+      await target.queue.sendBatch(part.map((message) => ({ body: encoded.get(message)!.json, contentType: MESSAGE_CONTENT_TYPE })));
       sends++;
       target.storage.transactionSync(() => sent(part));
     });

@@ -5,7 +5,9 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<
 
 /**
  * A consumer that hands `handle` only the messages whose body `schema` accepts,
- * with the parsed body. Any other message is acked and logged by id: no attempt
+ * with the parsed body. A body sent as JSON text (the item queue's, see
+ * item-message.ts) is parsed first; one sent as an object (by an older deploy)
+ * is taken as it is. Any other message is acked and logged by id: no attempt
  * can read it, so retrying would only walk it to the dead-letter queue, and
  * from there forever. The body is never logged, as it holds personal data.
  */
@@ -13,7 +15,7 @@ export function validatingConsumer<T>(schema: z.ZodType<T>, handle: (messages: M
   return (batch, env) => {
     const accepted: Message<T>[] = [];
     for (const message of batch.messages) {
-      const parsed = schema.safeParse(message.body);
+      const parsed = schema.safeParse(typeof message.body === "string" ? parseJsonText(message.body) : message.body);
       if (parsed.success) {
         accepted.push(withBody(message, parsed.data));
       } else {
@@ -23,6 +25,15 @@ export function validatingConsumer<T>(schema: z.ZodType<T>, handle: (messages: M
     }
     return handle(accepted, env);
   };
+}
+
+/** The value of a JSON text; a text that is not JSON stays as it is, and no schema of ours accepts a string. */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 const withBody = <T>(message: Message<unknown>, body: T): Message<T> => ({

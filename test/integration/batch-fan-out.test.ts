@@ -3,13 +3,21 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { MAX_FIELD_LENGTH, normalizePerson, personKey } from "../../src/contact-info/person";
-import { batchProgress, createKey, faultyItemQueue, newBatch, person, submitBatch, until, waitForCompletion } from "../helpers";
+import {
+  batchProgress,
+  createKey,
+  faultyItemQueue,
+  newBatch,
+  person,
+  sentMessage,
+  submitBatch,
+  until,
+  waitForCompletion,
+} from "../helpers";
 
 // The bodies of the messages sent to the item queue for one batch (other tests' batches share the queue).
 const sentFor = (queue: ReturnType<typeof faultyItemQueue>, batchId: string) =>
-  queue.mock.calls
-    .flatMap(([messages]) => [...messages].map((message) => message.body as { batchId: string }))
-    .filter((body) => body.batchId === batchId);
+  queue.mock.calls.flatMap(([messages]) => [...messages].map(sentMessage)).filter((body) => body.batchId === batchId);
 
 describe("the batch object's fan-out", () => {
   afterEach(() => {

@@ -4,7 +4,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import type { ItemOutcome } from "../../src/batch/contract";
 import { batchStub } from "../../src/batch/stub";
-import { createKey, faultyItemQueue, getStatus, newBatch, person, submitBatch, until, untilAtRest, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  faultyItemQueue,
+  getStatus,
+  newBatch,
+  person,
+  sentMessage,
+  submitBatch,
+  until,
+  untilAtRest,
+  waitForCompletion,
+} from "../helpers";
 
 /** Each item's enqueue facts, in index order. */
 const enqueued = (stub: DurableObjectStub<ContactInfoBatch>) =>
@@ -35,7 +46,7 @@ describe("a new batch's items on the queue", () => {
     await untilAtRest(stub);
 
     expect(queue).toHaveBeenCalledTimes(1);
-    expect([...queue.mock.calls[0]![0]].map(({ body }) => (body as { index: number }).index)).toEqual([0]);
+    expect([...queue.mock.calls[0]![0]].map((request) => sentMessage(request).index)).toEqual([0]);
     expect(await enqueued(stub)).toEqual([
       { enqueued_at: batch.createdAt, enqueues: 1 },
       { enqueued_at: null, enqueues: 0 },

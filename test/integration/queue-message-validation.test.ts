@@ -57,6 +57,22 @@ describe("a queue message whose body no handler can read", () => {
   });
 });
 
+describe("an item message's body", () => {
+  it("is read from its JSON text, as the fan-out sends it, or as an object, as an older deploy sent it", async () => {
+    const { key, id, messages } = await createStoredBatch([person(), person({ firstName: "Grace", lastName: "Hopper" })]);
+    const { result } = await deliverRaw(QUEUES.items, [JSON.stringify(messages[0]), messages[1]]);
+    expect(result.explicitAcks).toHaveLength(2);
+    expect(result.retryMessages).toEqual([]);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 2, failedItems: 0 });
+  });
+
+  it("is acked unread when its text is JSON no schema accepts", async () => {
+    const { ids, result } = await deliverRaw(QUEUES.items, [JSON.stringify({ batchId: 42 }), "{not json"]);
+    expect([...result.explicitAcks].sort()).toEqual([...ids].sort());
+    expect(result.retryMessages).toEqual([]);
+  });
+});
+
 /** The shape an older deploy sent: the submitted input instead of the normalized person and its key. */
 function legacyMessages(messages: ItemMessage[], items: PersonInput[]) {
   return messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import {
   chunkForSend,
+  encodeMessage,
   type ItemMessage,
   MAX_BYTES_PER_SEND,
   MAX_MESSAGE_BYTES,
@@ -53,6 +54,17 @@ describe("chunking messages for sendBatch", () => {
     // Counted in UTF-16 code units these would fit in far fewer chunks than their bytes need.
     expect(chunks.length).toBeGreaterThanOrEqual(Math.ceil(messages.reduce((sum, m) => sum + utf8(m), 0) / MAX_BYTES_PER_SEND));
     expect(chunks.flat().map((m) => m.index)).toEqual(messages.map((m) => m.index));
+  });
+
+  it.each([
+    ["ASCII", message(0, 40)],
+    ["CJK", wide(1, "字")],
+    ["emoji", wide(2, "😀")],
+  ])("encodes a message (%s) once: the JSON sent is the message, and its size is that JSON's UTF-8 bytes", (_, sent) => {
+    const { json, bytes } = encodeMessage(sent);
+    expect(JSON.parse(json)).toEqual(sent);
+    expect(bytes).toBe(new TextEncoder().encode(json).byteLength + MESSAGE_OVERHEAD_BYTES);
+    expect(messageBytes(sent)).toBe(bytes);
   });
 
   it("never builds a message the queue could refuse for its size from a valid item", () => {
