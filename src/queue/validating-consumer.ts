@@ -8,9 +8,9 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<
  * with the parsed body. A body sent as JSON text (the item queue's, see
  * item-message.ts) is parsed first; one sent as an object (the webhook queue's,
  * and item messages from an older deploy) is taken as it is. Any other message
- * is acked and logged by id: no attempt
- * can read it, so retrying would only walk it to the dead-letter queue, and
- * from there forever. The body is never logged, as it holds personal data.
+ * is acked and logged by id: no attempt can read it, so retrying would only walk
+ * it to the dead-letter queue, and from there forever. The body is never logged,
+ * as it holds personal data.
  */
 export function validatingConsumer<T>(schema: z.ZodType<T>, handle: (messages: Message<T>[], env: Env) => Promise<void>): QueueConsumer {
   return (batch, env) => {
