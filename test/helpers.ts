@@ -194,10 +194,7 @@ export async function createStoredBatch(items: PersonInput[]) {
   });
   await untilAtRest(batchStub(env, id));
   queue.mockRestore();
-  const messages = items.map((input, index): ItemMessage => {
-    const normalized = normalizePerson(input);
-    return { batchId: id, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
-  });
+  const messages = items.map((input, index) => itemMessage(id, index, input));
   return { key, id, messages };
 }
 
@@ -251,11 +248,26 @@ export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Pr
   );
 }
 
+/** A message of one item, as the fan-out would send it (tests deliver items one by one, or in any grouping). */
+export function itemMessage(batchId: string, index: number, input: PersonInput): ItemMessage {
+  const person = normalizePerson(input);
+  return { batchId, environment: "test", fields: ["email", "phone"], items: [{ index, person, personKey: personKey(person) }] };
+}
+
 /** The item message a sendBatch request carries: sent as its JSON text (item-message.ts). */
 export function sentMessage(request: MessageSendRequest): ItemMessage {
   if (request.contentType !== "text" || typeof request.body !== "string") throw new Error("item messages are sent as JSON text");
   return JSON.parse(request.body) as ItemMessage;
 }
+
+/** The items the sendBatch calls of a spied queue sent, with their batch id, in order. */
+export const sentItems = (calls: readonly (readonly [Iterable<MessageSendRequest>, ...unknown[]])[]) =>
+  calls.flatMap(([requests]) =>
+    [...requests].flatMap((request) => {
+      const { batchId, environment, fields, items } = sentMessage(request);
+      return items.map((item) => ({ batchId, environment, fields, ...item }));
+    }),
+  );
 
 /**
  * Fault injection around the real item queue binding, shared by every object in

@@ -3,12 +3,14 @@ import { log, logError } from "../log";
 import { retryDelaySeconds } from "../queue/backoff";
 import {
   chunkForSend,
-  encodeMessage,
-  type ItemMessage,
-  itemMessageSchema,
-  MAX_MESSAGE_BYTES,
+  ITEMS_PER_MESSAGE,
   MAX_MESSAGES_PER_SEND,
   MESSAGE_CONTENT_TYPE,
+  type MessageBatchFields,
+  type MessageItem,
+  messageBatchSchema,
+  messageItemSchema,
+  packMessages,
   sendSplitting,
 } from "../queue/item-message";
 import type { BatchRow } from "./batch-row";
@@ -18,8 +20,10 @@ import { itemRedrive, redriveCutoff } from "./next-step";
 const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
 const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is too large to be queued" };
 
-// Sends per alarm run: bounds one run's duration; the alarm re-arms to continue.
-const MAX_SENDS_PER_ALARM = 200;
+// Items read for one send: a full sendBatch of full messages.
+const ITEMS_PER_SEND = MAX_MESSAGES_PER_SEND * ITEMS_PER_MESSAGE;
+// Sends per alarm run (20,000 items at most): bounds one run's duration; the alarm re-arms to continue.
+const MAX_SENDS_PER_ALARM = 20;
 
 /**
  * Runs work on the item queue, for the alarm. When its sends ran out it goes on
@@ -60,17 +64,17 @@ type StoredItem = { idx: number; input: string; person: string | null; person_ke
  * alarm's fanOut resumes from there.
  */
 export async function fanOutNew(target: FanOutTarget, batch: NewBatch, leaders: readonly (number | null)[]): Promise<void> {
-  const common = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
-  const messages: ItemMessage[] = [];
+  const items: MessageItem[] = [];
   batch.items.forEach((item, index) => {
     if (item.error !== null || leaders[index] !== null) return;
-    messages.push(
+    items.push(
       item.person && item.personKey !== undefined
-        ? { ...common, index, person: item.person, personKey: item.personKey }
-        : itemMessageSchema.parse({ ...common, index, input: item.input }),
+        ? { index, person: item.person, personKey: item.personKey }
+        : messageItemSchema.parse({ index, input: item.input }),
     );
   });
-  await enqueue(target, batch.id, messages, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
+  const fields = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
+  await enqueue(target, fields, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
   target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
   log("batch_enqueued", { batchId: batch.id, items: batch.items.length });
 }
@@ -88,7 +92,7 @@ export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boole
     const items = sql
       .exec<StoredItem>(
         "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= (SELECT next_enqueue_index FROM batch) AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
-        MAX_MESSAGES_PER_SEND,
+        ITEMS_PER_SEND,
       )
       .toArray();
     if (items.length === 0) {
@@ -96,7 +100,7 @@ export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boole
       log("batch_enqueued", { batchId: row.id, items: row.total_items });
       return true;
     }
-    sends += await enqueue(target, row.id, storedMessages(row, items), (sent) => {
+    sends += await enqueue(target, batchFields(row), storedItems(items), (sent) => {
       // Their first enqueue (counted once, as at creation), now at last.
       markEnqueued(sql, sent, "enqueues = max(enqueues, 1)");
       setNextEnqueueIndex(sql, sent);
@@ -123,7 +127,7 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
           `SELECT idx, input, person, person_key, enqueues FROM items
            WHERE status = 'pending' AND leader_idx IS NULL AND enqueued_at <= ? ORDER BY enqueued_at, idx LIMIT ?`,
           cutoff,
-          MAX_MESSAGES_PER_SEND,
+          ITEMS_PER_SEND,
         )
         .toArray();
       if (due.length === 0) return true;
@@ -134,7 +138,7 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
         if (target.isComplete()) return true;
       }
       const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
-      sends += await enqueue(target, row.id, storedMessages(row, again), (sent) => {
+      sends += await enqueue(target, batchFields(row), storedItems(again), (sent) => {
         markEnqueued(target.storage.sql, sent, "enqueues = enqueues + 1");
         resent += sent.length;
       });
@@ -146,59 +150,60 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
 }
 
 /**
- * Sends messages to the queue in chunks the queue accepts; `sent` records each
- * chunk the queue accepted, in the same transaction. Returns the sends made.
+ * Packs items into messages and sends them in chunks the queue accepts; `sent`
+ * records the indexes of each chunk's items once the queue accepted it, in the
+ * same transaction. Returns the sends made.
  */
 async function enqueue(
   target: FanOutTarget,
-  batchId: string,
-  messages: ItemMessage[],
-  sent: (chunk: ItemMessage[]) => void,
+  batch: MessageBatchFields,
+  items: MessageItem[],
+  sent: (indexes: number[]) => void,
 ): Promise<number> {
-  const encoded = new Map(messages.map((message) => [message, encodeMessage(message)]));
+  const { messages, tooLarge } = packMessages(batch, items);
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
-  const tooLarge = messages.filter((message) => encoded.get(message)!.bytes > MAX_MESSAGE_BYTES);
   if (tooLarge.length > 0) {
-    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId, items: tooLarge.length });
+    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: batch.batchId, items: tooLarge.length });
     await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
   }
   let sends = 0;
-  const sendable = tooLarge.length === 0 ? messages : messages.filter((message) => !tooLarge.includes(message));
-  for (const chunk of chunkForSend(sendable, (message) => encoded.get(message)!.bytes)) {
+  for (const chunk of chunkForSend(messages)) {
     await sendSplitting(chunk, async (part) => {
-      await target.queue.sendBatch(part.map((message) => ({ body: encoded.get(message)!.json, contentType: MESSAGE_CONTENT_TYPE })));
+      await target.queue.sendBatch(part.map(({ json }) => ({ body: json, contentType: MESSAGE_CONTENT_TYPE })));
       sends++;
-      target.storage.transactionSync(() => sent(part));
+      target.storage.transactionSync(() => sent(part.flatMap((message) => message.items.map(({ index }) => index))));
     });
   }
   return sends;
 }
 
-function markEnqueued(sql: SqlStorage, sent: readonly ItemMessage[], enqueues: string): void {
+function markEnqueued(sql: SqlStorage, indexes: readonly number[], enqueues: string): void {
   sql.exec(
     `UPDATE items SET enqueued_at = ?, ${enqueues} WHERE idx IN (SELECT value FROM json_each(?))`,
     new Date().toISOString(),
-    JSON.stringify(sent.map((message) => message.index)),
+    JSON.stringify(indexes),
   );
 }
 
-/** Messages go in index order, so everything before the last one sent is enqueued. */
-function setNextEnqueueIndex(sql: SqlStorage, sent: readonly ItemMessage[]): void {
-  sql.exec("UPDATE batch SET next_enqueue_index = max(next_enqueue_index, ?)", sent[sent.length - 1]!.index + 1);
+/** Items go in index order, so everything before the last one sent is enqueued. */
+function setNextEnqueueIndex(sql: SqlStorage, indexes: readonly number[]): void {
+  sql.exec("UPDATE batch SET next_enqueue_index = max(next_enqueue_index, ?)", indexes[indexes.length - 1]! + 1);
 }
 
-const storedMessages = (row: BatchRow, items: StoredItem[]): ItemMessage[] => items.map((item) => itemMessage(row, item));
+/** What the batch's messages share, checked since the row may come from an older deploy. */
+const batchFields = (row: BatchRow): MessageBatchFields =>
+  messageBatchSchema.parse({ batchId: row.id, environment: row.environment, fields: JSON.parse(row.fields) });
 
 /**
- * The item's message, checked by the message schema since the row may come from
- * an older deploy: one stored without its normalized person carries its input,
- * which the schema normalizes.
+ * The items' message parts, checked by the item schema since a row may come
+ * from an older deploy: one stored without its normalized person carries its
+ * input, which the schema normalizes.
  */
-function itemMessage(row: BatchRow, item: StoredItem): ItemMessage {
-  const message = { batchId: row.id, index: item.idx, environment: row.environment, fields: JSON.parse(row.fields) };
-  return itemMessageSchema.parse(
-    item.person !== null && item.person_key !== null
-      ? { ...message, person: JSON.parse(item.person), personKey: item.person_key }
-      : { ...message, input: JSON.parse(item.input) },
+const storedItems = (items: StoredItem[]): MessageItem[] =>
+  items.map((item) =>
+    messageItemSchema.parse(
+      item.person !== null && item.person_key !== null
+        ? { index: item.idx, person: JSON.parse(item.person), personKey: item.person_key }
+        : { index: item.idx, input: JSON.parse(item.input) },
+    ),
   );
-}

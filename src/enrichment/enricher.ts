@@ -1,13 +1,13 @@
 import type { Config } from "../config";
 import type { Environment } from "../environment";
-import type { ItemMessage } from "../queue/item-message";
+import type { ItemMessage, MessageItem } from "../queue/item-message";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor } from "./providers";
 import { kvResultCache, resultCacheKey } from "./result-cache";
 
 /** An item as the consumer has it: the person normalized and keyed once, at fan-out. */
-export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields" | "person" | "personKey"> & { attempt: number };
+export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields"> & Pick<MessageItem, "person" | "personKey"> & { attempt: number };
 
 /**
  * Enriches items of any environment with that environment's providers, built

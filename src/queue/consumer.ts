@@ -22,11 +22,13 @@ function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQu
 }
 
 /**
- * Enriches every message, then records a whole batch-group with one Durable
- * Object call. An item whose providers failed transiently is retried with
- * backoff (or the upstream's Retry-After, if longer) until ITEM_MAX_ATTEMPTS;
- * an unexpected error is retried too, and past the queue's max_retries the
- * dead-letter consumer marks the item failed.
+ * Enriches every item of every message, then records a whole batch-group with
+ * one Durable Object call. A message is acked once all its items are recorded.
+ * One whose item's providers failed transiently is retried (its recorded items
+ * are skipped then, see pendingOnly) with backoff, or the longest Retry-After
+ * its items' upstreams asked for, until ITEM_MAX_ATTEMPTS; an unexpected error
+ * is retried too, and past the queue's max_retries the dead-letter consumer
+ * marks the message's items failed.
  */
 export async function consumeItems(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {
   const config = readConfig(env);
@@ -35,9 +37,13 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   await Promise.all(
     [...groupByBatch(messages)].map(async ([batchId, received]) => {
       const started = Date.now();
-      const group = await pendingOnly(env, batchId, received);
-      if (group.length === 0) return;
-      const done: { message: ItemQueueMessage; outcome: ItemOutcome }[] = [];
+      const pending = await pendingOnly(env, batchId, received);
+      if (pending.length === 0) return;
+      const outcomes: ItemOutcome[] = [];
+      // Messages to retry, with the longest Retry-After (in seconds) of their items.
+      const retries = new Map<ItemQueueMessage, number>();
+      const retry = (message: ItemQueueMessage, retryAfterSeconds = 0) =>
+        retries.set(message, Math.max(retries.get(message) ?? 0, retryAfterSeconds));
       const providerOutcomes = new Map<string, number>();
       const count = (reports: ProviderReport[]) => {
         for (const { name, outcome } of reports) {
@@ -45,56 +51,68 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         }
       };
       await Promise.all(
-        group.map(async (message) => {
-          const { index } = message.body;
-          let resolution: Resolution;
-          try {
-            resolution = await enrich({ ...message.body, attempt: message.attempts });
-          } catch (error) {
-            logError("item_attempt_failed", error, { batchId, index, attempt: message.attempts });
-            retryLater(message, config);
-            return;
-          }
-          count(resolution.reports);
-          if (resolution.kind === "retry") retryLater(message, config, resolution.retryAfterSeconds);
-          else done.push({ message, outcome: { index, ...resolution.result } });
-        }),
+        pending.flatMap(({ message, items }) =>
+          items.map(async (item) => {
+            const { environment, fields } = message.body;
+            let resolution: Resolution;
+            try {
+              resolution = await enrich({ environment, fields, ...item, attempt: message.attempts });
+            } catch (error) {
+              logError("item_attempt_failed", error, { batchId, index: item.index, attempt: message.attempts });
+              retry(message);
+              return;
+            }
+            count(resolution.reports);
+            if (resolution.kind === "retry") retry(message, resolution.retryAfterSeconds);
+            else outcomes.push({ index: item.index, ...resolution.result });
+          }),
+        ),
       );
       const providerCounts = Object.fromEntries(providerOutcomes);
-      const retried = group.length - done.length;
-      if (done.length === 0) {
-        log("items_retried", { batchId, items: group.length, ...providerCounts });
+      const items = pending.reduce((sum, { items }) => sum + items.length, 0);
+      const retried = items - outcomes.length;
+      if (outcomes.length === 0) {
+        for (const [message, retryAfterSeconds] of retries) retryLater(message, config, retryAfterSeconds);
+        log("items_retried", { batchId, items, ...providerCounts });
         return;
       }
+      let recorded: number;
       try {
-        const { recorded } = await batchStub(env, batchId).record(done.map(({ outcome }) => outcome));
-        for (const { message } of done) message.ack();
-        log("items_recorded", { batchId, received: group.length, recorded, retried, ms: Date.now() - started, ...providerCounts });
+        ({ recorded } = await batchStub(env, batchId).record(outcomes));
       } catch (error) {
-        logError("items_record_failed", error, { batchId, items: done.length });
-        for (const { message } of done) retryLater(message, config);
+        logError("items_record_failed", error, { batchId, items: outcomes.length });
+        for (const { message } of pending) retryLater(message, config, retries.get(message));
+        return;
       }
+      for (const { message } of pending) {
+        const retryAfterSeconds = retries.get(message);
+        if (retryAfterSeconds === undefined) message.ack();
+        else retryLater(message, config, retryAfterSeconds);
+      }
+      log("items_recorded", { batchId, received: items, recorded, retried, ms: Date.now() - started, ...providerCounts });
     }),
   );
 }
 
-/** Items whose consumer kept crashing: recorded as `failed`, so the batch still completes. */
+/** Messages whose consumer kept crashing: their items recorded as `failed`, so the batch still completes. */
 export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {
   const config = readConfig(env);
   await Promise.all(
     [...groupByBatch(messages)].map(async ([batchId, group]) => {
-      const outcomes: ItemOutcome[] = group.map(({ body }) => ({
-        index: body.index,
-        status: "failed",
-        error: { code: "processing_failed", message: "the item could not be processed: every attempt failed" },
-        sources: [],
-      }));
+      const outcomes: ItemOutcome[] = group.flatMap(({ body }) =>
+        body.items.map(({ index }) => ({
+          index,
+          status: "failed" as const,
+          error: { code: "processing_failed", message: "the item could not be processed: every attempt failed" },
+          sources: [],
+        })),
+      );
       try {
         const { recorded } = await batchStub(env, batchId).record(outcomes);
         for (const message of group) message.ack();
-        log("items_dead_lettered", { batchId, items: group.length, recorded });
+        log("items_dead_lettered", { batchId, items: outcomes.length, recorded });
       } catch (error) {
-        logError("dead_letter_record_failed", error, { batchId, items: group.length });
+        logError("dead_letter_record_failed", error, { batchId, items: outcomes.length });
         for (const message of group) retryLater(message, config);
       }
     }),

@@ -3,67 +3,134 @@ import { CONTACT_FIELDS } from "../contact-info/contact";
 import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
 import { ENVIRONMENTS } from "../environment";
 
-const itemMessageBase = z.object({
+/**
+ * An item as its message carries it: the person normalized once, at submission,
+ * and its key, so the consumer needs no read-back and neither normalizes nor
+ * keys it again. An item stored or sent by an older deploy carries the submitted
+ * `input` instead; it is normalized as it is read, so handlers see one shape.
+ */
+export const messageItemSchema = z.union([
+  z.object({ index: z.number().int().nonnegative(), person: normalizedPersonSchema, personKey: z.string() }),
+  z
+    .object({ index: z.number().int().nonnegative(), input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) })
+    .transform(({ index, input }) => {
+      const person = normalizePerson(input);
+      return { index, person, personKey: personKey(person) };
+    }),
+]);
+export type MessageItem = z.infer<typeof messageItemSchema>;
+
+export const messageBatchSchema = z.object({
   batchId: z.string(),
-  index: z.number().int().nonnegative(),
   environment: z.enum(ENVIRONMENTS),
   fields: z.array(z.enum(CONTACT_FIELDS)),
 });
+/** What every item of a message shares: its batch. */
+export type MessageBatchFields = z.infer<typeof messageBatchSchema>;
+
+/** Items per message: the queue's unit of retry and of billing, kept small enough that one consumer invocation (max_batch_size messages) holds as many items as it did with one item per message. */
+export const ITEMS_PER_MESSAGE = 10;
 
 /**
- * One queue message per item. It carries the person normalized once, at fan-out,
- * and its key, so the consumer needs no read-back and neither normalizes nor
- * keys it again. A message from an older deploy carries the submitted `input`
- * instead; it is normalized here, so handlers see one shape.
+ * One queue message: up to ITEMS_PER_MESSAGE items of one batch (see
+ * `packMessages`). Deploys before grouping sent one item per message, with its
+ * `index` at the top level; such a message is read as a group of one.
  */
-export const itemMessageSchema = z.union([
-  itemMessageBase.extend({ person: normalizedPersonSchema, personKey: z.string() }),
-  itemMessageBase.extend({ input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) }).transform(({ input, ...item }) => {
-    const person = normalizePerson(input);
-    return { ...item, person, personKey: personKey(person) };
-  }),
-]);
+export const itemMessageSchema = z.preprocess(
+  (body) => (isSingleItemMessage(body) ? asGroupOfOne(body) : body),
+  messageBatchSchema.extend({ items: z.array(messageItemSchema).min(1) }),
+);
 export type ItemMessage = z.infer<typeof itemMessageSchema>;
+
+const isSingleItemMessage = (body: unknown): body is Record<string, unknown> =>
+  typeof body === "object" && body !== null && !("items" in body) && "index" in body;
+
+function asGroupOfOne({ batchId, environment, fields, ...item }: Record<string, unknown>) {
+  return { batchId, environment, fields, items: [item] };
+}
 
 // Queues accept at most 100 messages and 256 KB per sendBatch (local Miniflare:
 // 288,000 bytes), and 128 KB per message, counted in bytes of the serialized
-// bodies. A message is sent as its JSON text (`MESSAGE_CONTENT_TYPE`), made once
-// (`encodeMessage`): the bytes counted are the bytes sent, and the queue does not
-// serialize the body again (as "json" it would, and as "v8" a string with one
-// non-Latin-1 character would cost two bytes per character). The headroom covers
-// per-message metadata. Consumers parse it back (validatingConsumer).
+// bodies, and bill per 64 KB of a message. A message is sent as its JSON text
+// (`MESSAGE_CONTENT_TYPE`), made once (`packMessages`): the bytes counted are the
+// bytes sent, and the queue does not serialize the body again (as "json" it
+// would, and as "v8" a string with one non-Latin-1 character would cost two bytes
+// per character). The headroom covers per-message metadata. Consumers parse it
+// back (validatingConsumer).
 export const MAX_MESSAGES_PER_SEND = 100;
 export const MAX_BYTES_PER_SEND = 200_000;
 export const MAX_MESSAGE_BYTES = 128_000;
+/** A message takes more items only while it stays within one billing unit. */
+export const MESSAGE_TARGET_BYTES = 64_000;
 export const MESSAGE_OVERHEAD_BYTES = 256;
 export const MESSAGE_CONTENT_TYPE = "text" satisfies QueueContentType;
 
+/** A message as it is sent: its items, its JSON, and what the queue counts for it (the JSON in UTF-8, plus the headroom). */
+export type EncodedMessage = { items: MessageItem[]; json: string; bytes: number };
+
 const encoder = new TextEncoder();
 const ASCII = /^[\0-\x7f]*$/;
+// Most texts are ASCII, one byte per character: known without encoding them.
+const utf8Bytes = (text: string): number => (ASCII.test(text) ? text.length : encoder.encode(text).byteLength);
 
-/** A message as it is sent: its JSON, and what the queue counts for it (the JSON in UTF-8, plus the headroom). */
-export function encodeMessage(message: ItemMessage): { json: string; bytes: number } {
-  const json = JSON.stringify(message);
-  // Most messages are ASCII, one byte per character: known without encoding them.
-  return { json, bytes: (ASCII.test(json) ? json.length : encoder.encode(json).byteLength) + MESSAGE_OVERHEAD_BYTES };
+/**
+ * Packs a batch's items, in order, into messages of up to ITEMS_PER_MESSAGE
+ * items and MESSAGE_TARGET_BYTES (a message always takes its first item). Each
+ * item is serialized once, and a message's JSON is joined from its items' JSON,
+ * so its size is known exactly as it is built. An item too large to be queued
+ * even alone (over MAX_MESSAGE_BYTES) is returned apart: resending it could
+ * never succeed.
+ */
+export function packMessages(
+  batch: MessageBatchFields,
+  items: readonly MessageItem[],
+): { messages: EncodedMessage[]; tooLarge: MessageItem[] } {
+  const { batchId, environment, fields } = batch;
+  // `{"batchId":…,"items":[` + the items' JSON, comma-separated + `]}`.
+  const head = JSON.stringify({ batchId, environment, fields, items: [] }).slice(0, -2);
+  const frame = utf8Bytes(head) + 2 + MESSAGE_OVERHEAD_BYTES;
+  const messages: EncodedMessage[] = [];
+  const tooLarge: MessageItem[] = [];
+  let group: MessageItem[] = [];
+  let parts: string[] = [];
+  let bytes = frame;
+  const close = () => {
+    if (group.length === 0) return;
+    messages.push({ items: group, json: `${head}${parts.join(",")}]}`, bytes });
+    group = [];
+    parts = [];
+    bytes = frame;
+  };
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const itemBytes = utf8Bytes(json);
+    if (frame + itemBytes > MAX_MESSAGE_BYTES) {
+      tooLarge.push(item);
+      continue;
+    }
+    // Every item but a message's first follows a comma.
+    if (group.length === ITEMS_PER_MESSAGE || (group.length > 0 && bytes + 1 + itemBytes > MESSAGE_TARGET_BYTES)) close();
+    bytes += itemBytes + (group.length > 0 ? 1 : 0);
+    group.push(item);
+    parts.push(json);
+  }
+  close();
+  return { messages, tooLarge };
 }
 
-export const messageBytes = (message: ItemMessage): number => encodeMessage(message).bytes;
-
-/** Splits messages into sendBatch-sized chunks, by count and by encoded size (`sizeOf`, for sizes already known). */
-export function chunkForSend(messages: ItemMessage[], sizeOf: (message: ItemMessage) => number = messageBytes): ItemMessage[][] {
-  const chunks: ItemMessage[][] = [];
-  let chunk: ItemMessage[] = [];
+/** Splits messages into sendBatch-sized chunks, by count and by encoded size. */
+export function chunkForSend<M extends { bytes: number }>(messages: readonly M[]): M[][] {
+  const chunks: M[][] = [];
+  let chunk: M[] = [];
   let bytes = 0;
   for (const message of messages) {
-    const size = sizeOf(message);
-    if (chunk.length === MAX_MESSAGES_PER_SEND || (chunk.length > 0 && bytes + size > MAX_BYTES_PER_SEND)) {
+    if (chunk.length === MAX_MESSAGES_PER_SEND || (chunk.length > 0 && bytes + message.bytes > MAX_BYTES_PER_SEND)) {
       chunks.push(chunk);
       chunk = [];
       bytes = 0;
     }
     chunk.push(message);
-    bytes += size;
+    bytes += message.bytes;
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
@@ -73,8 +140,8 @@ export function chunkForSend(messages: ItemMessage[], sizeOf: (message: ItemMess
  * Sends a chunk; if the queue refuses it, sends its two halves instead, so a chunk
  * the queue finds too large is never resent as is. (The local queue reports a
  * size refusal only as an internal error, so any refusal splits.) A refused
- * single message is thrown: the queue is failing, not the size, since items are
- * bounded by validation far below MAX_MESSAGE_BYTES.
+ * single message is thrown: the queue is failing, not the size, since messages
+ * are packed below MAX_MESSAGE_BYTES.
  */
 export async function sendSplitting<T>(chunk: T[], send: (chunk: T[]) => Promise<void>): Promise<void> {
   try {

@@ -1,23 +1,34 @@
 import { batchStub } from "../batch/stub";
 import { log, logError } from "../log";
+import type { ItemMessage, MessageItem } from "./item-message";
+
+/** A message, with those of its items still to be processed. */
+export type PendingMessage = { message: Message<ItemMessage>; items: MessageItem[] };
 
 /**
- * The messages of one batch whose items are still pending. The others (already
- * finished, or their batch deleted or unknown) are acked now, unprocessed, so a
- * deleted batch's items are never enriched and a redelivered message costs no
- * provider call. If the check fails every message goes on: recording is
- * idempotent, and record() refuses a deleted batch.
+ * The messages of one batch with their items still pending. The other items
+ * (already finished, or their batch deleted or unknown) are left out, and a
+ * message with none left is acked now, unprocessed: so a deleted batch's items
+ * are never enriched, and a redelivered message (say, retried for one of its
+ * items) costs no provider call for the others. If the check fails every item
+ * goes on: recording is idempotent, and record() refuses a deleted batch.
  */
-export async function pendingOnly<M extends Message<{ index: number }>>(env: Env, batchId: string, group: readonly M[]): Promise<M[]> {
+export async function pendingOnly(env: Env, batchId: string, messages: readonly Message<ItemMessage>[]): Promise<PendingMessage[]> {
   let pending: Set<number>;
   try {
-    pending = new Set(await batchStub(env, batchId).stillPending(group.map(({ body }) => body.index)));
+    pending = new Set(await batchStub(env, batchId).stillPending(messages.flatMap(({ body }) => body.items.map(({ index }) => index))));
   } catch (error) {
-    logError("pending_check_failed", error, { batchId, items: group.length });
-    return [...group];
+    logError("pending_check_failed", error, { batchId, messages: messages.length });
+    return messages.map((message) => ({ message, items: message.body.items }));
   }
-  const dropped = group.filter(({ body }) => !pending.has(body.index));
-  for (const message of dropped) message.ack();
-  if (dropped.length > 0) log("items_dropped", { batchId, items: dropped.length });
-  return group.filter(({ body }) => pending.has(body.index));
+  const kept: PendingMessage[] = [];
+  let dropped = 0;
+  for (const message of messages) {
+    const items = message.body.items.filter(({ index }) => pending.has(index));
+    dropped += message.body.items.length - items.length;
+    if (items.length > 0) kept.push({ message, items });
+    else message.ack();
+  }
+  if (dropped > 0) log("items_dropped", { batchId, items: dropped });
+  return kept;
 }

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
-import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
+import type { PersonInput } from "../../src/contact-info/person";
 import type { ItemMessage } from "../../src/queue/item-message";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import {
@@ -11,6 +11,7 @@ import {
   expectProblem,
   faultyItemQueue,
   getStatus,
+  itemMessage,
   person,
   request,
   submitBatch,
@@ -22,10 +23,7 @@ const remove = (key: string, id: string, environment = "test") =>
   request(`/v2/${environment}/person/contact-info/${id}`, { method: "DELETE", key });
 
 const messagesFor = (batchId: string, inputs: PersonInput[]): ItemMessage[] =>
-  inputs.map((input, index) => {
-    const normalized = normalizePerson(input);
-    return { batchId, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
-  });
+  inputs.map((input, index) => itemMessage(batchId, index, input));
 
 /** What the batch object still stores: its items, and the tombstone row. */
 const stored = (id: string) =>

@@ -9,15 +9,16 @@ import {
   faultyItemQueue,
   newBatch,
   person,
+  sentItems,
   sentMessage,
   submitBatch,
   until,
   waitForCompletion,
 } from "../helpers";
 
-// The bodies of the messages sent to the item queue for one batch (other tests' batches share the queue).
+// The items sent to the item queue for one batch (other tests' batches share the queue).
 const sentFor = (queue: ReturnType<typeof faultyItemQueue>, batchId: string) =>
-  queue.mock.calls.flatMap(([messages]) => [...messages].map(sentMessage)).filter((body) => body.batchId === batchId);
+  sentItems(queue.mock.calls).filter((item) => item.batchId === batchId);
 
 describe("the batch object's fan-out", () => {
   afterEach(() => {
@@ -26,21 +27,25 @@ describe("the batch object's fan-out", () => {
 
   it("resumes where a failed send left it, losing no item", async () => {
     const { key, record } = await createKey();
-    const batch = newBatch(record.customerId, 250);
+    // Two sends' worth: a send takes up to 100 messages of 10 items.
+    const batch = newBatch(record.customerId, 1250);
     const stub = batchStub(env, batch.id);
     let sends = 0;
+    let sent = 0;
     const queue = faultyItemQueue(async (real, messages) => {
       if (++sends > 1) throw new Error("queue unavailable");
       await real(messages);
+      sent = sentItems([[messages]]).length;
     });
     await stub.create(batch);
     const stalled = await until(() => batchProgress(stub), { what: "a failed send counted", done: (p) => p.enqueue_failures > 0 });
-    expect(stalled.next_enqueue_index).toBe(100);
+    expect(sent).toBeGreaterThan(0);
+    expect(stalled.next_enqueue_index).toBe(sent);
 
     queue.mockRestore();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect((await batchProgress(stub)).next_enqueue_index).toBe(250);
-    expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 250, failedItems: 0 });
+    expect((await batchProgress(stub)).next_enqueue_index).toBe(1250);
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 1250, failedItems: 0 });
   });
 
   it("sends each item's person as normalized once at submission, with its key, and merged duplicates not at all", async () => {
@@ -82,6 +87,20 @@ describe("the batch object's fan-out", () => {
         };
       }),
     );
+  });
+
+  it("sends a batch's items ten to a message, each message in one piece", async () => {
+    const { key } = await createKey();
+    const queue = faultyItemQueue((real, messages) => real(messages));
+    const batchId = await submitBatch(key, { items: Array.from({ length: 25 }, (_, i) => person({ firstName: `G${i}` })) });
+    await waitForCompletion(key, batchId);
+
+    const messages = queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((body) => body.batchId === batchId);
+    expect(messages.map(({ items }) => items.map(({ index }) => index))).toEqual([
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
+      [20, 21, 22, 23, 24],
+    ]);
   });
 
   it.each([

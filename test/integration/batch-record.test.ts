@@ -10,7 +10,7 @@ import {
   getStatus,
   newBatch,
   person,
-  sentMessage,
+  sentItems,
   submitBatch,
   until,
   untilAtRest,
@@ -46,7 +46,7 @@ describe("a new batch's items on the queue", () => {
     await untilAtRest(stub);
 
     expect(queue).toHaveBeenCalledTimes(1);
-    expect([...queue.mock.calls[0]![0]].map((request) => sentMessage(request).index)).toEqual([0]);
+    expect(sentItems(queue.mock.calls).map(({ index }) => index)).toEqual([0]);
     expect(await enqueued(stub)).toEqual([
       { enqueued_at: batch.createdAt, enqueues: 1 },
       { enqueued_at: null, enqueues: 0 },

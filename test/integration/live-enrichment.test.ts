@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import sample from "../../directory/sample.csv?raw";
 import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
-import { createKey, sentMessage, submitBatch, waitForCompletion } from "../helpers";
+import { createKey, sentItems, submitBatch, waitForCompletion } from "../helpers";
 
 // The whole live pipeline through the real queue: the sample directory in the
 // real local KV, and DNS, Hunter and PDL faked at the HTTP boundary.
@@ -153,7 +153,7 @@ describe("a live batch", () => {
         "live",
       );
       const status = await waitForCompletion(key, batchId);
-      const sent = send.mock.calls.flatMap(([messages]) => [...messages].map(sentMessage)).filter((m) => m.batchId === batchId);
+      const sent = sentItems(send.mock.calls).filter((item) => item.batchId === batchId);
       // a and b are the same person once normalized; d is written differently, so it is asked for separately.
       expect(sent.map((m) => m.index).sort()).toEqual([0, 2, 3]);
       expect(status.completedItems).toBe(4);

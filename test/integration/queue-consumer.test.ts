@@ -48,6 +48,64 @@ describe("the item queue consumer", () => {
   });
 });
 
+/** One message carrying the items of `messages` (one batch's), as the fan-out groups them. */
+const grouped = (messages: ItemMessage[]): ItemMessage => ({ ...messages[0]!, items: messages.flatMap(({ items }) => items) });
+
+/** The log lines (of any level) printed while `run` runs, by event. */
+async function logged(run: () => Promise<unknown>): Promise<(event: string) => Record<string, unknown>[]> {
+  const lines: string[] = [];
+  const spies = (["log", "warn", "error"] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line))),
+  );
+  try {
+    await run();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return (event) => lines.filter((line) => line.includes(`"${event}"`)).map((line) => JSON.parse(line));
+}
+
+describe("a message of several items", () => {
+  it("is acked once every item in it is recorded", async () => {
+    const { key, id, messages } = await createBatch([person(), person({ firstName: "B" }), person({ firstName: "C" })]);
+    const result = await deliver("contact-info-items", [grouped(messages)]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 3, failedItems: 0 });
+  });
+
+  it("records the items that succeeded and is retried for the one that failed; the retry processes only that one", async () => {
+    const { key, id, messages } = await createBatch([person(), person({ companyDomain: "fail.test" }), person({ firstName: "C" })]);
+    const message = grouped(messages);
+    const first = await deliver("contact-info-items", [message]);
+    expect(first.explicitAcks).toHaveLength(0);
+    expect(first.retryMessages).toHaveLength(1);
+    expect(await getStatus(key, id)).toMatchObject({ status: "processing", completedItems: 2, failedItems: 0 });
+
+    const events = await logged(() => deliver("contact-info-items", [message], 2));
+    expect(events("items_dropped")).toEqual([expect.objectContaining({ batchId: id, items: 2 })]);
+    expect(events("item_attempt_failed")).toEqual([expect.objectContaining({ batchId: id, index: 1, attempt: 2 })]);
+    expect(await getStatus(key, id)).toMatchObject({ completedItems: 2, failedItems: 0 });
+  });
+
+  it("is acked unprocessed when none of its items is pending", async () => {
+    const { key, id, messages } = await createBatch([person(), person({ firstName: "B" })]);
+    await deliver("contact-info-items", messages);
+    const again = await deliver("contact-info-items", [grouped(messages)]);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(again.retryMessages).toEqual([]);
+    expect(await getStatus(key, id)).toMatchObject({ completedItems: 2, failedItems: 0 });
+  });
+
+  it("has all its pending items marked failed when dead-lettered", async () => {
+    const { key, id, messages } = await createBatch([person(), person({ firstName: "B" }), person({ firstName: "C" })]);
+    await deliver("contact-info-items", messages.slice(0, 1));
+    const result = await deliver("contact-info-items-dlq", [grouped(messages)], 6);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 1, failedItems: 2 });
+  });
+});
+
 describe("the dead-letter queue consumer", () => {
   it("marks dead-lettered items failed with processing_failed, once", async () => {
     const { key, id, messages } = await createBatch([person({ companyDomain: "fail.test" }), person()]);

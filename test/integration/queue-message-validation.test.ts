@@ -73,10 +73,30 @@ describe("an item message's body", () => {
   });
 });
 
-/** The shape an older deploy sent: the submitted input instead of the normalized person and its key. */
+/** The shape an older deploy sent: one item per message, with the submitted input instead of the normalized person and its key. */
 function legacyMessages(messages: ItemMessage[], items: PersonInput[]) {
-  return messages.map(({ batchId, index, environment, fields }) => ({ batchId, index, environment, fields, input: items[index] }));
+  return messages.map(({ batchId, environment, fields, items: [item] }) => ({
+    batchId,
+    index: item!.index,
+    environment,
+    fields,
+    input: items[item!.index],
+  }));
 }
+
+describe("an item message from a deploy before grouping (one item, with its person and key)", () => {
+  it("is read as a group of one and processed like a current one", async () => {
+    const { key, id, messages } = await createStoredBatch([person(), person({ firstName: "Grace", lastName: "Hopper" })]);
+    const single = messages.map(({ items: [item], ...batch }) => ({ ...batch, ...item }));
+    const { result } = await deliverRaw(
+      QUEUES.items,
+      single.map((body) => JSON.stringify(body)),
+    );
+    expect(result.explicitAcks).toHaveLength(2);
+    expect(result.retryMessages).toEqual([]);
+    expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 2, failedItems: 0 });
+  });
+});
 
 describe("an item message from an older deploy (the submitted input, not the normalized person)", () => {
   it("is normalized on arrival and processed like a current one", async () => {

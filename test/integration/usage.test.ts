@@ -5,9 +5,18 @@ import { accountStub } from "../../src/account/stub";
 import type { UsageCounters } from "../../src/account/usage";
 import type { UsageReport } from "../../src/account/views";
 import { batchStub } from "../../src/batch/stub";
-import { normalizePerson, personKey } from "../../src/contact-info/person";
-import type { ItemMessage } from "../../src/queue/item-message";
-import { createKey, deliver, expectProblem, faultyItemQueue, person, request, submitBatch, until, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  deliver,
+  expectProblem,
+  faultyItemQueue,
+  itemMessage,
+  person,
+  request,
+  submitBatch,
+  until,
+  waitForCompletion,
+} from "../helpers";
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -56,10 +65,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     const { key, record } = await createKey();
     const inputs = [person(), person({ firstName: "Grace", lastName: "Hopper" }), person({ companyDomain: "unknown.example" })];
     const batchId = await submitBatch(key, { items: [...inputs, { bad: 1 }] });
-    const messages = inputs.map((input, index): ItemMessage => {
-      const normalized = normalizePerson(input);
-      return { batchId, index, environment: "test", fields: ["email", "phone"], person: normalized, personKey: personKey(normalized) };
-    });
+    const messages = inputs.map((input, index) => itemMessage(batchId, index, input));
     // Besides the real queue's delivery: every message twice more, and one twice within a delivery.
     await deliver("contact-info-items", messages);
     await deliver("contact-info-items", [messages[0]!, messages[0]!, ...messages]);
