@@ -1,6 +1,7 @@
 // npm run bench:e2e: one `test` batch of 1,000, 10,000 and 100,000 items in
-// turn, time to 202 and to `completed`, against the local queue's own ceiling
-// (a no-op consumer) measured in the same run. This machine's speed drifts by a
+// turn, time to 202 and to `completed`, against the local queue's own ceilings
+// (a no-op consumer, of one-item messages and of the service's grouped ones)
+// measured in the same run. This machine's speed drifts by a
 // fifth within minutes, so the ceiling and the batches up to 10,000 items are
 // measured in ROUNDS interleaved rounds (each batch against the ceiling of its
 // round) and the median round is reported; larger batches once, in the last round.
@@ -30,14 +31,16 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 type Ceiling = { items: number; ms: number; itemsPerSecond: number };
+/** One item per message (the issue's reference), or the service's messages of ITEMS_PER_MESSAGE (bench/queue-ceiling/). */
+type CeilingShape = "item" | "grouped";
 
-/** The no-op consumer's pace: CEILING_ITEMS messages produced, until the last is counted. */
-async function measureCeiling(url: string): Promise<Ceiling> {
+/** The no-op consumer's pace: CEILING_ITEMS items produced in messages of `shape`, until the last is counted. */
+async function measureCeiling(url: string, shape: CeilingShape): Promise<Ceiling> {
   const counted = async () => (await (await fetch(`${url}/count`)).json()) as { count: number; countedAt: number };
   const { count: before } = await counted();
   // Epoch milliseconds, as the Worker's clock (the same machine's) stamps the last count.
   const started = Date.now();
-  const produced = await fetch(`${url}/produce?n=${CEILING_ITEMS}`, { method: "POST" });
+  const produced = await fetch(`${url}/produce?n=${CEILING_ITEMS}&shape=${shape}`, { method: "POST" });
   if (produced.status !== 202) throw new Error(`ceiling producer answered ${produced.status}`);
   let countedAt = 0;
   await until(async () => {
@@ -72,9 +75,10 @@ async function submitAndComplete(url: string, headers: Record<string, string>, s
   return { acceptMs, completeMs: Date.parse(completedAt) - started };
 }
 
-type Measured = E2eResult & { ratio: number };
+type Measured = E2eResult & { ratio: number; groupedRatio: number };
+type Ceilings = Record<CeilingShape, Ceiling>;
 
-async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ratios: number[] })[] }> {
+async function measure(): Promise<{ ceilings: Ceilings; results: (E2eResult & { ratios: number[]; groupedRatios: number[] })[] }> {
   let key: ServerKey | undefined;
   const server = await startLocalServer({
     devTooling: DEV_TOOLING,
@@ -99,11 +103,18 @@ async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ra
     // One small batch first, so the first size measured does not also pay for starting the isolate,
     // the key lookup, the limiter, the account and the queue consumer; likewise the ceiling.
     await submitAndComplete(server.url, headers, 10);
-    await measureCeiling(ceilingServer.url);
-    const rounds: { ceiling: Ceiling; measured: Measured[] }[] = [];
+    await measureCeiling(ceilingServer.url, "item");
+    await measureCeiling(ceilingServer.url, "grouped");
+    const rounds: { ceilings: Ceilings; measured: Measured[] }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const ceiling = await measureCeiling(ceilingServer.url);
-      console.log(`round ${round}: queue ceiling (no-op consumer) ${ceiling.itemsPerSecond.toFixed(0)} messages/s`);
+      const ceilings = {
+        item: await measureCeiling(ceilingServer.url, "item"),
+        grouped: await measureCeiling(ceilingServer.url, "grouped"),
+      };
+      const ceiling = ceilings.item;
+      console.log(
+        `round ${round}: queue ceiling (no-op consumer) ${ceiling.itemsPerSecond.toFixed(0)} items/s in one-item messages, ${ceilings.grouped.itemsPerSecond.toFixed(0)} in grouped ones`,
+      );
       const measured: Measured[] = [];
       for (const size of SIZES.filter((size) => size <= REPEATED_UP_TO || round === ROUNDS)) {
         const { acceptMs, completeMs } = await submitAndComplete(server.url, headers, size);
@@ -116,39 +127,52 @@ async function measure(): Promise<{ ceiling: Ceiling; results: (E2eResult & { ra
           itemsPerSecond,
           msPerItem: completeMs / size,
           ratio: itemsPerSecond / ceiling.itemsPerSecond,
+          groupedRatio: itemsPerSecond / ceilings.grouped.itemsPerSecond,
         });
         console.log(
-          `round ${round}: ${String(size).padStart(7)} items: accepted in ${acceptMs.toFixed(0)} ms, completed in ${completeMs.toFixed(0)} ms, ${(completeMs / size).toFixed(3)} ms/item, ${(itemsPerSecond / ceiling.itemsPerSecond).toFixed(2)} of the ceiling`,
+          `round ${round}: ${String(size).padStart(7)} items: accepted in ${acceptMs.toFixed(0)} ms, completed in ${completeMs.toFixed(0)} ms, ${(completeMs / size).toFixed(3)} ms/item, ${(itemsPerSecond / ceiling.itemsPerSecond).toFixed(2)} of the ceiling, ${(itemsPerSecond / ceilings.grouped.itemsPerSecond).toFixed(2)} of the grouped one`,
         );
       }
-      rounds.push({ ceiling, measured });
+      rounds.push({ ceilings, measured });
     }
     // Each size from its median round (by ratio to that round's ceiling), with every round's ratio.
     const results = SIZES.map((size) => {
       const runs = rounds.flatMap(({ measured }) => measured.filter((m) => m.items === size));
       const ratios = runs.map((m) => m.ratio);
-      const { ratio: _, ...middle } = runs[ratios.indexOf(median(ratios))]!;
-      return { ...middle, ratios };
+      const { ratio: _, groupedRatio: __, ...middle } = runs[ratios.indexOf(median(ratios))]!;
+      return { ...middle, ratios, groupedRatios: runs.map((m) => m.groupedRatio) };
     });
-    const ceilings = rounds.map(({ ceiling }) => ceiling);
-    const perSecond = ceilings.map((c) => c.itemsPerSecond);
-    return { ceiling: ceilings[perSecond.indexOf(median(perSecond))]!, results };
+    const medianCeiling = (shape: CeilingShape) => {
+      const ceilings = rounds.map((round) => round.ceilings[shape]);
+      const perSecond = ceilings.map((c) => c.itemsPerSecond);
+      return ceilings[perSecond.indexOf(median(perSecond))]!;
+    };
+    return { ceilings: { item: medianCeiling("item"), grouped: medianCeiling("grouped") }, results };
   } finally {
     await Promise.all([server.stop(), ceilingServer.stop()]);
   }
 }
 
-const { ceiling, results } = await measure();
+const { ceilings, results } = await measure();
+const ceiling = ceilings.item;
 for (const r of results) {
   console.log(
-    `${r.items} items: ${median(r.ratios).toFixed(2)} of the queue ceiling (rounds ${r.ratios.map((x) => x.toFixed(2)).join(", ")})`,
+    `${r.items} items: ${median(r.ratios).toFixed(2)} of the queue ceiling (rounds ${r.ratios.map((x) => x.toFixed(2)).join(", ")}), ${median(r.groupedRatios).toFixed(2)} of the grouped one`,
   );
 }
 mkdirSync("benchmarks", { recursive: true });
 writeFileSync(
   RESULTS.e2e,
   JSON.stringify(
-    { date: new Date().toISOString(), machine: machine(), rounds: ROUNDS, ceiling, results, maxBatchItems: MAX_BATCH_ITEMS },
+    {
+      date: new Date().toISOString(),
+      machine: machine(),
+      rounds: ROUNDS,
+      ceiling,
+      groupedCeiling: ceilings.grouped,
+      results,
+      maxBatchItems: MAX_BATCH_ITEMS,
+    },
     null,
     2,
   ),
@@ -164,6 +188,11 @@ writeFileSync(
         name: "queue ceiling (no-op consumer), same size",
         color: "#27ae60",
         points: results.map((r) => ({ x: r.items, y: (r.items / ceiling.itemsPerSecond) * 1000 })),
+      },
+      {
+        name: "the same, in the service's messages of 10 items",
+        color: "#8e44ad",
+        points: results.map((r) => ({ x: r.items, y: (r.items / ceilings.grouped.itemsPerSecond) * 1000 })),
       },
     ],
     "items in the batch",

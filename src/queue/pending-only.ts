@@ -14,11 +14,12 @@ export type PendingMessage = { message: Message<ItemMessage>; items: MessageItem
  * goes on: recording is idempotent, and record() refuses a deleted batch.
  */
 export async function pendingOnly(env: Env, batchId: string, messages: readonly Message<ItemMessage>[]): Promise<PendingMessage[]> {
+  const indexes = messages.flatMap(({ body }) => body.items.map(({ index }) => index));
   let pending: Set<number>;
   try {
-    pending = new Set(await batchStub(env, batchId).stillPending(messages.flatMap(({ body }) => body.items.map(({ index }) => index))));
+    pending = new Set(await batchStub(env, batchId).stillPending(indexes));
   } catch (error) {
-    logError("pending_check_failed", error, { batchId, messages: messages.length });
+    logError("pending_check_failed", error, { batchId, items: indexes.length });
     return messages.map((message) => ({ message, items: message.body.items }));
   }
   const kept: PendingMessage[] = [];
