@@ -7,8 +7,9 @@
 // does nothing. This is the floor the submit's target is set against.
 //
 // /submit-and-send: the same, and then, after answering (as the service's `create`
-// does), the items are sent to a queue as 100 messages shaped like the service's,
-// which a no-op consumer acks, and the batch is registered with a second object
+// does), the items are sent to a queue in messages shaped like the service's (JSON
+// text, ITEMS_PER_MESSAGE items each, and as many per consumer invocation as the
+// service takes), which a no-op consumer acks, and the batch is registered with a second object
 // (one row). The platform's share of what the service must also do per batch, so
 // the submit's remaining gap to it is the service's own code.
 //
@@ -17,6 +18,7 @@
 // rate limiter does), one reading a row and returning a page of N bytes kept in
 // memory (as the batch does), and that page as the answer.
 import { DurableObject } from "cloudflare:workers";
+import { ITEMS_PER_MESSAGE } from "../../src/queue/item-message";
 
 interface FloorEnv {
   BATCHES: DurableObjectNamespace<FloorBatch>;
@@ -41,9 +43,13 @@ export class FloorBatch extends DurableObject<FloorEnv> {
 
   async #sendAndRegister(items: unknown[]): Promise<void> {
     const batchId = this.ctx.id.toString();
-    await this.env.QUEUE.sendBatch(
-      items.map((input, index) => ({ body: { batchId, index, environment: "test", fields: ["email", "phone"], input } })),
-    );
+    const messages = [];
+    for (let start = 0; start < items.length; start += ITEMS_PER_MESSAGE) {
+      const group = items.slice(start, start + ITEMS_PER_MESSAGE).map((input, i) => ({ index: start + i, input }));
+      const body = JSON.stringify({ batchId, environment: "test", fields: ["email", "phone"], items: group });
+      messages.push({ body, contentType: "text" as const });
+    }
+    await this.env.QUEUE.sendBatch(messages);
     await this.env.ACCOUNTS.getByName("account").register(batchId, items.length);
   }
 

@@ -2,8 +2,8 @@
 // side in one run on loopback (the Worker served by scripts/bench/serve.ts): GET /healthz for the reads, and
 // for the submit the submit floor (bench/floors/: a new SQLite Durable Object,
 // 100 rows in one transaction and an alarm per request), with the same body and settings.
-// The submit is also shown against a second floor that sends the batch's 100 messages
-// and calls one more object as well, and the status read against a floor that makes its
+// The submit is also shown against a second floor that sends the batch's 100 items
+// (in 10 messages, as the service does) and calls one more object as well, and the status read against a floor that makes its
 // two calls (one counting with an INSERT, one reading a row and a page as large as the
 // status page) and answers that page, so what is left of each gap is the service's own code.
 // This machine's speed drifts by a fifth within minutes, so the routes are measured in
@@ -28,7 +28,7 @@ const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Bench${i}`, l
 const HEALTHZ = "floor: GET /healthz";
 const READ_FLOOR = "floor: 2 DO calls, 1 INSERT, same body";
 const SUBMIT_FLOOR = "floor: new DO, 100 rows, alarm";
-const SUBMIT_FLOOR_SENDING = "floor: + 100 messages sent, 1 more DO";
+const SUBMIT_FLOOR_SENDING = "floor: + 100 items sent, 1 more DO";
 const SUBMIT = "POST submit (100 items)";
 
 async function main() {
