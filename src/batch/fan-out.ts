@@ -73,8 +73,8 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, leaders: 
         : messageItemSchema.parse({ index, input: item.input }),
     );
   });
-  const fields = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
-  await enqueue(target, fields, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
+  const shared = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
+  await enqueue(target, shared, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
   target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
   log("batch_enqueued", { batchId: batch.id, items: batch.items.length });
 }

@@ -35,9 +35,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   const enrich = enricher(env, config);
 
   await Promise.all(
-    [...groupByBatch(messages)].map(async ([batchId, received]) => {
+    [...groupByBatch(messages)].map(async ([batchId, group]) => {
       const started = Date.now();
-      const pending = await pendingOnly(env, batchId, received);
+      const pending = await pendingOnly(env, batchId, group);
       if (pending.length === 0) return;
       const outcomes: ItemOutcome[] = [];
       // Messages to retry, with the longest Retry-After (in seconds) of their items.
@@ -69,11 +69,11 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         ),
       );
       const providerCounts = Object.fromEntries(providerOutcomes);
-      const items = pending.reduce((sum, { items }) => sum + items.length, 0);
-      const retried = items - outcomes.length;
+      const received = pending.reduce((sum, { items }) => sum + items.length, 0);
+      const retried = received - outcomes.length;
       if (outcomes.length === 0) {
         for (const [message, retryAfterSeconds] of retries) retryLater(message, config, retryAfterSeconds);
-        log("items_retried", { batchId, items, ...providerCounts });
+        log("items_retried", { batchId, items: received, ...providerCounts });
         return;
       }
       let recorded: number;
@@ -89,7 +89,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         if (retryAfterSeconds === undefined) message.ack();
         else retryLater(message, config, retryAfterSeconds);
       }
-      log("items_recorded", { batchId, received: items, recorded, retried, ms: Date.now() - started, ...providerCounts });
+      log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
     }),
   );
 }
