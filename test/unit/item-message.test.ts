@@ -79,6 +79,15 @@ describe("packing a batch's items into messages", () => {
     expect(messages[0]!.bytes).toBeLessThan(MAX_MESSAGE_BYTES);
   });
 
+  it("gives an item over the billing unit, but within the queue's limit, a message of its own", () => {
+    const large: MessageItem = { index: 1, person: { fullName: "x".repeat(MESSAGE_TARGET_BYTES) }, personKey: "k" };
+    const { messages, tooLarge } = packMessages(batch, [small(0), large, small(2)]);
+    expect(tooLarge).toEqual([]);
+    expect(messages.map((message) => indexes(message.items))).toEqual([[0], [1], [2]]);
+    expect(messages[1]!.bytes).toBeGreaterThan(MESSAGE_TARGET_BYTES);
+    expect(messages[1]!.bytes).toBeLessThan(MAX_MESSAGE_BYTES);
+  });
+
   it("sets apart an item too large to be queued even alone, and packs the others around it", () => {
     const huge: MessageItem = { index: 1, person: { fullName: "x".repeat(MAX_MESSAGE_BYTES) }, personKey: "k" };
     const { messages, tooLarge } = packMessages(batch, [small(0), huge, small(2)]);
