@@ -1,7 +1,19 @@
 import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { ItemMessage } from "../../src/queue/item-message";
-import { createStoredBatch as createBatch, deliver, envWith, getStatus, person, worker } from "../helpers";
+import {
+  createStoredBatch as createBatch,
+  createKey,
+  deliver,
+  envWith,
+  faultyItemQueue,
+  getStatus,
+  person,
+  sentMessage,
+  submitBatch,
+  until,
+  worker,
+} from "../helpers";
 
 describe("the item queue consumer", () => {
   it("acks every message whose item it recorded", async () => {
@@ -86,6 +98,42 @@ describe("a message of several items", () => {
     expect(events("items_dropped")).toEqual([expect.objectContaining({ batchId: id, items: 2 })]);
     expect(events("item_attempt_failed")).toEqual([expect.objectContaining({ batchId: id, index: 1, attempt: 2 })]);
     expect(await getStatus(key, id)).toMatchObject({ completedItems: 2, failedItems: 0 });
+  });
+
+  it("waits, when one item's source asked for time (Retry-After), at least that long before its retry", async () => {
+    const { key } = await createKey({ environment: "live" });
+    // Its messages are kept from the queue, to be delivered here.
+    const queue = faultyItemQueue(async () => {});
+    const batchId = await submitBatch(
+      key,
+      {
+        // The vendors rate-limit the first person (Hunter: Retry-After 1 s; PDL: reset in 2 s); Hunter finds the second.
+        items: [
+          { fullName: "Rita Limit", companyDomain: "vendors-ratelimit.example" },
+          { fullName: "Fred Found", companyDomain: "found.example" },
+        ],
+        fields: ["email"],
+      },
+      "live",
+    );
+    const [message] = await until(
+      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      { what: "the batch's message sent", done: (sent) => sent.length > 0 },
+    );
+    queue.mockRestore();
+    expect(message!.items.map(({ index }) => index)).toEqual([0, 1]);
+
+    const batch = createMessageBatch<ItemMessage>("contact-info-items", [{ id: "m", timestamp: new Date(), attempts: 1, body: message! }]);
+    const retry = vi.spyOn(batch.messages[0]!, "retry");
+    await worker.queue(batch, envWith({}), createExecutionContext());
+    // The tests' backoff is zero, so the delay is the longest wait the vendors asked for.
+    expect(retry).toHaveBeenCalledTimes(1);
+    expect(retry.mock.calls[0]![0]!.delaySeconds).toBeGreaterThanOrEqual(1);
+    expect(await getStatus(key, batchId)).toMatchObject({ status: "processing", completedItems: 1 });
+
+    // On its last attempt the item settles with what was found, and the batch completes.
+    await deliver("contact-info-items", [message!], 3);
+    expect(await getStatus(key, batchId)).toMatchObject({ status: "completed", completedItems: 2 });
   });
 
   it("is acked unprocessed when none of its items is pending", async () => {
