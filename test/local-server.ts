@@ -29,6 +29,8 @@ export interface LocalServer {
   stop(): Promise<void>;
   /** The --persist-to directory: its KV, Durable Objects and alarms. */
   state: string;
+  /** The server's process group (wrangler or serve.ts, esbuild, workerd), while it runs. */
+  processGroup(): number | undefined;
   /** Kills the whole process group at once (SIGKILL: no shutdown), keeping the state. */
   kill(): Promise<void>;
   /** Starts the server again on the same state, on the same port unless `newPort`. */
@@ -163,6 +165,7 @@ export async function startLocalServer(
     output: () => output,
     stop,
     state,
+    processGroup: () => child?.pid,
     kill: () => signal("SIGKILL", 5_000),
     async restart({ newPort = false } = {}) {
       await signal("SIGTERM", 5_000);

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
 import { barChart } from "./chart";
+import { untilQuiet } from "./quiet";
 import { DEV_TOOLING, flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -68,8 +69,10 @@ async function main() {
     const pageBytes = (await (await fetch(statusUrl, { headers })).arrayBuffer()).byteLength;
 
     // Each route is compared with a floor measured before it in the same round (`against`,
-    // GET /healthz unless named). The submit floor runs just before the submit, in the same
+    // GET /healthz unless named). The submit floors run just before the submit, in the same
     // conditions; the submit goes last, as the batches it creates keep the queue busy until drained.
+    // Every run starts once both servers have been idle for a while (untilQuiet: what a run
+    // leaves behind, and why it mattered to the submit, is told there).
     const submitBody = JSON.stringify({ items });
     const routes: { name: string; target?: number; against?: string; alsoAgainst?: string; options: autocannon.Options }[] = [
       { name: HEALTHZ, options: { url: `${server.url}/healthz` } },
@@ -114,10 +117,11 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       const runs = new Map<string, autocannon.Result>();
       for (const route of routes) {
+        const waitedMs = await untilQuiet([server, floorServer]);
         const run = await autocannon({ ...route.options, connections: CONNECTIONS, duration: DURATION_SECONDS });
         runs.set(route.name, run);
         console.log(
-          `round ${round}: ${route.name.padEnd(36)} ${run.requests.average.toFixed(0).padStart(6)} req/s  non-2xx ${run.non2xx}  errors ${run.errors}`,
+          `round ${round}: ${route.name.padEnd(36)} ${run.requests.average.toFixed(0).padStart(6)} req/s  non-2xx ${run.non2xx}  errors ${run.errors}  (after ${waitedMs} ms for quiet)`,
         );
       }
       rounds.push(runs);
