@@ -22,6 +22,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
 export interface LocalServer {
   url: string;
   /** What the server printed so far (its logs), across restarts. */
@@ -83,19 +92,12 @@ export async function startLocalServer(
     const running = child;
     if (!running?.pid || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
-    const kill = (sig: NodeJS.Signals) => {
-      try {
-        process.kill(-running.pid!, sig);
-      } catch {
-        // Already gone.
-      }
-    };
-    kill(name);
-    const timer = setTimeout(() => kill("SIGKILL"), graceMs);
+    killGroup(running.pid, name);
+    const timer = setTimeout(() => killGroup(running.pid, "SIGKILL"), graceMs);
     await exited;
     clearTimeout(timer);
     // wrangler may exit before workerd: make sure nothing of the group is left holding the port.
-    kill("SIGKILL");
+    killGroup(running.pid, "SIGKILL");
   };
 
   const launch = async () => {
@@ -152,8 +154,23 @@ export async function startLocalServer(
     await signal("SIGTERM", 5_000);
     rmSync(state, { recursive: true, force: true });
   };
+  // freePort() lets go of the port before the server binds it, and in between anything on
+  // the machine may take it (an outgoing connection's local port, another test's server).
+  // Then the server exits at once, and starts again on another port.
+  const launchOnFreePort = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await launch();
+      } catch (error) {
+        if (attempt === 5 || !/Address already in use|EADDRINUSE/.test(String(error))) throw error;
+        killGroup(child?.pid, "SIGKILL"); // whatever of the failed start is still running
+        port = await freePort();
+      }
+    }
+  };
+
   try {
-    await launch();
+    await launchOnFreePort();
   } catch (error) {
     await stop();
     throw error;
@@ -171,7 +188,7 @@ export async function startLocalServer(
       await signal("SIGTERM", 5_000);
       if (newPort) port = await freePort();
       try {
-        await launch();
+        await (newPort ? launchOnFreePort() : launch());
       } catch (error) {
         await stop();
         throw error;
