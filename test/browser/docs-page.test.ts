@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { until } from "../blackbox-helpers";
 import { type LocalServer, startLocalServer } from "../local-server";
 
 // Debian's Chromium; .ci/run installs it. Never a downloaded browser.
@@ -90,7 +91,11 @@ describe("the /docs page in a real browser", () => {
     // run it did not come within 30 s. The page has loaded when it shows the operations it read
     // from /openapi.json and every request it sent has been answered; a stuck one is named.
     await page.getByText("Submit a batch of people to enrich").first().waitFor({ state: "attached", timeout: 30_000 });
-    await expect.poll(() => [...pending].map((request) => request.url()), { timeout: 30_000 }).toEqual([]);
+    await until(() => [...pending].map((request) => request.url()), {
+      what: "every request of the page answered",
+      done: (urls) => urls.length === 0,
+      timeoutMs: 30_000,
+    });
     expect(requested.length).toBeGreaterThanOrEqual(3);
     expect(requested.filter((url) => new URL(url).origin !== server.url)).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${server.url}/docs/scalar.js`, `${server.url}/openapi.json`]));
