@@ -41,6 +41,8 @@ const configSchema = z
     BATCH_DEADLINE_SECONDS: whole(1),
     // Meant to exceed an item's whole retry chain (see wrangler.toml); shorter only resends more.
     REDRIVE_AFTER_SECONDS: whole(1),
+    // At least one full message, or a batch could never send one.
+    FAN_OUT_WINDOW_ITEMS: whole(10),
     RETENTION_SECONDS: whole(1),
     IDEMPOTENCY_TTL_SECONDS: whole(86_400),
     WEBHOOK_MAX_ATTEMPTS: whole(1),
@@ -69,6 +71,7 @@ const configSchema = z
     retryMaxDelaySeconds: vars.RETRY_MAX_DELAY_SECONDS,
     batchDeadlineSeconds: vars.BATCH_DEADLINE_SECONDS,
     redriveAfterSeconds: vars.REDRIVE_AFTER_SECONDS,
+    fanOutWindowItems: vars.FAN_OUT_WINDOW_ITEMS,
     retentionSeconds: vars.RETENTION_SECONDS,
     idempotencyTtlSeconds: vars.IDEMPOTENCY_TTL_SECONDS,
     webhookMaxAttempts: vars.WEBHOOK_MAX_ATTEMPTS,

@@ -191,6 +191,8 @@ export async function createStoredBatch(items: PersonInput[]) {
     createdAt: new Date().toISOString(),
     statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
     items: items.map((input) => ({ input, externalId: null, error: null })),
+    leaders: items.map(() => null),
+    stagedItems: 0,
   });
   await untilAtRest(batchStub(env, id));
   queue.mockRestore();
@@ -221,6 +223,8 @@ export const newBatch = (customerId: string, size: number): NewBatch => ({
   createdAt: new Date().toISOString(),
   statusUrl: "https://api.test/status",
   items: Array.from({ length: size }, (_, i) => ({ input: person({ firstName: `P${i}` }), externalId: null, error: null })),
+  leaders: Array.from({ length: size }, () => null),
+  stagedItems: 0,
 });
 
 /** How far the batch's fan-out got, read from its row. */

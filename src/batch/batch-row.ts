@@ -20,11 +20,16 @@ export type BatchRow = StepFacts & {
   outbox_seq: number;
 };
 
-// The oldest pending enqueue is a min() over the partial index items_by_enqueue: named, since
-// left to itself the planner walks every pending item of items_by_status (EXPLAIN QUERY PLAN),
-// which made each read of the row cost O(pending items).
+// The oldest due time is a min() over the partial index items_by_due: named, since left to
+// itself the planner walks every pending item of items_by_status (EXPLAIN QUERY PLAN), which
+// made each read of the row cost O(pending items). Items in flight are counted only while the
+// fan-out goes on (CASE evaluates the count only then): a range of items_by_status below
+// next_enqueue_index, about a window's worth. Pending followers count too, so a batch full of
+// duplicates sends a little less at a time; they finish with their leaders, sent before them.
 export const BATCH_ROW = `SELECT *,
-    (SELECT min(enqueued_at) FROM items INDEXED BY items_by_enqueue WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_enqueue,
+    (SELECT min(due_at) FROM items INDEXED BY items_by_due WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_due,
+    CASE WHEN next_enqueue_index < total_items
+      THEN (SELECT count(*) FROM items WHERE status = 'pending' AND idx < batch.next_enqueue_index) ELSE 0 END AS in_flight,
     (SELECT count(*) FROM outbox) AS unreported
   FROM batch`;
 
@@ -60,7 +65,7 @@ export function readStatusRow(sql: SqlStorage): StatusRow | undefined {
   return sql.exec<StatusRow>(STATUS_ROW).toArray()[0];
 }
 
-export function insertBatchRow(sql: SqlStorage, batch: NewBatch, failed: number, completedAt: string | null): void {
+export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, failed: number, completedAt: string | null): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
                         status_url, webhook_url, webhook_secret, webhook_state)
@@ -70,7 +75,7 @@ export function insertBatchRow(sql: SqlStorage, batch: NewBatch, failed: number,
     batch.environment,
     batch.keyId,
     JSON.stringify(batch.fields),
-    batch.items.length,
+    total,
     failed,
     batch.createdAt,
     completedAt,
@@ -100,10 +105,10 @@ export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, f
 export const summary = (row: StatusRow): BatchSummary => summaryOf(row);
 
 /** The summary of a batch just inserted (insertBatchRow), without reading it back. */
-export const newBatchSummary = (batch: NewBatch, failed: number, completedAt: string | null): BatchSummary =>
+export const newBatchSummary = (batch: NewBatch, total: number, failed: number, completedAt: string | null): BatchSummary =>
   summaryOf({
     id: batch.id,
-    total_items: batch.items.length,
+    total_items: total,
     completed_items: 0,
     failed_items: failed,
     created_at: batch.createdAt,

@@ -15,12 +15,11 @@ import {
   summary,
   webhookView,
 } from "./batch-row";
-import type { BatchOwner, CreatedBatch, ItemOutcome, NewBatch, StatusRead } from "./contract";
+import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
-import { expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
-import { leaderIndexes } from "./leaders";
-import { nextStep, retentionEnd, type Step } from "./next-step";
+import { deferItems, expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
+import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
@@ -33,6 +32,9 @@ const REPORT_DELAY_MS = 1_000;
 
 // When a new batch's alarm fires if the object stopped before taking its first steps itself.
 const FIRST_STEPS_FALLBACK_MS = 5_000;
+
+// How long staged chunks wait for their `create` before the alarm deletes them.
+const STAGED_ITEMS_TTL_MS = 10 * 60_000;
 
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
@@ -61,6 +63,21 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (this.#hasSchema) migrate(this.#sql);
   }
 
+  /**
+   * Stores a chunk of a batch too large for one call, ahead of `create`. Nothing
+   * shows it (reads need the batch row, which `create` writes); if `create` never
+   * comes, the alarm deletes it. A chunk sent again (a retried submit) changes nothing.
+   */
+  stage(chunk: StagedItems): void {
+    if (this.#row()) return;
+    this.ctx.storage.transactionSync(() => {
+      if (!this.#hasSchema) createSchema(this.#sql);
+      insertItems(this.#sql, { ...chunk, sentAtCreation: 0 });
+    });
+    this.#hasSchema = true;
+    void this.ctx.storage.setAlarm(Date.now() + STAGED_ITEMS_TTL_MS);
+  }
+
   async create(batch: NewBatch): Promise<CreatedBatch> {
     if (this.#hasSchema) {
       // The same submit again (an Idempotency-Key retry after a crash): the batch it made, untouched.
@@ -68,33 +85,38 @@ export class ContactInfoBatch extends DurableObject<Env> {
       if (existing?.id === batch.id && ownedBy(existing, batch)) return { ...summary(existing), created: false };
       if (existing) throw new Error(`batch ${batch.id} already exists`);
     }
-    const failed = batch.items.filter((item) => item.error !== null).length;
-    const completedAt = failed === batch.items.length ? batch.createdAt : null;
-    const leaders = leaderIndexes(batch.items);
+    const config = readConfig(this.env);
+    const total = batch.stagedItems + batch.items.length;
+    // A batch that came in chunks is sent by the alarm's fan-out, from storage; one that came whole, from here.
+    const sentAtCreation = batch.stagedItems > 0 ? 0 : config.fanOutWindowItems;
+    let failed = batch.items.filter((item) => item.error !== null).length;
+    let completedAt: string | null = null;
     this.ctx.storage.transactionSync(() => {
       // A new batch gets the latest schema in one script, not by replaying every migration.
       if (!this.#hasSchema) createSchema(this.#sql);
-      insertBatchRow(this.#sql, batch, failed, completedAt);
-      insertItems(this.#sql, batch.items, batch.createdAt, leaders);
+      if (batch.stagedItems > 0) failed += stagedFailures(this.#sql, batch.stagedItems);
+      completedAt = failed === total ? batch.createdAt : null;
+      insertBatchRow(this.#sql, batch, total, failed, completedAt);
+      insertItems(this.#sql, { ...batch, firstIndex: batch.stagedItems, sentAtCreation });
       // Registers the batch with its account (and counts the items failed at submission): the first step below.
       const usage = emptyUsage();
       tallyFailed(usage, failed);
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
     this.#hasSchema = true;
-    if (completedAt !== null) {
-      // Nothing to send: the alarm registers the batch with its account and sends the webhook, now.
+    if (completedAt !== null || batch.stagedItems > 0) {
+      // Nothing to send from here: the alarm registers the batch with its account and sends the items or the webhook, now.
       void this.ctx.storage.setAlarm(Date.now());
     } else {
-      // The items are sent from here, not read back by the alarm, and then the alarm's first steps
-      // (registering with the account) are taken here too, arming it for the next; all after this
-      // answer (the next task), so the caller has it as soon as the items are stored. The alarm is
+      // The first window of items is sent from here, not read back by the alarm, and then the alarm's
+      // first steps (registering with the account) are taken here too, arming it for the next; all after
+      // this answer (the next task), so the caller has it as soon as the items are stored. The alarm is
       // the fallback: armed with the rows (the output gate holds this answer until both are stored),
       // it takes over if the object stops first, and at once if a step here fails.
       void this.ctx.storage.setAlarm(Date.now() + FIRST_STEPS_FALLBACK_MS);
       this.#sending = scheduler
         .wait(0)
-        .then(() => fanOutNew(this.#fanOutTarget(readConfig(this.env)), batch, leaders))
+        .then(() => fanOutNew(this.#fanOutTarget(config), batch, sentAtCreation))
         .then(
           () => this.#advance(),
           (error) => {
@@ -110,8 +132,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
           this.#sending = null;
         });
     }
-    log("batch_created", { batchId: batch.id, environment: batch.environment, items: batch.items.length, invalidItems: failed });
-    return { ...newBatchSummary(batch, failed, completedAt), created: true };
+    log("batch_created", {
+      batchId: batch.id,
+      environment: batch.environment,
+      items: total,
+      invalidItems: failed,
+      stagedItems: batch.stagedItems,
+    });
+    return { ...newBatchSummary(batch, total, failed, completedAt), created: true };
   }
 
   /** The batch and one page of its items, as far as `owner` may know. */
@@ -129,7 +157,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
    * this batch with the same person). Only items still pending change, so a
    * redelivered message or a repeated call never counts twice.
    */
-  async record(outcomes: ItemOutcome[]): Promise<{ recorded: number }> {
+  async record(outcomes: ItemOutcome[], deferrals: ItemDeferral[] = []): Promise<{ recorded: number }> {
     const row = this.#row();
     if (!row) {
       // Nothing to record into; retrying would not change that.
@@ -137,6 +165,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
       return { recorded: 0 };
     }
     if (row.deleted_at !== null) return { recorded: 0 };
+    deferItems(this.#sql, deferrals);
+    if (outcomes.length === 0) return { recorded: 0 };
     const { completed, failed } = await this.#settle(row, outcomes, readConfig(this.env));
     return { recorded: completed + failed };
   }
@@ -188,7 +218,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const config = readConfig(this.env);
     for (let turn = 0; turn < MAX_STEPS_PER_ALARM; turn++) {
       const row = this.#row();
-      if (!row) return;
+      if (!row) return this.#dropStagedItems();
       const step = nextStep(row, Date.now(), config);
       if (step.kind === "none") return this.ctx.storage.deleteAlarm();
       if (step.kind === "wait_until") return this.ctx.storage.setAlarm(step.at);
@@ -203,7 +233,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       case "report":
         return reportStep(this.env, this.ctx.storage, row);
       case "fan_out":
-        return enqueueing(this.ctx.storage, row, () => fanOut(this.#fanOutTarget(config), row));
+        return enqueueing(this.ctx.storage, row, () => fanOut(this.#fanOutTarget(config), row, fanOutRoom(row.in_flight, config)));
       case "redrive":
         return enqueueing(this.ctx.storage, row, () => redrive(this.#fanOutTarget(config), row, config.redriveAfterSeconds));
       case "time_out_items":
@@ -246,8 +276,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const completed = counts.completedAt !== null;
     if (completed) await this.#finish(config);
     // Their usage went to the outbox: report it soon, one report for the records of a short while;
-    // at once when the batch completed, so the list shows it completed as its status does.
-    const reportAt = Date.now() + (completed ? 0 : REPORT_DELAY_MS);
+    // at once when the batch completed, so the list shows it completed as its status does, or when
+    // the fan-out's window has room again, so the queue does not run dry.
+    const now = Date.now();
+    const reportAt = completed || fanOutDue(this.#requireRow(), config) ? now : now + REPORT_DELAY_MS;
     const alarm = await this.ctx.storage.getAlarm();
     if (alarm === null || alarm > reportAt) await this.ctx.storage.setAlarm(reportAt);
     return counts;
@@ -267,6 +299,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
     });
   }
 
+  /** Staged chunks whose `create` never came (the submit died midway): nothing refers to them. */
+  async #dropStagedItems(): Promise<void> {
+    if (!this.#hasSchema) return;
+    await this.ctx.storage.deleteAll();
+    this.#hasSchema = false;
+    log("staged_items_dropped", {});
+  }
+
   #row(): BatchRow | undefined {
     return this.#hasSchema ? readBatchRow(this.#sql) : undefined;
   }
@@ -282,6 +322,18 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const row = this.#row();
     return row && ownedBy(row, owner) ? row : undefined;
   }
+}
+
+/** Failed items among those staged, which must all be there: a missing chunk fails the submit rather than make half a batch. */
+function stagedFailures(sql: SqlStorage, stagedItems: number): number {
+  const { stored, failed } = sql
+    .exec<{ stored: number; failed: number }>(
+      "SELECT count(*) AS stored, coalesce(sum(status = 'failed'), 0) AS failed FROM items WHERE idx < ?",
+      stagedItems,
+    )
+    .one();
+  if (stored !== stagedItems) throw new Error(`${stagedItems - stored} staged item(s) missing`);
+  return failed;
 }
 
 const ownedBy = (row: Pick<StatusRow, "customer_id" | "environment">, owner: BatchOwner): boolean =>

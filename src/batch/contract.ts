@@ -9,14 +9,31 @@ export interface BatchOwner {
   environment: Environment;
 }
 
+/**
+ * A batch to create. Its items come in one call, or, for a batch too large for one
+ * call (rpc-chunks.ts), in staged chunks (`StagedItems`) and then the last chunk here.
+ */
 export interface NewBatch extends BatchOwner {
   id: string;
   keyId: string;
   fields: ContactField[];
   createdAt: string;
+  /** The items from index `stagedItems` on: all of them, or the last chunk. */
   items: NewItem[];
+  /** Per item, leaderIndexes over the whole batch: the index of the earlier item it duplicates, or null. */
+  leaders: (number | null)[];
+  /** Items stored before by `stage`, from index 0: 0 unless the batch came in chunks. */
+  stagedItems: number;
   statusUrl: string;
   webhook?: { url: string; secret: string };
+}
+
+/** A chunk of a batch's items, stored ahead of `create` and seen by nobody until it commits the batch. */
+export interface StagedItems {
+  createdAt: string;
+  firstIndex: number;
+  items: NewItem[];
+  leaders: (number | null)[];
 }
 
 export interface NewItem {
@@ -48,3 +65,9 @@ export type StatusRead =
 export type ItemOutcome =
   | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean; sources: SourceReport[] }
   | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };
+
+/** An item whose message went back to the queue to wait: it is due again at `dueAt` (ISO 8601). */
+export interface ItemDeferral {
+  index: number;
+  dueAt: string;
+}

@@ -59,14 +59,20 @@ type StoredItem = { idx: number; input: string; person: string | null; person_ke
 /**
  * A new batch's fan-out, from the items `create` still holds, as soon as they are
  * stored: no read-back, and no second check of what the submit validated a moment
- * ago. The items were stored as enqueued once, at creation; progress is saved
- * after every send, so if a send fails, or the object restarts midway, the
- * alarm's fanOut resumes from there.
+ * ago. It sends the first `window` leaders (stored as enqueued once, at creation);
+ * the rest go as items are recorded (fanOut). Progress is saved after every send,
+ * so if a send fails, or the object restarts midway, the alarm's fanOut resumes
+ * from there.
  */
-export async function fanOutNew(target: FanOutTarget, batch: NewBatch, leaders: readonly (number | null)[]): Promise<void> {
+export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: number): Promise<void> {
   const items: MessageItem[] = [];
+  let rest = false;
   batch.items.forEach((item, index) => {
-    if (item.error !== null || leaders[index] !== null) return;
+    if (item.error !== null || batch.leaders[index] !== null) return;
+    if (items.length === window) {
+      rest = true;
+      return;
+    }
     items.push(
       item.person && item.personKey !== undefined
         ? { index, person: item.person, personKey: item.personKey }
@@ -75,24 +81,28 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, leaders: 
   });
   const shared = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
   await enqueue(target, shared, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
+  if (rest) return;
   target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
   log("batch_enqueued", { batchId: batch.id, items: batch.items.length });
 }
 
 /**
- * Enqueues pending leaders from where the last run stopped (a new batch's first
- * sends failed, or its object restarted midway). Progress is saved after every
- * send: a failure resends at most one chunk, and recording is idempotent, so a
- * resent item is harmless. True when every item is enqueued (or the batch
- * completed meanwhile); false when this run's sends ran out.
+ * Enqueues pending leaders from where the last run stopped, at most `room` of
+ * them (what the window has free), for a batch whose window was recorded, whose
+ * first sends failed, or whose object restarted midway. Progress is saved after
+ * every send: a failure resends at most one chunk, and recording is idempotent,
+ * so a resent item is harmless. True when the window is full, every item is
+ * enqueued, or the batch completed meanwhile; false when this run's sends ran out.
  */
-export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boolean> {
+export async function fanOut(target: FanOutTarget, row: BatchRow, room: number): Promise<boolean> {
   const { sql } = target.storage;
+  let left = room;
   for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
+    if (left <= 0) return true;
     const items = sql
       .exec<StoredItem>(
         "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= (SELECT next_enqueue_index FROM batch) AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
-        ITEMS_PER_SEND,
+        Math.min(ITEMS_PER_SEND, left),
       )
       .toArray();
     if (items.length === 0) {
@@ -100,6 +110,7 @@ export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boole
       log("batch_enqueued", { batchId: row.id, items: row.total_items });
       return true;
     }
+    left -= items.length;
     sends += await enqueue(target, batchFields(row), storedItems(items), (sent) => {
       // Their first enqueue (counted once, as at creation), now at last.
       markEnqueued(sql, sent, "enqueues = max(enqueues, 1)");
@@ -111,8 +122,8 @@ export async function fanOut(target: FanOutTarget, row: BatchRow): Promise<boole
 }
 
 /**
- * Resends pending items last enqueued REDRIVE_AFTER_SECONDS ago or longer (their
- * message was lost), oldest first; an item enqueued MAX_ITEM_ENQUEUES times fails
+ * Resends pending items due REDRIVE_AFTER_SECONDS ago or longer (their message
+ * was lost), oldest first; an item enqueued MAX_ITEM_ENQUEUES times fails
  * instead. True when none is left due (or the batch completed); false when this
  * run's sends ran out first.
  */
@@ -125,7 +136,7 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
       const due = target.storage.sql
         .exec<StoredItem>(
           `SELECT idx, input, person, person_key, enqueues FROM items
-           WHERE status = 'pending' AND leader_idx IS NULL AND enqueued_at <= ? ORDER BY enqueued_at, idx LIMIT ?`,
+           WHERE status = 'pending' AND leader_idx IS NULL AND due_at <= ? ORDER BY due_at, idx LIMIT ?`,
           cutoff,
           ITEMS_PER_SEND,
         )
@@ -179,7 +190,7 @@ async function enqueue(
 
 function markEnqueued(sql: SqlStorage, indexes: readonly number[], enqueues: string): void {
   sql.exec(
-    `UPDATE items SET enqueued_at = ?, ${enqueues} WHERE idx IN (SELECT value FROM json_each(?))`,
+    `UPDATE items SET enqueued_at = ?1, due_at = ?1, ${enqueues} WHERE idx IN (SELECT value FROM json_each(?2))`,
     new Date().toISOString(),
     JSON.stringify(indexes),
   );

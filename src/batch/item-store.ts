@@ -2,7 +2,7 @@ import { emptyUsage, tally, tallyFailed } from "../account/usage";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
-import type { ItemOutcome, NewItem } from "./contract";
+import type { ItemDeferral, ItemOutcome, NewItem } from "./contract";
 import { encodeCursor } from "./cursor";
 import { appendOutbox } from "./outbox";
 
@@ -16,35 +16,52 @@ import { appendOutbox } from "./outbox";
 // per column (the insert took 44% less time, measured in workerd).
 const MAX_INSERT_CHUNK_CHARS = 500_000;
 const INSERT_ITEMS = `INSERT INTO items (idx, external_id, input, status, error_code, error_message, finished_at, leader_idx, person, person_key,
-    enqueued_at, enqueues)
+    enqueued_at, enqueues, due_at)
   SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9,
-    value ->> 10, value ->> 11
-  FROM jsonb_each(?)`;
+    value ->> 10, value ->> 11, value ->> 10
+  FROM jsonb_each(?)
+  WHERE true
+  ON CONFLICT (idx) DO NOTHING`;
+
+export interface ItemsToInsert {
+  /** The index of `items[0]` in the batch: 0, or where a staged chunk starts. */
+  firstIndex: number;
+  items: readonly NewItem[];
+  /** Per item, the index of the item it duplicates (leaderIndexes over the whole batch), or null. */
+  leaders: readonly (number | null)[];
+  createdAt: string;
+  /** How many of these items' leaders, in order, `create` sends right after storing them: the first window. */
+  sentAtCreation: number;
+}
 
 /**
- * Stores a new batch's items. Leaders (`leaders[index]` null: the items to process)
- * are stored as enqueued once, at creation: `create` sends them right after, and
- * if that fails the fan-out sends them and sets the time (fan-out.ts).
+ * Stores items of a new batch. The leaders `create` sends right after (the first
+ * fan-out window) are stored as enqueued once, at creation; if that fails the
+ * fan-out sends them and sets the time (fan-out.ts). An item already stored (a
+ * staged chunk sent again by a retried submit) is kept as it is.
  */
-export function insertItems(sql: SqlStorage, items: readonly NewItem[], createdAt: string, leaders: readonly (number | null)[]): void {
+export function insertItems(sql: SqlStorage, { firstIndex, items, leaders, createdAt, sentAtCreation }: ItemsToInsert): void {
   let chunk: string[] = [];
   let chars = 0;
+  let sent = 0;
   const flush = () => {
     if (chunk.length > 0) sql.exec(INSERT_ITEMS, `[${chunk.join(",")}]`);
     chunk = [];
     chars = 0;
   };
-  items.forEach((item, index) => {
-    const enqueued = item.error === null && leaders[index] === null;
+  items.forEach((item, offset) => {
+    const leader = item.error === null && leaders[offset] === null;
+    const enqueued = leader && sent < sentAtCreation;
+    if (enqueued) sent++;
     const row = JSON.stringify([
-      index,
+      firstIndex + offset,
       item.externalId,
       JSON.stringify(item.input),
       item.error ? "failed" : "pending",
       item.error?.code ?? null,
       item.error?.message ?? null,
       item.error ? createdAt : null,
-      leaders[index] ?? null,
+      leaders[offset] ?? null,
       item.person ? JSON.stringify(item.person) : null,
       item.personKey ?? null,
       enqueued ? createdAt : null,
@@ -165,6 +182,21 @@ export function settleItems(
     appendOutbox(storage.sql, finishedAt, usage);
   });
   return { completed, failed, completedAt };
+}
+
+/**
+ * Items whose message went back to the queue to wait (a source's Retry-After, or
+ * the backoff) are due when the wait ends: the re-drive counts from then, never
+ * from the send, so a long wait is not mistaken for a lost message.
+ */
+export function deferItems(sql: SqlStorage, deferrals: readonly ItemDeferral[]): void {
+  if (deferrals.length === 0) return;
+  sql.exec(
+    `UPDATE items SET due_at = max(coalesce(due_at, ''), d.value ->> 1)
+     FROM jsonb_each(?) AS d
+     WHERE items.idx = d.value ->> 0 AND +items.status = 'pending'`,
+    JSON.stringify(deferrals.map(({ index, dueAt }) => [index, dueAt])),
+  );
 }
 
 /** Fails every item still pending, with the counters. */

@@ -27,8 +27,8 @@ export interface IntakeCounts {
   duplicates: number;
 }
 
-export function intakeCounts(items: readonly NewItem[]): IntakeCounts {
+export function intakeCounts(items: readonly NewItem[], leaders: readonly (number | null)[]): IntakeCounts {
   const invalid = items.filter((item) => item.error !== null).length;
-  const duplicates = leaderIndexes(items).filter((leader) => leader !== null).length;
+  const duplicates = leaders.filter((leader) => leader !== null).length;
   return { total: items.length, invalid, queued: items.length - invalid - duplicates, duplicates };
 }

@@ -22,8 +22,10 @@ export type StepFacts = {
   unreported: number;
   total_items: number;
   next_enqueue_index: number;
-  /** The last enqueue time of the pending item enqueued longest ago. */
-  oldest_pending_enqueue: string | null;
+  /** Pending items below next_enqueue_index: sent and not yet recorded (0 once the fan-out is done). */
+  in_flight: number;
+  /** The earliest due time of a pending item sent to the queue: when it was sent, or when a retry of it is due. */
+  oldest_pending_due: string | null;
   webhook_state: WebhookState | null;
   webhook_attempts: number;
   webhook_enqueues: number;
@@ -31,14 +33,17 @@ export type StepFacts = {
   webhook_attempted_at: string | null;
 };
 
-export type StepConfig = Pick<Config, "batchDeadlineSeconds" | "redriveAfterSeconds" | "retentionSeconds" | "webhookMaxAttempts">;
+export type StepConfig = Pick<
+  Config,
+  "batchDeadlineSeconds" | "redriveAfterSeconds" | "retentionSeconds" | "webhookMaxAttempts" | "fanOutWindowItems"
+>;
 
 export type Step =
   /** Nothing more, ever: the batch expired or was deleted. */
   | { kind: "none" }
   /** Send the outbox to the customer's account: first, so the batch list and usage stay current. */
   | { kind: "report" }
-  /** Enqueue the items not yet sent. */
+  /** Enqueue items not yet sent, up to the window. */
   | { kind: "fan_out" }
   /** Resend pending items whose message was lost. */
   | { kind: "redrive" }
@@ -58,16 +63,36 @@ export function nextStep(row: StepFacts, now: number, config: StepConfig): Step 
   return row.completed_at === null ? openBatchStep(row, now, config) : completedBatchStep(row, row.completed_at, now, config);
 }
 
-/** The fan-out first; then fail what is left at the deadline, or re-drive when the oldest pending item is due. */
+/**
+ * Top up the fan-out when half its window is free; fail what is left at the
+ * deadline; re-drive when the oldest pending item is overdue. While the window is
+ * full the batch waits: recording items re-arms it (`fanOutDue`).
+ */
 function openBatchStep(row: StepFacts, now: number, config: StepConfig): Step {
-  if (row.next_enqueue_index < row.total_items) return { kind: "fan_out" };
+  if (fanOutDue(row, config)) return { kind: "fan_out" };
   const deadline = Date.parse(row.created_at) + config.batchDeadlineSeconds * 1000;
   if (now >= deadline) return { kind: "time_out_items" };
-  const oldest = millis(row.oldest_pending_enqueue);
+  const oldest = millis(row.oldest_pending_due);
   const redrive = oldest === null ? null : oldest + config.redriveAfterSeconds * 1000;
   if (redrive !== null && now >= redrive) return { kind: "redrive" };
   return { kind: "wait_until", at: earliest(deadline, redrive) };
 }
+
+/**
+ * Fairness: a batch keeps at most `fanOutWindowItems` items on the queue, and sends
+ * more once half the window has been recorded, so sends stay large (a full
+ * sendBatch at the default window) and the queue never runs dry between them.
+ */
+export function fanOutDue(
+  row: Pick<StepFacts, "next_enqueue_index" | "total_items" | "in_flight">,
+  config: Pick<StepConfig, "fanOutWindowItems">,
+): boolean {
+  return row.next_enqueue_index < row.total_items && row.in_flight <= config.fanOutWindowItems / 2;
+}
+
+/** How many more items the fan-out may send now. */
+export const fanOutRoom = (inFlight: number, config: Pick<StepConfig, "fanOutWindowItems">): number =>
+  Math.max(0, config.fanOutWindowItems - inFlight);
 
 /**
  * The webhook first: hand it over once, then resend it if it sits `queued` with
@@ -95,7 +120,7 @@ export function retentionEnd(completedAt: string, config: Pick<Config, "retentio
   return Date.parse(completedAt) + config.retentionSeconds * 1000;
 }
 
-/** Pending items last enqueued at or before this time are due for a re-drive. */
+/** Pending items due at or before this time are overdue: a re-drive resends them. */
 export function redriveCutoff(now: number, redriveAfterSeconds: number): number {
   return now - redriveAfterSeconds * 1000;
 }

@@ -76,6 +76,14 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
    INSERT INTO outbox (seq, day, usage) SELECT 1, substr(created_at, 1, 10), '{}' FROM batch;
    UPDATE batch SET outbox_seq = 1;`,
+  // Re-drive counts from when an item is due back, not from when it was sent: an item
+  // whose message waits out a source's Retry-After (or a backoff) is due when that wait
+  // ends, so it is never mistaken for lost. Items the paced fan-out has not sent yet
+  // have no due time.
+  `ALTER TABLE items ADD COLUMN due_at TEXT;
+   UPDATE items SET due_at = enqueued_at WHERE status = 'pending' AND leader_idx IS NULL;
+   DROP INDEX items_by_enqueue;
+   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -125,11 +133,12 @@ const FRESH_SCHEMA = `
     enqueues INTEGER NOT NULL DEFAULT 0,
     person TEXT,
     person_key TEXT,
-    sources TEXT
+    sources TEXT,
+    due_at TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
-  CREATE INDEX items_by_enqueue ON items (enqueued_at) WHERE status = 'pending' AND leader_idx IS NULL;
+  CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */

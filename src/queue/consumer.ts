@@ -1,4 +1,4 @@
-import type { ItemOutcome } from "../batch/contract";
+import type { ItemDeferral, ItemOutcome } from "../batch/contract";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import type { Resolution } from "../enrichment/enrich-item";
@@ -7,7 +7,7 @@ import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import type { ItemMessage } from "./item-message";
 import { pendingOnly } from "./pending-only";
-import { retryLater } from "./retry";
+import { queueRetryDelaySeconds, retryLater } from "./retry";
 
 type ItemQueueMessage = Message<ItemMessage>;
 
@@ -26,7 +26,8 @@ function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQu
  * one Durable Object call. A message is acked once all its items are recorded.
  * One whose item's providers failed transiently is retried (its recorded items
  * are skipped then, see pendingOnly) with backoff, or the longest Retry-After
- * its items' upstreams asked for, until ITEM_MAX_ATTEMPTS; an unexpected error
+ * its items' upstreams asked for (at most MAX_RETRY_AFTER_SECONDS), until
+ * ITEM_MAX_ATTEMPTS, and the batch learns when they are due; an unexpected error
  * is retried too, and past the queue's max_retries the dead-letter consumer
  * marks the message's items failed.
  */
@@ -71,25 +72,33 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const providerCounts = Object.fromEntries(providerOutcomes);
       const received = pending.reduce((sum, { items }) => sum + items.length, 0);
       const retried = received - outcomes.length;
-      if (outcomes.length === 0) {
-        for (const [message, retryAfterSeconds] of retries) retryLater(message, config, retryAfterSeconds);
-        log("items_retried", { batchId, items: received, ...providerCounts });
-        return;
+      // Each message to retry waits out its delay; its unrecorded items are due when it ends, and the batch
+      // is told so, so its re-drive never takes a long wait (a source's Retry-After) for a lost message.
+      const recordedIndexes = new Set(outcomes.map(({ index }) => index));
+      const delays = new Map<ItemQueueMessage, number>();
+      const deferrals: ItemDeferral[] = [];
+      const now = Date.now();
+      for (const [message, retryAfterSeconds] of retries) {
+        const delaySeconds = queueRetryDelaySeconds(message.attempts, config, retryAfterSeconds);
+        delays.set(message, delaySeconds);
+        const dueAt = new Date(now + delaySeconds * 1000).toISOString();
+        for (const { index } of message.body.items) if (!recordedIndexes.has(index)) deferrals.push({ index, dueAt });
       }
       let recorded: number;
       try {
-        ({ recorded } = await batchStub(env, batchId).record(outcomes));
+        ({ recorded } = await batchStub(env, batchId).record(outcomes, deferrals));
       } catch (error) {
         logError("items_record_failed", error, { batchId, items: outcomes.length });
         for (const { message } of pending) retryLater(message, config, retries.get(message));
         return;
       }
       for (const { message } of pending) {
-        const retryAfterSeconds = retries.get(message);
-        if (retryAfterSeconds === undefined) message.ack();
-        else retryLater(message, config, retryAfterSeconds);
+        const delaySeconds = delays.get(message);
+        if (delaySeconds === undefined) message.ack();
+        else message.retry({ delaySeconds });
       }
-      log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
+      if (outcomes.length === 0) log("items_retried", { batchId, items: received, ...providerCounts });
+      else log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
     }),
   );
 }

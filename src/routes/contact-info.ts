@@ -3,7 +3,8 @@ import { createMiddleware } from "hono/factory";
 import { parseListQuery } from "../account/list-query";
 import { accountStub } from "../account/stub";
 import type { AppEnv } from "../app-env";
-import { type IntakeCounts, intakeCounts } from "../batch/leaders";
+import { type IntakeCounts, intakeCounts, leaderIndexes } from "../batch/leaders";
+import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import { batchPageJson } from "../batch/views";
 import { readConfig } from "../config";
@@ -58,14 +59,31 @@ export const contactInfo = new Hono<AppEnv>()
       const person = normalizePerson(item.input);
       return { ...item, person, personKey: personKey(person) };
     });
-    const batch = await batchStub(c.env, batchId).create({
+    const leaders = leaderIndexes(items);
+    const createdAt = new Date().toISOString();
+    const stub = batchStub(c.env, batchId);
+    // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
+    const chunks = chunkByCloneBytes(items);
+    let stagedItems = 0;
+    for (const chunk of chunks.slice(0, -1)) {
+      await stub.stage({
+        createdAt,
+        firstIndex: stagedItems,
+        items: chunk,
+        leaders: leaders.slice(stagedItems, stagedItems + chunk.length),
+      });
+      stagedItems += chunk.length;
+    }
+    const batch = await stub.create({
       id: batchId,
       customerId: apiKey.customerId,
       environment,
       keyId: apiKey.keyId,
       fields: submission.fields,
-      createdAt: new Date().toISOString(),
-      items,
+      createdAt,
+      items: chunks[chunks.length - 1]!,
+      leaders: leaders.slice(stagedItems),
+      stagedItems,
       statusUrl: new URL(location, c.req.url).href,
       ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
     });
@@ -73,7 +91,7 @@ export const contactInfo = new Hono<AppEnv>()
     // A resumed idempotent request found the batch its first attempt made before dying;
     // the request is the same (same fingerprint), so this is the original receipt again.
     if (!batch.created) c.header("idempotent-replayed", "true");
-    return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items)) }, 202);
+    return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items, leaders)) }, 202);
   })
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");

@@ -134,6 +134,7 @@ describe("re-drive of the webhook", () => {
     const batch = {
       ...newBatch(record.customerId, 0),
       items: [{ input: {}, externalId: null, error: { code: "invalid_input" as const, message: "invalid" } }],
+      leaders: [null],
       webhook: { url: `https://hooks.test/ok/${crypto.randomUUID()}`, secret: record.webhookSecret! },
     };
     return { key, batch, stub: batchStub(env, batch.id) };

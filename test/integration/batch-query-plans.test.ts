@@ -34,10 +34,11 @@ describe("the batch's hot statements", () => {
     ]);
   });
 
-  it("read the row with the oldest pending enqueue from items_by_enqueue", async () => {
+  it("read the row with the oldest pending due time from items_by_due, and count the fan-out's items in flight by a range of items_by_status", async () => {
     const plan = await planOf(BATCH_ROW);
-    expect(plan).toContain("SEARCH items USING INDEX items_by_enqueue");
-    expect(plan.filter((step) => /SCAN items|items_by_status/.test(step))).toEqual([]);
+    expect(plan).toContain("SEARCH items USING INDEX items_by_due");
+    expect(plan).toContain("SEARCH items USING COVERING INDEX items_by_status (status=? AND idx<?)");
+    expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
   });
 
   it("find which of a group's items are still pending by index searches alone", async () => {

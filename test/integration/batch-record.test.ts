@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import type { ItemOutcome } from "../../src/batch/contract";
+import { leaderIndexes } from "../../src/batch/leaders";
 import { batchStub } from "../../src/batch/stub";
 import {
   createKey,
@@ -41,6 +42,7 @@ describe("a new batch's items on the queue", () => {
       { ...batch.items[0]!, person: normalized, personKey },
       { input: { firstName: "Solo" }, externalId: null, error: { code: "invalid_input", message: "not enough to identify a person" } },
     ];
+    batch.leaders = leaderIndexes(batch.items);
     const stub = batchStub(env, batch.id);
     await stub.create(batch);
     await untilAtRest(stub);

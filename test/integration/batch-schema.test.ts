@@ -38,7 +38,7 @@ describe("a new batch's schema", () => {
   it("is exactly the schema every migration in turn produces", async () => {
     const migrated = await schemaOf(migrate);
     const fresh = await schemaOf(createSchema);
-    expect(migrated.master.map((row) => row.name)).toContain("items_by_enqueue");
+    expect(migrated.master.map((row) => row.name)).toContain("items_by_due");
     expect(fresh).toEqual(migrated);
   });
 

@@ -112,6 +112,8 @@ describe("Idempotency-Key on submit", () => {
           const person = normalizePerson(input);
           return { input, externalId: null, error: null, person, personKey: personKey(person) };
         }),
+        leaders: [null, null],
+        stagedItems: 0,
       });
       const batches = await batchCount();
 

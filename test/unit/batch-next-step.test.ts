@@ -5,7 +5,13 @@ const second = 1000;
 const minute = 60 * second;
 const now = Date.parse("2026-11-22T12:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
-const config = { batchDeadlineSeconds: 3600, redriveAfterSeconds: 120, retentionSeconds: 86_400, webhookMaxAttempts: 3 };
+const config = {
+  batchDeadlineSeconds: 3600,
+  redriveAfterSeconds: 120,
+  retentionSeconds: 86_400,
+  webhookMaxAttempts: 3,
+  fanOutWindowItems: 100,
+};
 
 // A batch created ten minutes ago, fanned out, its three items pending.
 const open: StepFacts = {
@@ -16,7 +22,8 @@ const open: StepFacts = {
   unreported: 0,
   total_items: 3,
   next_enqueue_index: 3,
-  oldest_pending_enqueue: iso(now - minute),
+  in_flight: 0,
+  oldest_pending_due: iso(now - minute),
   webhook_state: null,
   webhook_attempts: 0,
   webhook_enqueues: 0,
@@ -26,13 +33,32 @@ const open: StepFacts = {
 const deadline = now + 50 * minute;
 
 // Completed a minute ago; retention ends a day after that.
-const completed: StepFacts = { ...open, completed_at: iso(now - minute), oldest_pending_enqueue: null };
+const completed: StepFacts = { ...open, completed_at: iso(now - minute), oldest_pending_due: null };
 const retentionEnd = now - minute + 86_400 * second;
 
 describe("an open batch's next step", () => {
-  it("is the fan-out while items are left to enqueue, even past the deadline", () => {
+  it("is the fan-out while items are left to enqueue and half the window is free, even past the deadline", () => {
     expect(nextStep({ ...open, next_enqueue_index: 1 }, now, config)).toEqual({ kind: "fan_out" });
     expect(nextStep({ ...open, next_enqueue_index: 1 }, deadline, config)).toEqual({ kind: "fan_out" });
+    expect(nextStep({ ...open, next_enqueue_index: 1, in_flight: 50 }, now, config)).toEqual({ kind: "fan_out" });
+  });
+
+  it("waits while more than half the fan-out window is on the queue: recording re-arms it", () => {
+    expect(nextStep({ ...open, next_enqueue_index: 1, in_flight: 51 }, now, config)).toEqual({ kind: "wait_until", at: now + minute });
+  });
+
+  it("re-drives lost items and meets the deadline during a paced fan-out too", () => {
+    const pacing = { ...open, total_items: 10_000, next_enqueue_index: 200, in_flight: 100 };
+    expect(nextStep({ ...pacing, oldest_pending_due: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
+    expect(nextStep(pacing, deadline, config)).toEqual({ kind: "time_out_items" });
+  });
+
+  it("counts a re-drive from when a deferred item is due, however far ahead that is", () => {
+    const waiting = { ...open, oldest_pending_due: iso(now + 12 * 60 * minute) };
+    expect(nextStep(waiting, now, { ...config, batchDeadlineSeconds: 86_400 })).toEqual({
+      kind: "wait_until",
+      at: now + 12 * 60 * minute + 2 * minute,
+    });
   });
 
   it("waits until the oldest pending item is due for a re-drive, when that comes before the deadline", () => {
@@ -40,16 +66,16 @@ describe("an open batch's next step", () => {
   });
 
   it("waits until the deadline when nothing pending was enqueued, or the re-drive would come later", () => {
-    expect(nextStep({ ...open, oldest_pending_enqueue: null }, now, config)).toEqual({ kind: "wait_until", at: deadline });
-    expect(nextStep({ ...open, oldest_pending_enqueue: iso(deadline - minute) }, deadline - 2 * minute, config)).toEqual({
+    expect(nextStep({ ...open, oldest_pending_due: null }, now, config)).toEqual({ kind: "wait_until", at: deadline });
+    expect(nextStep({ ...open, oldest_pending_due: iso(deadline - minute) }, deadline - 2 * minute, config)).toEqual({
       kind: "wait_until",
       at: deadline,
     });
   });
 
   it("re-drives once the oldest pending item was enqueued REDRIVE_AFTER_SECONDS ago", () => {
-    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
-    expect(nextStep({ ...open, oldest_pending_enqueue: iso(now - 2 * minute + 1) }, now, config)).toEqual({
+    expect(nextStep({ ...open, oldest_pending_due: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
+    expect(nextStep({ ...open, oldest_pending_due: iso(now - 2 * minute + 1) }, now, config)).toEqual({
       kind: "wait_until",
       at: now + 1,
     });

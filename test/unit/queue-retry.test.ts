@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { queueRetryDelaySeconds } from "../../src/queue/retry";
+import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds } from "../../src/queue/retry";
 
 const delays = { retryBaseDelaySeconds: 10, retryMaxDelaySeconds: 1000 };
 const top = () => 1;
@@ -18,8 +18,12 @@ describe("the queue retry delay", () => {
     expect(queueRetryDelaySeconds(3, delays, 5, top)).toBe(40);
   });
 
+  it("honours a Retry-After up to MAX_RETRY_AFTER_SECONDS, no further", () => {
+    expect(queueRetryDelaySeconds(1, delays, MAX_RETRY_AFTER_SECONDS, top)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(queueRetryDelaySeconds(1, delays, 86_400, top)).toBe(MAX_RETRY_AFTER_SECONDS);
+  });
+
   it("never exceeds the 12 hours Queues accept", () => {
-    expect(queueRetryDelaySeconds(1, delays, 86_400, top)).toBe(43_200);
     expect(queueRetryDelaySeconds(40, { retryBaseDelaySeconds: 10, retryMaxDelaySeconds: 100_000 }, undefined, top)).toBe(43_200);
   });
 });
