@@ -8,6 +8,7 @@
 //     *-notfound.example → not found       *-ratelimit.example → rate limited with a retry time
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 2 s   *-garbage.example → 200 with a body that is not JSON
+//     *-busy.example → 429 with Retry-After: 600 once per person, then found
 //   anything else → found.
 //   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 2 s
@@ -20,6 +21,7 @@ export const FAKE_KEYS = { hunter: "test-hunter-key", pdl: "test-pdl-key" };
 
 const calls = new Map<string, number>();
 const flakySeen = new Set<string>();
+const busySeen = new Set<string>();
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -31,6 +33,10 @@ async function vendorBehaviour(domain: string, person: string): Promise<Response
   if (domain.endsWith("-flaky.example") && !flakySeen.has(person)) {
     flakySeen.add(person);
     return json({ errors: [{ id: "oops" }] }, 500);
+  }
+  if (domain.endsWith("-busy.example") && !busySeen.has(person)) {
+    busySeen.add(person);
+    return json({ errors: [{ id: "too_many_requests" }] }, 429, { "retry-after": "600" });
   }
   if (domain.endsWith("-slow.example")) await sleep(2_000);
   if (domain.endsWith("-garbage.example")) return new Response("<html>not json", { status: 200 });
