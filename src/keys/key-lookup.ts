@@ -1,11 +1,14 @@
+import { ByteBudgetCache, stringBytes } from "../byte-budget-cache";
 import { log } from "../log";
 import { type ApiKeyRecord, apiKeyRecordSchema, kvKey } from "./api-key";
 
 // KV refuses a cacheTtl under 30 seconds.
 const KV_MIN_CACHE_TTL_SECONDS = 30;
-const MAX_CACHED_KEYS = 10_000;
+// Records are counted at the size of their stored JSON (the parsed strings are no longer):
+// a few thousand typical records. A record's size is not bounded by its schema, hence bytes.
+const KEY_CACHE_BUDGET_BYTES = 4 * 1024 * 1024;
 
-const isolateCache = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
+const isolateCache = new ByteBudgetCache<{ record: ApiKeyRecord; expiresAt: number }>(KEY_CACHE_BUDGET_BYTES);
 
 /**
  * The key record for a SHA-256, from two caches that together never serve a
@@ -19,13 +22,12 @@ export async function lookupApiKey(kv: KVNamespace, hash: string, ttlSeconds: nu
   isolateCache.delete(hash);
 
   const kvTtl = Math.max(KV_MIN_CACHE_TTL_SECONDS, Math.floor(ttlSeconds / 2));
-  const record = parseRecord(await kv.get(kvKey.byHash(hash), { type: "text", cacheTtl: kvTtl }));
+  const stored = await kv.get(kvKey.byHash(hash), { type: "text", cacheTtl: kvTtl });
+  const record = parseRecord(stored);
   const memoryTtl = ttlSeconds - kvTtl;
   // Unknown keys are not remembered here, so a key works as soon as KV has it.
-  if (record && memoryTtl > 0) {
-    if (isolateCache.size >= MAX_CACHED_KEYS) isolateCache.delete(isolateCache.keys().next().value!);
-    isolateCache.set(hash, { record, expiresAt: now + memoryTtl * 1000 });
-  }
+  if (record && stored !== null && memoryTtl > 0)
+    isolateCache.set(hash, { record, expiresAt: now + memoryTtl * 1000 }, stringBytes(stored));
   return record;
 }
 

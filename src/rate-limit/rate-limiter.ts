@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
 import { migrate } from "./schema";
 import { type Decision, decide, type WindowLog, type WindowUsage, windowUsage } from "./sliding-window";
+import { WindowsInUse } from "./windows-in-use";
 
 export interface ConsumeResult {
   decision: Decision;
@@ -25,14 +26,19 @@ type Hit = { seq: number; at: number };
 // again, this many at a time, only when all of them have left the window.
 const LIVE_HITS_KEPT = 64;
 
+// Window lengths per endpoint type whose oldest hits are kept in memory: keys of one customer
+// with different windows each keep theirs, so alternating keys read nothing. Beyond this the
+// first kept is dropped (read again when needed): memory stays within 3 × 4 × 64 hits.
+const LIVE_WINDOWS_KEPT = 4;
+
 /**
- * What the object knows of one type's window, valid while it is the only writer of
- * its hits (it is: one object per customer and environment): the newest hit and the
- * oldest hits still inside the window, contiguous in `seq`. Read from SQLite on the
- * first call, when the window's length changes, when the clock went back, and when
- * every kept hit has left the window.
+ * What the object knows of one type's hits, valid while it is the only writer of
+ * them (it is: one object per customer and environment): the newest hit and, per
+ * window length, the oldest hits still inside that window, contiguous in `seq`.
+ * The newest is read on the first call and when the clock went back; a window's
+ * oldest when every kept one has left it.
  */
-type KnownWindow = { windowSeconds: number; now: number; newest: Hit | undefined; live: Hit[] };
+type KnownHits = { now: number; newest: Hit | undefined; live: Map<number, Hit[]> };
 
 /**
  * The request counts of one customer in one environment (all its keys), one
@@ -44,7 +50,8 @@ type KnownWindow = { windowSeconds: number; now: number; newest: Hit | undefined
  */
 export class RateLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
-  readonly #known = new Map<EndpointType, KnownWindow>();
+  readonly #known = new Map<EndpointType, KnownHits>();
+  readonly #windows: WindowsInUse;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -52,6 +59,7 @@ export class RateLimiter extends DurableObject<Env> {
     this.#sql = ctx.storage.sql;
     // Synchronous, so it completes before the first call is delivered.
     migrate(this.#sql);
+    this.#windows = new WindowsInUse(this.#sql);
   }
 
   /**
@@ -60,13 +68,12 @@ export class RateLimiter extends DurableObject<Env> {
    */
   consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, { withUsage = false } = {}): ConsumeResult {
     const now = Date.now();
-    const window = this.#window(endpointType, now, limits[endpointType].windowSeconds);
+    this.#windows.note(limits, now);
+    const { windowSeconds } = limits[endpointType];
+    const window = this.#window(endpointType, now, windowSeconds);
     const decision = decide(window.log, now, limits[endpointType]);
-    if (decision.allowed) this.#record(endpointType, now, window);
-    if (now - this.#sweptAt >= SWEEP_INTERVAL_MS) {
-      for (const type of ENDPOINT_TYPES) this.#deleteExpired(type, now, limits[type].windowSeconds);
-      this.#sweptAt = now;
-    }
+    if (decision.allowed) this.#record(endpointType, now, windowSeconds, window.known);
+    if (now - this.#sweptAt >= SWEEP_INTERVAL_MS) this.#sweep(now);
     if (!withUsage) return { decision };
     const usage = Object.fromEntries(
       ENDPOINT_TYPES.map((type) => [
@@ -75,6 +82,17 @@ export class RateLimiter extends DurableObject<Env> {
       ]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
+  }
+
+  /**
+   * Deletes, for every endpoint type, the hits that left the longest window any key
+   * uses (WindowsInUse): the customer's keys count the same hits over their own windows.
+   */
+  #sweep(now: number): void {
+    // A forgotten window's hits may go now, so what memory kept of them must go first.
+    for (const { type, windowSeconds } of this.#windows.forget(now)) this.#known.get(type)?.live.delete(windowSeconds);
+    for (const type of ENDPOINT_TYPES) this.#deleteExpired(type, now, this.#windows.longestSeconds(type));
+    this.#sweptAt = now;
   }
 
   /**
@@ -92,23 +110,28 @@ export class RateLimiter extends DurableObject<Env> {
     );
   }
 
-  /** The hits of `type` inside the window at `now`: from memory, read again only when needed (KnownWindow). */
-  #window(type: EndpointType, now: number, windowSeconds: number): KnownWindow & { log: WindowLog } {
+  /** The hits of `type` inside the window at `now`: from memory, read again only when needed (KnownHits). */
+  #window(type: EndpointType, now: number, windowSeconds: number): { known: KnownHits; log: WindowLog } {
     const cutoff = now - windowSeconds * 1000;
     let known = this.#known.get(type);
-    if (!known || known.windowSeconds !== windowSeconds || now < known.now) {
+    if (!known || now < known.now) {
       const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
-      known = { windowSeconds, now, newest, live: [] };
+      known = { now, newest, live: new Map() };
       this.#known.set(type, known);
     }
     known.now = now;
-    while (known.live.length > 0 && known.live[0]!.at <= cutoff) known.live.shift();
-    if (known.live.length === 0 && known.newest !== undefined && known.newest.at > cutoff) {
-      known.live = this.#sql
+    let live = known.live.get(windowSeconds) ?? [];
+    let left = 0;
+    while (left < live.length && live[left]!.at <= cutoff) left++;
+    if (left > 0) live = live.slice(left);
+    const { newest } = known;
+    if (live.length === 0 && newest !== undefined && newest.at > cutoff) {
+      live = this.#sql
         .exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at, seq LIMIT ?", type, cutoff, LIVE_HITS_KEPT)
         .toArray();
     }
-    const { live, newest } = known;
+    if (!known.live.has(windowSeconds) && known.live.size >= LIVE_WINDOWS_KEPT) known.live.delete(known.live.keys().next().value!);
+    known.live.set(windowSeconds, live);
     const first = live[0];
     const log: WindowLog =
       first === undefined || newest === undefined
@@ -119,17 +142,21 @@ export class RateLimiter extends DurableObject<Env> {
               live[index]?.at ??
               this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, first.seq + index).one().at,
           };
-    return Object.assign(known, { log });
+    return { known, log };
   }
 
-  #record(type: EndpointType, now: number, known: KnownWindow): void {
+  #record(type: EndpointType, now: number, windowSeconds: number, known: KnownHits): void {
     // Times never decrease along `seq` (a clock step back is recorded as the newest time),
     // so deleting the oldest by time deletes a prefix of the sequence and leaves no gaps.
     const hit = { seq: known.newest ? known.newest.seq + 1 : 0, at: Math.max(now, known.newest?.at ?? now) };
     this.#sql.exec("INSERT INTO hits (endpoint_type, seq, at) VALUES (?, ?, ?)", type, hit.seq, hit.at);
-    // Kept while the kept hits run up to it without a gap.
-    const last = known.live[known.live.length - 1];
-    if ((last === undefined || last.seq === hit.seq - 1) && known.live.length < LIVE_HITS_KEPT) known.live.push(hit);
+    // Kept where the kept hits run up to it without a gap. An empty list means no hit inside
+    // the window only for the window just read; another's may have left it with hits stored.
+    for (const [seconds, live] of known.live) {
+      const last = live[live.length - 1];
+      const runsOn = last === undefined ? seconds === windowSeconds : last.seq === hit.seq - 1;
+      if (runsOn && live.length < LIVE_HITS_KEPT) live.push(hit);
+    }
     known.newest = hit;
   }
 }

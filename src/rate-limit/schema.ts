@@ -14,6 +14,14 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (endpoint_type, seq)
    ) WITHOUT ROWID;
    CREATE INDEX hits_by_time ON hits (endpoint_type, at);`,
+  // The window lengths the customer's keys use, per endpoint type, and when a key last used
+  // each: hits are kept for the longest of them, since all the keys count the same hits.
+  `CREATE TABLE windows (
+     endpoint_type TEXT NOT NULL,
+     window_seconds INTEGER NOT NULL,
+     used_at INTEGER NOT NULL,
+     PRIMARY KEY (endpoint_type, window_seconds)
+   ) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
