@@ -142,6 +142,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { ...newBatchSummary(batch, total, failed, completedAt), created: true };
   }
 
+  /** Whether the batch was created (staged chunks alone do not count): reads nothing else. */
+  exists(): boolean {
+    return this.#hasSchema && readStatusRow(this.#sql) !== undefined;
+  }
+
   /** The batch and one page of its items, as far as `owner` may know. */
   status(owner: BatchOwner, page: StatusPage): StatusRead {
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;

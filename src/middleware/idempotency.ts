@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
+import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
 import { badRequest, idempotencyInProgress, idempotencyKeyReused } from "../http/errors";
@@ -43,7 +44,8 @@ type IdempotencyEnv = AppEnv & {
  * while the first request is still running, 409. The handler creates the batch
  * under `idempotentBatchId`, so a retry after a crash reaches the same batch.
  * A 2xx answer is stored; after a client error the key is free again, so a
- * corrected retry runs; after a server error the key keeps its batch id.
+ * corrected retry runs; after a server error the key keeps its batch id if the
+ * batch was made, and is free again if not.
  */
 export const idempotency = () =>
   createMiddleware<IdempotencyEnv>(async function idempotency(c, next) {
@@ -84,7 +86,7 @@ export const idempotency = () =>
         // The batch exists and the record names it: a retry resumes it once the hold ends.
         logError("idempotency_complete_failed", error, { status });
       }
-    } else if (status < 500 && !begun.resumed) {
+    } else if (status < 500 ? !begun.resumed : !(await batchMayExist(c.env, begun.batchId))) {
       await store.release(key, print);
     } else {
       // A server error may follow a batch that was created; a resumed request may
@@ -92,6 +94,19 @@ export const idempotency = () =>
       await store.abandon(key, print);
     }
   });
+
+/**
+ * After a server error: whether the batch may have been made, so the key must keep
+ * its id. When the batch surely does not exist, the key is freed instead: a server
+ * error never locks it for IDEMPOTENCY_TTL_SECONDS against a corrected request.
+ */
+async function batchMayExist(env: Env, batchId: string): Promise<boolean> {
+  try {
+    return await batchStub(env, batchId).exists();
+  } catch {
+    return true;
+  }
+}
 
 // Only a 2xx answer is stored (see above).
 const replayStatus = (response: StoredResponse) => response.status as ContentfulStatusCode;
