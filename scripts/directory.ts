@@ -51,7 +51,7 @@ function main(argv: string[]): void {
   if (!dryRun) {
     for (let start = 0; start < writes.length; start += WRITES_PER_CALL) {
       const chunk = writes.slice(start, start + WRITES_PER_CALL);
-      kvPutAll(chunk, values.remote ? "--remote" : "--local", "DIRECTORY", values["persist-to"]);
+      kvPutAll(chunk, values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] }, "DIRECTORY");
       if (writes.length > WRITES_PER_CALL) console.error(`  wrote ${start + chunk.length} of ${writes.length} KV entries`);
     }
   }

@@ -1,44 +1,64 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { type ApiKeyRecord, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
+import { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
 import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
 import { CliError, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
-import { kvGet, kvList, kvPutAll, type Target } from "./wrangler-kv";
+import { kvGet, kvList, kvPutAll, type Store } from "./wrangler-kv";
 
-const USAGE = `usage: npm run keys -- <command> [--local | --remote]
+const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
   create --customer ID --environment test|live [--name NAME] [--json]
   list [--json]
   revoke KEYID
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
-  seed-dev [--persist-to DIR]    write the documented local development keys (local only; DIR: a wrangler dev --persist-to state)`;
+  seed-dev                       write the documented local development keys (local only)
+  --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
 // A usage mistake: its first line and a pointer to --help (runCli prints it).
 function fail(message: string): never {
   throw new CliError(`${message.split("\n")[0]} (see --help)`, 2);
 }
 
-// Shown once, at creation; `list` and the id entry never carry it.
+// Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
 const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
 
-function readKey(keyId: string, target: Target): { hash: string; record: ApiKeyRecord } {
-  const store = target === "--remote" ? "deployed" : "local";
-  const hash =
-    kvGet(kvKey.byId(keyId), target) ??
-    fail(`no key ${keyId} in the ${store} store; \`npm run keys -- list${target === "--remote" ? " --remote" : ""}\` shows the ids`);
-  const stored = kvGet(kvKey.byHash(hash), target) ?? fail(`key ${keyId} has no record`);
-  return { hash, record: JSON.parse(stored) };
+// What `list` shows: the id entry's metadata, less anything not in the record's shape
+// (a webhook secret, had a hand edit put one there).
+const listedRecordSchema = apiKeyRecordSchema.omit({ webhookSecret: true });
+
+/** The stored record, or undefined if it is not one: never echoed, since it holds the webhook secret. */
+function parseRecord(stored: string): ApiKeyRecord | undefined {
+  try {
+    return apiKeyRecordSchema.safeParse(JSON.parse(stored)).data;
+  } catch {
+    return undefined;
+  }
 }
 
+function readKey(keyId: string, store: Store): { hash: string; record: ApiKeyRecord } {
+  const remote = store.target === "--remote";
+  const hash =
+    kvGet(kvKey.byId(keyId), store) ??
+    fail(
+      `no key ${keyId} in the ${remote ? "deployed" : "local"} store; \`npm run keys -- list${remote ? " --remote" : ""}\` shows the ids`,
+    );
+  const stored = kvGet(kvKey.byHash(hash), store) ?? fail(`key ${keyId} has no record`);
+  const record =
+    parseRecord(stored) ?? fail(`the record of key ${keyId} is not a valid key record (the Worker refuses the key); create a new key`);
+  return { hash, record };
+}
+
+const keyIdOf = (entry: { name: string }): string => entry.name.slice(kvKey.byId("").length);
+
 /** Every key of a customer in one environment: the keys that share its rate limits. */
-function keysOf(customerId: string, environment: string, target: Target): { hash: string; record: ApiKeyRecord }[] {
-  return kvList("keyid:", target)
+function keysOf(customerId: string, environment: string, store: Store): { hash: string; record: ApiKeyRecord }[] {
+  return kvList(kvKey.byId(""), store)
     .filter((entry) => {
       const listed = entry.metadata as Partial<ApiKeyRecord> | undefined;
       return !listed || (listed.customerId === customerId && listed.environment === environment);
     })
-    .map((entry) => readKey(entry.name.slice("keyid:".length), target))
+    .map((entry) => readKey(keyIdOf(entry), store))
     .filter(({ record }) => record.customerId === customerId && record.environment === environment);
 }
 
@@ -75,7 +95,8 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   if (values.local && values.remote) fail("choose one of --local and --remote");
-  const target: Target = values.remote ? "--remote" : "--local";
+  if (values.remote && values["persist-to"]) fail("--persist-to is for the local store; drop it with --remote");
+  const store: Store = values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] };
   const [command, ...rest] = positionals;
 
   switch (command) {
@@ -84,7 +105,7 @@ async function main(argv: string[]): Promise<void> {
       if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
       if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
-      kvPutAll(apiKeyWrites(hash, record), target);
+      kvPutAll(apiKeyWrites(hash, record), store);
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
         console.log(`Created ${record.keyId} for ${record.customerId} (${environment}). Shown once, store them now:`);
@@ -94,15 +115,17 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "list": {
-      const records = kvList("keyid:", target).map((entry) => entry.metadata as ApiKeyRecord);
+      const records = kvList(kvKey.byId(""), store).map(
+        (entry) => listedRecordSchema.safeParse(entry.metadata).data ?? listedRecordSchema.parse(readKey(keyIdOf(entry), store).record),
+      );
       if (values.json) console.log(JSON.stringify(records));
       else if (records.length === 0) console.log("No keys.");
       else for (const r of records) console.log(describe(r));
       return;
     }
     case "revoke": {
-      const { hash, record } = readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), target);
-      kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), target);
+      const { hash, record } = readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), store);
+      kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), store);
       console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
       return;
     }
@@ -113,20 +136,20 @@ async function main(argv: string[]): Promise<void> {
       const windowSeconds = wholeNumber(values.window, "--window");
       // The customer's keys share one budget, so they must agree on its limits: a
       // KEYID stands for its customer and environment.
-      const named = rest[0] ? readKey(rest[0], target).record : undefined;
+      const named = rest[0] ? readKey(rest[0], store).record : undefined;
       const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID\n${USAGE}`);
       const environment = named?.environment ?? values.environment;
       if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live\n${USAGE}`);
       if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }
-      const keys = keysOf(customerId, environment, target);
+      const keys = keysOf(customerId, environment, store);
       if (keys.length === 0) fail(`no keys for ${customerId} (${environment})`);
       kvPutAll(
         keys.flatMap(({ hash, record }) =>
           apiKeyWrites(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } }),
         ),
-        target,
+        store,
       );
       console.log(
         `${customerId} (${environment}): ${type} limited to ${limit} per ${windowSeconds} s on ${keys.map(({ record }) => record.keyId).join(", ")} (in effect within API_KEY_CACHE_TTL_SECONDS).`,
@@ -134,7 +157,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "seed-dev": {
-      if (target !== "--local") fail("seed-dev writes local development keys only");
+      if (store.target !== "--local") fail("seed-dev writes local development keys only");
       const entries = [];
       for (const { key, keyId, environment } of DEV_KEYS) {
         const record: ApiKeyRecord = {
@@ -147,7 +170,7 @@ async function main(argv: string[]): Promise<void> {
         };
         entries.push(...apiKeyWrites(await hashApiKey(key), record));
       }
-      kvPutAll(entries, target, "API_KEYS", values["persist-to"]);
+      kvPutAll(entries, store);
       console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);
       return;
     }

@@ -1,29 +1,48 @@
 // The operator tools' access to KV, through wrangler so that `--local` is the
 // very store `wrangler dev` reads and `--remote` the deployed one.
+//
+// Values (webhook secrets, the directory's names, emails and phones) never pass
+// through wrangler's logger, which copies everything it prints into a log file
+// under the user's config folder (WRANGLER_LOG_PATH): they are written from a
+// private temporary file deleted after the call, read from wrangler's raw stdout
+// (`kv key get` without `--text`), and never put on a command line.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliError } from "./cli";
 
-export type Target = "--local" | "--remote";
+/** A KV store: the local one (a `wrangler dev --persist-to DIR` state, or the default) or the deployed one. */
+export interface Store {
+  target: "--local" | "--remote";
+  persistTo?: string;
+}
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
-function wrangler(args: string[]): string {
+function wrangler(args: string[], store: Store): string {
+  const where = [store.target, ...(store.persistTo ? ["--persist-to", store.persistTo] : [])];
   try {
-    return execFileSync("wrangler", args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("wrangler", [...args, ...where], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
-    throw wranglerFailure(args, error as { code?: string; stderr?: string; stdout?: string });
+    throw wranglerFailure(args, error as WranglerError);
   }
+}
+
+interface WranglerError {
+  code?: string;
+  signal?: NodeJS.Signals | null;
+  stderr?: string;
+  stdout?: string;
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /** What went wrong, in one line with the fix: wrangler's own message is dozens of lines. */
-export function wranglerFailure(args: readonly string[], error: { code?: string; stderr?: string; stdout?: string }): CliError {
+export function wranglerFailure(args: readonly string[], error: WranglerError): CliError {
   if (error.code === "ENOENT")
     return new CliError("wrangler is not on the PATH: run the tool through npm (npm run keys -- …, npm run directory -- …)");
+  if (error.signal) return new CliError(`interrupted (${error.signal})`, 128 + (constants.signals[error.signal] ?? 0));
   const output = `${error.stderr ?? ""}\n${error.stdout ?? ""}`.replace(ANSI, "");
   if (/CLOUDFLARE_API_TOKEN|not logged in|wrangler login|Authentication error|Invalid access token/i.test(output)) {
     return new CliError("not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then run this again");
@@ -38,29 +57,47 @@ export function wranglerFailure(args: readonly string[], error: { code?: string;
   return new CliError(`wrangler ${args.slice(0, 3).join(" ")} failed: ${reason.replace(/^.*?(✘ \[ERROR\]|Error:)\s*/, "").trim()}`);
 }
 
+// Node dies at once on a signal nobody listens for, before `finally` could delete the
+// temporary file. A Ctrl-C reaches wrangler too: with a listener, wrangler's exit ends
+// the call, the file is deleted, and the listener then ends the process as the signal would.
+let signalsHeld = false;
+function holdSignalsUntilCleanedUp(): void {
+  if (signalsHeld) return;
+  signalsHeld = true;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => process.exit(128 + constants.signals[signal]));
+  }
+}
+
 export interface KvEntry {
   key: string;
   value: string;
   metadata?: unknown;
 }
 
-export function kvPutAll(entries: KvEntry[], target: Target, binding = "API_KEYS", persistTo?: string): void {
+export function kvPutAll(entries: KvEntry[], store: Store, binding = "API_KEYS"): void {
+  holdSignalsUntilCleanedUp();
+  // mkdtemp makes the folder 0700; the file is 0600 as well, should the folder be moved.
   const dir = mkdtempSync(join(tmpdir(), "kv-"));
   try {
     const file = join(dir, "entries.json");
-    writeFileSync(file, JSON.stringify(entries));
-    wrangler(["kv", "bulk", "put", file, "--binding", binding, target, ...(persistTo ? ["--persist-to", persistTo] : [])]);
+    writeFileSync(file, JSON.stringify(entries), { mode: 0o600 });
+    wrangler(["kv", "bulk", "put", file, "--binding", binding], store);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export function kvGet(key: string, target: Target): string | null {
-  // wrangler prints the value plus a newline, or "Value not found" (exit code 0).
-  const output = wrangler(["kv", "key", "get", key, "--binding", "API_KEYS", target, "--text"]).replace(/\n$/, "");
-  return output === "Value not found" ? null : output;
+const NOT_FOUND = "Value not found\n";
+
+export function kvGet(key: string, store: Store): string | null {
+  // Without --text, wrangler writes the value's bytes to stdout itself; with it, the value
+  // goes through its logger and so into its log file. "Value not found" is logged (a line).
+  const output = wrangler(["kv", "key", "get", key, "--binding", "API_KEYS"], store);
+  return output === NOT_FOUND ? null : output;
 }
 
-export function kvList(prefix: string, target: Target): { name: string; metadata?: unknown }[] {
-  return JSON.parse(wrangler(["kv", "key", "list", "--binding", "API_KEYS", "--prefix", prefix, target]));
+/** Names and metadata only: wrangler logs what it lists, so nothing listed may be secret. */
+export function kvList(prefix: string, store: Store): { name: string; metadata?: unknown }[] {
+  return JSON.parse(wrangler(["kv", "key", "list", "--binding", "API_KEYS", "--prefix", prefix], store));
 }

@@ -65,7 +65,7 @@ export async function seedKeys(state: string, specs: { customerId: string; envir
     entries.push(...apiKeyWrites(hash, record));
     keys.push({ key, ...spec });
   }
-  kvPutAll(entries, "--local", "API_KEYS", state);
+  kvPutAll(entries, { target: "--local", persistTo: state });
   return keys;
 }
 

@@ -28,7 +28,7 @@ export async function startClientTestServer(): Promise<ClientTestServer> {
       fast.record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
       const slow = await issueApiKey({ customerId: "cus_client_slow", environment: "test" });
       slow.record.rateLimits = { ...SLOW_LIMITS };
-      kvPutAll([...apiKeyWrites(fast.hash, fast.record), ...apiKeyWrites(slow.hash, slow.record)], "--local", "API_KEYS", state);
+      kvPutAll([...apiKeyWrites(fast.hash, fast.record), ...apiKeyWrites(slow.hash, slow.record)], { target: "--local", persistTo: state });
       key = fast.key;
       slowKey = slow.key;
     },
