@@ -39,7 +39,7 @@ const configSchema = z
     RETRY_BASE_DELAY_SECONDS: whole(0),
     RETRY_MAX_DELAY_SECONDS: whole(0),
     BATCH_DEADLINE_SECONDS: whole(1),
-    // Meant to exceed an item's whole retry chain (see wrangler.toml); shorter only resends more.
+    // Counted from when an item is due (see wrangler.toml); shorter only resends more.
     REDRIVE_AFTER_SECONDS: whole(1),
     // At least one full message, or a batch could never send one.
     FAN_OUT_WINDOW_ITEMS: whole(10),
