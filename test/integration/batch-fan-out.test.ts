@@ -2,6 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
+import { readConfig } from "../../src/config";
 import { MAX_FIELD_LENGTH, normalizePerson, personKey } from "../../src/contact-info/person";
 import {
   batchProgress,
@@ -13,6 +14,7 @@ import {
   sentMessage,
   submitBatch,
   until,
+  untilAtRest,
   waitForCompletion,
 } from "../helpers";
 
@@ -43,9 +45,46 @@ describe("the batch object's fan-out", () => {
     expect(stalled.next_enqueue_index).toBe(sent);
 
     queue.mockRestore();
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect((await batchProgress(stub)).next_enqueue_index).toBe(1250);
+    // The alarm resumes it: run now unless it is running already (recorded items re-arm it at once).
+    await runDurableObjectAlarm(stub);
+    await until(() => batchProgress(stub), { what: "every item enqueued", done: (p) => p.next_enqueue_index === 1250 });
     expect(await waitForCompletion(key, batch.id)).toMatchObject({ completedItems: 1250, failedItems: 0 });
+  });
+
+  it("keeps at most FAN_OUT_WINDOW_ITEMS items on the queue, and sends more once half the window is recorded", async () => {
+    const { key, record } = await createKey();
+    const { fanOutWindowItems } = readConfig(env);
+    const batch = newBatch(record.customerId, fanOutWindowItems * 2 + 500);
+    const stub = batchStub(env, batch.id);
+    // The messages vanish: only what the test records leaves the window.
+    const queue = faultyItemQueue(async () => {});
+    await stub.create(batch);
+    await untilAtRest(stub);
+    const sentIndexes = () => sentFor(queue, batch.id).map(({ index }) => index);
+    expect(sentIndexes()).toEqual(Array.from({ length: fanOutWindowItems }, (_, i) => i));
+
+    // Recording less than half the window sends nothing more.
+    const done = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        index: from + i,
+        status: "completed" as const,
+        outcome: "not_found" as const,
+        emails: [],
+        phones: [],
+        sources: [],
+      }));
+    await stub.record(done(0, fanOutWindowItems / 2 - 1));
+    await untilAtRest(stub);
+    expect(sentIndexes()).toHaveLength(fanOutWindowItems);
+
+    // Half the window recorded: the batch tops it up to a full window again.
+    await stub.record(done(fanOutWindowItems / 2 - 1, 1));
+    await until(sentIndexes, { what: "the window topped up", done: (sent) => sent.length === (fanOutWindowItems * 3) / 2 });
+    await untilAtRest(stub);
+    expect(sentIndexes()).toEqual(Array.from({ length: (fanOutWindowItems * 3) / 2 }, (_, i) => i));
+    queue.mockRestore();
+    await stub.record(done(fanOutWindowItems / 2, batch.items.length - fanOutWindowItems / 2));
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({ status: "completed", completedItems: batch.items.length });
   });
 
   it("sends each item's person as normalized once at submission, with its key, and merged duplicates not at all", async () => {
