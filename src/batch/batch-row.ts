@@ -25,7 +25,8 @@ export type BatchRow = StepFacts & {
 // which made each read of the row cost O(pending items).
 export const BATCH_ROW = `SELECT *,
     (SELECT min(enqueued_at) FROM items INDEXED BY items_by_enqueue WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_enqueue,
-    (SELECT count(*) FROM outbox) AS unreported
+    (SELECT count(*) FROM outbox) AS unreported,
+    EXISTS (SELECT 1 FROM cache_purge) AS cache_purge_left
   FROM batch`;
 
 export function readBatchRow(sql: SqlStorage): BatchRow | undefined {

@@ -1,4 +1,5 @@
 import { emptyUsage } from "../account/usage";
+import { savePurge } from "./cache-purge";
 import { deleteItems, zeroed } from "./item-store";
 import { appendOutbox } from "./outbox";
 
@@ -7,14 +8,16 @@ import { appendOutbox } from "./outbox";
  * first (deleteItems); the batch row stays as a tombstone of id, owner, counts
  * and dates, without the webhook's URL and secret, so nothing is sent
  * afterwards. Pending items are never recorded afterwards (record() refuses).
- * The deletion is reported to the account
+ * `cacheKeys`, the result-cache keys of the batch's people, are saved for the
+ * alarm to delete (cache-purge.ts). The deletion is reported to the account
  * through the outbox. Deleting again changes nothing; answers when it was deleted.
  */
-export function eraseBatch(storage: DurableObjectStorage): string {
+export function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly string[]): string {
   return storage.transactionSync(() => {
     const { deleted_at: deletedAt } = storage.sql.exec<{ deleted_at: string | null }>("SELECT deleted_at FROM batch").one();
     if (deletedAt !== null) return deletedAt;
     const now = new Date().toISOString();
+    savePurge(storage.sql, cacheKeys);
     deleteItems(storage.sql);
     storage.sql.exec(`UPDATE batch SET webhook_url = ${zeroed("webhook_url")}, webhook_secret = ${zeroed("webhook_secret")}`);
     storage.sql.exec("UPDATE batch SET deleted_at = ?, webhook_url = NULL, webhook_secret = NULL", now);

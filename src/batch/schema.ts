@@ -76,6 +76,9 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
    INSERT INTO outbox (seq, day, usage) SELECT 1, substr(created_at, 1, 10), '{}' FROM batch;
    UPDATE batch SET outbox_seq = 1;`,
+  // Erasure reaches the result cache: the KV keys of a deleted batch's people,
+  // written with the deletion, deleted from RESULT_CACHE by the alarm.
+  `CREATE TABLE cache_purge (key TEXT NOT NULL);`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -130,7 +133,8 @@ const FRESH_SCHEMA = `
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
   CREATE INDEX items_by_enqueue ON items (enqueued_at) WHERE status = 'pending' AND leader_idx IS NULL;
-  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);`;
+  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
+  CREATE TABLE cache_purge (key TEXT NOT NULL);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {
