@@ -15,6 +15,8 @@ import {
   summary,
   webhookView,
 } from "./batch-row";
+import { cacheKeysToErase, purgeStep } from "./cache-purge";
+import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
@@ -22,6 +24,7 @@ import { deferItems, expireItems, failPendingItems, insertItems, itemsPage, sett
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
+import { kvResultCache, type ResultCache } from "./result-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
 import { completedBatchEvent, failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
 
@@ -53,10 +56,15 @@ export class ContactInfoBatch extends DurableObject<Env> {
   readonly #pages = new PageCache();
   /** A new batch's first sends, still under way: the alarm waits for them before it plans. */
   #sending: Promise<void> | null = null;
+  readonly #cache: ResultCache;
+  readonly #cacheWrites: CacheWrites;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    const { resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds } = readConfig(env).enrichment;
+    this.#cache = kvResultCache(env.RESULT_CACHE, resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds);
+    this.#cacheWrites = new CacheWrites(this.#cache);
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
@@ -189,8 +197,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
    * may be repeated, and the alarm reports it anyway. Null when not the owner's.
    */
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
-    if (!this.#ownedRow(owner)) return null;
-    const deletedAt = eraseBatch(this.ctx.storage);
+    const row = this.#ownedRow(owner);
+    if (!row) return null;
+    const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.#sql, row) : []);
     this.#pages.clear();
     log("batch_deleted", { batchId: this.#requireRow().id, environment: owner.environment });
     await this.ctx.storage.setAlarm(Date.now());
@@ -237,6 +246,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     switch (step.kind) {
       case "report":
         return reportStep(this.env, this.ctx.storage, row);
+      case "purge_cache":
+        return purgeStep(this.ctx.storage, this.#cache, this.#cacheWrites, row.id);
       case "fan_out":
         return enqueueing(this.ctx.storage, row, () => fanOut(this.#fanOutTarget(config), row, fanOutRoom(row.in_flight, config)));
       case "redrive":
@@ -278,6 +289,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async #settle(row: BatchRow, outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
     const counts = settleItems(this.ctx.storage, row, outcomes);
     if (counts.completed + counts.failed === 0) return counts;
+    // Started at once, so a delete that comes while it runs has its purge wait for it.
+    const caching = this.#cacheWrites.write(this.#sql, row, outcomes, counts.recorded);
     const completed = counts.completedAt !== null;
     if (completed) await this.#finish(config);
     // Their usage went to the outbox: report it soon, one report for the records of a short while;
@@ -287,6 +300,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const reportAt = completed || fanOutDue(this.#requireRow(), config) ? now : now + REPORT_DELAY_MS;
     const alarm = await this.ctx.storage.getAlarm();
     if (alarm === null || alarm > reportAt) await this.ctx.storage.setAlarm(reportAt);
+    await caching;
     return counts;
   }
 

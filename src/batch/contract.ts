@@ -61,9 +61,19 @@ export type StatusRead =
 /**
  * What the consumer reports for one item; recording it is idempotent. `sources`:
  * the data sources asked, in order (empty for items failed without asking any).
+ * `cacheable`: a full answer, which the batch keeps in the result cache if it records it.
  */
 export type ItemOutcome =
-  | { index: number; status: "completed"; outcome: Outcome; emails: Email[]; phones: Phone[]; fromCache?: boolean; sources: SourceReport[] }
+  | {
+      index: number;
+      status: "completed";
+      outcome: Outcome;
+      emails: Email[];
+      phones: Phone[];
+      fromCache?: boolean;
+      cacheable?: boolean;
+      sources: SourceReport[];
+    }
   | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };
 
 /** An item whose message went back to the queue to wait: it is due again at `dueAt` (ISO 8601). */

@@ -79,7 +79,7 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: n
         : messageItemSchema.parse({ index, input: item.input }),
     );
   });
-  const shared = { batchId: batch.id, environment: batch.environment, fields: batch.fields };
+  const shared = { batchId: batch.id, customerId: batch.customerId, environment: batch.environment, fields: batch.fields };
   await enqueue(target, shared, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
   if (rest) return;
   target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
@@ -203,7 +203,7 @@ function setNextEnqueueIndex(sql: SqlStorage, indexes: readonly number[]): void 
 
 /** What the batch's messages share, checked since the row may come from an older deploy. */
 const batchFields = (row: BatchRow): MessageBatchFields =>
-  messageBatchSchema.parse({ batchId: row.id, environment: row.environment, fields: JSON.parse(row.fields) });
+  messageBatchSchema.parse({ batchId: row.id, customerId: row.customer_id, environment: row.environment, fields: JSON.parse(row.fields) });
 
 /**
  * The items' message parts, checked by the item schema since a row may come

@@ -147,13 +147,14 @@ const outcomeRow = (outcome: ItemOutcome) =>
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice; of two outcomes
  * for one item in the same call, the first is recorded. Answers the items
- * completed and failed, and the batch's completedAt when they completed it.
+ * completed and failed, the batch's completedAt when they completed it, and
+ * the indexes of the outcomes recorded.
  */
 export function settleItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],
-): { completed: number; failed: number; completedAt: string | null } {
+): { completed: number; failed: number; completedAt: string | null; recorded: number[] } {
   const finishedAt = new Date().toISOString();
   const first = new Map<number, ItemOutcome>();
   for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
@@ -161,9 +162,9 @@ export function settleItems(
   let failed = 0;
   let completedAt: string | null = null;
   const usage = emptyUsage();
+  // Items changed, per outcome: the item itself, and its followers.
+  const changed = new Map<number, number>();
   storage.transactionSync(() => {
-    // Items changed, per outcome: the item itself, and its followers.
-    const changed = new Map<number, number>();
     const count = (rows: Iterable<{ idx: number }>) => {
       for (const { idx } of rows) changed.set(idx, (changed.get(idx) ?? 0) + 1);
     };
@@ -181,7 +182,7 @@ export function settleItems(
     completedAt = addFinished(storage.sql, row, completed, failed, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);
   });
-  return { completed, failed, completedAt };
+  return { completed, failed, completedAt, recorded: [...changed.keys()] };
 }
 
 /**
@@ -222,7 +223,41 @@ export function failPendingItems(storage: DurableObjectStorage, row: BatchRow, e
 export function expireItems(storage: DurableObjectStorage): void {
   const expiredAt = new Date().toISOString();
   storage.transactionSync(() => {
-    storage.sql.exec("DELETE FROM items");
+    deleteItems(storage.sql);
     storage.sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
   });
+}
+
+// The items' columns that hold personal data: what the caller sent, and what was found.
+const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones"] as const;
+
+/**
+ * The same number of zero bytes as `column` holds (as a blob: same length, so
+ * the same record size). Workerd refuses PRAGMA secure_delete, and a deleted
+ * row's bytes stay in the file's free space; a record of unchanged size is
+ * rewritten in place by SQLite (btreeOverwriteCell), overflow pages included,
+ * so overwriting before deleting leaves zeros there instead.
+ */
+export const zeroed = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE zeroblob(length(CAST(${column} AS BLOB))) END`;
+
+// A filler row's zeros: with its record header and status, a payload of 4,061 bytes, the
+// most a 4,096-byte table leaf page holds of a row without an overflow page.
+const FILLER_BYTES = 4_036;
+
+/**
+ * Deletes every item, within the caller's transaction. Its personal data is
+ * overwritten with zeros first (see zeroed). Older versions of the rows (a row
+ * that grew when its result was recorded moved, leaving its old bytes behind)
+ * are in free pages once the items are gone: rows of zeros, one a page, then
+ * take every free page (until the file grows), and are deleted in turn.
+ */
+export function deleteItems(sql: SqlStorage): void {
+  sql.exec(`UPDATE items SET ${PERSONAL_COLUMNS.map((column) => `${column} = ${zeroed(column)}`).join(", ")}`);
+  // databaseSize counts the pages in use: the fillers go on until as many are in use again.
+  const size = sql.databaseSize;
+  sql.exec("DELETE FROM items");
+  for (let idx = 0; sql.databaseSize < size && idx <= size / 4096; idx++) {
+    sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", idx, FILLER_BYTES);
+  }
+  sql.exec("DELETE FROM items");
 }

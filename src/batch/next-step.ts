@@ -20,6 +20,8 @@ export type StepFacts = {
   deleted_at: string | null;
   /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet. */
   unreported: number;
+  /** 1 while result-cache keys of a deleted batch's people are left to delete (cache_purge), else 0. */
+  cache_purge_left: number;
   total_items: number;
   next_enqueue_index: number;
   /** Pending items below next_enqueue_index: sent and not yet recorded (0 once the fan-out is done). */
@@ -43,6 +45,8 @@ export type Step =
   | { kind: "none" }
   /** Send the outbox to the customer's account: first, so the batch list and usage stay current. */
   | { kind: "report" }
+  /** Delete a deleted batch's people from the result cache, a bounded chunk at a time. */
+  | { kind: "purge_cache" }
   /** Enqueue items not yet sent, up to the window. */
   | { kind: "fan_out" }
   /** Resend pending items whose message was lost. */
@@ -59,6 +63,7 @@ export type Step =
 
 export function nextStep(row: StepFacts, now: number, config: StepConfig): Step {
   if (row.unreported > 0) return { kind: "report" };
+  if (row.cache_purge_left > 0) return { kind: "purge_cache" };
   if (row.expired_at !== null || row.deleted_at !== null) return { kind: "none" };
   return row.completed_at === null ? openBatchStep(row, now, config) : completedBatchStep(row, row.completed_at, now, config);
 }

@@ -84,6 +84,9 @@ const MIGRATIONS: readonly string[] = [
    UPDATE items SET due_at = enqueued_at WHERE status = 'pending' AND leader_idx IS NULL;
    DROP INDEX items_by_enqueue;
    CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;`,
+  // Erasure reaches the result cache: the KV keys of a deleted batch's people,
+  // written with the deletion, deleted from RESULT_CACHE by the alarm.
+  `CREATE TABLE cache_purge (key TEXT NOT NULL);`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -139,7 +142,8 @@ const FRESH_SCHEMA = `
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
-  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);`;
+  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
+  CREATE TABLE cache_purge (key TEXT NOT NULL);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {

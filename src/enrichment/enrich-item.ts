@@ -1,6 +1,6 @@
+import type { ResultCache } from "../batch/result-cache";
 import { completedItem, decideItem, type ItemResult } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
-import type { ResultCache } from "./result-cache";
 import { type ProviderReport, runWaterfall } from "./waterfall";
 
 export type Resolution =
@@ -9,13 +9,21 @@ export type Resolution =
 
 export interface EnrichOptions {
   providers: readonly ContactProvider[];
-  /** Absent where results must not be cached (the sandbox: caching would hide its reserved behaviours). */
-  cache?: { store: ResultCache; key: string };
+  /**
+   * Where a cached result is looked up; absent where none may be used (the sandbox,
+   * whose reserved behaviours a cache would hide, and a message without its customer).
+   * Results are cached by the batch object, which records them (`cacheable`).
+   */
+  cache?: { store: Pick<ResultCache, "get">; key: string };
   satisfiedConfidence: number;
   maxAttempts: number;
 }
 
-/** One attempt at an item: the result cache first, then the waterfall, then the decision (decideItem). */
+/**
+ * One attempt at an item: the result cache first, then the waterfall, then the
+ * decision (decideItem). A result worth caching says so (`cacheable`); the batch
+ * caches it only if it records it, so nothing is cached for a deleted batch.
+ */
 export async function enrichItem(request: FindRequest, options: EnrichOptions): Promise<Resolution> {
   const cached = options.cache && (await options.cache.store.get(options.cache.key));
   if (cached) return { kind: "record", result: completedItem(cached, true), reports: [] };
@@ -37,6 +45,6 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     maxAttempts: options.maxAttempts,
   });
   if (decision.kind === "retry") return { ...decision, reports };
-  if (decision.cacheable && options.cache) await options.cache.store.put(options.cache.key, { emails, phones, sources });
-  return { kind: "record", result: decision.result, reports };
+  const { result } = decision;
+  return { kind: "record", result: decision.cacheable && result.status === "completed" ? { ...result, cacheable: true } : result, reports };
 }

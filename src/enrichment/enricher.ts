@@ -1,18 +1,20 @@
+import { kvResultCache, resultCacheKey } from "../batch/result-cache";
 import type { Config } from "../config";
 import type { Environment } from "../environment";
 import type { ItemMessage, MessageItem } from "../queue/item-message";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor } from "./providers";
-import { kvResultCache, resultCacheKey } from "./result-cache";
 
 /** An item as the consumer has it: the person normalized and keyed once, at fan-out. */
-export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields"> & Pick<MessageItem, "person" | "personKey"> & { attempt: number };
+export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields" | "customerId"> &
+  Pick<MessageItem, "person" | "personKey"> & { attempt: number };
 
 /**
  * Enriches items of any environment with that environment's providers, built
  * once per enricher. Only live results are cached: the sandbox is free, and a
- * cache would hide its reserved behaviours.
+ * cache would hide its reserved behaviours. Entries are the customer's own; a
+ * message from a deploy before it carried its customer asks the providers.
  */
 export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Promise<Resolution> {
   const { enrichment } = config;
@@ -24,12 +26,15 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
   };
   const cache = kvResultCache(env.RESULT_CACHE, enrichment.resultCacheTtlSeconds, enrichment.resultCacheNotFoundTtlSeconds);
 
-  return async ({ environment, fields, person, personKey, attempt }) =>
+  return async ({ environment, customerId, fields, person, personKey, attempt }) =>
     enrichItem(
       { person, personKey, fields, attempt },
       {
         providers: providersOf(environment),
-        cache: environment === "live" ? { store: cache, key: await resultCacheKey(environment, fields, personKey) } : undefined,
+        cache:
+          environment === "live" && customerId !== undefined
+            ? { store: cache, key: await resultCacheKey({ customerId, environment }, fields, personKey) }
+            : undefined,
         satisfiedConfidence: enrichment.satisfiedConfidence,
         maxAttempts: config.itemMaxAttempts,
       },

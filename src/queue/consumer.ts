@@ -54,10 +54,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       await Promise.all(
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
-            const { environment, fields } = message.body;
+            const { environment, customerId, fields } = message.body;
             let resolution: Resolution;
             try {
-              resolution = await enrich({ environment, fields, ...item, attempt: message.attempts });
+              resolution = await enrich({ environment, customerId, fields, ...item, attempt: message.attempts });
             } catch (error) {
               logError("item_attempt_failed", error, { batchId, index: item.index, attempt: message.attempts });
               retry(message);

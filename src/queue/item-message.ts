@@ -22,6 +22,8 @@ export type MessageItem = z.infer<typeof messageItemSchema>;
 
 export const messageBatchSchema = z.object({
   batchId: z.string(),
+  /** The batch's owner, whose result-cache entries its items may use; absent in messages of older deploys. */
+  customerId: z.string().optional(),
   environment: z.enum(ENVIRONMENTS),
   fields: z.array(z.enum(CONTACT_FIELDS)),
 });
@@ -50,8 +52,8 @@ export type ItemMessage = z.infer<typeof itemMessageSchema>;
 const isSingleItemMessage = (body: unknown): body is Record<string, unknown> =>
   typeof body === "object" && body !== null && !("items" in body) && "index" in body;
 
-function asGroupOfOne({ batchId, environment, fields, ...item }: Record<string, unknown>) {
-  return { batchId, environment, fields, items: [item] };
+function asGroupOfOne({ batchId, customerId, environment, fields, ...item }: Record<string, unknown>) {
+  return { batchId, customerId, environment, fields, items: [item] };
 }
 
 // Queues accept at most 100 messages and 256 KB per sendBatch (local Miniflare:
@@ -90,9 +92,9 @@ export function packMessages(
   batch: MessageBatchFields,
   items: readonly MessageItem[],
 ): { messages: EncodedMessage[]; tooLarge: MessageItem[] } {
-  const { batchId, environment, fields } = batch;
+  const { batchId, customerId, environment, fields } = batch;
   // `{"batchId":…,"items":[` + the items' JSON, comma-separated + `]}`.
-  const head = JSON.stringify({ batchId, environment, fields, items: [] }).slice(0, -2);
+  const head = JSON.stringify({ batchId, customerId, environment, fields, items: [] }).slice(0, -2);
   const frame = utf8Bytes(head) + 2 + MESSAGE_OVERHEAD_BYTES;
   const messages: EncodedMessage[] = [];
   const tooLarge: MessageItem[] = [];

@@ -20,6 +20,7 @@ const open: StepFacts = {
   expired_at: null,
   deleted_at: null,
   unreported: 0,
+  cache_purge_left: 0,
   total_items: 3,
   next_enqueue_index: 3,
   in_flight: 0,
@@ -168,5 +169,12 @@ describe("reporting to the account and deletion", () => {
     expect(nextStep({ ...open, deleted_at: deleted }, now + 10 * minute, config)).toEqual({ kind: "none" });
     expect(nextStep({ ...completed, deleted_at: deleted, webhook_state: "pending" }, now, config)).toEqual({ kind: "none" });
     expect(nextStep({ ...completed, deleted_at: deleted }, retentionEnd, config)).toEqual({ kind: "none" });
+  });
+
+  it("purges the deleted batch's people from the result cache after the report, until none is left", () => {
+    const deleted = { ...completed, deleted_at: iso(now - second), cache_purge_left: 1 };
+    expect(nextStep({ ...deleted, unreported: 1 }, now, config)).toEqual({ kind: "report" });
+    expect(nextStep(deleted, now, config)).toEqual({ kind: "purge_cache" });
+    expect(nextStep({ ...deleted, cache_purge_left: 0 }, now, config)).toEqual({ kind: "none" });
   });
 });

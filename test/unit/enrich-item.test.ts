@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ResultCache } from "../../src/batch/result-cache";
 import { personKey } from "../../src/contact-info/person";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
-import type { ResultCache } from "../../src/enrichment/result-cache";
 
 const found: FindResult = {
   emails: [{ address: "ada@a.example", type: "work", status: "valid", confidence: 90, source: "ok" }],
@@ -17,9 +17,9 @@ const weak: FindResult = {
 const answering = (name: string, result: FindResult): ContactProvider => ({ name, find: async () => result });
 const failing = (name: string, error: Error): ContactProvider => ({ name, find: async () => Promise.reject(error) });
 
-function memoryCache(): ResultCache & { entries: Map<string, SourcedResult> } {
+function memoryCache(): Pick<ResultCache, "get"> & { entries: Map<string, SourcedResult> } {
   const entries = new Map<string, SourcedResult>();
-  return { entries, get: async (key) => entries.get(key) ?? null, put: async (key, result) => void entries.set(key, result) };
+  return { entries, get: async (key) => entries.get(key) ?? null };
 }
 
 const person = { fullName: "ada lovelace", companyDomain: "a.example" };
@@ -128,27 +128,28 @@ describe("deciding an item", () => {
     });
   });
 
-  it("caches full answers only", async () => {
-    const cache = memoryCache();
-    await enrichItem(request(), options([answering("ok", found)], { cache: { store: cache, key: "full" } }));
-    await enrichItem(
-      request(3),
-      options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))], {
-        cache: { store: cache, key: "partial" },
-      }),
-    );
-    expect([...cache.entries.keys()]).toEqual(["full"]);
-    expect(cache.entries.get("full")).toEqual({ ...found, sources: [{ name: "ok", outcome: "found" }] });
+  it("marks full answers cacheable, and only those (the batch caches what it records)", async () => {
+    const full = await enrichItem(request(), options([answering("ok", found)]));
+    expect(full).toMatchObject({ kind: "record", result: { status: "completed", cacheable: true } });
+    const partial = await enrichItem(request(3), options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]));
+    expect(partial).toMatchObject({ kind: "record", result: { status: "completed" } });
+    expect(partial.kind === "record" && "cacheable" in partial.result).toBe(false);
   });
 
-  it("never caches an answer a source was unavailable for, even one that retrying cannot change", async () => {
-    const cache = memoryCache();
-    await enrichItem(
+  it("never marks cacheable an answer a source was unavailable for, even one that retrying cannot change", async () => {
+    const refused = await enrichItem(
       request(1),
-      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))], {
-        cache: { store: cache, key: "refused" },
-      }),
+      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))]),
     );
-    expect([...cache.entries.keys()]).toEqual([]);
+    expect(refused).toMatchObject({ kind: "record", result: { status: "failed" } });
+    expect(refused.kind === "record" && "cacheable" in refused.result).toBe(false);
+  });
+
+  it("never marks a cached result cacheable again", async () => {
+    const cache = memoryCache();
+    cache.entries.set("k", { ...found, sources: [{ name: "ok", outcome: "found" }] });
+    const served = await enrichItem(request(), options([], { cache: { store: cache, key: "k" } }));
+    expect(served).toMatchObject({ kind: "record", result: { fromCache: true } });
+    expect(served.kind === "record" && "cacheable" in served.result).toBe(false);
   });
 });

@@ -1,0 +1,71 @@
+import { logError } from "../log";
+import type { BatchRow } from "./batch-row";
+import type { ItemOutcome } from "./contract";
+import { batchCacheScope, type ResultCache, resultCacheKey } from "./result-cache";
+
+/**
+ * The batch's writes to the result cache. Only the batch writes its results
+ * there, and only those `record()` has just moved out of pending: a deleted
+ * batch records nothing, so nothing is cached for it afterwards, even from
+ * items in flight at the deletion. Writes under way are tracked, so the
+ * purge of a deleted batch's entries starts only once they have landed.
+ */
+export class CacheWrites {
+  readonly #cache: ResultCache;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(cache: ResultCache) {
+    this.#cache = cache;
+  }
+
+  /**
+   * Caches the outcomes marked `cacheable` among those `recorded` (their
+   * indexes), under their items' person keys; started before the caller's next
+   * await. A failed write is logged, not thrown: the cache is an optimization.
+   */
+  write(
+    sql: SqlStorage,
+    row: Pick<BatchRow, "id" | "customer_id" | "environment" | "fields">,
+    outcomes: readonly ItemOutcome[],
+    recorded: readonly number[],
+  ): Promise<void> {
+    if (row.environment !== "live") return Promise.resolve();
+    const wasRecorded = new Set(recorded);
+    // Of two outcomes for one item, the first is the one recorded.
+    const first = new Map<number, ItemOutcome>();
+    for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
+    const cacheable = [...first.values()].filter(
+      (outcome) => outcome.status === "completed" && outcome.cacheable && wasRecorded.has(outcome.index),
+    );
+    if (cacheable.length === 0) return Promise.resolve();
+    const personKeys = new Map(
+      sql
+        .exec<{ idx: number; person_key: string }>(
+          "SELECT idx, person_key FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND person_key IS NOT NULL",
+          JSON.stringify(cacheable.map(({ index }) => index)),
+        )
+        .toArray()
+        .map(({ idx, person_key }) => [idx, person_key]),
+    );
+    const { owner, fields } = batchCacheScope(row);
+    const write = Promise.all(
+      cacheable.map(async (outcome) => {
+        const personKey = personKeys.get(outcome.index);
+        if (personKey === undefined || outcome.status !== "completed") return;
+        const { emails, phones, sources } = outcome;
+        await this.#cache.put(await resultCacheKey(owner, fields, personKey), { emails, phones, sources });
+      }),
+    ).then(
+      () => undefined,
+      (error) => logError("result_cache_write_failed", error, { batchId: row.id, items: cacheable.length }),
+    );
+    this.#pending.add(write);
+    void write.finally(() => this.#pending.delete(write));
+    return write;
+  }
+
+  /** Resolves once every write started so far has landed (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#pending);
+  }
+}

@@ -1,0 +1,73 @@
+import * as z from "zod";
+import { type ContactField, emailSchema, phoneSchema } from "../contact-info/contact";
+import { fieldsSchema } from "../contact-info/submission";
+import type { Environment } from "../environment";
+import { sha256Hex } from "../sha256";
+import { sourceReportSchema } from "./views";
+
+// The RESULT_CACHE namespace (docs/storage.md): read by the enricher, written and
+// erased only by the batch object that recorded the result (see contact-info-batch.ts).
+
+const fieldsPart = (fields: readonly ContactField[]) => [...fields].sort().join("+");
+
+/**
+ * KV key of a cached result: one customer's, in one environment, for the
+ * requested fields; the person only as a hash of its key. No entry serves
+ * another customer.
+ */
+export async function resultCacheKey(owner: CacheOwner, fields: readonly ContactField[], personKey: string): Promise<string> {
+  return cacheKeyOf(owner, fields, await sha256Hex(personKey));
+}
+
+export type CacheOwner = { customerId: string; environment: Environment };
+
+const cacheKeyOf = ({ customerId, environment }: CacheOwner, fields: readonly ContactField[], personHash: string) =>
+  `result:${environment}:${encodeURIComponent(customerId)}:${fieldsPart(fields)}:${personHash}`;
+
+/**
+ * Every key a batch's people may be cached under: the customer's, and the one
+ * deploys before per-customer keys wrote (`result:<environment>:<fields>:<hash>`,
+ * expiring within RESULT_CACHE_TTL_SECONDS of that deploy).
+ */
+export async function erasableCacheKeys(
+  owner: CacheOwner,
+  fields: readonly ContactField[],
+  personKeys: readonly string[],
+): Promise<string[]> {
+  const hashes = await Promise.all(personKeys.map((key) => sha256Hex(key)));
+  return hashes.flatMap((hash) => [cacheKeyOf(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
+}
+
+// An entry from before provenance has no `sources`: it does not parse, so it is a miss and is replaced.
+const cachedResultSchema = z.object({
+  emails: z.array(emailSchema),
+  phones: z.array(phoneSchema),
+  sources: z.array(sourceReportSchema),
+});
+type CachedResult = z.infer<typeof cachedResultSchema>;
+
+export interface ResultCache {
+  get(key: string): Promise<CachedResult | null>;
+  put(key: string, result: CachedResult): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Found results are kept `foundTtlSeconds`; "not found" only `notFoundTtlSeconds`, as sources keep growing. */
+export function kvResultCache(kv: KVNamespace, foundTtlSeconds: number, notFoundTtlSeconds: number): ResultCache {
+  return {
+    async get(key) {
+      const parsed = cachedResultSchema.safeParse(await kv.get(key, { type: "json" }));
+      return parsed.success ? parsed.data : null;
+    },
+    async put(key, { emails, phones, sources }) {
+      const found = emails.length + phones.length > 0;
+      await kv.put(key, JSON.stringify({ emails, phones, sources }), { expirationTtl: found ? foundTtlSeconds : notFoundTtlSeconds });
+    },
+    delete: (key) => kv.delete(key),
+  };
+}
+
+/** Whose entries a batch's results are, and for which fields, from its row (checked: it may come from an older deploy). */
+export function batchCacheScope(row: { customer_id: string; environment: Environment; fields: string }) {
+  return { owner: { customerId: row.customer_id, environment: row.environment }, fields: fieldsSchema.parse(JSON.parse(row.fields)) };
+}

@@ -1,0 +1,123 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { batchStub } from "../../src/batch/stub";
+import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
+import type { ItemMessage } from "../../src/queue/item-message";
+import { sha256Hex } from "../../src/sha256";
+import { createKey, deliver, faultyItemQueue, request, submitBatch, until, waitForCompletion } from "../helpers";
+
+// The result cache is per customer, and erasure reaches it: the live pipeline
+// through the real queue, the real local KV, and vendors faked at the HTTP boundary.
+const calls = async (host: string) => (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
+const vendorCalls = async () => (await calls("hunter.test")) + (await calls("pdl.test"));
+
+const remove = (key: string, id: string) => request(`/v2/live/person/contact-info/${id}`, { method: "DELETE", key });
+
+/** The customer's live result-cache keys. */
+const cachedFor = async (customerId: string) =>
+  (await env.RESULT_CACHE.list({ prefix: `result:live:${customerId}:` })).keys.map(({ name }) => name);
+
+/** A person the vendors find, met by no other test. */
+const someone = (): PersonInput => ({
+  firstName: "Erin",
+  lastName: `Cache${crypto.randomUUID().slice(0, 8)}`,
+  companyDomain: "erasure.example",
+});
+
+/** Runs the batch's alarm until it has nothing left to purge. */
+async function untilPurged(batchId: string) {
+  const stub = batchStub(env, batchId);
+  await until(
+    async () => {
+      await runDurableObjectAlarm(stub);
+      return runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM cache_purge").one().n);
+    },
+    { what: "the cache_purge rows left", done: (left) => left === 0 },
+  );
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the result cache", () => {
+  it("serves a customer's own results again, and asks the vendors for another customer's same person", async () => {
+    const person = someone();
+    const first = await createKey({ environment: "live" });
+    const mine = await waitForCompletion(first.key, await submitBatch(first.key, { items: [person] }, "live"));
+    expect(mine.items[0]).toMatchObject({ outcome: "found", fromCache: false });
+    expect(await cachedFor(first.record.customerId)).toHaveLength(1);
+
+    const before = await vendorCalls();
+    const other = await createKey({ environment: "live" });
+    const theirs = await waitForCompletion(other.key, await submitBatch(other.key, { items: [person] }, "live"));
+    expect(theirs.items[0]).toMatchObject({ outcome: "found", fromCache: false });
+    expect(await vendorCalls()).toBeGreaterThan(before);
+
+    const after = await vendorCalls();
+    const again = await waitForCompletion(first.key, await submitBatch(first.key, { items: [person] }, "live"));
+    expect(again.items[0]).toMatchObject({ outcome: "found", fromCache: true, emails: mine.items[0]!.emails });
+    expect(await vendorCalls()).toBe(after);
+  });
+});
+
+describe("DELETE of a live batch", () => {
+  it("deletes its people's result-cache entries, under the customer's keys and the keys of older deploys", async () => {
+    const { key, record } = await createKey({ environment: "live" });
+    const people = [someone(), someone(), someone()];
+    const batchId = await submitBatch(key, { items: people }, "live");
+    expect((await waitForCompletion(key, batchId)).completedItems).toBe(3);
+    expect(await cachedFor(record.customerId)).toHaveLength(3);
+    // What a deploy before per-customer keys cached for the first person.
+    const legacy = `result:live:email+phone:${await sha256Hex(personKey(normalizePerson(people[0]!)))}`;
+    await env.RESULT_CACHE.put(legacy, JSON.stringify({ emails: [], phones: [], sources: [] }));
+
+    expect((await remove(key, batchId)).status).toBe(204);
+    await untilPurged(batchId);
+    expect(await cachedFor(record.customerId)).toEqual([]);
+    expect(await env.RESULT_CACHE.get(legacy)).toBeNull();
+  });
+
+  it("leaves no cache entry for an item in flight at the deletion", async () => {
+    // The fan-out is refused, so the item stays pending until the test delivers its message.
+    faultyItemQueue(async () => {
+      throw new Error("queue down");
+    });
+    const { key, record } = await createKey({ environment: "live" });
+    const input = someone();
+    const batchId = await submitBatch(key, { items: [input] }, "live");
+    const person = normalizePerson(input);
+    const message: ItemMessage = {
+      batchId,
+      customerId: record.customerId,
+      environment: "live",
+      fields: ["email", "phone"],
+      items: [{ index: 0, person, personKey: personKey(person) }],
+    };
+
+    // The consumer is held at its cache lookup (past the pending check) while the batch is deleted.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const lookup = vi.fn();
+    vi.spyOn(env.RESULT_CACHE, "get").mockImplementation((async () => {
+      lookup();
+      await held;
+      return null;
+    }) as never);
+    const before = await vendorCalls();
+    const delivery = deliver("contact-info-items", [message]);
+    await until(() => lookup.mock.calls.length, { what: "the consumer at its cache lookup", done: (n) => n > 0 });
+    expect((await remove(key, batchId)).status).toBe(204);
+    release();
+    const result = await delivery;
+    expect(result.explicitAcks).toHaveLength(1);
+    // The item was enriched, and its result refused.
+    expect(await vendorCalls()).toBeGreaterThan(before);
+
+    await untilPurged(batchId);
+    expect(await cachedFor(record.customerId)).toEqual([]);
+  });
+});
