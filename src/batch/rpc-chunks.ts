@@ -3,7 +3,7 @@
 // unit, else at 1, so a 250-character name with one Cyrillic letter costs 500 bytes,
 // and a batch within the documented body limit could pass the call's. A chunk is kept
 // to a quarter of the limit: room for the serializer's headers and our own misjudgement.
-export const RPC_CHUNK_BYTES = 8 * 1024 * 1024;
+const RPC_CHUNK_BYTES = 8 * 1024 * 1024;
 
 const WIDE = /[\u0100-\uffff]/;
 
