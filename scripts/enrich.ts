@@ -5,12 +5,12 @@ import { createHash } from "node:crypto";
 import { renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type BatchItem, type Client, createClient, type Environment, ProblemError, type Submitted } from "../client/src/index";
+import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, readTextFile, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { type Progress, progressReporter } from "./enrich-progress";
 import { csvLine, inputFormat, parseInput, RESULT_COLUMNS, resultCells } from "./enrich-rows";
 
-const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 // The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
 const BATCH_ITEMS = 10_000;
 const ENVIRONMENTS: readonly Environment[] = ["test", "live"];
@@ -22,8 +22,8 @@ const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [--environment test
                      "Company", "Website", "LinkedIn URL", "Email", "Record ID", …); other columns are carried through
   --out OUTPUT       the CSV to write (default: INPUT with .enriched.csv)
   --environment ENV  test (the sandbox; the default) or live
-  --base-url URL     the API (default ${DEFAULT_BASE_URL}, what \`npm run dev\` serves)
-  --api-key KEY      default: $CONTACT_INFO_API_KEY; with the default base URL, the local development key
+  --base-url URL     ${BASE_URL_HELP}
+  --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key
 Writes one row per input row, in order: the input's columns, then ${RESULT_COLUMNS.join(", ")}
 (the most confident email and phone). Over ${BATCH_ITEMS} rows are sent as several batches. Running it again on
 the same file within 24 h reuses the batches it created (Idempotency-Key), creating none.`;
@@ -43,7 +43,7 @@ function parseOptions(argv: string[]): Options {
     options: {
       out: { type: "string" },
       environment: { type: "string", default: "test" },
-      "base-url": { type: "string", default: DEFAULT_BASE_URL },
+      "base-url": { type: "string" },
       "api-key": { type: "string" },
     },
   });
@@ -53,10 +53,8 @@ function parseOptions(argv: string[]): Options {
   if (!inputFormat(input)) throw usageError(`${input}: give a .csv or .jsonl (or .ndjson) file`);
   const environment = ENVIRONMENTS.find((name) => name === values.environment);
   if (!environment) throw usageError(`--environment is test or live, not ${values.environment}`);
-  const baseUrl = values["base-url"].replace(/\/+$/, "");
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
-    throw usageError(`--base-url must be an http(s) URL such as ${DEFAULT_BASE_URL}`);
-  const localKey = baseUrl === DEFAULT_BASE_URL ? DEV_KEYS.find((key) => key.environment === environment)?.key : undefined;
+  const baseUrl = resolveBaseUrl(values["base-url"]);
+  const localKey = isLoopback(baseUrl) ? DEV_KEYS.find((key) => key.environment === environment)?.key : undefined;
   const apiKey = values["api-key"] ?? process.env.CONTACT_INFO_API_KEY ?? localKey;
   if (!apiKey) throw usageError(`give the API key for ${baseUrl} with --api-key or CONTACT_INFO_API_KEY`);
   const out = values.out ?? input.replace(/\.(csv|jsonl|ndjson)$/i, ".enriched.csv");
@@ -75,12 +73,12 @@ function explain(error: unknown, { baseUrl, environment }: Options): string | un
     if (problem.status === 404)
       return `${baseUrl} answered 404 (${problem.code}); give the API's root as --base-url, such as ${DEFAULT_BASE_URL}`;
     if (problem.code === "unexpected_response")
-      return `${baseUrl} answered ${problem.status} ${problem.title}, not as the contact-info API does; check --base-url`;
+      return `${baseUrl} answered ${problem.status} ${problem.title}, not as the contact-info API does; check --base-url or CONTACT_INFO_BASE_URL`;
     return `the API answered ${problem.status} ${problem.code}: ${problem.detail}`;
   }
   if (error instanceof TypeError && error.message === "fetch failed") {
     const cause = error.cause as { code?: string; message?: string } | undefined;
-    return `cannot reach ${baseUrl} (${cause?.code ?? cause?.message ?? "network error"}); start it with \`npm run dev\` or check --base-url`;
+    return `cannot reach ${baseUrl} (${cause?.code ?? cause?.message ?? "network error"}); start it with \`npm run dev\` or check --base-url or CONTACT_INFO_BASE_URL`;
   }
   return undefined;
 }

@@ -1,11 +1,12 @@
 // npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
 // Checks a deployment end to end, one line per check; exit 0 only if all pass.
 import { parseArgs } from "node:util";
+import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 
 const USAGE = `usage: npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
-  --base-url URL      the deployment (default http://127.0.0.1:8787, what \`npm run dev\` serves)
+  --base-url URL      ${BASE_URL_HELP}
   --api-key KEY       a ck_test_… key of that deployment (default: the local development test key)
   --timeout SECONDS   how long to wait for the sandbox batch (default 1200: deployed retries back off
                       for minutes before fail.test gives up; under \`npm run dev\` it takes about 15 s)`;
@@ -75,8 +76,7 @@ async function main(argv: string[]): Promise<void> {
     options: { "base-url": { type: "string" }, "api-key": { type: "string" }, timeout: { type: "string" } },
   });
   if (positionals.length > 0) throw usageError(`unexpected ${positionals.join(" ")}`);
-  const base = (values["base-url"] ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
-  if (!URL.canParse(base)) throw usageError(`--base-url ${base} is not a URL`);
+  const base = resolveBaseUrl(values["base-url"]);
   const key = values["api-key"] ?? DEV_KEYS[0].key;
   if (!key.startsWith("ck_test_")) throw usageError("--api-key must be a test key (ck_test_…): the smoke test submits to the sandbox");
   const timeoutSeconds = Number(values.timeout ?? 1200);
@@ -204,7 +204,8 @@ async function main(argv: string[]): Promise<void> {
 
 function unreachable(error: unknown, base: string): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === "ECONNREFUSED") return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url)`;
+  if (cause?.code === "ECONNREFUSED")
+    return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url or CONTACT_INFO_BASE_URL)`;
   if (error instanceof Error && error.name === "TimeoutError") return "no answer within 30 s";
   const detail = cause?.code ?? cause?.message;
   return `${error instanceof Error ? error.message : String(error)}${detail ? ` (${detail})` : ""}`;

@@ -6,9 +6,17 @@ export function log(event: string, fields: LogFields = {}): void {
   console.log(JSON.stringify({ event, ...fields }));
 }
 
-/** Logs a failure by its type and message; ours never carry personal data. */
+/**
+ * A fault the code acts out on purpose (the sandbox's fail.test): an expected
+ * failure, so it is logged as a warning, never as an error an operator must chase.
+ */
+export class DeliberateFault extends Error {
+  override readonly name = "DeliberateFault";
+}
+
+/** Logs a failure by its type and message (never its stack); ours never carry personal data. A DeliberateFault is a warning. */
 export function logError(event: string, error: unknown, fields: LogFields = {}, level: "warn" | "error" = "error"): void {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
-  console[level](JSON.stringify({ event, error: name, message, ...fields }));
+  console[error instanceof DeliberateFault ? "warn" : level](JSON.stringify({ event, error: name, message, ...fields }));
 }

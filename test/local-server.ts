@@ -77,6 +77,8 @@ export async function startLocalServer(
     config?: string;
     /** false: served by scripts/bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
     devTooling?: boolean;
+    /** Started as a reader does, `npm run dev -- --port N` (its own --var flags, wrangler.toml's [dev]; no predev seeding). */
+    viaDevScript?: boolean;
   } = {},
 ): Promise<LocalServer> {
   let port = await freePort();
@@ -101,24 +103,16 @@ export async function startLocalServer(
   };
 
   const launch = async () => {
+    const interactive = "--show-interactive-dev-session=false";
     const [command, args] =
       options.devTooling === false
         ? ["tsx", ["scripts/bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
-        : [
-            "wrangler",
-            [
-              "dev",
-              ...config,
-              "--ip",
-              "127.0.0.1",
-              "--port",
-              String(port),
-              "--persist-to",
-              state,
-              "--show-interactive-dev-session=false",
-              ...vars,
-            ],
-          ];
+        : options.viaDevScript
+          ? [
+              "npm",
+              ["run", "--ignore-scripts", "dev", "--", ...config, "--port", String(port), "--persist-to", state, interactive, ...vars],
+            ]
+          : ["wrangler", ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, interactive, ...vars]];
     const started = spawn(command, args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,6 @@
 import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
+import { DeliberateFault } from "../log";
 import { asciiWord, splitName } from "./names";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
@@ -32,7 +33,7 @@ export const sandboxProvider: ContactProvider = {
   async find({ person, personKey, fields, attempt }: FindRequest): Promise<FindResult> {
     const domain = person.companyDomain;
     // fail.test acts out a fault in our own processing (not a source outage): the attempt fails, the queue retries it.
-    if (domain === SANDBOX_DOMAINS.fail) throw new Error("sandbox: fail.test always fails");
+    if (domain === SANDBOX_DOMAINS.fail) throw new DeliberateFault("sandbox: fail.test always fails");
     if (domain === SANDBOX_DOMAINS.unavailable) throw new TransientProviderError("sandbox: unavailable.test is never available");
     if (domain === SANDBOX_DOMAINS.flaky && attempt === 1) {
       throw new TransientProviderError("sandbox: flaky.test fails on its first attempt");

@@ -7,15 +7,17 @@
 //   Hunter (hunter.test) and PDL (pdl.test), by company domain:
 //     *-notfound.example → not found       *-ratelimit.example → rate limited with a retry time
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
-//     *-slow.example → answers after 2 s   *-garbage.example → 200 with a body that is not JSON
+//     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
 //   anything else → found.
 //   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
-//     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 2 s
-//     /slower/… → answers after 6 s (longer than any consumer should wait on one receiver)
+//     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 1 s
+//     /held/… → answers (204) only once the test releases it: POST https://hooks.test/__release/held/…
 //     /redirect/… → 307 to a metadata address (must not be followed)
 // GET https://<host>/__calls answers how many calls each host has had, for cache tests;
 // GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
+// "Slow" is twice the tests' 500 ms timeouts (PROVIDER_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS), and no
+// more: a test that needs a receiver to wait for an event holds it (/held/) instead of sleeping.
 
 export const FAKE_KEYS = { hunter: "test-hunter-key", pdl: "test-pdl-key" };
 
@@ -26,6 +28,7 @@ const busySeen = new Set<string>();
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
+const SLOW_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function vendorBehaviour(domain: string, person: string): Promise<Response | null> {
@@ -38,7 +41,7 @@ async function vendorBehaviour(domain: string, person: string): Promise<Response
     busySeen.add(person);
     return json({ errors: [{ id: "too_many_requests" }] }, 429, { "retry-after": "600" });
   }
-  if (domain.endsWith("-slow.example")) await sleep(2_000);
+  if (domain.endsWith("-slow.example")) await sleep(SLOW_MS);
   if (domain.endsWith("-garbage.example")) return new Response("<html>not json", { status: 200 });
   return null;
 }
@@ -95,9 +98,19 @@ async function pdl(request: Request, url: URL): Promise<Response> {
 
 const deliveries = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const failedOnce = new Set<string>();
+// Held receiver paths: each waiting request's release, until the test releases the path.
+const held = new Map<string, (() => void)[]>();
+const released = new Set<string>();
 
 async function webhookReceiver(request: Request, url: URL): Promise<Response> {
   if (url.pathname.startsWith("/__deliveries/")) return json(deliveries.get(url.pathname.slice("/__deliveries".length)) ?? []);
+  if (url.pathname.startsWith("/__release/")) {
+    const path = url.pathname.slice("/__release".length);
+    released.add(path);
+    for (const release of held.get(path) ?? []) release();
+    held.delete(path);
+    return new Response(null, { status: 204 });
+  }
   deliveries.set(url.pathname, [
     ...(deliveries.get(url.pathname) ?? []),
     { headers: Object.fromEntries(request.headers), body: await request.text() },
@@ -109,8 +122,9 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
   if (url.pathname.startsWith("/always-500/")) return new Response("broken", { status: 500 });
   if (url.pathname.startsWith("/redirect/"))
     return new Response(null, { status: 307, headers: { location: "http://169.254.169.254/latest/meta-data" } });
-  if (url.pathname.startsWith("/slow/")) await sleep(2_000);
-  if (url.pathname.startsWith("/slower/")) await sleep(6_000);
+  if (url.pathname.startsWith("/slow/")) await sleep(SLOW_MS);
+  if (url.pathname.startsWith("/held/") && !released.has(url.pathname))
+    await new Promise<void>((resolve) => held.set(url.pathname, [...(held.get(url.pathname) ?? []), resolve]));
   return new Response(null, { status: 204 });
 }
 
