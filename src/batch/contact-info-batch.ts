@@ -20,7 +20,7 @@ import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
-import { deferItems, expireItems, failPendingItems, insertItems, itemsPage, settleItems } from "./item-store";
+import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
@@ -272,9 +272,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
     };
   }
 
+  /** Through #settle like any end, so what an item found before a wait still completes it. */
   async #timeOutItems(row: BatchRow, config: Config): Promise<boolean> {
-    failPendingItems(this.ctx.storage, row, DEADLINE_PASSED);
-    await this.#finish(config);
+    await this.#settle(row, timedOutItems(this.#sql, DEADLINE_PASSED), config);
     return true;
   }
 

@@ -1,5 +1,5 @@
 // What crosses the RPC boundary of the batch Durable Object: its arguments and answers.
-import type { ContactField, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
+import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
 import type { NormalizedPerson, PersonInput } from "../contact-info/person";
 import type { Environment } from "../environment";
 import type { BatchPageData, BatchSummary, SourceReport } from "./views";
@@ -76,8 +76,13 @@ export type ItemOutcome =
     }
   | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };
 
-/** An item whose message went back to the queue to wait: it is due again at `dueAt` (ISO 8601). */
+/**
+ * An item whose message went back to the queue to wait: it is due again at `dueAt`
+ * (ISO 8601). `found`: what the attempt found before a source asked for time, kept
+ * so the item's end never discards it.
+ */
 export interface ItemDeferral {
   index: number;
   dueAt: string;
+  found?: Contacts;
 }

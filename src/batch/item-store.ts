@@ -1,9 +1,10 @@
-import { emptyUsage, tally, tallyFailed } from "../account/usage";
+import { emptyUsage, tally } from "../account/usage";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
 import type { ItemDeferral, ItemOutcome, NewItem } from "./contract";
 import { encodeCursor } from "./cursor";
+import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
 import { appendOutbox } from "./outbox";
 
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
@@ -115,7 +116,8 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
  * jsonb_each as in INSERT_ITEMS (here 29% less time).
  */
 export const RECORD_ITEMS = `UPDATE items SET status = o.value ->> 1, outcome = o.value ->> 2, emails = o.value ->> 3, phones = o.value ->> 4,
-    error_code = o.value ->> 5, error_message = o.value ->> 6, from_cache = o.value ->> 7, sources = o.value ->> 8, finished_at = ?2
+    error_code = o.value ->> 5, error_message = o.value ->> 6, from_cache = o.value ->> 7, sources = o.value ->> 8, finished_at = ?2,
+    found_earlier = NULL
   FROM jsonb_each(?1) AS o
   WHERE items.idx = o.value ->> 0 AND +items.status = 'pending'
   RETURNING items.idx`;
@@ -157,7 +159,6 @@ export function settleItems(
 ): { completed: number; failed: number; completedAt: string | null; recorded: number[] } {
   const finishedAt = new Date().toISOString();
   const first = new Map<number, ItemOutcome>();
-  for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
   let completed = 0;
   let failed = 0;
   let completedAt: string | null = null;
@@ -165,6 +166,7 @@ export function settleItems(
   // Items changed, per outcome: the item itself, and its followers.
   const changed = new Map<number, number>();
   storage.transactionSync(() => {
+    for (const outcome of withEarlierFinds(storage.sql, outcomes)) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
     const count = (rows: Iterable<{ idx: number }>) => {
       for (const { idx } of rows) changed.set(idx, (changed.get(idx) ?? 0) + 1);
     };
@@ -192,6 +194,7 @@ export function settleItems(
  */
 export function deferItems(sql: SqlStorage, deferrals: readonly ItemDeferral[]): void {
   if (deferrals.length === 0) return;
+  keepEarlierFinds(sql, deferrals);
   sql.exec(
     `UPDATE items SET due_at = max(coalesce(due_at, ''), d.value ->> 1)
      FROM jsonb_each(?) AS d
@@ -200,23 +203,12 @@ export function deferItems(sql: SqlStorage, deferrals: readonly ItemDeferral[]):
   );
 }
 
-/** Fails every item still pending, with the counters. */
-export function failPendingItems(storage: DurableObjectStorage, row: BatchRow, error: ItemError): void {
-  const finishedAt = new Date().toISOString();
-  storage.transactionSync(() => {
-    const failed = storage.sql
-      .exec(
-        "UPDATE items SET status = 'failed', error_code = ?, error_message = ?, finished_at = ? WHERE status = 'pending' RETURNING idx",
-        error.code,
-        error.message,
-        finishedAt,
-      )
-      .toArray().length;
-    addFinished(storage.sql, row, 0, failed, finishedAt);
-    const usage = emptyUsage();
-    tallyFailed(usage, failed);
-    appendOutbox(storage.sql, finishedAt, usage);
-  });
+/** The deadline passed: an outcome failing each pending item that is not merged into another (followers take their leader's). */
+export function timedOutItems(sql: SqlStorage, error: ItemError): ItemOutcome[] {
+  return sql
+    .exec<{ idx: number }>("SELECT idx FROM items WHERE status = 'pending' AND leader_idx IS NULL")
+    .toArray()
+    .map(({ idx }) => ({ index: idx, status: "failed", error, sources: [] }));
 }
 
 /** Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410. */
@@ -229,7 +221,7 @@ export function expireItems(storage: DurableObjectStorage): void {
 }
 
 // The items' columns that hold personal data: what the caller sent, and what was found.
-const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones"] as const;
+const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones", "found_earlier"] as const;
 
 /**
  * The same number of zero bytes as `column` holds (as a blob: same length, so

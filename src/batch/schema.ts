@@ -87,6 +87,10 @@ const MIGRATIONS: readonly string[] = [
   // Erasure reaches the result cache: the KV keys of a deleted batch's people,
   // written with the deletion, deleted from RESULT_CACHE by the alarm.
   `CREATE TABLE cache_purge (key TEXT NOT NULL);`,
+  // What an item found before a source asked for time, kept until the item ends so
+  // its end never discards it (earlier-finds.ts); the index finds the few that have any.
+  `ALTER TABLE items ADD COLUMN found_earlier TEXT;
+   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -137,11 +141,13 @@ const FRESH_SCHEMA = `
     person TEXT,
     person_key TEXT,
     sources TEXT,
-    due_at TEXT
+    due_at TEXT,
+    found_earlier TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
+  CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
   CREATE TABLE cache_purge (key TEXT NOT NULL);`;
 

@@ -47,6 +47,29 @@ export const phoneSchema = z
 export type Email = z.infer<typeof emailSchema>;
 export type Phone = z.infer<typeof phoneSchema>;
 
+/** What was found for one person. */
+export interface Contacts {
+  emails: Email[];
+  phones: Phone[];
+}
+
+/** One entry per address (case-insensitive) or number, keeping the most confident; best first. */
+export function mergeContacts(a: Contacts, b: Contacts): Contacts {
+  return {
+    emails: keepBest<Email>([...a.emails, ...b.emails], (email) => email.address.toLowerCase()),
+    phones: keepBest<Phone>([...a.phones, ...b.phones], (phone) => phone.number),
+  };
+}
+
+function keepBest<T extends { confidence: number }>(values: T[], key: (value: T) => string): T[] {
+  const best = new Map<string, T>();
+  for (const value of values) {
+    const current = best.get(key(value));
+    if (!current || value.confidence > current.confidence) best.set(key(value), value);
+  }
+  return [...best.values()].sort((x, y) => y.confidence - x.confidence);
+}
+
 export type Outcome = "found" | "not_found";
 
 /** Why an item failed. Each is final for that item; only source_unavailable is worth resubmitting later. */

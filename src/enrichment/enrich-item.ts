@@ -1,11 +1,13 @@
 import type { ResultCache } from "../batch/result-cache";
+import type { Contacts } from "../contact-info/contact";
 import { completedItem, decideItem, type ItemResult } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
 import { type ProviderReport, runWaterfall } from "./waterfall";
 
 export type Resolution =
   | { kind: "record"; result: ItemResult; reports: ProviderReport[] }
-  | { kind: "retry"; retryAfterSeconds: number | undefined; reports: ProviderReport[] };
+  /** `found`: what this attempt found before a source asked for time; the batch keeps it for the item's end. */
+  | { kind: "retry"; retryAfterSeconds: number | undefined; found: Contacts; reports: ProviderReport[] };
 
 export interface EnrichOptions {
   providers: readonly ContactProvider[];
@@ -44,7 +46,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     attempt: request.attempt,
     maxAttempts: options.maxAttempts,
   });
-  if (decision.kind === "retry") return { ...decision, reports };
+  if (decision.kind === "retry") return { ...decision, found: { emails, phones }, reports };
   const { result } = decision;
   return { kind: "record", result: decision.cacheable && result.status === "completed" ? { ...result, cacheable: true } : result, reports };
 }

@@ -1,5 +1,5 @@
 import type { SourceReport } from "../batch/views";
-import type { ContactField, Email, Phone } from "../contact-info/contact";
+import { type ContactField, mergeContacts } from "../contact-info/contact";
 import { type ContactProvider, type FindRequest, type FindResult, PermanentProviderError, TransientProviderError } from "./provider";
 
 /** What one provider said on this attempt, and how long it took (for the logs). */
@@ -44,7 +44,7 @@ export async function runWaterfall(
     const started = now();
     try {
       const found = onlyRequested(await provider.find(request), request.fields);
-      merged = mergeResults(merged, found);
+      merged = mergeContacts(merged, found);
       const any = found.emails.length + found.phones.length > 0;
       reports.push({ name: provider.name, outcome: any ? "found" : "not_found", ms: now() - started });
     } catch (error) {
@@ -66,21 +66,4 @@ function isSatisfied(result: FindResult, fields: readonly ContactField[], satisf
 
 function onlyRequested(result: FindResult, fields: readonly ContactField[]): FindResult {
   return { emails: fields.includes("email") ? result.emails : [], phones: fields.includes("phone") ? result.phones : [] };
-}
-
-/** One entry per address (case-insensitive) or number, keeping the most confident; best first. */
-export function mergeResults(a: FindResult, b: FindResult): FindResult {
-  return {
-    emails: keepBest<Email>([...a.emails, ...b.emails], (email) => email.address.toLowerCase()),
-    phones: keepBest<Phone>([...a.phones, ...b.phones], (phone) => phone.number),
-  };
-}
-
-function keepBest<T extends { confidence: number }>(values: T[], key: (value: T) => string): T[] {
-  const best = new Map<string, T>();
-  for (const value of values) {
-    const current = best.get(key(value));
-    if (!current || value.confidence > current.confidence) best.set(key(value), value);
-  }
-  return [...best.values()].sort((x, y) => y.confidence - x.confidence);
 }

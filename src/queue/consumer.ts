@@ -1,6 +1,7 @@
 import type { ItemDeferral, ItemOutcome } from "../batch/contract";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
+import type { Contacts } from "../contact-info/contact";
 import type { Resolution } from "../enrichment/enrich-item";
 import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
@@ -43,6 +44,8 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const outcomes: ItemOutcome[] = [];
       // Messages to retry, with the longest Retry-After (in seconds) of their items.
       const retries = new Map<ItemQueueMessage, number>();
+      // What items to retry found meanwhile: the batch keeps it for their end.
+      const foundBeforeRetry = new Map<number, Contacts>();
       const retry = (message: ItemQueueMessage, retryAfterSeconds = 0) =>
         retries.set(message, Math.max(retries.get(message) ?? 0, retryAfterSeconds));
       const providerOutcomes = new Map<string, number>();
@@ -64,8 +67,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
               return;
             }
             count(resolution.reports);
-            if (resolution.kind === "retry") retry(message, resolution.retryAfterSeconds);
-            else outcomes.push({ index: item.index, ...resolution.result });
+            if (resolution.kind === "retry") {
+              retry(message, resolution.retryAfterSeconds);
+              foundBeforeRetry.set(item.index, resolution.found);
+            } else outcomes.push({ index: item.index, ...resolution.result });
           }),
         ),
       );
@@ -82,7 +87,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         const delaySeconds = queueRetryDelaySeconds(message.attempts, config, retryAfterSeconds);
         delays.set(message, delaySeconds);
         const dueAt = new Date(now + delaySeconds * 1000).toISOString();
-        for (const { index } of message.body.items) if (!recordedIndexes.has(index)) deferrals.push({ index, dueAt });
+        for (const { index } of message.body.items) {
+          if (!recordedIndexes.has(index)) deferrals.push({ index, dueAt, found: foundBeforeRetry.get(index) });
+        }
       }
       let recorded: number;
       try {

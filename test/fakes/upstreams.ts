@@ -9,6 +9,7 @@
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
+//   PDL alone: *-pdlbusy.example → 429 with Retry-After: 600, always (Hunter finds the email, never a phone)
 //   anything else → found.
 //   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 1 s
@@ -80,6 +81,8 @@ async function pdl(request: Request, url: URL): Promise<Response> {
       "x-ratelimit-reset": new Date(Date.now() + 2_000).toISOString(),
     });
   }
+  if (company.endsWith("-pdlbusy.example"))
+    return json({ status: 429, error: { type: "rate_limit_error" } }, 429, { "retry-after": "600" });
   const special = await vendorBehaviour(company, `pdl:${first}.${last}@${company}`);
   if (special) return special;
   if (company.endsWith("-notfound.example") || !company)

@@ -92,3 +92,26 @@ describe("an item waiting out a source's Retry-After", () => {
     expect(await getStatus(key, batchId)).toMatchObject({ status: "completed", completedItems: 1 });
   });
 });
+
+describe("what an item found before a source asked for time", () => {
+  it("is kept until the item ends: a deadline that finds it still waiting completes it with what was found", async () => {
+    const { key } = await createKey({ environment: "live" });
+    const queue = faultyItemQueue(async () => {});
+    const batchId = await submitBatch(key, { items: [{ fullName: "Kim Kept", companyDomain: "vendors-pdlbusy.example" }] }, "live");
+    const [message] = await until(
+      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      { what: "the item's message", done: (messages) => messages.length === 1 },
+    );
+    // Hunter finds the email; PDL, asked for the phone, wants ten minutes: the item waits, its email kept.
+    await deliver("contact-info-items", [message!]);
+    expect(await itemRow(batchStub(env, batchId))).toMatchObject({ status: "pending" });
+
+    // Its message is lost for good and the batch deadline comes: the item completes with the email, not failed.
+    setClockAhead((readConfig(env).batchDeadlineSeconds + 1) * 1000);
+    await runDurableObjectAlarm(batchStub(env, batchId));
+    vi.useRealTimers();
+    const [item] = (await getStatus(key, batchId)).items;
+    expect(item).toMatchObject({ status: "completed", outcome: "found", error: null, phones: [] });
+    expect(item!.emails).toEqual([expect.objectContaining({ address: "kim.kept@vendors-pdlbusy.example", source: "hunter" })]);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Email } from "../../src/contact-info/contact";
+import { mergeContacts } from "../../src/contact-info/contact";
 import { personKey } from "../../src/contact-info/person";
 import {
   type ContactProvider,
@@ -8,7 +9,7 @@ import {
   TransientProviderError,
   unconfiguredProvider,
 } from "../../src/enrichment/provider";
-import { mergeResults, runWaterfall } from "../../src/enrichment/waterfall";
+import { runWaterfall } from "../../src/enrichment/waterfall";
 
 const email = (address: string, confidence: number, source: string): Email => ({
   address,
@@ -136,7 +137,7 @@ describe("the waterfall", () => {
 
 describe("merging results", () => {
   it("keeps one entry per address, case-insensitively, with the best confidence and its source", () => {
-    const merged = mergeResults(
+    const merged = mergeContacts(
       { emails: [email("Ada@a.example", 60, "pattern"), email("b@a.example", 50, "pattern")], phones: [phone] },
       { emails: [email("ada@a.example", 92, "hunter")], phones: [{ ...phone, confidence: 70, source: "c" }] },
     );
