@@ -44,10 +44,11 @@ const MAX_STEPS_PER_ALARM = 8;
 
 /**
  * One batch: its items, their results and the counters, in this object's SQLite.
- * `create` sends the items to the queue right after storing them, recording how
- * far it got; the alarm goes on from there if a send fails halfway, so an item
- * accepted is an item enqueued. Then the alarm drives the re-drive of lost
- * messages, the deadline, the webhook and retention. What it does next is
+ * `create` sends the first window of items to the queue right after storing
+ * them, recording how far it got; the alarm sends the rest as items are
+ * recorded, and goes on from there if a send fails halfway, so an item accepted
+ * is an item enqueued. Then the alarm drives the re-drive of lost messages, the
+ * deadline, the webhook, the purge of an erased batch's cached results and retention. What it does next is
  * decided by `nextStep`; the steps' SQL lives beside it.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
