@@ -3,9 +3,10 @@
 // honoured, polling paced by the RateLimit field, results paged for you, and every
 // error answer thrown as a typed ProblemError.
 import createOpenApiClient from "openapi-fetch";
-import type { BatchItem, BatchReceipt, BatchStatus, ClientPaths, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths";
-import { type Problem, type ProblemError, problemError } from "./problem";
-import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit";
+import type { BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
+import { type Problem, type ProblemError, problemError } from "./problem.js";
+import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit.js";
+import type { paths } from "./schema.js";
 
 export interface ClientOptions {
   /** Where the API answers, e.g. http://127.0.0.1:8787 or https://contact-info-batch.<you>.workers.dev */
@@ -92,7 +93,7 @@ function askedToWait(error: ProblemError): number | undefined {
 export function createClient(options: ClientOptions): Client {
   const { apiKey, onWait } = options;
   const environment: Environment = options.environment ?? (apiKey.startsWith("ck_live_") ? "live" : "test");
-  const api = createOpenApiClient<ClientPaths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), fetch: options.fetch });
+  const api = createOpenApiClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), fetch: options.fetch });
   api.use({
     onRequest({ request }) {
       request.headers.set("x-api-key", apiKey);

@@ -7,7 +7,7 @@ export {
   type SubmitOptions,
   type Submitted,
   type WaitOptions,
-} from "./client";
-export type { ApiProblem, BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths";
-export { type Problem, ProblemError, type UnexpectedResponse } from "./problem";
-export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit";
+} from "./client.js";
+export type { ApiProblem, BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
+export { type Problem, ProblemError, type UnexpectedResponse } from "./problem.js";
+export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit.js";

@@ -1,31 +1,6 @@
-// The paths the client calls, as the generated document types them, with two
-// adjustments so callers never depend on how the document happens to spell them:
-// the API key is set once on the client (so no operation takes an `x-api-key`
-// header parameter), and `limit` is a number. Once the document declares the key
-// only as a security scheme and `limit` as an integer, both are no-ops.
-import type { operations, paths } from "./schema";
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-type HeaderWithoutKey<P> = P extends { header?: infer H }
-  ? [NonNullable<H>] extends [never]
-    ? P
-    : "x-api-key" extends keyof NonNullable<H>
-      ? Simplify<Omit<P, "header"> & { header?: Simplify<Omit<NonNullable<H>, "x-api-key">> }>
-      : P
-  : P;
-
-type NumericLimit<P> = P extends { query?: infer Q }
-  ? "limit" extends keyof NonNullable<Q>
-    ? Simplify<Omit<P, "query"> & { query?: Simplify<Omit<NonNullable<Q>, "limit"> & { limit?: number }> }>
-    : P
-  : P;
-
-type ClientOperation<Op> = Op extends { parameters: infer P }
-  ? Simplify<Omit<Op, "parameters"> & { parameters: NumericLimit<HeaderWithoutKey<P>> }>
-  : Op;
-
-export type ClientPaths = { [Path in keyof paths]: { [Method in keyof paths[Path]]: ClientOperation<paths[Path][Method]> } };
+// Names for the shapes the client hands out, taken from the types openapi-typescript
+// generates from the document, so they cannot drift from it.
+import type { operations } from "./schema.js";
 
 type ResponseBodies<Op, Media extends string> = Op extends { responses: infer R }
   ? { [S in keyof R]: R[S] extends { content: { [M in Media]: infer B } } ? B : never }[keyof R]

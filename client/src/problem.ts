@@ -1,5 +1,5 @@
 // Errors from the API as RFC 9457 problems, typed from the document.
-import type { ApiProblem } from "./paths";
+import type { ApiProblem } from "./paths.js";
 
 /** What the client reports for an answer that is not a problem document (a proxy's HTML page, an empty body). */
 export interface UnexpectedResponse {
