@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { badRequest } from "../http/errors";
+import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
 import { parseQuery } from "../http/query";
 
-// The query of the batch list. Cursors are opaque to callers, like the status
-// route's: base64url of "b:<createdAt>|<id>" of the last batch shown.
+// The query of the batch list. Its cursor (http/paging.ts) carries "b:<createdAt>|<id>"
+// of the last batch shown.
 
 export const MAX_LIST_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
@@ -11,17 +11,7 @@ const PREFIX = "b:";
 const CURSOR_BODY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export const listQuerySchema = z.strictObject({
-  limit: z
-    .string()
-    .regex(/^\d+$/, { error: `must be a whole number from 1 to ${MAX_LIST_LIMIT}` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, { error: "must be at least 1" })
-        .max(MAX_LIST_LIMIT, { error: `must be at most ${MAX_LIST_LIMIT}` }),
-    )
-    .optional(),
+  limit: limitParam(MAX_LIST_LIMIT),
   cursor: z.string().optional(),
 });
 
@@ -31,19 +21,11 @@ export interface ListPage {
   after: { createdAt: string; id: string } | null;
 }
 
-export function encodeListCursor(createdAt: string, id: string): string {
-  return btoa(`${PREFIX}${createdAt}|${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+export const encodeListCursor = (createdAt: string, id: string): string => encodeCursor(`${PREFIX}${createdAt}|${id}`);
 
 function decodeListCursor(cursor: string): ListPage["after"] {
-  if (!/^[A-Za-z0-9_-]{1,120}$/.test(cursor)) return null;
-  let decoded: string;
-  try {
-    decoded = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    return null;
-  }
-  const match = decoded.startsWith(PREFIX) ? CURSOR_BODY.exec(decoded.slice(PREFIX.length)) : null;
+  const decoded = decodeCursor(cursor, 120);
+  const match = decoded?.startsWith(PREFIX) ? CURSOR_BODY.exec(decoded.slice(PREFIX.length)) : null;
   return match ? { createdAt: match[1]!, id: match[2]! } : null;
 }
 
@@ -52,10 +34,6 @@ export function parseListQuery(query: Record<string, string>): ListPage {
   const { limit = DEFAULT_LIMIT, cursor } = parseQuery(listQuerySchema, query);
   if (cursor === undefined) return { limit, after: null };
   const after = decodeListCursor(cursor);
-  if (after === null) {
-    throw badRequest("invalid_query", "cursor is not valid: pass the nextCursor of a previous page unchanged.", [
-      { path: "cursor", message: "not a cursor this API issued" },
-    ]);
-  }
+  if (after === null) throw invalidCursor();
   return { limit, after };
 }

@@ -1,9 +1,6 @@
-import type { BatchOwner } from "../batch/contract";
+import { type Tenant, tenantName } from "../tenant";
 
-/**
- * The account of one customer in one environment: its batch list and usage.
- * The environment cannot contain ":", so names never collide.
- */
-export function accountStub(env: Env, { customerId, environment }: BatchOwner) {
-  return env.ACCOUNTS.getByName(`${environment}:${customerId}`);
+/** The account of one customer in one environment: its batch list and usage. */
+export function accountStub(env: Env, tenant: Tenant) {
+  return env.ACCOUNTS.getByName(tenantName(tenant));
 }

@@ -1,25 +1,14 @@
-// Cursors are opaque to callers: base64url of "i:<next item index>". Keeping the
-// format private lets it change (say, to add a filter) without breaking clients.
+import { decodeCursor, encodeCursor } from "../http/paging";
+
+// A batch's items page by item index: the cursor carries "i:<next item index>".
 const PREFIX = "i:";
 
-export function encodeCursor(nextIndex: number): string {
-  return btoa(PREFIX + nextIndex)
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
+export const encodeItemCursor = (nextIndex: number): string => encodeCursor(PREFIX + nextIndex);
 
 /** The item index a cursor resumes at, or null when the cursor is not one of ours. */
-export function decodeCursor(cursor: string): number | null {
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return null;
-  let decoded: string;
-  try {
-    decoded = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
-  } catch {
-    return null;
-  }
-  if (!decoded.startsWith(PREFIX)) return null;
+export function decodeItemCursor(cursor: string): number | null {
+  const decoded = decodeCursor(cursor, 40);
+  if (decoded === null || !decoded.startsWith(PREFIX)) return null;
   const digits = decoded.slice(PREFIX.length);
-  if (!/^(0|[1-9][0-9]{0,8})$/.test(digits)) return null;
-  return Number(digits);
+  return /^(0|[1-9][0-9]{0,8})$/.test(digits) ? Number(digits) : null;
 }

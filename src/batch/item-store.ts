@@ -3,7 +3,7 @@ import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
 import type { ItemDeferral, ItemOutcome, NewItem } from "./contract";
-import { encodeCursor } from "./cursor";
+import { encodeItemCursor } from "./cursor";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
 import { appendOutbox } from "./outbox";
 
@@ -106,7 +106,7 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
     count < page.limit || last === null
       ? undefined
       : sql.exec<{ idx: number }>(`SELECT idx FROM items WHERE idx > ? AND ${filter} ORDER BY idx LIMIT 1`, last, ...status).toArray()[0];
-  return { itemsJson: items, nextCursor: next ? encodeCursor(next.idx) : null };
+  return { itemsJson: items, nextCursor: next ? encodeItemCursor(next.idx) : null };
 }
 
 /**

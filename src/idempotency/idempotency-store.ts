@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { BatchOwner } from "../batch/contract";
+import { type Tenant, tenantName } from "../tenant";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";
@@ -16,8 +16,8 @@ type Row = { fingerprint: string; batch_id: string; response: string | null; hel
  * The store of one customer's Idempotency-Keys in one environment: every API
  * key of the customer shares them, as they share the customer's batches.
  */
-export function idempotencyStore(env: Env, owner: BatchOwner) {
-  return env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(`${owner.environment}:${owner.customerId}`));
+export function idempotencyStore(env: Env, tenant: Tenant) {
+  return env.IDEMPOTENCY.getByName(tenantName(tenant));
 }
 
 /**

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../src/batch/cursor";
+import { decodeItemCursor, encodeItemCursor } from "../../src/batch/cursor";
 
 describe("page cursors", () => {
   it.each([0, 1, 999, 1000, 123_456])("round-trip index %i", (index) => {
-    expect(decodeCursor(encodeCursor(index))).toBe(index);
+    expect(decodeItemCursor(encodeItemCursor(index))).toBe(index);
   });
 
   it("are opaque url-safe strings", () => {
-    expect(encodeCursor(1000)).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(encodeItemCursor(1000)).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
   it.each(["", "abc", "!!!", "aTotMQ", btoa("x:5"), btoa("i:05"), btoa("i:1e3"), "a".repeat(41)])("reject %j", (cursor) => {
-    expect(decodeCursor(cursor)).toBeNull();
+    expect(decodeItemCursor(cursor)).toBeNull();
   });
 });
