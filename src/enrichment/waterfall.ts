@@ -29,7 +29,6 @@ export async function runWaterfall(
   providers: readonly ContactProvider[],
   request: FindRequest,
   satisfyingConfidence: number,
-  now: () => number = Date.now,
 ): Promise<WaterfallResult> {
   let merged: FindResult = { emails: [], phones: [] };
   const reports: ProviderReport[] = [];
@@ -41,19 +40,19 @@ export async function runWaterfall(
       reports.push({ name: provider.name, outcome: "skipped", ms: 0 });
       continue;
     }
-    const started = now();
+    const started = Date.now();
     try {
       const found = onlyRequested(await provider.find(request), request.fields);
       merged = mergeContacts(merged, found);
       const any = found.emails.length + found.phones.length > 0;
-      reports.push({ name: provider.name, outcome: any ? "found" : "not_found", ms: now() - started });
+      reports.push({ name: provider.name, outcome: any ? "found" : "not_found", ms: Date.now() - started });
     } catch (error) {
       if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
       if (error instanceof TransientProviderError) {
         transientFailures++;
         if (error.retryAfterSeconds !== undefined) retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
       }
-      reports.push({ name: provider.name, outcome: "unavailable", ms: now() - started });
+      reports.push({ name: provider.name, outcome: "unavailable", ms: Date.now() - started });
     }
   }
   return { ...merged, satisfied: isSatisfied(merged, request.fields, satisfyingConfidence), transientFailures, retryAfterSeconds, reports };

@@ -16,7 +16,8 @@ const isolateCache = new ByteBudgetCache<{ record: ApiKeyRecord; expiresAt: numb
  * for part of it, KV's edge cache (`cacheTtl`) for the rest. A revocation or a
  * limit change therefore reaches every request within `ttlSeconds`.
  */
-export async function lookupApiKey(kv: KVNamespace, hash: string, ttlSeconds: number, now = Date.now()): Promise<ApiKeyRecord | null> {
+export async function lookupApiKey(kv: KVNamespace, hash: string, ttlSeconds: number): Promise<ApiKeyRecord | null> {
+  const now = Date.now();
   const cached = isolateCache.get(hash);
   if (cached && cached.expiresAt > now) return cached.record;
   isolateCache.delete(hash);
