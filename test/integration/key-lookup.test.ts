@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ApiKeyRecord, issueApiKey, kvKey } from "../../src/keys/api-key";
 import { lookupApiKey } from "../../src/keys/key-lookup";
 import { createKey, expectProblem, request } from "../helpers";
+import { captureLogs } from "../log-capture";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -51,13 +52,14 @@ describe("a key record KV holds that is not a valid record", () => {
   ];
 
   it("is not found by the lookup, and is logged by its key id only", async () => {
-    const logged: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    const logs = captureLogs();
     const { hash, record } = await createKey();
     await env.API_KEYS.put(kvKey.byHash(hash), JSON.stringify({ ...record, environment: "staging" }));
     expect(await lookupApiKey(env.API_KEYS, hash, 30)).toBeNull();
-    const lines = logged.filter((line) => line.includes('"api_key_record_invalid"')).map((line) => JSON.parse(line));
-    expect(lines).toEqual([{ event: "api_key_record_invalid", keyId: record.keyId }]);
+    expect(logs.events("api_key_record_invalid").map(({ event, keyId }) => ({ event, keyId }))).toEqual([
+      { event: "api_key_record_invalid", keyId: record.keyId },
+    ]);
+    expect(logs.events("api_key_record_invalid")[0]!.raw).toBe(JSON.stringify({ event: "api_key_record_invalid", keyId: record.keyId }));
   });
 
   it("is not found when it is not JSON at all", async () => {

@@ -6,6 +6,7 @@ import entry from "../../src/index";
 import type { ItemMessage } from "../../src/queue/item-message";
 import { QUEUES } from "../../src/queue/names";
 import { createStoredBatch, deliver, getStatus, person } from "../helpers";
+import { captureLogs } from "../log-capture";
 
 /** One delivery of raw bodies, as the queue would hand over whatever a producer sent. */
 async function deliverRaw(queue: string, bodies: unknown[]) {
@@ -29,17 +30,15 @@ describe("a queue message whose body no handler can read", () => {
   });
 
   it("is logged by its id only, never with its body", async () => {
-    const logged: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    const logs = captureLogs();
     const secret = "ada.lovelace@analytical.example";
     const { ids } = await deliverRaw(QUEUES.items, [
       { batchId: "b", index: -1, environment: "test", fields: ["email"], input: { email: secret } },
     ]);
-    const lines = logged.filter((line) => line.includes('"queue_message_malformed"'));
-    expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1 },
+    expect(logs.events("queue_message_malformed")).toEqual([
+      { event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1, level: "log", raw: expect.any(String) },
     ]);
-    expect(logged.join("\n")).not.toContain(secret);
+    expect(logs.lines().join("\n")).not.toContain(secret);
   });
 
   it("does not hold back the readable messages delivered with it", async () => {
