@@ -23,21 +23,18 @@ async function planOf(query: string, ...bindings: SqlStorageValue[]): Promise<st
 describe("the batch's hot statements", () => {
   it("record items by their keys, and their followers through items_by_leader", async () => {
     const outcomes = JSON.stringify([[5, "completed", "found", "[]", "[]", null, null, 0, "[]"]]);
-    expect(await planOf(RECORD_ITEMS, outcomes, "2026-01-01T00:00:00.000Z")).toEqual([
-      "SCAN o VIRTUAL TABLE INDEX 1:",
-      "SEARCH items USING INTEGER PRIMARY KEY (rowid=?)",
-    ]);
-    expect(await planOf(RECORD_FOLLOWERS, "[5]")).toEqual([
-      "SCAN json_each VIRTUAL TABLE INDEX 1:",
-      "SEARCH l USING INTEGER PRIMARY KEY (rowid=?)",
-      "SEARCH items USING INDEX items_by_leader (leader_idx=?)",
-    ]);
+    const record = await planOf(RECORD_ITEMS, outcomes, "2026-01-01T00:00:00.000Z");
+    expect(record.some((step) => /SEARCH items USING INTEGER PRIMARY KEY/.test(step))).toBe(true);
+    expect(record.filter((step) => /SCAN items\b/.test(step))).toEqual([]);
+    const followers = await planOf(RECORD_FOLLOWERS, "[5]");
+    expect(followers.some((step) => /SEARCH items USING INDEX items_by_leader/.test(step))).toBe(true);
+    expect(followers.filter((step) => /SCAN (items|l)\b/.test(step))).toEqual([]);
   });
 
   it("read the row with the oldest pending due time from items_by_due, and count the fan-out's items in flight by a range of items_by_status", async () => {
     const plan = await planOf(BATCH_ROW);
-    expect(plan).toContain("SEARCH items USING INDEX items_by_due");
-    expect(plan).toContain("SEARCH items USING COVERING INDEX items_by_status (status=? AND idx<?)");
+    expect(plan.some((step) => /SEARCH items USING INDEX items_by_due/.test(step))).toBe(true);
+    expect(plan.some((step) => /SEARCH items USING (COVERING )?INDEX items_by_status \(status=\? AND idx<\?\)/.test(step))).toBe(true);
     expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
   });
 
