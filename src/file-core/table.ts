@@ -1,0 +1,76 @@
+// A whole file as a table (header, rows, the rows that could not be read), for
+// callers that hold the file in memory (the console page, tests), and the layout
+// of the output: the input's cells as read, padded to the widest row, then ours.
+import { type BadRow, type CsvRow, type Delimiter, isBadRow } from "./csv-reader";
+import { type Encoding, NotUtf8Error, WINDOWS_1252_NOTICE } from "./encoding";
+import { RESULT_FIELDS, type ResultCells, resultColumnNames } from "./result-columns";
+import { TableReader, type TableReadOptions } from "./table-reader";
+
+export interface Table {
+  header: string[];
+  rows: CsvRow[];
+  badRows: BadRow[];
+  /** The most cells in any row, header included: cells beyond the header are kept too. */
+  width: number;
+  encoding?: Encoding;
+  delimiter?: Delimiter;
+  /** Said to the user when the tool chose for them (an encoding guessed). */
+  notices: string[];
+}
+
+/** Collects records into a table: the first good record is the header; a bad first record leaves the header empty. */
+export class TableBuilder {
+  readonly table: Table = { header: [], rows: [], badRows: [], width: 0, notices: [] };
+  #headerSeen = false;
+
+  add(records: Iterable<BadRow | CsvRow>): void {
+    for (const record of records) {
+      if (isBadRow(record)) this.table.badRows.push(record);
+      else if (!this.#headerSeen) {
+        this.#headerSeen = true;
+        this.table.header = record.cells;
+      } else this.table.rows.push(record);
+      if (!isBadRow(record)) this.table.width = Math.max(this.table.width, record.cells.length);
+    }
+  }
+}
+
+function readWith(bytes: Uint8Array, options: TableReadOptions): Table {
+  const reader = new TableReader(options);
+  const builder = new TableBuilder();
+  builder.add(reader.push(bytes));
+  builder.add(reader.end());
+  return { ...builder.table, encoding: reader.encoding, delimiter: reader.delimiter };
+}
+
+/** A CSV file's bytes as a table; not UTF-8 (and no BOM, no override) is read as Windows-1252, with a notice. */
+export function readCsvBytes(bytes: Uint8Array, options: TableReadOptions = {}): Table {
+  try {
+    return readWith(bytes, options);
+  } catch (error) {
+    if (!(error instanceof NotUtf8Error)) throw error;
+    const table = readWith(bytes, { ...options, encoding: "windows-1252" });
+    return { ...table, notices: [WINDOWS_1252_NOTICE] };
+  }
+}
+
+/** A sheet's rows (from readXlsx) as a table; line numbers are the sheet's row numbers. */
+export function tableFromRows(rows: readonly (readonly string[])[]): Table {
+  const builder = new TableBuilder();
+  builder.add(rows.flatMap((cells, i) => (cells.some((cell) => cell !== "") ? [{ line: i + 1, cells: [...cells] }] : [])));
+  return builder.table;
+}
+
+/** The output's header: the input's names as read, blank names for cells beyond them, then the result columns. */
+export const outputHeader = (header: readonly string[], width: number): string[] => [
+  ...header,
+  ...Array<string>(Math.max(0, width - header.length)).fill(""),
+  ...resultColumnNames(header),
+];
+
+/** One output row: the input cells as read, padded to the width, then the result cells. */
+export const outputCells = (cells: readonly string[], width: number, results: ResultCells): string[] => [
+  ...cells,
+  ...Array<string>(Math.max(0, width - cells.length)).fill(""),
+  ...RESULT_FIELDS.map((field) => results[field]),
+];
