@@ -1,216 +1,149 @@
-// The page's only door to file handling: reading a file into columns and rows,
-// mapping columns to API fields, and writing the enriched file. A stand-in until
-// the shared file core (src/file-core/) is merged; then this module delegates to it.
-import type { BatchItem, SubmitItem } from "../client/src/index";
-import { matchColumn } from "../src/contact-info/columns";
+// The page's one door to file handling, over the shared file core (src/file-core/,
+// the same reading, mapping and writing as `npm run enrich`): a file in as a table,
+// each row as an item, and the enriched file and the failed rows out.
+import type { BatchItem } from "../client/src/index";
+import type { PersonInput } from "../src/contact-info/person";
+import {
+  type ColumnMapping,
+  CSV_BOM,
+  csvLine,
+  decideMapping,
+  invalidRowCells,
+  outputCells,
+  outputHeader,
+  PERSON_FIELDS,
+  type PersonField,
+  RESULT_FIELDS,
+  type ResultCells,
+  type RowItem,
+  readCsvBytes,
+  readXlsx,
+  resultCells,
+  resultColumnNames,
+  rowItem,
+  type Table,
+  tableFromRows,
+  writeXlsx,
+} from "../src/file-core/index";
 
-export const FIELDS = [
-  "externalId",
-  "firstName",
-  "lastName",
-  "fullName",
-  "companyName",
-  "companyDomain",
-  "linkedinUrl",
-  "email",
-] as const satisfies readonly (keyof SubmitItem)[];
-export type Field = (typeof FIELDS)[number];
+export const FIELDS = PERSON_FIELDS;
+export type Field = PersonField;
+export type Mapping = ColumnMapping<Field>;
+export type { Table };
 
-export interface Sheet {
-  /** Header names in order, repeated and empty ones included. */
-  columns: string[];
-  /** Cells by column position; a row may be longer than the header. */
-  rows: string[][];
-  /** What the reader decided that the user should know (an encoding guessed, …). */
-  notes: string[];
-}
-
-/** Each field's column name; every column of that name feeds it, the first non-empty cell winning. */
-export type Mapping = Partial<Record<Field, string>>;
-
+/** A mistake in the user's file, said so they can fix it. */
 export class FileProblem extends Error {}
 
-function decode(bytes: Uint8Array, notes: string[]): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder("utf-8").decode(bytes.subarray(3));
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    notes.push("Not valid UTF-8: read as Windows-1252 (Excel on Windows).");
-    return new TextDecoder("windows-1252").decode(bytes);
-  }
-}
-
-function sniffDelimiter(text: string): string {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const counts = [",", ";", "\t"].map((d) => [d, firstLine.split(d).length] as const);
-  return counts.reduce((best, next) => (next[1] > best[1] ? next : best))[0];
-}
-
-function parseCsv(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let line = 1;
-  let quoteLine = 0;
-  const endCell = () => {
-    row.push(cell);
-    cell = "";
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else {
-        if (ch === "\n") line++;
-        cell += ch;
-      }
-    } else if (ch === '"' && cell === "") {
-      quoted = true;
-      quoteLine = line;
-    } else if (ch === delimiter) endCell();
-    else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      endCell();
-      rows.push(row);
-      row = [];
-      line++;
-    } else cell += ch;
-  }
-  if (quoted) throw new FileProblem(`Line ${quoteLine}: a quote is never closed; fix the file and choose it again.`);
-  if (cell !== "" || row.length > 0) {
-    endCell();
-    rows.push(row);
-  }
-  return rows.filter((cells) => cells.some((c) => c !== ""));
-}
-
-function parseJsonl(text: string): string[][] {
+function jsonlTable(text: string): Table {
   const records = text
     .split(/\r?\n/)
     .map((line, i) => [line, i + 1] as const)
     .filter(([line]) => line.trim() !== "")
     .map(([line, number]) => {
+      let value: unknown;
       try {
-        const value: unknown = JSON.parse(line);
-        if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+        value = JSON.parse(line);
       } catch {}
-      throw new FileProblem(`Line ${number} is not a JSON object.`);
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new FileProblem(`Line ${number} is not a JSON object.`);
+      return value as Record<string, unknown>;
     });
-  const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  const text_ = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
-  return [columns, ...records.map((record) => columns.map((column) => text_(record[column])))];
+  const header = [...new Set(records.flatMap((record) => Object.keys(record)))];
+  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
+  return tableFromRows([header, ...records.map((record) => header.map((name) => cell(record[name])))]);
 }
 
-export async function readSheet(file: File): Promise<Sheet> {
-  const notes: string[] = [];
-  if (/\.xlsx$/i.test(file.name)) throw new FileProblem("XLSX files need the shared file core, which this build does not have yet.");
-  const text = decode(new Uint8Array(await file.arrayBuffer()), notes);
-  const table = /\.(jsonl|ndjson)$/i.test(file.name) ? parseJsonl(text) : parseCsv(text, sniffDelimiter(text));
-  const [columns, ...rows] = table;
-  if (!columns || rows.length === 0) throw new FileProblem("The file has no rows: give a header row and one row per person.");
-  return { columns, rows, notes };
-}
-
-export function guessMapping(columns: readonly string[]): Mapping {
-  const mapping: Mapping = {};
-  for (const column of columns) {
-    const field = matchColumn(column, FIELDS);
-    if (field !== undefined && mapping[field] === undefined) mapping[field] = column;
-  }
-  return mapping;
-}
-
-function companyDomain(value: string): string {
-  if (!/[/:]/.test(value) && !/^www\./i.test(value)) return value;
+async function xlsxTable(file: File): Promise<Table> {
+  let rows: string[][];
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`).hostname.replace(/^www\./i, "");
-  } catch {
-    return value;
+    rows = (await readXlsx(file)).rows;
+  } catch (error) {
+    // A failed import() (the library missing from this build) is a TypeError; a bad workbook is not.
+    if (error instanceof TypeError) throw new FileProblem("This build of the page cannot read .xlsx files; save the sheet as CSV.");
+    throw new FileProblem(`Cannot read this workbook: ${(error as Error).message}`);
   }
+  return tableFromRows(rows);
 }
 
-export function toItem(columns: readonly string[], row: readonly string[], mapping: Mapping): SubmitItem {
-  const item: SubmitItem = {};
-  for (const field of FIELDS) {
-    const name = mapping[field];
-    if (name === undefined) continue;
-    const value = columns.map((column, i) => (column === name ? (row[i] ?? "").trim() : "")).find((cell) => cell !== "");
-    if (value !== undefined) item[field] = field === "companyDomain" ? companyDomain(value) : value;
-  }
-  return item;
+export async function readTable(file: File): Promise<Table> {
+  const table = /\.xlsx$/i.test(file.name)
+    ? await xlsxTable(file)
+    : /\.(jsonl|ndjson)$/i.test(file.name)
+      ? jsonlTable(new TextDecoder().decode(await file.arrayBuffer()))
+      : readCsvBytes(new Uint8Array(await file.arrayBuffer()));
+  if (table.header.length === 0 || table.rows.length === 0)
+    throw new FileProblem("The file has no rows: give a header row and one row per person.");
+  return table;
 }
 
-/** Why the API would refuse the item, or undefined when it identifies a person. */
-export function whyInvalid(item: SubmitItem): string | undefined {
-  const named = (item.firstName && item.lastName) || item.fullName;
-  if (item.linkedinUrl || item.email || (named && (item.companyDomain || item.companyName))) return undefined;
-  return named ? "a name needs a company (domain or name)" : "nothing identifies the person (LinkedIn URL, email, or name + company)";
+export const guessMapping = (header: readonly string[]): Mapping => decideMapping(header, FIELDS);
+
+/** The mapping with `field` fed by every column named `name` ("" for none). */
+export function chooseColumn(header: readonly string[], mapping: Mapping, field: Field, name: string): Mapping {
+  const next: Mapping = { ...mapping };
+  const indexes = header.flatMap((other, index) => (other === name ? [index] : []));
+  if (name === "" || indexes.length === 0) delete next[field];
+  else next[field] = indexes;
+  return next;
 }
 
-export const RESULT_COLUMNS = [
-  "batch_id",
-  "status",
-  "outcome",
-  "email",
-  "email_status",
-  "email_confidence",
-  "email_source",
-  "phone",
-  "phone_type",
-  "phone_confidence",
-  "phone_source",
-  "error_code",
-  "error_message",
-] as const;
+export interface Prepared {
+  rows: RowItem[];
+  /** What is sent: the items of the rows that identify a person, in file order. */
+  items: PersonInput[];
+  /** For each item sent, its row. */
+  sentRows: number[];
+}
 
-const best = <T extends { confidence: number }>(list: readonly T[]): T | undefined =>
-  list.reduce<T | undefined>((top, next) => (top === undefined || next.confidence > top.confidence ? next : top), undefined);
+export function prepare(table: Table, mapping: Mapping): Prepared {
+  const rows = table.rows.map((row) => rowItem(row.cells, mapping));
+  const sentRows = rows.flatMap((row, index) => ("item" in row ? [index] : []));
+  const items = sentRows.map((index) => (rows[index] as { item: PersonInput }).item);
+  return { rows, items, sentRows };
+}
 
-export function resultCells(batchId: string, item: BatchItem): string[] {
-  const email = best(item.emails);
-  const phone = best(item.phones);
+/** An item the API answered, in the order sent. */
+export interface Answer {
+  batchId: string;
+  item: BatchItem;
+}
+
+/** Each row's result cells: the API's answer for a row sent, the reason for one that was not. */
+export function rowResults({ rows, sentRows }: Prepared, answers: readonly (Answer | undefined)[]): ResultCells[] {
+  const sentAt = new Map(sentRows.map((row, position) => [row, position]));
+  return rows.map((row, index) => {
+    if ("problem" in row) return invalidRowCells(row.problem);
+    const answer = answers[sentAt.get(index)!];
+    return answer ? resultCells(answer.batchId, answer.item, row.warnings) : invalidRowCells("no result was read for this row");
+  });
+}
+
+/** The enriched file's lines: every input cell as read, then the result columns. */
+export function enrichedLines(table: Table, results: readonly ResultCells[]): string[][] {
+  return [outputHeader(table.header, table.width), ...table.rows.map((row, i) => outputCells(row.cells, table.width, results[i]!))];
+}
+
+/** The failed rows alone, as read, with why each failed: a file to fix and drop in again. */
+export function failedLines(table: Table, results: readonly ResultCells[]): string[][] {
+  const names = resultColumnNames(table.header);
+  const why = (["error_code", "error_message"] as const).map((field) => names[RESULT_FIELDS.indexOf(field)]!);
+  const pad = (cells: readonly string[]) => [...cells, ...Array<string>(Math.max(0, table.width - cells.length)).fill("")];
   return [
-    batchId,
-    item.status,
-    item.outcome ?? "",
-    email?.address ?? "",
-    email?.status ?? "",
-    email ? String(email.confidence) : "",
-    email?.source ?? "",
-    phone?.number ?? "",
-    phone?.type ?? "",
-    phone ? String(phone.confidence) : "",
-    phone?.source ?? "",
-    item.error?.code ?? "",
-    item.error?.message ?? "",
+    [...pad(table.header), ...why],
+    ...table.rows.flatMap((row, i) =>
+      results[i]?.status === "failed" ? [[...pad(row.cells), results[i]!.error_code, results[i]!.error_message]] : [],
+    ),
   ];
 }
 
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+export const csvBlob = (lines: readonly (readonly string[])[]): Blob =>
+  new Blob([CSV_BOM, ...lines.map((cells) => csvLine(cells))], { type: "text/csv;charset=utf-8" });
 
-/** The input's cells as read (every column, repeated and extra ones too), then `extra` columns, as UTF-8 CSV with a BOM. */
-export function writeCsv(
-  sheet: Sheet,
-  extra: { columns: readonly string[]; cells: readonly (readonly string[] | undefined)[] },
-  onlyRows?: readonly number[],
-): Blob {
-  const width = Math.max(sheet.columns.length, ...sheet.rows.map((row) => row.length));
-  const pad = (cells: readonly string[]) => Array.from({ length: width }, (_, i) => cells[i] ?? "");
-  const line = (cells: readonly string[]) => `${cells.map(csvField).join(",")}\r\n`;
-  const rows = onlyRows ?? sheet.rows.map((_, i) => i);
-  const lines = [
-    line([...pad(sheet.columns), ...extra.columns]),
-    ...rows.map((i) => line([...pad(sheet.rows[i]!), ...(extra.cells[i] ?? [])])),
-  ];
-  return new Blob(["\uFEFF", ...lines], { type: "text/csv;charset=utf-8" });
-}
-
-export async function writeXlsx(_sheet: Sheet, _results: readonly (readonly string[])[]): Promise<Blob> {
-  throw new FileProblem("XLSX output needs the shared file core, which this build does not have yet.");
+export async function xlsxBlob(lines: readonly (readonly string[])[]): Promise<Blob> {
+  try {
+    return await writeXlsx(lines);
+  } catch (error) {
+    if (error instanceof TypeError) throw new FileProblem("This build of the page cannot write .xlsx files; download the CSV.");
+    throw error;
+  }
 }

@@ -1,83 +1,87 @@
-// A chosen file, before it is sent: its first rows, the column each API field
+// A chosen file, before it is sent: its first rows, the columns each API field
 // takes (changeable), and how many rows are valid, invalid (and why) or repeated.
-import type { SubmitItem } from "../client/src/index";
 import { byId, fillTable, h } from "./dom";
-import { FIELDS, type Field, type Mapping, type Sheet, toItem, whyInvalid } from "./file-adapter";
+import { chooseColumn, FIELDS, type Mapping, type Prepared, prepare, type Table } from "./file-adapter";
 
 const PREVIEW_ROWS = 5;
 const NOT_USED = "";
 
-export interface Review {
-  items: SubmitItem[];
-  valid: number;
+export interface Review extends Prepared {
   invalid: Map<string, number[]>;
   duplicates: number;
 }
 
-export function review(sheet: Sheet, mapping: Mapping): Review {
-  const items = sheet.rows.map((row) => toItem(sheet.columns, row, mapping));
+export function review(table: Table, mapping: Mapping): Review {
+  const prepared = prepare(table, mapping);
   const invalid = new Map<string, number[]>();
-  const seen = new Set<string>();
-  let valid = 0;
-  let duplicates = 0;
-  items.forEach((item, i) => {
-    const why = whyInvalid(item);
-    if (why !== undefined) invalid.set(why, [...(invalid.get(why) ?? []), i + 2]);
-    else valid++;
-    const key = JSON.stringify(FIELDS.map((field) => (field === "externalId" ? "" : (item[field] ?? "").toLowerCase())));
-    if (why === undefined && seen.has(key)) duplicates++;
-    seen.add(key);
+  prepared.rows.forEach((row, i) => {
+    if ("problem" in row) invalid.set(row.problem, [...(invalid.get(row.problem) ?? []), table.rows[i]!.line]);
   });
-  return { items, valid, invalid, duplicates };
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const item of prepared.items) {
+    const key = JSON.stringify(FIELDS.map((field) => (field === "externalId" ? "" : (item[field] ?? "").toLowerCase())));
+    if (seen.has(key)) duplicates++;
+    seen.add(key);
+  }
+  return { ...prepared, invalid, duplicates };
 }
 
 const label = (column: string) => (column.trim() === "" ? "(blank)" : column);
 
-export function showPreview(sheet: Sheet): void {
-  const width = Math.max(sheet.columns.length, ...sheet.rows.slice(0, PREVIEW_ROWS).map((row) => row.length));
-  const header = Array.from({ length: width }, (_, i) => label(sheet.columns[i] ?? `(extra ${i + 1})`));
-  const rows = sheet.rows.slice(0, PREVIEW_ROWS).map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ""));
-  fillTable(byId<HTMLTableElement>("preview"), header, rows);
-  byId("preview-count").textContent = `The first ${Math.min(PREVIEW_ROWS, sheet.rows.length)} of ${sheet.rows.length} rows, as read.`;
+export function showPreview(table: Table): void {
+  const shown = table.rows.slice(0, PREVIEW_ROWS);
+  const width = Math.max(table.header.length, ...shown.map((row) => row.cells.length));
+  const header = Array.from({ length: width }, (_, i) => label(table.header[i] ?? `(extra ${i + 1})`));
+  fillTable(
+    byId<HTMLTableElement>("preview"),
+    header,
+    shown.map((row) => Array.from({ length: width }, (_, i) => row.cells[i] ?? "")),
+  );
+  byId("preview-count").textContent = `The first ${shown.length} of ${table.rows.length} rows, as read.`;
 }
 
-/** One select per API field; `onChange` is told the new mapping. */
-export function showMapping(sheet: Sheet, mapping: Mapping, onChange: (mapping: Mapping) => void): void {
-  const names = [...new Set(sheet.columns)];
-  const controls = FIELDS.map((field: Field) => {
+/** One select per API field, by column name (every column of that name feeds it); `onChange` is told the new mapping. */
+export function showMapping(table: Table, mapping: Mapping, onChange: (mapping: Mapping) => void): void {
+  const names = [...new Set(table.header)];
+  const controls = FIELDS.map((field) => {
     const select = h("select", { id: `map-${field}`, name: field });
     select.append(h("option", { value: NOT_USED }, "(not used)"));
+    const chosen = mapping[field]?.map((index) => table.header[index] ?? "");
     for (const name of names) {
-      const repeats = sheet.columns.filter((column) => column === name).length;
+      const repeats = table.header.filter((column) => column === name).length;
       const option = h("option", { value: name }, repeats > 1 ? `${label(name)} (×${repeats})` : label(name));
-      option.selected = mapping[field] === name;
+      option.selected = chosen?.[0] === name;
       select.append(option);
     }
+    const others = [...new Set(chosen?.slice(1).filter((name) => name !== chosen[0]))];
     select.addEventListener("change", () => {
-      const next: Mapping = { ...mapping };
-      if (select.value === NOT_USED) delete next[field];
-      else next[field] = select.value;
-      mapping = next;
-      onChange(next);
+      mapping = chooseColumn(table.header, mapping, field, select.value);
+      onChange(mapping);
     });
-    return h("label", { for: `map-${field}` }, field, select);
+    const note = others.length > 0 ? [h("span", { class: "help" }, `then ${others.map(label).join(", ")}`)] : [];
+    return h("label", { for: `map-${field}` }, field, select, ...note);
   });
   byId("mapping").replaceChildren(...controls);
 }
 
-export function showCounts(sheet: Sheet, result: Review): void {
+export function showCounts(table: Table, result: Review): void {
   const invalidRows = [...result.invalid.values()].reduce((n, rows) => n + rows.length, 0);
   const entry = (term: string, value: number, id: string, bad = false) =>
     h("div", {}, h("dt", {}, term), h("dd", { id, ...(bad && value > 0 ? { class: "bad" } : {}) }, value));
   byId("counts").replaceChildren(
-    entry("Rows", sheet.rows.length, "count-rows"),
-    entry("Valid", result.valid, "count-valid"),
-    entry("Invalid", invalidRows, "count-invalid", true),
+    entry("Rows", table.rows.length + table.badRows.length, "count-rows"),
+    entry("Valid", result.items.length, "count-valid"),
+    entry("Invalid", invalidRows + table.badRows.length, "count-invalid", true),
     entry("Duplicates", result.duplicates, "count-duplicates"),
   );
-  const list = [...result.invalid].map(([why, rows]) =>
-    h("li", {}, `${rows.length} row(s): ${why} (line ${rows.slice(0, 10).join(", ")}${rows.length > 10 ? ", …" : ""})`),
-  );
+  const lines = (rows: number[]) => `line ${rows.slice(0, 10).join(", ")}${rows.length > 10 ? ", …" : ""}`;
+  const list = [
+    ...table.badRows.map((bad) =>
+      h("li", {}, `Line ${bad.line} cannot be read: ${bad.problem}. It is left out of the output; fix it to keep it.`),
+    ),
+    ...[...result.invalid].map(([why, rows]) => h("li", {}, `${rows.length} row(s) not sent: ${why} (${lines(rows)})`)),
+  ];
   byId("invalid-list").replaceChildren(...list);
   byId("invalid-details").hidden = list.length === 0;
 }

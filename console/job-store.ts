@@ -15,7 +15,10 @@ export interface SavedJob {
   environment: string;
   fileName: string;
   fileHash: string;
+  /** Items sent: the file's rows that identify a person. */
   rows: number;
+  /** The file's rows not sent, as nothing in them identifies a person (they fail in the output, with why). */
+  notSent: number;
   mapping: Mapping;
   batches: PlannedBatch[];
   startedAt: number;
@@ -45,6 +48,7 @@ export function loadJob(): SavedJob | undefined {
       typeof job.fileName === "string" &&
       typeof job.fileHash === "string" &&
       Number.isInteger(job.rows) &&
+      Number.isInteger(job.notSent) &&
       typeof job.mapping === "object" &&
       Array.isArray(job.batches) &&
       job.batches.every(isBatch) &&

@@ -1,10 +1,9 @@
 // The console page at /app: a spreadsheet in, enriched out, through the public API
 // with a key the user pastes (kept in this tab's sessionStorage only).
-
 import { clearAccount, showAccount } from "./account-view";
 import { type Api, createApi, environmentOf } from "./api";
 import { byId } from "./dom";
-import { FileProblem, guessMapping, type Mapping, readSheet, type Sheet } from "./file-adapter";
+import { FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { planBatches, sha256Hex } from "./run-job";
@@ -13,7 +12,7 @@ import { download, forgetRun, offerDownloads, run } from "./run-view";
 const KEY_STORAGE = "contact-info-console:api-key";
 
 let api: Api | undefined;
-let file: { name: string; hash: string; sheet: Sheet; mapping: Mapping } | undefined;
+let file: { name: string; hash: string; table: Table; mapping: Mapping } | undefined;
 
 const say = (id: string, text: string) => {
   byId(id).textContent = text;
@@ -48,8 +47,8 @@ function useKey(key: string): void {
 async function resume(job: SavedJob, withItems = false): Promise<void> {
   if (!api) return say("key-status", "Paste your API key first.");
   try {
-    await run(api, job, withItems && file ? review(file.sheet, file.mapping).items : undefined);
-    offerDownloads(file?.sheet, file?.hash);
+    await run(api, job, withItems && file ? review(file.table, file.mapping).items : undefined);
+    offerDownloads(file?.hash);
     void refreshAccount();
   } catch (error) {
     if ((error as { name?: string }).name !== "AbortError") say("run-status", explain(error));
@@ -58,26 +57,31 @@ async function resume(job: SavedJob, withItems = false): Promise<void> {
 
 function updateReview(): void {
   if (!file) return;
-  showCounts(file.sheet, review(file.sheet, file.mapping));
+  showCounts(file.table, review(file.table, file.mapping));
+  const bad = file.table.badRows.length > 0;
+  byId("bad-rows-choice").hidden = !bad;
+  byId<HTMLButtonElement>("start").disabled = bad && !byId<HTMLInputElement>("skip-bad").checked;
 }
 
 async function chooseFile(chosen: File): Promise<void> {
   say("file-status", `Reading ${chosen.name}…`);
   byId("review").hidden = true;
   try {
-    const [sheet, hash] = await Promise.all([readSheet(chosen), chosen.arrayBuffer().then(sha256Hex)]);
+    const [table, hash] = await Promise.all([readTable(chosen), chosen.arrayBuffer().then(sha256Hex)]);
     // The same file as the saved run's: its mapping, so Start answers the same batches.
     const saved = loadJob();
-    file = { name: chosen.name, hash, sheet, mapping: saved?.fileHash === hash ? saved.mapping : guessMapping(sheet.columns) };
-    say("file-status", [`${chosen.name}: ${sheet.rows.length} rows, ${sheet.columns.length} columns.`, ...sheet.notes].join(" "));
-    showPreview(sheet);
-    showMapping(sheet, file.mapping, (mapping) => {
+    file = { name: chosen.name, hash, table, mapping: saved?.fileHash === hash ? saved.mapping : guessMapping(table.header) };
+    const size = `${chosen.name}: ${table.rows.length} rows, ${table.header.length} columns.`;
+    say("file-status", [size, ...table.notices].join(" "));
+    byId<HTMLInputElement>("skip-bad").checked = false;
+    showPreview(table);
+    showMapping(table, file.mapping, (mapping) => {
       if (file) file.mapping = mapping;
       updateReview();
     });
     updateReview();
     byId("review").hidden = false;
-    offerDownloads(file.sheet, file.hash);
+    offerDownloads(file.hash);
   } catch (error) {
     file = undefined;
     say("file-status", explain(error));
@@ -87,6 +91,8 @@ async function chooseFile(chosen: File): Promise<void> {
 async function start(): Promise<void> {
   if (!api) return say("file-status", "Paste your API key above first.");
   if (!file) return;
+  const { items } = review(file.table, file.mapping);
+  if (items.length === 0) return say("file-status", "No row identifies a person: check the columns chosen above.");
   const runHash = await sha256Hex(`${file.hash}\n${JSON.stringify(file.mapping)}`);
   const saved = loadJob();
   const job: SavedJob =
@@ -96,9 +102,10 @@ async function start(): Promise<void> {
           environment: api.environment,
           fileName: file.name,
           fileHash: file.hash,
-          rows: file.sheet.rows.length,
+          rows: items.length,
+          notSent: file.table.rows.length - items.length,
           mapping: file.mapping,
-          batches: planBatches(file.sheet.rows.length, runHash),
+          batches: planBatches(items.length, runHash),
           startedAt: Date.now(),
         };
   saveJob(job);
@@ -135,10 +142,11 @@ function wire(): void {
     const chosen = event.dataTransfer?.files[0];
     if (chosen) void chooseFile(chosen);
   });
+  byId("skip-bad").addEventListener("change", updateReview);
   byId("start").addEventListener("click", () => void start());
   byId("refresh").addEventListener("click", () => void refreshAccount());
   for (const kind of ["csv", "xlsx", "failed"] as const) {
-    byId(`download-${kind}`).addEventListener("click", () => file && void download(kind, file.sheet));
+    byId(`download-${kind}`).addEventListener("click", () => file && void download(kind, file.table, review(file.table, file.mapping)));
   }
   byId("clear-run").addEventListener("click", forgetRun);
   const key = sessionStorage.getItem(KEY_STORAGE);

@@ -1,7 +1,9 @@
 // A file's rows as batches: planned with Idempotency-Keys from the file's content
 // and mapping (so submitting again, after a reload, answers the same batches),
 // watched until done, then read back row by row.
-import type { BatchItem, Client, SubmitItem } from "../client/src/index";
+import type { Client } from "../client/src/index";
+import type { PersonInput } from "../src/contact-info/person";
+import type { Answer } from "./file-adapter";
 import { type PlannedBatch, type SavedJob, saveJob } from "./job-store";
 
 // The API's default MAX_BATCH_ITEMS.
@@ -32,7 +34,7 @@ export function planBatches(rows: number, runHash: string): PlannedBatch[] {
 }
 
 /** Submits each planned batch not yet submitted, saving its id as soon as it is known. */
-export async function submitJob(client: Client, job: SavedJob, items: readonly SubmitItem[]): Promise<void> {
+export async function submitJob(client: Client, job: SavedJob, items: readonly PersonInput[]): Promise<void> {
   for (const batch of job.batches) {
     if (batch.batchId !== undefined) continue;
     const receipt = await client.submit(items.slice(batch.start, batch.start + batch.count), { idempotencyKey: batch.idempotencyKey });
@@ -73,15 +75,12 @@ export async function watchJob(client: Client, job: SavedJob, onProgress: (progr
 
 const sum = (list: readonly number[]) => list.reduce((a, b) => a + b, 0);
 
-/** Every row's result, read back from its batch; rows by file position. */
-export async function collectResults<T>(client: Client, job: SavedJob, cells: (batchId: string, item: BatchItem) => T): Promise<T[]> {
-  const results: T[] = new Array(job.rows);
-  for (const batch of job.batches) {
-    if (batch.batchId === undefined) continue;
-    for await (const item of client.items(batch.batchId)) {
-      const row = batch.start + item.index;
-      if (row < job.rows) results[row] = cells(batch.batchId, item);
-    }
+/** Every item's answer, by its position among the items sent. */
+export async function collectAnswers(client: Client, job: SavedJob): Promise<Answer[]> {
+  const answers: Answer[] = new Array(job.rows);
+  for (const { batchId, start } of job.batches) {
+    if (batchId === undefined) continue;
+    for await (const item of client.items(batchId)) if (start + item.index < job.rows) answers[start + item.index] = { batchId, item };
   }
-  return results;
+  return answers;
 }

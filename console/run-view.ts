@@ -1,38 +1,40 @@
 // A run on screen: submitted (or resumed from localStorage), watched, then its
-// results read back and offered as files.
-import type { BatchItem } from "../client/src/index";
+// answers read back and offered as files.
+import type { PersonInput } from "../src/contact-info/person";
 import type { Api } from "./api";
 import { byId, formatSeconds, saveFile } from "./dom";
-import { FileProblem, RESULT_COLUMNS, resultCells, type Sheet, writeCsv, writeXlsx } from "./file-adapter";
+import {
+  type Answer,
+  csvBlob,
+  enrichedLines,
+  FileProblem,
+  failedLines,
+  type Prepared,
+  rowResults,
+  type Table,
+  xlsxBlob,
+} from "./file-adapter";
 import { clearJob, type SavedJob } from "./job-store";
-import { collectResults, type Progress, submitJob, watchJob } from "./run-job";
+import { collectAnswers, type Progress, submitJob, watchJob } from "./run-job";
 
-interface Finished {
-  job: SavedJob;
-  results: string[][];
-  failedRows: number[];
-}
-
-const STATUS = RESULT_COLUMNS.indexOf("status");
-const ERROR = [RESULT_COLUMNS.indexOf("error_code"), RESULT_COLUMNS.indexOf("error_message")];
-
-let finished: Finished | undefined;
+let finished: { job: SavedJob; answers: Answer[]; found: number; failed: number } | undefined;
 let stop: AbortController | undefined;
 
 const status = (text: string) => {
   byId("run-status").textContent = text;
 };
 
-function showProgress({ total, done, found, failed, secondsLeft }: Progress): void {
+function showProgress({ total, done, found, failed, secondsLeft }: Progress, notSent: number): void {
   const bar = byId<HTMLProgressElement>("run-progress");
   bar.max = Math.max(1, total);
   bar.value = done;
   const left = secondsLeft === undefined ? "" : `, about ${formatSeconds(secondsLeft)} left`;
-  status(`${done} of ${total} rows done: ${found} found, ${failed} failed${left}.`);
+  const invalid = notSent > 0 ? ` ${notSent} invalid row(s) not sent.` : "";
+  status(`${done} of ${total} rows done: ${found} found, ${failed} failed${left}.${invalid}`);
 }
 
 /** Submits what is not yet submitted (needs the items), then watches the run to its end. */
-export async function run(api: Api, job: SavedJob, items?: Parameters<typeof submitJob>[2]): Promise<void> {
+export async function run(api: Api, job: SavedJob, items?: readonly PersonInput[]): Promise<void> {
   stop?.abort();
   stop = new AbortController();
   finished = undefined;
@@ -43,42 +45,34 @@ export async function run(api: Api, job: SavedJob, items?: Parameters<typeof sub
     status(`Sending ${job.rows} rows…`);
     await submitJob(api.client, job, items);
   }
-  await watchJob(api.client, job, showProgress, stop.signal);
+  await watchJob(api.client, job, (progress) => showProgress(progress, job.notSent), stop.signal);
   status("Reading the results…");
-  const found = { found: 0, failed: 0 };
-  const results = await collectResults(api.client, job, (batchId: string, item: BatchItem) => {
-    if (item.status === "failed") found.failed++;
-    else if (item.outcome === "found") found.found++;
-    return resultCells(batchId, item);
-  });
-  const failedRows = results.flatMap((cells, row) => (cells?.[STATUS] === "failed" ? [row] : []));
-  finished = { job, results, failedRows };
-  showProgress({ total: job.rows, done: job.rows, found: found.found, failed: found.failed });
+  const answers = await collectAnswers(api.client, job);
+  const found = answers.filter((answer) => answer?.item.outcome === "found").length;
+  const failed = answers.filter((answer) => answer?.item.status === "failed").length;
+  finished = { job, answers, found, failed };
+  showProgress({ total: job.rows, done: job.rows, found, failed }, job.notSent);
   byId("downloads").hidden = false;
 }
 
 /** Offers the downloads when the file in hand is the run's own. */
-export function offerDownloads(sheet: Sheet | undefined, fileHash: string | undefined): void {
-  const ready = finished !== undefined && sheet !== undefined && fileHash === finished.job.fileHash;
+export function offerDownloads(fileHash: string | undefined): void {
+  const ready = finished !== undefined && fileHash === finished.job.fileHash;
   byId("need-file").hidden = ready || finished === undefined;
   for (const id of ["download-csv", "download-xlsx", "download-failed"]) byId<HTMLButtonElement>(id).disabled = !ready;
-  byId<HTMLButtonElement>("download-failed").disabled = !ready || finished?.failedRows.length === 0;
 }
 
 const baseName = (name: string) => name.replace(/\.(csv|xlsx|jsonl|ndjson)$/i, "");
 
-export async function download(kind: "csv" | "xlsx" | "failed", sheet: Sheet): Promise<void> {
+/** Writes the file asked for from the table in hand and the run's answers (the mapping is the run's own). */
+export async function download(kind: "csv" | "xlsx" | "failed", table: Table, prepared: Prepared): Promise<void> {
   if (!finished) return;
-  const { job, results, failedRows } = finished;
-  const name = baseName(job.fileName);
+  const results = rowResults(prepared, finished.answers);
+  const name = baseName(finished.job.fileName);
   try {
-    if (kind === "csv") saveFile(writeCsv(sheet, { columns: RESULT_COLUMNS, cells: results }), `${name}.enriched.csv`);
-    else if (kind === "xlsx") saveFile(await writeXlsx(sheet, results), `${name}.enriched.xlsx`);
-    else {
-      // Only why each failed: a result column named like an input (email) would be read back as input on resubmission.
-      const why = results.map((cells) => ERROR.map((i) => cells?.[i] ?? ""));
-      saveFile(writeCsv(sheet, { columns: ["error_code", "error_message"], cells: why }, failedRows), `${name}.failed.csv`);
-    }
+    if (kind === "csv") saveFile(csvBlob(enrichedLines(table, results)), `${name}.enriched.csv`);
+    else if (kind === "xlsx") saveFile(await xlsxBlob(enrichedLines(table, results)), `${name}.enriched.xlsx`);
+    else saveFile(csvBlob(failedLines(table, results)), `${name}.failed.csv`);
   } catch (error) {
     status(error instanceof FileProblem ? error.message : `Could not write the file: ${String(error)}`);
   }

@@ -3,8 +3,14 @@
 // (so `npm run dev`, `npm run build`, deploys and the black-box tests get it) and at
 // postinstall. Code split, so a library imported with import() (XLSX) loads only
 // when a page needs it; scripts/console-budget.ts checks the page's weight.
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+
+// The XLSX libraries the file core imports on demand. A tree installed before they
+// were added lacks them: the page is built without (it says it cannot read .xlsx)
+// rather than not at all, and says so here; `npm install` brings them.
+const ON_DEMAND = ["read-excel-file", "write-excel-file"];
+const missing = ON_DEMAND.filter((name) => !existsSync(`node_modules/${name}/package.json`));
 
 export const CONSOLE_BUILD = {
   entryPoints: ["console/main.ts"],
@@ -19,6 +25,7 @@ export const CONSOLE_BUILD = {
   chunkNames: "chunks/[name]-[hash]",
   metafile: true,
   legalComments: "none",
+  external: missing.map((name) => `${name}/*`),
 };
 
 // Nothing from another host, no inline script or style: the page holds an API key.
@@ -43,6 +50,7 @@ const HEADERS = `/app
 `;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (missing.length > 0) console.warn(`console page built without ${missing.join(", ")} (not installed; run npm install): no .xlsx`);
   rmSync("public/app", { recursive: true, force: true });
   mkdirSync("public/app", { recursive: true });
   await build(CONSOLE_BUILD);

@@ -8,6 +8,8 @@ import { build } from "esbuild";
 import { CONSOLE_BUILD } from "./build-console.mjs";
 
 const BUDGET_KIB = 150;
+// Loaded only when a user reads or writes a workbook.
+const ON_DEMAND = /node_modules\/(read-excel-file|write-excel-file)\//;
 const KIB = 1024;
 
 const result = await build({ ...CONSOLE_BUILD, write: false, metafile: true });
@@ -35,6 +37,11 @@ const gzip = (bytes: Uint8Array) => gzipSync(bytes).byteLength;
 const page = [readFileSync("console/index.html"), readFileSync("console/console.css"), ...initial.map((path) => files.get(path)!)];
 const total = page.reduce((sum, bytes) => sum + gzip(bytes), 0) / KIB;
 
+const eager = initial.flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}).filter((input) => ON_DEMAND.test(input)));
+if (eager.length > 0) {
+  console.error(`console page: the XLSX libraries must load only on demand (import()), but ${eager[0]} loads at start`);
+  process.exit(1);
+}
 const fits = total <= BUDGET_KIB;
 console.log(
   `${fits ? "ok  " : "OVER"} console page ${total.toFixed(2).padStart(7)} KiB gzip at load  (budget ${BUDGET_KIB} KiB): ${initial.join(", ")}`,

@@ -15,7 +15,7 @@ const HEADER = "Record ID,First Name,Last Name,Company Name,Website URL,Email,Em
 const ROWS = [
   "101,José,Müller,Müller & Söhne,https://www.analytical.example,,,Geschäftsführer,",
   "102,Grace,Hopper,,,,,Admiral,https://www.linkedin.com/in/grace-hopper",
-  "103,No,Body,,notfound.test,,,,",
+  "103,No,Body,,notfound.test,,,=1+2,",
   "104,Only,,,,,,,",
   "105,Alan,Turing,,,,alan@turing.example,,",
   "106,No,Body,,notfound.test,,,,",
@@ -115,11 +115,11 @@ describe("the /app console in a real browser", () => {
 
   it("runs the file against the sandbox, survives a reload, and downloads it enriched", async () => {
     await page.getByRole("button", { name: "Start" }).click();
-    await page.locator("#run-status", { hasText: "6 of 6 rows done" }).waitFor({ timeout: 60_000 });
+    await page.locator("#run-status", { hasText: "5 of 5 rows done" }).waitFor({ timeout: 60_000 });
 
     // A reload keeps the run (localStorage) and the key (sessionStorage), creating no second batch.
     await page.reload({ waitUntil: "load" });
-    await page.locator("#run-status", { hasText: "6 of 6 rows done" }).waitFor({ timeout: 60_000 });
+    await page.locator("#run-status", { hasText: "5 of 5 rows done" }).waitFor({ timeout: 60_000 });
     await page.locator("#need-file").waitFor({ state: "visible", timeout: 30_000 });
     await page.setInputFiles("#file", UPLOAD);
     await page.locator("#need-file").waitFor({ state: "hidden", timeout: 10_000 });
@@ -137,15 +137,18 @@ describe("the /app console in a real browser", () => {
     const text = readFileSync(await download.path(), "utf8");
     expect(text.startsWith("\uFEFF")).toBe(true);
     const [header, ...rows] = parseCsv(text.slice(1));
+    // Every input cell as read (the formula neutralised), then the enriched_ columns.
     expect(header!.slice(0, 9)).toEqual(HEADER.split(","));
-    expect(rows.map((row) => row.slice(0, 9).join(","))).toEqual(ROWS);
+    expect(header!.slice(9, 12)).toEqual(["enriched_batch_id", "enriched_status", "enriched_outcome"]);
+    expect(rows.map((row) => row.slice(0, 9).join(","))).toEqual(ROWS.map((row) => row.replace(",=1+2,", ",'=1+2,")));
     const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]);
-    expect(column("outcome")).toEqual(["found", "found", "not_found", "", "found", "not_found"]);
-    expect(column("error_code")).toEqual(["", "", "", "invalid_input", "", ""]);
+    expect(column("enriched_outcome")).toEqual(["found", "found", "not_found", "", "found", "not_found"]);
+    expect(column("enriched_status")).toEqual(["completed", "completed", "completed", "failed", "completed", "completed"]);
+    expect(column("enriched_error_code")).toEqual(["", "", "", "invalid_input", "", ""]);
 
     const [failed] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download failed rows" }).click()]);
     const [failedHeader, ...failedRows] = parseCsv(readFileSync(await failed.path(), "utf8").slice(1));
-    expect(failedHeader).toEqual([...HEADER.split(","), "error_code", "error_message"]);
+    expect(failedHeader).toEqual([...HEADER.split(","), "enriched_error_code", "enriched_error_message"]);
     expect(failedRows.map((row) => row.slice(0, 10))).toEqual([[...ROWS[3]!.split(","), "invalid_input"]]);
   });
 
