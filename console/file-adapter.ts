@@ -8,6 +8,8 @@ import {
   CSV_BOM,
   csvLine,
   decideMapping,
+  ENCODINGS,
+  type Encoding,
   invalidRowCells,
   outputCells,
   outputHeader,
@@ -23,8 +25,11 @@ import {
   rowItem,
   type Table,
   tableFromRows,
+  WINDOWS_1252_NOTICE,
   writeXlsx,
 } from "../src/file-core/index";
+
+export { ENCODINGS, type Encoding };
 
 export const FIELDS = PERSON_FIELDS;
 export type Field = PersonField;
@@ -65,12 +70,20 @@ async function xlsxTable(file: File): Promise<Table> {
   return tableFromRows(rows);
 }
 
-export async function readTable(file: File): Promise<Table> {
+// The core's notice speaks to the command line (--encoding); the page has its own control.
+const PAGE_NOTICES: Record<string, string> = {
+  [WINDOWS_1252_NOTICE]:
+    "Not valid UTF-8, so read as Windows-1252 (what Excel on Windows saves); choose another encoding if the text looks wrong.",
+};
+
+/** The file as a table; a CSV's encoding is `encoding`, else found from its bytes. */
+export async function readTable(file: File, encoding?: Encoding): Promise<Table> {
   const table = /\.xlsx$/i.test(file.name)
     ? await xlsxTable(file)
     : /\.(jsonl|ndjson)$/i.test(file.name)
       ? jsonlTable(new TextDecoder().decode(await file.arrayBuffer()))
-      : readCsvBytes(new Uint8Array(await file.arrayBuffer()));
+      : readCsvBytes(new Uint8Array(await file.arrayBuffer()), { encoding });
+  table.notices = table.notices.map((notice) => PAGE_NOTICES[notice] ?? notice);
   if (table.header.length === 0 || table.rows.length === 0)
     throw new FileProblem("The file has no rows: give a header row and one row per person.");
   return table;

@@ -12,6 +12,8 @@ export interface PlannedBatch {
 }
 
 export interface SavedJob {
+  /** SHA-256 of the items sent; their Idempotency-Keys are made from it. */
+  runHash: string;
   environment: string;
   fileName: string;
   fileHash: string;
@@ -44,6 +46,7 @@ export function loadJob(): SavedJob | undefined {
     const job = JSON.parse(localStorage.getItem(KEY) ?? "null") as SavedJob | null;
     if (
       job &&
+      typeof job.runHash === "string" &&
       typeof job.environment === "string" &&
       typeof job.fileName === "string" &&
       typeof job.fileHash === "string" &&

@@ -3,7 +3,7 @@
 import { clearAccount, showAccount } from "./account-view";
 import { type Api, createApi, environmentOf } from "./api";
 import { byId } from "./dom";
-import { FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
+import { ENCODINGS, type Encoding, FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { planBatches, sha256Hex } from "./run-job";
@@ -12,7 +12,7 @@ import { download, forgetRun, offerDownloads, run } from "./run-view";
 const KEY_STORAGE = "contact-info-console:api-key";
 
 let api: Api | undefined;
-let file: { name: string; hash: string; table: Table; mapping: Mapping } | undefined;
+let file: { chosen: File; name: string; hash: string; table: Table; mapping: Mapping } | undefined;
 
 const say = (id: string, text: string) => {
   byId(id).textContent = text;
@@ -63,14 +63,17 @@ function updateReview(): void {
   byId<HTMLButtonElement>("start").disabled = bad && !byId<HTMLInputElement>("skip-bad").checked;
 }
 
-async function chooseFile(chosen: File): Promise<void> {
+async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
   say("file-status", `Reading ${chosen.name}…`);
   byId("review").hidden = true;
+  byId("encoding-choice").hidden = !/\.csv$/i.test(chosen.name);
+  if (encoding === undefined) byId<HTMLSelectElement>("encoding").value = "";
   try {
-    const [table, hash] = await Promise.all([readTable(chosen), chosen.arrayBuffer().then(sha256Hex)]);
+    const [table, hash] = await Promise.all([readTable(chosen, encoding), chosen.arrayBuffer().then(sha256Hex)]);
     // The same file as the saved run's: its mapping, so Start answers the same batches.
     const saved = loadJob();
-    file = { name: chosen.name, hash, table, mapping: saved?.fileHash === hash ? saved.mapping : guessMapping(table.header) };
+    const mapping = saved?.fileHash === hash ? saved.mapping : guessMapping(table.header);
+    file = { chosen, name: chosen.name, hash, table, mapping };
     const size = `${chosen.name}: ${table.rows.length} rows, ${table.header.length} columns.`;
     say("file-status", [size, ...table.notices].join(" "));
     byId<HTMLInputElement>("skip-bad").checked = false;
@@ -93,12 +96,14 @@ async function start(): Promise<void> {
   if (!file) return;
   const { items } = review(file.table, file.mapping);
   if (items.length === 0) return say("file-status", "No row identifies a person: check the columns chosen above.");
-  const runHash = await sha256Hex(`${file.hash}\n${JSON.stringify(file.mapping)}`);
+  // What is sent decides the keys: the same items (same file, mapping, encoding) answer the same batches.
+  const runHash = await sha256Hex(JSON.stringify(items));
   const saved = loadJob();
   const job: SavedJob =
-    saved && saved.fileHash === file.hash && JSON.stringify(saved.mapping) === JSON.stringify(file.mapping)
+    saved?.runHash === runHash
       ? saved
       : {
+          runHash,
           environment: api.environment,
           fileName: file.name,
           fileHash: file.hash,
@@ -141,6 +146,12 @@ function wire(): void {
     drop.classList.remove("over");
     const chosen = event.dataTransfer?.files[0];
     if (chosen) void chooseFile(chosen);
+  });
+  const encoding = byId<HTMLSelectElement>("encoding");
+  encoding.append(...ENCODINGS.map((name) => new Option(name.toUpperCase().replace("WINDOWS", "Windows"), name)));
+  encoding.addEventListener("change", () => {
+    const forced = ENCODINGS.find((name) => name === encoding.value);
+    if (file) void chooseFile(file.chosen, forced);
   });
   byId("skip-bad").addEventListener("change", updateReview);
   byId("start").addEventListener("click", () => void start());
