@@ -157,7 +157,7 @@ function wire(): void {
   byId("start").addEventListener("click", () => void start());
   byId("refresh").addEventListener("click", () => void refreshAccount());
   for (const kind of ["csv", "xlsx", "failed"] as const) {
-    byId(`download-${kind}`).addEventListener("click", () => file && void download(kind, file.table, review(file.table, file.mapping)));
+    byId(`download-${kind}`).addEventListener("click", () => file && void download(kind, file.table));
   }
   byId("clear-run").addEventListener("click", forgetRun);
   const key = sessionStorage.getItem(KEY_STORAGE);

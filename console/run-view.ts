@@ -3,19 +3,9 @@
 import type { PersonInput } from "../src/contact-info/person";
 import type { Api } from "./api";
 import { byId, formatSeconds, saveFile } from "./dom";
-import {
-  type Answer,
-  csvBlob,
-  enrichedLines,
-  FileProblem,
-  failedLines,
-  type Prepared,
-  rowResults,
-  type Table,
-  xlsxBlob,
-} from "./file-adapter";
+import { type Answer, csvBlob, enrichedLines, FileProblem, failedLines, prepare, rowResults, type Table, xlsxBlob } from "./file-adapter";
 import { clearJob, type SavedJob } from "./job-store";
-import { collectAnswers, type Progress, submitJob, watchJob } from "./run-job";
+import { collectAnswers, type Progress, sha256Hex, submitJob, watchJob } from "./run-job";
 
 let finished: { job: SavedJob; answers: Answer[]; found: number; failed: number } | undefined;
 let stop: AbortController | undefined;
@@ -64,9 +54,13 @@ export function offerDownloads(fileHash: string | undefined): void {
 
 const baseName = (name: string) => name.replace(/\.(csv|xlsx|jsonl|ndjson)$/i, "");
 
-/** Writes the file asked for from the table in hand and the run's answers (the mapping is the run's own). */
-export async function download(kind: "csv" | "xlsx" | "failed", table: Table, prepared: Prepared): Promise<void> {
+/** Writes the file asked for from the table in hand and the run's answers, under the run's own mapping. */
+export async function download(kind: "csv" | "xlsx" | "failed", table: Table): Promise<void> {
   if (!finished) return;
+  const prepared = prepare(table, finished.job.mapping);
+  // Read in another encoding since the run, the rows would not be the ones sent.
+  if ((await sha256Hex(JSON.stringify(prepared.items))) !== finished.job.runHash)
+    return status("This file reads differently from the one sent (another encoding?): choose the encoding it was sent with.");
   const results = rowResults(prepared, finished.answers);
   const name = baseName(finished.job.fileName);
   try {

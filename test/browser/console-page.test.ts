@@ -84,9 +84,11 @@ describe("the /app console in a real browser", () => {
     await expect(page.getByRole("heading", { name: "Enrich a spreadsheet" }).isVisible()).resolves.toBe(true);
   });
 
-  it("takes a key, then shows the account's rate limits and usage", async () => {
-    await page.getByLabel("API key").fill(TEST_KEY);
-    await page.getByRole("button", { name: "Use key" }).click();
+  it("takes a key from the keyboard, then shows the account's rate limits and usage", async () => {
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate("document.activeElement.id")).resolves.toBe("api-key");
+    await page.keyboard.type(TEST_KEY);
+    await page.keyboard.press("Enter");
     await page.locator("#limits td", { hasText: "contact_info_request" }).waitFor({ timeout: 30_000 });
     await page.locator("#usage svg[role=img]").waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => Object.keys(localStorage).some((k) => (localStorage.getItem(k) ?? "").includes("ck_test_")))).toBe(
@@ -94,8 +96,12 @@ describe("the /app console in a real browser", () => {
     );
   });
 
-  it("reads a Windows-1252 export with repeated headers, and counts its rows before sending", async () => {
-    await page.setInputFiles("#file", UPLOAD);
+  it("reads a Windows-1252 export with repeated headers, chosen from the keyboard, and counts its rows before sending", async () => {
+    // Key field, "Use key", "Forget key", then the file picker.
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
+    await expect(page.evaluate("document.activeElement.id")).resolves.toBe("file");
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")]);
+    await chooser.setFiles(UPLOAD);
     await page.locator("#preview td", { hasText: "José" }).first().waitFor({ timeout: 10_000 });
     await expect(page.locator("#file-status").textContent()).resolves.toContain("Windows-1252");
     await expect(page.locator("#preview th").allTextContents()).resolves.toEqual(HEADER.split(","));
