@@ -127,7 +127,8 @@ export function rowResults({ rows, sentRows }: Prepared, answers: readonly (Answ
   return rows.map((row, index) => {
     if ("problem" in row) return invalidRowCells(row.problem);
     const answer = answers[sentAt.get(index)!];
-    return answer ? resultCells(answer.batchId, answer.item, row.warnings) : invalidRowCells("no result was read for this row");
+    if (answer) return resultCells(answer.batchId, answer.item, row.warnings);
+    return { ...invalidRowCells("no result was read for this row; download again"), error_code: "no_result" };
   });
 }
 
