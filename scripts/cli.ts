@@ -32,13 +32,18 @@ const FILE_PROBLEMS: Record<string, string> = {
   EISDIR: "it is a directory; give a file",
 };
 
-/** A text file's contents; an unreadable file is a CliError naming it (Node leaves the path out of some errors). */
-export function readTextFile(path: string): string {
+/** An unreadable file as a CliError naming it (Node leaves the path out of some errors); other errors as they are. */
+export function cannotRead(path: string, error: unknown): unknown {
+  const problem = FILE_PROBLEMS[(error as NodeError).code ?? ""];
+  return problem ? new CliError(`cannot read ${path}: ${problem}`) : error;
+}
+
+/** A file's bytes (decoding is the file core's job: encodings are guessed there, never silently). */
+export function readFileBytes(path: string): Uint8Array {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path);
   } catch (error) {
-    const problem = FILE_PROBLEMS[(error as NodeError).code ?? ""];
-    throw problem ? new CliError(`cannot read ${path}: ${problem}`) : error;
+    throw cannotRead(path, error);
   }
 }
 

@@ -1,23 +1,28 @@
-// npm run directory -- import FILE.csv|FILE.jsonl [--local|--remote] [--dry-run]
-import { extname } from "node:path";
+// npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local|--remote] [--dry-run]
 import { parseArgs } from "node:util";
 import type { DirectoryEntry } from "../src/enrichment/directory";
-import { directoryWrites, parseDirectoryFile, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
-import { readTextFile, runCli, usageError } from "./cli";
+import { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
+import { readCsvBytes } from "../src/file-core";
+import { readFileBytes, runCli, usageError } from "./cli";
+import { delimiterFlag, encodingFlag, inputKind, jsonlTable, xlsxTable } from "./file-input";
 import { kvPutAll } from "./wrangler-kv";
 
-const USAGE = `usage: npm run directory -- import FILE.csv|FILE.jsonl [--local | --remote] [--dry-run]
+const USAGE = `usage: npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local | --remote] [--dry-run]
   --local            write to the local store that \`npm run dev\` reads (the default)
   --persist-to DIR   with --local: the state directory of a \`wrangler dev --persist-to DIR\`
   --remote           write to the deployed DIRECTORY namespace (after \`npx wrangler login\` and \`npm run deploy\`)
   --dry-run          validate and report only; write nothing
-Columns: firstName, lastName, fullName, companyName, companyDomain, linkedinUrl, workEmail, personalEmail,
-emailStatus, mobilePhone, workPhone, or a CRM export's names for them ("First Name", "Email", "Company", "Phone", "LinkedIn URL", …).`;
+  --encoding NAME    utf-8, utf-16le, utf-16be or windows-1252 (default: by BOM, else UTF-8, else Windows-1252)
+  --delimiter D      comma, semicolon or tab (default: the one the header row uses)
+  --sheet NAME       the .xlsx sheet to read (default: the first)
+Columns: ${DIRECTORY_COLUMNS.join(", ")}, or a CRM export's names for them ("First Name", "Email", "Company",
+"Phone", "LinkedIn URL", "Website", …: a HubSpot, Salesforce, Pipedrive, Apollo or Zoho export imports as it is).
+Other columns are ignored (and listed). A malformed optional value (a phone not in +<country code> form) is left out
+of its row, with a warning; a row is rejected only when what is left cannot be found or has no contact data.`;
 // wrangler kv bulk put takes at most 10,000 pairs per call.
 const WRITES_PER_CALL = 10_000;
-const FORMATS: Record<string, "csv" | "jsonl"> = { ".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl" };
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -26,24 +31,42 @@ function main(argv: string[]): void {
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
       "dry-run": { type: "boolean", default: false },
+      encoding: { type: "string" },
+      delimiter: { type: "string" },
+      sheet: { type: "string" },
     },
   });
   const [command, file, ...extra] = positionals;
   if (command !== "import") throw usageError(command ? `unknown command ${command}; the command is import` : "give a command: import FILE");
-  if (!file) throw usageError("import needs a FILE (.csv or .jsonl)");
+  if (!file) throw usageError("import needs a FILE (.csv, .xlsx or .jsonl)");
   if (extra.length > 0) throw usageError(`one FILE at a time; unexpected ${extra.join(" ")}`);
-  const format = FORMATS[extname(file).toLowerCase()];
-  if (!format) throw usageError(`${file}: give a .csv or .jsonl (or .ndjson) file`);
+  const kind = inputKind(file);
+  if (!kind) throw usageError(`${file}: give a .csv, .xlsx or .jsonl (or .ndjson) file`);
   if (values.local && values.remote) throw usageError("choose one of --local and --remote");
   if (values.remote && values["persist-to"]) throw usageError("--persist-to is for the local store; drop it with --remote");
 
-  const parsed = parseDirectoryFile(readTextFile(file), format);
+  const encoding = encodingFlag(values.encoding);
+  const delimiter = delimiterFlag(values.delimiter);
+  if (values.sheet !== undefined && kind !== "xlsx") throw usageError("--sheet is for an .xlsx FILE; drop it");
+
+  const table =
+    kind === "csv"
+      ? readCsvBytes(readFileBytes(file), { encoding, delimiter })
+      : kind === "xlsx"
+        ? await xlsxTable(file, values.sheet)
+        : jsonlTable(file);
+  for (const notice of table.notices) console.log(`note: ${notice}`);
+  const parsed = directoryRecords(table);
+  if (parsed.ignored.length > 0) console.log(`ignored column(s) naming no directory field: ${parsed.ignored.join(", ")}`);
   const rejected: Rejection[] = [...parsed.rejected];
+  const warned: Rejection[] = [];
   const entries: DirectoryEntry[] = [];
   for (const { line, record } of parsed.rows) {
-    const entry = toDirectoryEntry(record);
+    const warnings: string[] = [];
+    const entry = toDirectoryEntry(record, warnings);
     if (typeof entry === "string") rejected.push({ line, reason: entry });
     else entries.push(entry);
+    for (const reason of warnings) warned.push({ line, reason });
   }
 
   const writes = directoryWrites(entries);
@@ -59,6 +82,7 @@ function main(argv: string[]): void {
     `${dryRun ? "Checked" : "Imported"} ${file}: ${entries.length} row(s) accepted, ${rejected.length} rejected, ${writes.length} KV entries${dryRun ? " (dry run: nothing written)" : ""}.`,
   );
   for (const { line, reason } of rejected.sort((a, b) => a.line - b.line)) console.log(`  line ${line}: ${reason}`);
+  for (const { line, reason } of warned) console.log(`  line ${line} (imported): ${reason}`);
   if (entries.length === 0 && rejected.length > 0) process.exitCode = 1;
 }
 

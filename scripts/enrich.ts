@@ -1,32 +1,44 @@
-// npm run enrich -- INPUT [--out OUTPUT] [--environment test|live] [--base-url URL] [--api-key KEY]
-// A CSV (or JSONL) of people in, the same rows with their best email and phone
-// out, through the typed client in client/.
-import { createHash } from "node:crypto";
-import { renameSync, writeFileSync } from "node:fs";
+// npm run enrich -- INPUT [--out OUTPUT] [options]
+// A spreadsheet of people in (CSV, XLSX or JSONL), the same rows with their best
+// email and phone out, through the typed client in client/ and the file core in
+// src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import { type BatchItem, type Client, createClient, type Environment, ProblemError, type Submitted } from "../client/src/index";
+import { type Client, createClient, type Environment, ProblemError, type Submitted } from "../client/src/index";
+import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
-import { CliError, readTextFile, runCli, usageError } from "./cli";
+import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
+import { writeOutput } from "./enrich-output";
+import { type Checked, itemChunks, openSource, type Source, validate } from "./enrich-passes";
 import { type Progress, progressReporter } from "./enrich-progress";
-import { csvLine, inputFormat, parseInput, RESULT_COLUMNS, resultCells } from "./enrich-rows";
+import { delimiterFlag, encodingFlag, inputKind } from "./file-input";
 
 // The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
 const BATCH_ITEMS = 10_000;
 const ENVIRONMENTS: readonly Environment[] = ["test", "live"];
+// Bad rows named on the command line before "…".
+const BAD_ROWS_SHOWN = 5;
 
-const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [--environment test|live] [--base-url URL] [--api-key KEY]
-  INPUT              a .csv (RFC 4180, UTF-8 with or without BOM) or .jsonl file, one person a row, with some of the
-                     columns externalId, firstName, lastName, fullName, companyName, companyDomain (a website URL is
-                     fine), linkedinUrl, email, in any case and spacing, or a CRM export's names for them ("First Name",
-                     "Company", "Website", "LinkedIn URL", "Email", "Record ID", …); other columns are carried through
-  --out OUTPUT       the CSV to write (default: INPUT with .enriched.csv)
+const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [options]
+  INPUT              a .csv (also .tsv, .txt), .xlsx or .jsonl file, a header row then one person a row. Columns are
+                     matched to the API's fields by name: ours (firstName, lastName, fullName, companyName,
+                     companyDomain, linkedinUrl, email, externalId) or an export's ("First Name", "Company / Account",
+                     "Website", "Person Linkedin Url", "Email", …) from HubSpot, Salesforce, Pipedrive, Apollo, LinkedIn,
+                     Zoho; the mapping is printed before anything is sent. Every column is carried through.
+  --out OUTPUT       the file to write, .csv (UTF-8 with BOM) or .xlsx (default: INPUT with .enriched.csv)
+  --map FIELD=COLUMN feed FIELD from the column named COLUMN (repeatable); FIELD= maps nothing to FIELD
+  --encoding NAME    utf-8, utf-16le, utf-16be or windows-1252 (default: by BOM, else UTF-8, else Windows-1252)
+  --delimiter D      comma, semicolon or tab (default: the one the header row uses)
+  --sheet NAME       the .xlsx sheet to read (default: the first)
+  --skip-bad-rows    leave out rows that cannot be read (an unclosed quote…) instead of stopping
   --environment ENV  test (the sandbox; the default) or live
   --base-url URL     ${BASE_URL_HELP}
   --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key
-Writes one row per input row, in order: the input's columns, then ${RESULT_COLUMNS.join(", ")}
-(the most confident email and phone). Over ${BATCH_ITEMS} rows are sent as several batches. Running it again on
-the same file within 24 h reuses the batches it created (Idempotency-Key), creating none.`;
+Writes one row per input row, in order: the input's cells as read, then ${RESULT_FIELDS.map((field) => RESULT_PREFIX + field).join(", ")}
+(a name the input already has gets _2, _3, …). Cells starting with = + - @ tab or CR get a leading ' so no spreadsheet
+runs them. A row with a malformed email or LinkedIn URL is sent without it (enriched_warnings says so); a row that
+names no one is not sent (enriched_status failed). Over ${BATCH_ITEMS} rows go as several batches; running it again on the
+same file within 24 h reuses the batches it created (Idempotency-Key), creating none.`;
 
 interface Options {
   input: string;
@@ -34,6 +46,11 @@ interface Options {
   environment: Environment;
   baseUrl: string;
   apiKey: string;
+  overrides: MappingOverride[];
+  encoding: ReturnType<typeof encodingFlag>;
+  delimiter: ReturnType<typeof delimiterFlag>;
+  sheet?: string;
+  skipBadRows: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -45,21 +62,47 @@ function parseOptions(argv: string[]): Options {
       environment: { type: "string", default: "test" },
       "base-url": { type: "string" },
       "api-key": { type: "string" },
+      map: { type: "string", multiple: true, default: [] },
+      encoding: { type: "string" },
+      delimiter: { type: "string" },
+      sheet: { type: "string" },
+      "skip-bad-rows": { type: "boolean", default: false },
     },
   });
   const [input, ...extra] = positionals;
-  if (!input) throw usageError("give the INPUT file (.csv or .jsonl)");
+  if (!input) throw usageError("give the INPUT file (.csv, .xlsx or .jsonl)");
   if (extra.length > 0) throw usageError(`one INPUT at a time; unexpected ${extra.join(" ")}`);
-  if (!inputFormat(input)) throw usageError(`${input}: give a .csv or .jsonl (or .ndjson) file`);
+  const kind = inputKind(input);
+  if (!kind) throw usageError(`${input}: give a .csv, .xlsx or .jsonl file`);
+  if (values.sheet !== undefined && kind !== "xlsx") throw usageError("--sheet is for an .xlsx INPUT; drop it");
   const environment = ENVIRONMENTS.find((name) => name === values.environment);
   if (!environment) throw usageError(`--environment is test or live, not ${values.environment}`);
+  const overrides = values.map.map((text) => {
+    const override = parseOverride(text);
+    if (!override) throw usageError(`--map takes FIELD=COLUMN, such as --map "companyName=Company / Account"; not ${text}`);
+    return override;
+  });
+  const encoding = encodingFlag(values.encoding);
+  const delimiter = delimiterFlag(values.delimiter);
+  const out = values.out ?? `${input.replace(/\.[^./\\]+$/, "")}.enriched.csv`;
+  if (!/\.(csv|xlsx)$/i.test(out)) throw usageError(`--out ends in .csv or .xlsx, not ${out}`);
+  if (out === input) throw usageError("--out must not be the INPUT file");
   const baseUrl = resolveBaseUrl(values["base-url"]);
   const localKey = isLoopback(baseUrl) ? DEV_KEYS.find((key) => key.environment === environment)?.key : undefined;
   const apiKey = values["api-key"] ?? process.env.CONTACT_INFO_API_KEY ?? localKey;
   if (!apiKey) throw usageError(`give the API key for ${baseUrl} with --api-key or CONTACT_INFO_API_KEY`);
-  const out = values.out ?? input.replace(/\.(csv|jsonl|ndjson)$/i, ".enriched.csv");
-  if (out === input) throw usageError("--out must not be the INPUT file");
-  return { input, out, environment, baseUrl, apiKey };
+  return {
+    input,
+    out,
+    environment,
+    baseUrl,
+    apiKey,
+    overrides,
+    encoding,
+    delimiter,
+    sheet: values.sheet,
+    skipBadRows: values["skip-bad-rows"],
+  };
 }
 
 /** One line saying what to do about an error the API answered or a server that could not be reached; undefined for anything else. */
@@ -83,29 +126,16 @@ function explain(error: unknown, { baseUrl, environment }: Options): string | un
   return undefined;
 }
 
-interface Chunk {
-  start: number;
-  items: ReturnType<typeof parseInput>["items"];
-}
-
-const chunked = <T>(list: readonly T[], size: number): { start: number; items: T[] }[] =>
-  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => ({ start: i * size, items: list.slice(i * size, (i + 1) * size) }));
-
-/** Submits every chunk, one after another; the keys make a rerun of the same file answer the same batches. */
-async function submitAll(
-  client: Client,
-  items: Chunk["items"],
-  fileHash: string,
-  note: (text: string) => void,
-): Promise<{ chunk: Chunk; batch: Submitted }[]> {
+/** Pass 2: every chunk of valid rows submitted, one after another; the keys make a rerun of the same file answer the same batches. */
+async function submitAll(client: Client, source: Source, checked: Checked, note: (text: string) => void): Promise<Submitted[]> {
   for (let size = BATCH_ITEMS; ; ) {
-    const chunks = chunked(items, size);
-    const submitted: { chunk: Chunk; batch: Submitted }[] = [];
+    const total = Math.ceil(checked.valid / size);
+    const submitted: Submitted[] = [];
     try {
-      for (const [i, chunk] of chunks.entries()) {
-        note(`submitting batch ${i + 1} of ${chunks.length}`);
-        const idempotencyKey = `enrich-${fileHash}-${i + 1}-of-${chunks.length}`;
-        submitted.push({ chunk, batch: await client.submit(chunk.items, { idempotencyKey }) });
+      for await (const items of itemChunks(source, checked.mapping, size)) {
+        note(`submitting batch ${submitted.length + 1} of ${total}`);
+        const idempotencyKey = `enrich-${checked.hash}-${submitted.length + 1}-of-${total}`;
+        submitted.push(await client.submit(items, { idempotencyKey }));
       }
       return submitted;
     } catch (error) {
@@ -117,81 +147,79 @@ async function submitAll(
   }
 }
 
+/** What pass 1 found, for the user, before anything is sent; a bad row stops the run unless --skip-bad-rows. */
+function report(source: Source, checked: Checked, options: Options): void {
+  for (const notice of source.notices) console.log(`note: ${notice}`);
+  if (Object.keys(checked.mapping).length === 0)
+    throw new CliError(
+      `no column names a person; name one with --map, e.g. --map "email=E-Mail" (fields: externalId, firstName, lastName, fullName, companyName, companyDomain, linkedinUrl, email)`,
+    );
+  const bad = checked.badRows;
+  if (bad.length > 0) {
+    const shown = bad.slice(0, BAD_ROWS_SHOWN).map(({ line, problem }) => `line ${line}: ${problem}`);
+    const more = bad.length > BAD_ROWS_SHOWN ? `; and ${bad.length - BAD_ROWS_SHOWN} more` : "";
+    if (!options.skipBadRows)
+      throw new CliError(
+        `${bad.length} row(s) cannot be read (${shown.join("; ")}${more}); fix the file, or pass --skip-bad-rows to leave them out; nothing was sent`,
+      );
+    console.log(`skipping ${bad.length} row(s) that cannot be read: ${shown.join("; ")}${more}`);
+  }
+  console.log("columns:");
+  for (const line of describeMapping(checked.header, checked.mapping)) console.log(`  ${line}`);
+  console.log(
+    `${checked.rows} rows: ${checked.valid} to send${checked.warned > 0 ? ` (${checked.warned} with a value left out, see enriched_warnings)` : ""}, ${checked.invalid} naming no one (not sent)`,
+  );
+  if (checked.rows === 0) throw new CliError("the file has no rows; give one row per person");
+}
+
 async function enrich(options: Options): Promise<void> {
-  const text = readTextFile(options.input);
-  const input = parseInput(text, inputFormat(options.input)!);
-  const fileHash = createHash("sha256").update(text).digest("hex").slice(0, 32);
+  const source = await openSource(options.input, inputKind(options.input)!, options);
+  const checked = await validate(source, options.overrides);
+  report(source, checked, options);
+
   const reporter = progressReporter();
-  const progress: Progress = { total: input.items.length, done: 0, found: 0, failed: 0 };
+  const progress: Progress = { total: checked.valid, done: 0, found: 0, failed: 0 };
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     environment: options.environment,
     onWait: ({ seconds, problem }) => reporter.note(`${problem.code}: waiting ${seconds} s as the server asked`, true),
   });
-  const results: (Record<(typeof RESULT_COLUMNS)[number], string> | undefined)[] = new Array(input.items.length);
-  const counted = { found: 0, notFound: 0, failed: 0 };
   const stop = new AbortController();
+  let batchIds: string[] = [];
   try {
-    const batches = await submitAll(client, input.items, fileHash, (text) => reporter.note(text));
+    const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
+    batchIds = batches.map((batch) => batch.batchId);
     reporter.note("");
     const doneByBatch = batches.map(() => 0);
     const failedByBatch = batches.map(() => 0);
-    const show = (force = false) => {
-      progress.done = doneByBatch.reduce((a, b) => a + b, 0);
-      progress.failed = failedByBatch.reduce((a, b) => a + b, 0);
-      progress.found = counted.found;
-      reporter.update(progress, force);
-    };
-    const record = (batchId: string, start: number, item: BatchItem) => {
-      const row = start + item.index;
-      if (row >= results.length || results[row] !== undefined) return;
-      results[row] = resultCells(batchId, item);
-      if (item.status === "failed") counted.failed++;
-      else if (item.outcome === "found") counted.found++;
-      else counted.notFound++;
-    };
     await Promise.all(
-      batches.map(async ({ chunk, batch }, i) => {
+      batches.map(async (batch, i) => {
         try {
           await client.waitForBatch(batch.batchId, {
             signal: stop.signal,
             onProgress: (summary) => {
               doneByBatch[i] = summary.completedItems + summary.failedItems;
               failedByBatch[i] = summary.failedItems;
-              show();
+              progress.done = doneByBatch.reduce((a, b) => a + b, 0);
+              progress.failed = failedByBatch.reduce((a, b) => a + b, 0);
+              reporter.update(progress);
             },
           });
-          for await (const item of client.items(batch.batchId, { signal: stop.signal })) record(batch.batchId, chunk.start, item);
-          show();
         } catch (error) {
           stop.abort(error);
           throw error;
         }
       }),
     );
-    show(true);
+    reporter.update(progress, true);
   } finally {
     reporter.finish();
   }
-  const missing = results.filter((result) => result === undefined).length;
-  if (missing > 0) throw new CliError(`${missing} row(s) got no result; run the same command again (it reuses the batches)`);
-
-  const lines = [csvLine([...input.columns, ...RESULT_COLUMNS])];
-  for (const [i, row] of input.rows.entries()) {
-    lines.push(csvLine([...input.columns.map((column) => row[column] ?? ""), ...RESULT_COLUMNS.map((column) => results[i]![column])]));
-  }
-  const partial = `${options.out}.partial`;
-  try {
-    writeFileSync(partial, (input.bom ? "\uFEFF" : "") + lines.join(""));
-    renameSync(partial, options.out);
-  } catch (error) {
-    throw new CliError(
-      `cannot write ${options.out}: ${(error as { code?: string }).code ?? "error"}; check the path and its folder's permissions`,
-    );
-  }
+  const delimiter = source.kind === "csv" ? (source.delimiter ?? ",") : ",";
+  const counted = await writeOutput(source, checked, { out: options.out, delimiter, client, batchIds });
   console.log(
-    `enriched ${input.rows.length} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed -> ${options.out}`,
+    `enriched ${checked.rows} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed -> ${options.out}`,
   );
 }
 

@@ -3,6 +3,19 @@
 // a browser page without the schema library.
 import type { PersonInput } from "./person";
 
+export const PERSON_FIELDS = [
+  "externalId",
+  "firstName",
+  "lastName",
+  "fullName",
+  "companyName",
+  "companyDomain",
+  "linkedinUrl",
+  "email",
+] as const;
+
+export type PersonField = (typeof PERSON_FIELDS)[number];
+
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 // C0 and C1 control characters, except tab, LF and CR: those are whitespace that normalization collapses.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;

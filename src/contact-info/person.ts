@@ -1,22 +1,19 @@
 import * as z from "zod";
-import { asciiDomain, asciiEmail, given, identificationProblem, isCleanText, isDomain, isEmail, linkedinSlug } from "./identifiers";
+import {
+  asciiDomain,
+  asciiEmail,
+  given,
+  identificationProblem,
+  isCleanText,
+  isDomain,
+  isEmail,
+  linkedinSlug,
+  type PersonField,
+} from "./identifiers";
 
-export { asciiDomain, asciiEmail, isCleanText, linkedinSlug } from "./identifiers";
+export { asciiDomain, asciiEmail, isCleanText, linkedinSlug, PERSON_FIELDS } from "./identifiers";
 
 export const MAX_FIELD_LENGTH = 512;
-
-export const PERSON_FIELDS = [
-  "externalId",
-  "firstName",
-  "lastName",
-  "fullName",
-  "companyName",
-  "companyDomain",
-  "linkedinUrl",
-  "email",
-] as const;
-
-type PersonField = (typeof PERSON_FIELDS)[number];
 
 /** An item as submitted: every field optional, every value a string. */
 export type PersonInput = Partial<Record<PersonField, string>>;

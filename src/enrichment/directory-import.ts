@@ -1,9 +1,11 @@
-// Turns an operator's CSV or JSONL file into DIRECTORY entries. Pure: the
-// import command (scripts/directory.ts) reads the file and writes the result.
-import { matchColumn, matchColumns } from "../contact-info/columns";
+// Turns an operator's file (CSV, XLSX or JSONL, read by the file core) into
+// DIRECTORY entries. Pure: the import command (scripts/directory.ts) reads the
+// file and writes the result. Columns that name no directory field are ignored
+// (and listed); a CRM export imports as it is.
 import { EMAIL_STATUSES, type EmailStatus } from "../contact-info/contact";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
+import { decideMapping, fieldValue, isBadRow, matchColumn, parseCsvText, type Table, TableBuilder, websiteDomain } from "../file-core";
 import { type DirectoryEntry, directoryKey, entryKeys, type LearnedPattern } from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
 import { firstAndLast, splitName } from "./names";
@@ -32,78 +34,79 @@ export interface Rejection {
 export interface ParsedFile {
   rows: { line: number; record: Record<string, unknown> }[];
   rejected: Rejection[];
+  /** Column names (or JSONL keys) that name no directory field, in order of first appearance. */
+  ignored: string[];
 }
 
-/** RFC 4180 CSV: quoted fields, doubled quotes, commas and newlines inside quotes, CRLF or LF. */
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let line = 1;
-  let rowLine = 1;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else {
-        if (char === "\n") line++;
-        cell += char;
-      }
-    } else if (char === '"' && cell === "") quoted = true;
-    else if (char === ",") {
-      cells.push(cell);
-      cell = "";
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && text[i + 1] === "\n") i++;
-      cells.push(cell);
-      if (cells.some((value) => value !== "")) rows.push({ line: rowLine, cells });
-      cells = [];
-      cell = "";
-      rowLine = ++line;
-    } else cell += char;
-  }
-  cells.push(cell);
-  if (cells.some((value) => value !== "")) rows.push({ line: rowLine, cells });
-  return rows;
+/** The directory rows of a table (from the file core): each mapped field's first non-empty cell. */
+export function directoryRecords(table: Table): ParsedFile {
+  const rejected = table.badRows.map(({ line, problem }) => ({ line, reason: problem }));
+  const mapping = decideMapping(table.header, DIRECTORY_COLUMNS);
+  const used = new Set(Object.values(mapping).flat());
+  const ignored = [...new Set(table.header.filter((_, index) => !used.has(index)).map((name) => name.trim() || "(blank)"))];
+  if (Object.keys(mapping).length === 0)
+    return {
+      rows: [],
+      ignored,
+      rejected: [
+        ...rejected,
+        { line: 1, reason: `no column names a directory field; give some of ${DIRECTORY_COLUMNS.join(", ")} (or a CRM export's names)` },
+      ],
+    };
+  const rows = table.rows.map(({ line, cells }) => ({
+    line,
+    record: Object.fromEntries(
+      Object.entries(mapping).flatMap(([field, indexes]) => {
+        const value = fieldValue(cells, indexes as number[]);
+        return value === "" ? [] : [[field, value]];
+      }),
+    ),
+  }));
+  return { rows, rejected, ignored };
 }
 
 export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): ParsedFile {
-  const rejected: Rejection[] = [];
-  if (format === "jsonl") {
-    const rows: ParsedFile["rows"] = [];
-    text.split(/\r?\n/).forEach((raw, i) => {
-      if (raw.trim() === "") return;
-      try {
-        const record = JSON.parse(raw);
-        if (typeof record !== "object" || record === null || Array.isArray(record)) throw new Error();
-        // Keys get the CSV header's aliases; one that matches nothing stays, for toDirectoryEntry to name.
-        rows.push({
-          line: i + 1,
-          record: Object.fromEntries(Object.entries(record).map(([key, value]) => [matchColumn(key, DIRECTORY_COLUMNS) ?? key, value])),
-        });
-      } catch {
-        rejected.push({ line: i + 1, reason: "not a JSON object" });
-      }
-    });
-    return { rows, rejected };
+  if (format === "csv") {
+    const builder = new TableBuilder();
+    builder.add(parseCsvText(text));
+    if (builder.table.header.length === 0 && !parseCsvText(text).some(isBadRow))
+      return { rows: [], rejected: [{ line: 1, reason: "the file is empty" }], ignored: [] };
+    return directoryRecords(builder.table);
   }
-  const [header, ...body] = parseCsv(text);
-  if (!header) return { rows: [], rejected: [{ line: 1, reason: "the file is empty" }] };
-  const matched = matchColumns(header.cells, DIRECTORY_COLUMNS);
-  if ("problem" in matched) return { rows: [], rejected: [{ line: 1, reason: matched.problem }] };
-  const rows = body.map(({ line, cells }) => ({
-    line,
-    record: Object.fromEntries(matched.columns.map((name, i) => [name, cells[i] ?? ""])),
-  }));
-  return { rows, rejected };
+  const rejected: Rejection[] = [];
+  const ignored = new Set<string>();
+  const rows: ParsedFile["rows"] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    let record: unknown;
+    try {
+      record = JSON.parse(raw);
+    } catch {
+      record = undefined;
+    }
+    if (typeof record !== "object" || record === null || Array.isArray(record)) {
+      rejected.push({ line: i + 1, reason: "not a JSON object" });
+      return;
+    }
+    // Keys get the CSV header's aliases; the first key that names a field wins, as in a CSV.
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(record)) {
+      const field = matchColumn(key, DIRECTORY_COLUMNS);
+      if (field === undefined) ignored.add(key);
+      else if (!(field in fields) || fields[field] === "" || fields[field] === null) fields[field] = value;
+    }
+    rows.push({ line: i + 1, record: fields });
+  });
+  return { rows, rejected, ignored: [...ignored] };
 }
 
-/** A valid, normalized entry, or the reason the row cannot be one. */
-export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntry | string {
+/**
+ * A valid, normalized entry, or the reason the row cannot be one. Leniently: a
+ * malformed optional value (a phone not in international form, an email "n/a")
+ * is left out and named in `warnings`; the row fails only when what is left
+ * cannot be an entry.
+ */
+export function toDirectoryEntry(record: Record<string, unknown>, warnings: string[] = []): DirectoryEntry | string {
   const unknown = Object.keys(record).filter((name) => !(DIRECTORY_COLUMNS as readonly string[]).includes(name));
   if (unknown.length > 0) return `unknown field(s) ${unknown.join(", ")}`;
   const field: Record<string, string> = {};
@@ -112,6 +115,7 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
     if (typeof value !== "string") return `${name} must be a string`;
     if (value.trim() !== "") field[name] = value.trim().replace(/\s+/g, " ");
   }
+  const dropped: string[] = [];
 
   const entry: DirectoryEntry = { emails: [], phones: [] };
   if (field.firstName) entry.firstName = field.firstName;
@@ -122,25 +126,29 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   }
   if (field.companyName) entry.companyName = field.companyName;
   if (field.companyDomain) {
-    const domain = asciiDomain(field.companyDomain);
-    if (!domain) return "companyDomain is not a domain name";
-    entry.companyDomain = domain;
+    const domain = asciiDomain(websiteDomain(field.companyDomain));
+    if (domain) entry.companyDomain = domain;
+    else dropped.push("companyDomain is not a domain name");
   }
   if (field.linkedinUrl) {
     const slug = linkedinSlug(field.linkedinUrl);
-    if (!slug) return "linkedinUrl is not a LinkedIn profile URL";
-    entry.linkedinSlug = slug;
+    if (slug) entry.linkedinSlug = slug;
+    else dropped.push("linkedinUrl is not a LinkedIn profile URL");
   }
-  const status = field.emailStatus ?? "unknown";
-  if (!isEmailStatus(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
+  let status: EmailStatus = "unknown";
+  if (field.emailStatus !== undefined) {
+    const given = field.emailStatus.toLowerCase();
+    if (isEmailStatus(given)) status = given;
+    else dropped.push(`emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`);
+  }
   for (const [column, type] of [
     ["workEmail", "work"],
     ["personalEmail", "personal"],
   ] as const) {
     if (field[column] === undefined) continue;
     const address = asciiEmail(field[column].toLowerCase());
-    if (!address) return `${column} is not an email address`;
-    entry.emails.push({ address, type, status });
+    if (address) entry.emails.push({ address, type, status });
+    else dropped.push(`${column} is not an email address`);
   }
   for (const [column, type] of [
     ["mobilePhone", "mobile"],
@@ -148,15 +156,21 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
   ] as const) {
     if (field[column] === undefined) continue;
     const number = toE164(field[column]);
-    if (!number) return `${column} is not a phone number in international form (+<country code> …)`;
-    entry.phones.push({ number, type });
+    if (number) entry.phones.push({ number, type });
+    else dropped.push(`${column} is not a phone number in international form (+<country code> …)`);
   }
   // A work address tells the company domain when the row does not.
   const work = entry.emails.find((email) => email.type === "work");
   if (!entry.companyDomain && work) entry.companyDomain = work.address.split("@")[1]!;
 
-  if (entry.emails.length + entry.phones.length === 0) return "no contact data: give workEmail, personalEmail, mobilePhone or workPhone";
-  if (entryKeys(entry).length === 0) return "nothing to find the person by: give linkedinUrl, an email, or a name with companyDomain";
+  const problem =
+    entry.emails.length + entry.phones.length === 0
+      ? "no contact data: give workEmail, personalEmail, mobilePhone or workPhone"
+      : entryKeys(entry).length === 0
+        ? "nothing to find the person by: give linkedinUrl, an email, or a name with companyDomain"
+        : undefined;
+  if (problem) return [problem, ...dropped].join("; ");
+  warnings.push(...dropped.map((reason) => `${reason}; left out`));
   return entry;
 }
 

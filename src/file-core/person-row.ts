@@ -1,12 +1,12 @@
 // A row as an API item, leniently: an optional identifier that is malformed (an
 // email "n/a", a LinkedIn URL that is not a profile) is left out with a warning
 // when the rest still identifies the person; a row fails only when nothing does.
-import { asciiDomain, identificationProblem, isEmail, linkedinSlug } from "../contact-info/identifiers";
-import { PERSON_FIELDS, type PersonInput } from "../contact-info/person";
+import { asciiDomain, identificationProblem, isEmail, linkedinSlug, PERSON_FIELDS, type PersonField } from "../contact-info/identifiers";
+import type { PersonInput } from "../contact-info/person";
 import { type ColumnMapping, fieldValue } from "./mapping";
 
+export type { PersonField };
 export { PERSON_FIELDS };
-export type PersonField = (typeof PERSON_FIELDS)[number];
 
 export type RowItem = { item: PersonInput; warnings: string[] } | { problem: string; warnings: string[] };
 

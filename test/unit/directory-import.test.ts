@@ -3,20 +3,63 @@ import { describe, expect, it } from "vitest";
 import sample from "../../directory/sample.csv?raw";
 import { MAX_FIELD_LENGTH, normalizePerson } from "../../src/contact-info/person";
 import { type DirectoryEntry, entryKeys, lookupKeys } from "../../src/enrichment/directory";
-import { directoryWrites, learnPatterns, parseCsv, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
+import { directoryWrites, learnPatterns, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
+import hubspot from "../../test/exports/hubspot-contacts.csv?raw";
+import salesforceLeads from "../../test/exports/salesforce-leads.csv?raw";
 
-describe("CSV parsing", () => {
-  it("handles quotes, doubled quotes, embedded commas and newlines, and CRLF", () => {
-    const rows = parseCsv('a,b\r\n"x, y","say ""hi"""\r\n"multi\nline",z\n');
-    expect(rows).toEqual([
-      { line: 1, cells: ["a", "b"] },
-      { line: 2, cells: ["x, y", 'say "hi"'] },
-      { line: 3, cells: ["multi\nline", "z"] },
+describe("directory import of a CRM export", () => {
+  it("imports a HubSpot export as it is: unknown columns ignored and listed, the website as a domain", () => {
+    const csv = `${hubspot.trimEnd()}\r\n1,Avery,Quill,avery.quill@example.com,+1 415 555 0100,,Example Co,,CTO,https://www.example.com/about,https://www.linkedin.com/in/avery-quill-example,Sam,lead,New,2026-01-01,\r\n`;
+    const { rows, rejected, ignored } = parseDirectoryFile(csv, "csv");
+    expect(rejected).toEqual([]);
+    expect(ignored).toEqual([
+      "Record ID",
+      "Job Title",
+      "Contact owner",
+      "Lifecycle Stage",
+      "Lead Status",
+      "Create Date",
+      "Last Activity Date",
     ]);
+    expect(toDirectoryEntry(rows[0]!.record)).toMatchObject({
+      firstName: "Avery",
+      lastName: "Quill",
+      companyName: "Example Co",
+      companyDomain: "example.com",
+      linkedinSlug: "avery-quill-example",
+      emails: [{ address: "avery.quill@example.com", type: "work" }],
+      phones: [{ number: "+14155550100", type: "landline" }],
+    });
   });
 
-  it("refuses a header with unknown columns", () => {
-    expect(parseDirectoryFile("firstName,shoeSize\nA,9\n", "csv").rejected[0]!.reason).toContain("unknown column(s) shoeSize");
+  it("imports a Salesforce leads export, its company from Company / Account", () => {
+    const csv = `${salesforceLeads.trimEnd()}\r\n"Sam","Ada","Lovelace","CEO","Analytical Co","ada@analytical.example","(650) 450-8812","","www.analytical.example","Web","Open","Hot","2026-01-01","00Q1"\r\n`;
+    const { rows, rejected } = parseDirectoryFile(csv, "csv");
+    expect(rejected).toEqual([]);
+    const warnings: string[] = [];
+    expect(toDirectoryEntry(rows[0]!.record, warnings)).toMatchObject({
+      companyName: "Analytical Co",
+      companyDomain: "analytical.example",
+      phones: [],
+    });
+    expect(warnings).toEqual(["workPhone is not a phone number in international form (+<country code> …); left out"]);
+  });
+
+  it("accepts the same aliases as JSONL keys, and lists the keys it ignores", () => {
+    const { rows, ignored } = parseDirectoryFile(
+      '{"First Name":"Avery","Last Name":"Quill","Email":"avery.quill@example.com","Shoe Size":9}\n',
+      "jsonl",
+    );
+    expect(toDirectoryEntry(rows[0]!.record)).toMatchObject({ firstName: "Avery", emails: [{ address: "avery.quill@example.com" }] });
+    expect(ignored).toEqual(["Shoe Size"]);
+  });
+
+  it("refuses a file where no column names a field, and reports malformed rows by line", () => {
+    expect(parseDirectoryFile("Shoe Size,Hat\n9,L\n", "csv").rejected[0]!.reason).toContain("no column names a directory field");
+    expect(parseDirectoryFile('Email,Note\na@b.example,"open\nc@d.example,x\n', "csv")).toMatchObject({
+      rows: [{ line: 3, record: { workEmail: "c@d.example" } }],
+      rejected: [{ line: 2, reason: "a quote opened in column 2 is never closed" }],
+    });
   });
 });
 
@@ -50,14 +93,27 @@ describe("a directory row", () => {
   it.each([
     [{ firstName: "A", lastName: "B", companyDomain: "a.example" }, "no contact data"],
     [{ mobilePhone: "+12025550100" }, "nothing to find the person by"],
-    [{ workEmail: "nope" }, "workEmail is not an email address"],
-    [{ workEmail: "a@b.example", mobilePhone: "555 0100" }, "international form"],
-    [{ workEmail: "a@b.example", linkedinUrl: "https://example.com/x" }, "linkedinUrl"],
-    [{ workEmail: "a@b.example", emailStatus: "great" }, "emailStatus"],
+    [{ workEmail: "nope" }, "no contact data: give workEmail, personalEmail, mobilePhone or workPhone; workEmail is not an email address"],
     [{ workEmail: "a@b.example", shoeSize: "9" }, "unknown field(s) shoeSize"],
     [{ workEmail: 7 }, "workEmail must be a string"],
   ])("is rejected with a reason: %j", (record, reason) => {
     expect(toDirectoryEntry(record as Record<string, unknown>)).toEqual(expect.stringContaining(reason));
+  });
+
+  it.each([
+    [
+      { workEmail: "a@b.example", mobilePhone: "555 0100" },
+      "mobilePhone is not a phone number in international form (+<country code> …); left out",
+    ],
+    [{ workEmail: "a@b.example", linkedinUrl: "https://example.com/x" }, "linkedinUrl is not a LinkedIn profile URL; left out"],
+    [
+      { workEmail: "a@b.example", emailStatus: "great" },
+      "emailStatus must be one of valid, probable, catch_all, invalid, unknown; left out",
+    ],
+  ])("leaves out a malformed optional value with a warning: %j", (record, warning) => {
+    const warnings: string[] = [];
+    expect(toDirectoryEntry(record, warnings)).toMatchObject({ emails: [{ address: "a@b.example" }] });
+    expect(warnings).toEqual([warning]);
   });
 
   it("reports JSONL lines that are not objects", () => {

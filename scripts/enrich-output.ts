@@ -1,0 +1,97 @@
+// Pass 3 of the enrich command: the input read again, each row written with its
+// result as the API pages the items back (batch by batch, in order), so neither
+// the rows nor the results are ever all in memory (except for .xlsx output,
+// which a zip needs whole).
+import { once } from "node:events";
+import { createWriteStream, renameSync, rmSync, writeFileSync } from "node:fs";
+import type { BatchItem, Client } from "../client/src/index";
+import {
+  CSV_BOM,
+  csvLine,
+  type Delimiter,
+  invalidRowCells,
+  isBadRow,
+  outputCells,
+  outputHeader,
+  type ResultCells,
+  resultCells,
+  rowItem,
+  writeXlsx,
+} from "../src/file-core";
+import { CliError } from "./cli";
+import type { Checked, Source } from "./enrich-passes";
+
+export interface Counted {
+  found: number;
+  notFound: number;
+  failed: number;
+}
+
+/** Every item of the batches, in submission order, with its batch id. */
+async function* batchItems(client: Client, batchIds: readonly string[]): AsyncGenerator<{ batchId: string; item: BatchItem }> {
+  for (const batchId of batchIds) {
+    let index = 0;
+    for await (const item of client.items(batchId)) {
+      if (item.index !== index++) throw new CliError(`batch ${batchId} answered its items out of order; run the same command again`);
+      yield { batchId, item };
+    }
+  }
+}
+
+/** Writes `out` (.csv or .xlsx) through a .partial file, so a failed run never leaves half a file under the name. */
+export async function writeOutput(
+  source: Source,
+  checked: Checked,
+  options: { out: string; delimiter: Delimiter; client: Client; batchIds: readonly string[] },
+): Promise<Counted> {
+  const counted: Counted = { found: 0, notFound: 0, failed: 0 };
+  const xlsx = /\.xlsx$/i.test(options.out);
+  const partial = `${options.out}.partial`;
+  const sheet: string[][] = [];
+  const stream = xlsx ? undefined : createWriteStream(partial);
+  const write = async (cells: string[]) => {
+    if (!stream) return void sheet.push(cells);
+    if (!stream.write(csvLine(cells, options.delimiter))) await once(stream, "drain");
+  };
+  const items = batchItems(options.client, options.batchIds);
+  try {
+    stream?.write(CSV_BOM);
+    let header = true;
+    for await (const record of source.records()) {
+      if (isBadRow(record)) continue;
+      if (header) {
+        header = false;
+        await write(outputHeader(record.cells, checked.width));
+        continue;
+      }
+      const row = rowItem(record.cells, checked.mapping);
+      let results: ResultCells;
+      if ("problem" in row) {
+        counted.failed++;
+        results = invalidRowCells(row.problem);
+      } else {
+        const next = await items.next();
+        if (next.done) throw new CliError("the batches hold fewer items than the file has rows; run the same command again");
+        const { batchId, item } = next.value;
+        if (item.status === "failed") counted.failed++;
+        else if (item.outcome === "found") counted.found++;
+        else counted.notFound++;
+        results = resultCells(batchId, item, row.warnings);
+      }
+      await write(outputCells(record.cells, checked.width, results));
+    }
+    if (stream) {
+      stream.end();
+      await once(stream, "finish");
+    } else writeFileSync(partial, new Uint8Array(await (await writeXlsx(sheet)).arrayBuffer()));
+    renameSync(partial, options.out);
+  } catch (error) {
+    stream?.destroy();
+    rmSync(partial, { force: true });
+    const code = (error as { code?: string }).code;
+    if (code && /^E[A-Z]+$/.test(code))
+      throw new CliError(`cannot write ${options.out}: ${code}; check the path and its folder's permissions`);
+    throw error;
+  }
+  return counted;
+}
