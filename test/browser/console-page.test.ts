@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
@@ -43,6 +45,8 @@ describe("the /app console in a real browser", () => {
   let browser: Browser;
   let page: Page;
   const requested: string[] = [];
+  // The enriched CSV the page wrote, for the comparison with the command line's.
+  let pageCsv = "";
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (as .ci/run does)`);
@@ -141,6 +145,7 @@ describe("the /app console in a real browser", () => {
     ]);
     expect(download.suggestedFilename()).toBe("hubspot-export.enriched.csv");
     const text = readFileSync(await download.path(), "utf8");
+    pageCsv = text;
     expect(text.startsWith("\uFEFF")).toBe(true);
     const [header, ...rows] = parseCsv(text.slice(1));
     // Every input cell as read (the formula neutralised), then the enriched_ columns.
@@ -156,6 +161,30 @@ describe("the /app console in a real browser", () => {
     const [failedHeader, ...failedRows] = parseCsv(readFileSync(await failed.path(), "utf8").slice(1));
     expect(failedHeader).toEqual([...HEADER.split(","), "enriched_error_code", "enriched_error_message"]);
     expect(failedRows.map((row) => row.slice(0, 10))).toEqual([[...ROWS[3]!.split(","), "invalid_input"]]);
+  });
+
+  it("writes the same file as npm run enrich with the same mapping, but for the batch id", () => {
+    const folder = mkdtempSync(join(tmpdir(), "console-vs-cli-"));
+    try {
+      const input = join(folder, UPLOAD.name);
+      const out = join(folder, "cli.enriched.csv");
+      writeFileSync(input, CSV_1252);
+      const args = ["--map", "linkedinUrl=LI Profile", "--out", out, "--base-url", server.url, "--api-key", TEST_KEY];
+      execFileSync("npx", ["tsx", "scripts/enrich.ts", input, ...args], { stdio: "ignore", timeout: 120_000 });
+      const cliCsv = readFileSync(out, "utf8");
+      // Each run has its own batch (its own Idempotency-Key): the one column that differs.
+      const withoutBatchId = (csv: string) => {
+        const [header, ...rows] = parseCsv(csv.slice(1));
+        const at = header!.indexOf("enriched_batch_id");
+        return [header, ...rows.map((row) => row.map((cell, i) => (i === at ? "…" : cell)))];
+      };
+      expect(pageCsv.charCodeAt(0)).toBe(0xfeff);
+      expect(cliCsv.charCodeAt(0)).toBe(0xfeff);
+      expect(withoutBatchId(pageCsv)).toEqual(withoutBatchId(cliCsv));
+      expect(pageCsv.replace(/[0-9a-f-]{36}/g, "…")).toBe(cliCsv.replace(/[0-9a-f-]{36}/g, "…"));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("is captured at 1280 and 390 px wide, with no horizontal scrolling at 390", async () => {
