@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BatchItem } from "../../client/src/index";
-import { type Answer, enrichedLines, failedLines, prepare, rowResults } from "../../console/file-adapter";
+import { type Answer, enrichedLines, FileProblem, failedLines, prepare, readTable, rowResults } from "../../console/file-adapter";
 import { planBatches } from "../../console/run-job";
 import { readCsvBytes } from "../../src/file-core/index";
 
@@ -61,5 +61,32 @@ describe("the console's downloads", () => {
   it("mark a row sent but never answered as failed, never as empty", () => {
     const results = rowResults(prepared, [answer("b1", 0, "found")]);
     expect(results[2]).toMatchObject({ status: "failed", error_code: "no_result" });
+  });
+});
+
+describe("the console's reading", () => {
+  it("takes JSON Lines, every key a column in order of first appearance", async () => {
+    const table = await readTable(new File(['{"email":"a@b.example"}\n\n{"fullName":"Ada","email":null}\n'], "people.jsonl"));
+    expect(table.header).toEqual(["email", "fullName"]);
+    expect(table.rows.map((row) => row.cells)).toEqual([
+      ["a@b.example", ""],
+      ["", "Ada"],
+    ]);
+  });
+
+  it("names the JSON line that is not an object", async () => {
+    await expect(readTable(new File(['{"email":"a@b.example"}\n[1]\n'], "people.jsonl"))).rejects.toThrow(
+      new FileProblem("Line 2 is not a JSON object."),
+    );
+  });
+
+  it("keeps a line that cannot be read apart, with its line number, and reads the rest", async () => {
+    const table = await readTable(new File(['email,name\r\na@b.example,"Ada\r\nc@d.example,Alan\r\n'], "people.csv"));
+    expect(table.badRows.map((bad) => bad.line)).toEqual([2]);
+    expect(table.rows.map((row) => row.cells)).toEqual([["c@d.example", "Alan"]]);
+  });
+
+  it("refuses a file with a header and no rows", async () => {
+    await expect(readTable(new File(["email,name\r\n"], "people.csv"))).rejects.toBeInstanceOf(FileProblem);
   });
 });
