@@ -9,6 +9,7 @@ import {
   type Encoding,
   NotUtf8Error,
   parseEncoding,
+  readJsonlText,
   readXlsx,
   type Table,
   TableReader,
@@ -73,38 +74,5 @@ export async function xlsxTable(path: string, sheet: string | undefined): Promis
   }
 }
 
-const cellText = (value: unknown): string =>
-  value === null || value === undefined
-    ? ""
-    : typeof value === "string"
-      ? value
-      : typeof value === "object"
-        ? JSON.stringify(value)
-        : String(value);
-
-/** A JSONL file as a table: the keys in order of first appearance are the header. */
-export function jsonlTable(path: string): Table {
-  const text = new TextDecoder().decode(readFileBytes(path));
-  const keys = new Map<string, number>();
-  const records: { line: number; record: Record<string, unknown> }[] = [];
-  const table: Table = { header: [], rows: [], badRows: [], width: 0, notices: [] };
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === "") return;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      record = undefined;
-    }
-    if (typeof record !== "object" || record === null || Array.isArray(record)) {
-      table.badRows.push({ line: i + 1, problem: 'not a JSON object; each line must be one person, e.g. {"email": "…"}' });
-      return;
-    }
-    for (const key of Object.keys(record)) if (!keys.has(key)) keys.set(key, keys.size);
-    records.push({ line: i + 1, record: record as Record<string, unknown> });
-  });
-  table.header = [...keys.keys()];
-  table.width = table.header.length;
-  table.rows = records.map(({ line, record }) => ({ line, cells: table.header.map((key) => cellText(record[key])) }));
-  return table;
-}
+/** A JSONL file as a table (see readJsonlText). */
+export const jsonlTable = (path: string): Table => readJsonlText(new TextDecoder().decode(readFileBytes(path)));

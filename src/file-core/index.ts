@@ -5,7 +5,8 @@
 //
 // Reading: decodeBytes / ByteDecoder (BOM, UTF-8, else Windows-1252 with a notice;
 // an override), sniffDelimiter / CsvTokenizer (rows with line numbers, bad rows
-// reported), readCsvBytes (a whole file), readXlsx (a sheet, loaded on demand).
+// reported), readCsvBytes (a whole file), readXlsx (a sheet, loaded on demand),
+// readJsonlText (JSON Lines, keys as columns).
 // Mapping: decideMapping (aliases in FIELD_ALIASES, then "field=Column"
 // overrides), describeMapping (printed before anything is sent), rowItem (a row
 // as an API item, leniently, with warnings).
@@ -46,6 +47,6 @@ export {
   resultCells,
   resultColumnNames,
 } from "./result-columns";
-export { outputCells, outputHeader, readCsvBytes, type Table, TableBuilder, tableFromRows } from "./table";
+export { outputCells, outputHeader, readCsvBytes, readJsonlText, type Table, TableBuilder, tableFromRows } from "./table";
 export { TableReader, type TableReadOptions } from "./table-reader";
 export { readXlsx, type Sheet, writeXlsx, XlsxError } from "./xlsx";

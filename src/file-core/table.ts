@@ -74,3 +74,41 @@ export const outputCells = (cells: readonly string[], width: number, results: Re
   ...Array<string>(Math.max(0, width - cells.length)).fill(""),
   ...RESULT_FIELDS.map((field) => results[field]),
 ];
+
+const cellText = (value: unknown): string =>
+  value === null || value === undefined
+    ? ""
+    : typeof value === "string"
+      ? value
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
+
+/** JSON Lines as a table: every key, in order of first appearance, is a column; a line that is not an object is a bad row. */
+export function readJsonlText(text: string): Table {
+  const keys = new Map<string, number>();
+  const records: { line: number; record: Record<string, unknown> }[] = [];
+  const table: Table = { header: [], rows: [], badRows: [], width: 0, notices: [] };
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        record = undefined;
+      }
+      if (typeof record !== "object" || record === null || Array.isArray(record)) {
+        table.badRows.push({ line: i + 1, problem: 'not a JSON object; each line must be one person, e.g. {"email": "…"}' });
+        return;
+      }
+      for (const key of Object.keys(record)) if (!keys.has(key)) keys.set(key, keys.size);
+      records.push({ line: i + 1, record: record as Record<string, unknown> });
+    });
+  table.header = [...keys.keys()];
+  table.width = table.header.length;
+  table.rows = records.map(({ line, record }) => ({ line, cells: table.header.map((key) => cellText(record[key])) }));
+  return table;
+}

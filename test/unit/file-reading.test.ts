@@ -6,6 +6,7 @@ import {
   NotUtf8Error,
   parseCsvText,
   readCsvBytes,
+  readJsonlText,
   sniffDelimiter,
   TableReader,
 } from "../../src/file-core";
@@ -131,5 +132,19 @@ describe("reading CSV rows", () => {
     expect(table.rows).toHaveLength(30_000);
     expect(table.rows[29_999]).toEqual({ line: 30_001, cells: ["Ada29999", "Lovelace", "Analytical, 29999"] });
     expect(table.badRows).toEqual([]);
+  });
+});
+
+describe("reading JSON Lines", () => {
+  it("makes every key a column in order of first appearance, values as text, and reports lines that are not objects", () => {
+    const table = readJsonlText(
+      '{"Full Name":"Grace Hopper","tag":"vip"}\n\n[1]\n{"email":"alan@turing.example","tag":7,"extra":{"a":1}}\nnot json\n',
+    );
+    expect(table.header).toEqual(["Full Name", "tag", "email", "extra"]);
+    expect(table.rows).toEqual([
+      { line: 1, cells: ["Grace Hopper", "vip", "", ""] },
+      { line: 4, cells: ["", "7", "alan@turing.example", '{"a":1}'] },
+    ]);
+    expect(table.badRows.map((row) => row.line)).toEqual([3, 5]);
   });
 });
