@@ -19,6 +19,7 @@ import {
   type ResultCells,
   type RowItem,
   readCsvBytes,
+  readJsonlText,
   readXlsx,
   resultCells,
   resultColumnNames,
@@ -38,25 +39,6 @@ export type { Table };
 
 /** A mistake in the user's file, said so they can fix it. */
 export class FileProblem extends Error {}
-
-function jsonlTable(text: string): Table {
-  const records = text
-    .split(/\r?\n/)
-    .map((line, i) => [line, i + 1] as const)
-    .filter(([line]) => line.trim() !== "")
-    .map(([line, number]) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {}
-      if (typeof value !== "object" || value === null || Array.isArray(value))
-        throw new FileProblem(`Line ${number} is not a JSON object.`);
-      return value as Record<string, unknown>;
-    });
-  const header = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v));
-  return tableFromRows([header, ...records.map((record) => header.map((name) => cell(record[name])))]);
-}
 
 async function xlsxTable(file: File): Promise<Table> {
   let rows: string[][];
@@ -81,7 +63,7 @@ export async function readTable(file: File, encoding?: Encoding): Promise<Table>
   const table = /\.xlsx$/i.test(file.name)
     ? await xlsxTable(file)
     : /\.(jsonl|ndjson)$/i.test(file.name)
-      ? jsonlTable(new TextDecoder().decode(await file.arrayBuffer()))
+      ? readJsonlText(new TextDecoder().decode(await file.arrayBuffer()))
       : readCsvBytes(new Uint8Array(await file.arrayBuffer()), { encoding });
   table.notices = table.notices.map((notice) => PAGE_NOTICES[notice] ?? notice);
   if (table.header.length === 0 || table.rows.length === 0)

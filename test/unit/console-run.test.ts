@@ -74,10 +74,10 @@ describe("the console's reading", () => {
     ]);
   });
 
-  it("names the JSON line that is not an object", async () => {
-    await expect(readTable(new File(['{"email":"a@b.example"}\n[1]\n'], "people.jsonl"))).rejects.toThrow(
-      new FileProblem("Line 2 is not a JSON object."),
-    );
+  it("keeps a JSON line that is not an object apart, with its line number", async () => {
+    const table = await readTable(new File(['{"email":"a@b.example"}\n[1]\n'], "people.jsonl"));
+    expect(table.badRows.map((bad) => bad.line)).toEqual([2]);
+    expect(table.rows.map((row) => row.cells)).toEqual([["a@b.example"]]);
   });
 
   it("keeps a line that cannot be read apart, with its line number, and reads the rest", async () => {
