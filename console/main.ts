@@ -1,0 +1,167 @@
+// The console page at /app: a spreadsheet in, enriched out, through the public API
+// with a key the user pastes (kept in this tab's sessionStorage only).
+import { clearAccount, showAccount } from "./account-view";
+import { type Api, createApi, environmentOf } from "./api";
+import { byId } from "./dom";
+import { ENCODINGS, type Encoding, FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
+import { review, showCounts, showMapping, showPreview } from "./file-view";
+import { loadJob, type SavedJob, saveJob } from "./job-store";
+import { planBatches, sha256Hex } from "./run-job";
+import { download, forgetRun, offerDownloads, run } from "./run-view";
+
+const KEY_STORAGE = "contact-info-console:api-key";
+
+let api: Api | undefined;
+let file: { chosen: File; name: string; hash: string; table: Table; mapping: Mapping } | undefined;
+
+const say = (id: string, text: string) => {
+  byId(id).textContent = text;
+};
+
+function explain(error: unknown): string {
+  if (error instanceof FileProblem) return error.message;
+  const problem = (error as { problem?: { status: number; code: string; detail: string } }).problem;
+  if (problem?.status === 401) return "The API key was refused: paste a valid key above.";
+  if (problem) return `The API answered ${problem.status} ${problem.code}: ${problem.detail}`;
+  return `Something went wrong: ${String(error)}`;
+}
+
+async function refreshAccount(): Promise<void> {
+  if (!api) return clearAccount();
+  try {
+    await showAccount(api);
+  } catch (error) {
+    say("key-status", explain(error));
+  }
+}
+
+function useKey(key: string): void {
+  sessionStorage.setItem(KEY_STORAGE, key);
+  api = createApi(key, (seconds) => say("run-status", `Rate limited: waiting ${seconds} s as the server asked.`));
+  say("key-status", `Using a ${environmentOf(key)} key.`);
+  void refreshAccount();
+  const job = loadJob();
+  if (job && job.environment === api.environment) void resume(job);
+}
+
+async function resume(job: SavedJob, withItems = false): Promise<void> {
+  if (!api) return say("key-status", "Paste your API key first.");
+  try {
+    await run(api, job, withItems && file ? review(file.table, file.mapping).items : undefined);
+    offerDownloads(file?.hash);
+    void refreshAccount();
+  } catch (error) {
+    if ((error as { name?: string }).name !== "AbortError") say("run-status", explain(error));
+  }
+}
+
+function updateReview(): void {
+  if (!file) return;
+  showCounts(file.table, review(file.table, file.mapping));
+  const bad = file.table.badRows.length > 0;
+  byId("bad-rows-choice").hidden = !bad;
+  byId<HTMLButtonElement>("start").disabled = bad && !byId<HTMLInputElement>("skip-bad").checked;
+}
+
+async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
+  say("file-status", `Reading ${chosen.name}…`);
+  byId("review").hidden = true;
+  byId("encoding-choice").hidden = !/\.csv$/i.test(chosen.name);
+  if (encoding === undefined) byId<HTMLSelectElement>("encoding").value = "";
+  try {
+    const [table, hash] = await Promise.all([readTable(chosen, encoding), chosen.arrayBuffer().then(sha256Hex)]);
+    // The same file as the saved run's: its mapping, so Start answers the same batches.
+    const saved = loadJob();
+    const mapping = saved?.fileHash === hash ? saved.mapping : guessMapping(table.header);
+    file = { chosen, name: chosen.name, hash, table, mapping };
+    const size = `${chosen.name}: ${table.rows.length} rows, ${table.header.length} columns.`;
+    say("file-status", [size, ...table.notices].join(" "));
+    byId<HTMLInputElement>("skip-bad").checked = false;
+    showPreview(table);
+    showMapping(table, file.mapping, (mapping) => {
+      if (file) file.mapping = mapping;
+      updateReview();
+    });
+    updateReview();
+    byId("review").hidden = false;
+    offerDownloads(file.hash);
+  } catch (error) {
+    file = undefined;
+    say("file-status", explain(error));
+  }
+}
+
+async function start(): Promise<void> {
+  if (!api) return say("file-status", "Paste your API key above first.");
+  if (!file) return;
+  const { items } = review(file.table, file.mapping);
+  if (items.length === 0) return say("file-status", "No row identifies a person: check the columns chosen above.");
+  // What is sent decides the keys: the same items (same file, mapping, encoding) answer the same batches.
+  const runHash = await sha256Hex(JSON.stringify(items));
+  const saved = loadJob();
+  const job: SavedJob =
+    saved?.runHash === runHash
+      ? saved
+      : {
+          runHash,
+          environment: api.environment,
+          fileName: file.name,
+          fileHash: file.hash,
+          rows: items.length,
+          notSent: file.table.rows.length - items.length,
+          mapping: file.mapping,
+          batches: planBatches(items.length, runHash),
+          startedAt: Date.now(),
+        };
+  saveJob(job);
+  await resume(job, true);
+}
+
+function wire(): void {
+  const keyInput = byId<HTMLInputElement>("api-key");
+  byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (keyInput.value.trim() !== "") useKey(keyInput.value.trim());
+    keyInput.value = "";
+  });
+  byId("forget-key").addEventListener("click", () => {
+    sessionStorage.removeItem(KEY_STORAGE);
+    api = undefined;
+    say("key-status", "Key forgotten.");
+    clearAccount();
+  });
+  const input = byId<HTMLInputElement>("file");
+  input.addEventListener("change", () => {
+    const chosen = input.files?.[0];
+    if (chosen) void chooseFile(chosen);
+  });
+  const drop = byId("drop");
+  drop.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("over");
+    const chosen = event.dataTransfer?.files[0];
+    if (chosen) void chooseFile(chosen);
+  });
+  const encoding = byId<HTMLSelectElement>("encoding");
+  encoding.append(...ENCODINGS.map((name) => new Option(name.toUpperCase().replace("WINDOWS", "Windows"), name)));
+  encoding.addEventListener("change", () => {
+    const forced = ENCODINGS.find((name) => name === encoding.value);
+    if (file) void chooseFile(file.chosen, forced);
+  });
+  byId("skip-bad").addEventListener("change", updateReview);
+  byId("start").addEventListener("click", () => void start());
+  byId("refresh").addEventListener("click", () => void refreshAccount());
+  for (const kind of ["csv", "xlsx", "failed"] as const) {
+    byId(`download-${kind}`).addEventListener("click", () => file && void download(kind, file.table));
+  }
+  byId("clear-run").addEventListener("click", forgetRun);
+  const key = sessionStorage.getItem(KEY_STORAGE);
+  if (key) useKey(key);
+}
+
+wire();
