@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { readXlsx } from "../../src/file-core/xlsx";
 import { type LocalServer, startLocalServer } from "../local-server";
 
 // Debian's Chromium; .ci/run installs it. Never a downloaded browser.
@@ -156,6 +157,18 @@ describe("the /app console in a real browser", () => {
     expect(column("enriched_outcome")).toEqual(["found", "found", "not_found", "", "found", "not_found"]);
     expect(column("enriched_status")).toEqual(["completed", "completed", "completed", "failed", "completed", "completed"]);
     expect(column("enriched_error_code")).toEqual(["", "", "", "invalid_input", "", ""]);
+
+    // The workbook holds the same cells as the CSV (the XLSX library, loaded only now, read back by the core).
+    const [workbook] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download enriched XLSX" }).click(),
+    ]);
+    expect(workbook.suggestedFilename()).toBe("hubspot-export.enriched.xlsx");
+    const sheet = await readXlsx(new Uint8Array(readFileSync(await workbook.path())).buffer);
+    // Text cells are never evaluated, so the workbook keeps every cell as it was read: the CSV's
+    // neutralising quote (before = + - @, tab, CR, or a quote) is not there.
+    const asRead = (cell: string) => (/^'[=+\-@\t\r']/.test(cell) ? cell.slice(1) : cell);
+    expect(sheet.rows).toEqual([header!, ...rows].map((row) => row.map(asRead)));
 
     const [failed] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download failed rows" }).click()]);
     const [failedHeader, ...failedRows] = parseCsv(readFileSync(await failed.path(), "utf8").slice(1));
