@@ -64,6 +64,10 @@ const configSchema = z
     RESULT_CACHE_TTL_SECONDS: whole(60),
     RESULT_CACHE_NOT_FOUND_TTL_SECONDS: whole(60),
   })
+  .refine((vars) => vars.RETRY_BASE_DELAY_SECONDS <= vars.RETRY_MAX_DELAY_SECONDS, {
+    error: "must not exceed RETRY_MAX_DELAY_SECONDS",
+    path: ["RETRY_BASE_DELAY_SECONDS"],
+  })
   .transform((vars) => ({
     maxBatchItems: vars.MAX_BATCH_ITEMS,
     maxBodyBytes: vars.MAX_BODY_BYTES,

@@ -1,6 +1,6 @@
+import { backoff } from "../backoff";
 import type { ItemError } from "../contact-info/contact";
 import { log, logError } from "../log";
-import { retryDelaySeconds } from "../queue/backoff";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -20,6 +20,9 @@ import { itemRedrive, redriveCutoff } from "./next-step";
 const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
 const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is too large to be queued" };
 
+// After a failed send, the alarm tries again in 1 s, then 2, 4, … up to a minute.
+const enqueueBackoff = backoff({ baseSeconds: 1, maxSeconds: 60 });
+
 // Items read for one send: a full sendBatch of full messages.
 const ITEMS_PER_SEND = MAX_MESSAGES_PER_SEND * ITEMS_PER_MESSAGE;
 // Sends per alarm run (20,000 items at most): bounds one run's duration; the alarm re-arms to continue.
@@ -37,7 +40,7 @@ export async function enqueueing(storage: DurableObjectStorage, row: BatchRow, w
   } catch (error) {
     const failures = row.enqueue_failures + 1;
     storage.sql.exec("UPDATE batch SET enqueue_failures = ?", failures);
-    const delay = retryDelaySeconds(failures, 1, 60);
+    const delay = enqueueBackoff(failures);
     logError("batch_enqueue_failed", error, { batchId: row.id, failures, retryInSeconds: delay });
     await storage.setAlarm(Date.now() + delay * 1000);
   }

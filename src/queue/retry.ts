@@ -1,5 +1,5 @@
+import { backoff } from "../backoff";
 import type { Config } from "../config";
-import { retryDelaySeconds } from "./backoff";
 
 /**
  * The longest Retry-After honoured: a source asking for more is asked again after
@@ -16,8 +16,8 @@ type RetryDelays = Pick<Config, "retryBaseDelaySeconds" | "retryMaxDelaySeconds"
 
 /** The wait before a message's next attempt: its backoff, or the upstream's Retry-After if longer, within what Queues accept. */
 export function queueRetryDelaySeconds(attempts: number, delays: RetryDelays, retryAfterSeconds = 0, random = Math.random): number {
-  const backoff = retryDelaySeconds(attempts, delays.retryBaseDelaySeconds, delays.retryMaxDelaySeconds, random);
-  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(backoff, Math.min(MAX_RETRY_AFTER_SECONDS, retryAfterSeconds)));
+  const delay = backoff({ baseSeconds: delays.retryBaseDelaySeconds, maxSeconds: delays.retryMaxDelaySeconds })(attempts, random);
+  return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(delay, Math.min(MAX_RETRY_AFTER_SECONDS, retryAfterSeconds)));
 }
 
 /** Hands a message back to its queue for a later attempt: how every consumer retries. Answers the delay, in seconds. */

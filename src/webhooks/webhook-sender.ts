@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
+import { backoff } from "../backoff";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { log } from "../log";
-import { retryDelaySeconds } from "../queue/backoff";
 import { webhookEvent } from "./event";
 import { postEvent } from "./post-event";
 
@@ -50,7 +50,7 @@ export class WebhookSender extends DurableObject<Env> {
     if (delivered || last) return this.ctx.storage.deleteAll();
     this.ctx.storage.kv.put(STATE_KEY, { ...state, attempts: attempt } satisfies DeliveryState);
     await this.ctx.storage.setAlarm(
-      Date.now() + retryDelaySeconds(attempt, config.retryBaseDelaySeconds, config.retryMaxDelaySeconds) * 1000,
+      Date.now() + backoff({ baseSeconds: config.retryBaseDelaySeconds, maxSeconds: config.retryMaxDelaySeconds })(attempt) * 1000,
     );
   }
 

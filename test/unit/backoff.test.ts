@@ -1,21 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { retryDelaySeconds } from "../../src/queue/backoff";
+import { backoff } from "../../src/backoff";
 
 describe("retry backoff", () => {
   it("doubles from the base with each attempt", () => {
-    const upper = (attempt: number) => retryDelaySeconds(attempt, 10, 10_000, () => 1);
-    expect([1, 2, 3, 4].map(upper)).toEqual([10, 20, 40, 80]);
+    const delay = backoff({ baseSeconds: 10, maxSeconds: 10_000 });
+    expect([1, 2, 3, 4].map((attempt) => delay(attempt, () => 1))).toEqual([10, 20, 40, 80]);
   });
 
   it("never exceeds the cap", () => {
-    expect(retryDelaySeconds(30, 10, 300, () => 1)).toBe(300);
+    expect(backoff({ baseSeconds: 10, maxSeconds: 300 })(30, () => 1)).toBe(300);
   });
 
   it("keeps at least half the delay whatever the jitter", () => {
-    expect(retryDelaySeconds(3, 10, 10_000, () => 0)).toBe(20);
+    expect(backoff({ baseSeconds: 10, maxSeconds: 10_000 })(3, () => 0)).toBe(20);
   });
 
   it("is zero when the base is zero", () => {
-    expect(retryDelaySeconds(5, 0, 0)).toBe(0);
+    expect(backoff({ baseSeconds: 0, maxSeconds: 0 })(5)).toBe(0);
+  });
+
+  it("refuses a base over the cap, or below zero", () => {
+    expect(() => backoff({ baseSeconds: 60, maxSeconds: 30 })).toThrow(RangeError);
+    expect(() => backoff({ baseSeconds: -1, maxSeconds: 30 })).toThrow(RangeError);
   });
 });

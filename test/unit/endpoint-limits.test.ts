@@ -37,4 +37,10 @@ describe("config", () => {
   it("refuses a var that is not a whole number", () => {
     expect(() => readConfig(envWith({ TIER_3_LIMIT: "lots" }))).toThrow(/TIER_3_LIMIT/);
   });
+
+  it("refuses a retry backoff whose base is over its cap", () => {
+    expect(() => readConfig(envWith({ RETRY_BASE_DELAY_SECONDS: "60", RETRY_MAX_DELAY_SECONDS: "30" }))).toThrow(
+      /RETRY_BASE_DELAY_SECONDS must not exceed RETRY_MAX_DELAY_SECONDS/,
+    );
+  });
 });
