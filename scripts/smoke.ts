@@ -1,6 +1,7 @@
 // npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
 // Checks a deployment end to end, one line per check; exit 0 only if all pass.
 import { parseArgs } from "node:util";
+import { type BatchItem, type BatchSummary, createClient, ProblemError, type SubmitItem } from "../client/src/index";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
@@ -11,23 +12,8 @@ const USAGE = `usage: npm run smoke -- [--base-url URL] [--api-key KEY] [--timeo
   --timeout SECONDS   how long to wait for the sandbox batch (default 1200: deployed retries back off
                       for minutes before fail.test gives up; under \`npm run dev\` it takes about 15 s)`;
 
-interface Item {
-  index: number;
-  status: string;
-  outcome?: string | null;
-  emails?: { address: string }[];
-  error?: { code: string } | null;
-}
-interface Batch {
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  items: Item[];
-}
-
 // The sandbox's reserved inputs (README, "The test sandbox") and what each must end as.
-const SANDBOX_ITEMS: { input: Record<string, string>; expect: (item: Item) => string | undefined }[] = [
+const SANDBOX_ITEMS: { input: SubmitItem; expect: (item: BatchItem) => string | undefined }[] = [
   {
     input: { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
     expect: (item) =>
@@ -82,10 +68,10 @@ async function main(argv: string[]): Promise<void> {
   const timeoutSeconds = Number(values.timeout ?? 1200);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError("--timeout must be a number of seconds");
 
+  // The API through the typed client, as integrators call it; plain fetch only where the check is the HTTP itself.
+  const client = createClient({ baseUrl: base, apiKey: key, environment: "test" });
   const call = (path: string, init: RequestInit = {}) =>
     fetch(`${base}${path}`, { ...init, redirect: "manual", signal: AbortSignal.timeout(30_000) });
-  const authed = (path: string, init: RequestInit = {}) =>
-    call(`/v2/test${path}`, { ...init, headers: { ...init.headers, "x-api-key": key } });
 
   let failures = 0;
   let batchId: string | undefined;
@@ -135,22 +121,19 @@ async function main(argv: string[]): Promise<void> {
     [
       "submit a sandbox batch",
       async () => {
-        const response = await authed("/person/contact-info", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ items: SANDBOX_ITEMS.map(({ input }) => input) }),
-        });
-        const body = (await response.json()) as { batchId?: string; code?: string; detail?: string };
-        must(response.status === 202 && body.batchId, `answered ${response.status} ${body.code ?? ""} ${body.detail ?? ""}`.trim());
-        must(response.headers.get("location")?.endsWith(`/person/contact-info/${body.batchId}`), "no Location header for the batch");
-        batchId = body.batchId;
+        const submitted = await client.submit(
+          SANDBOX_ITEMS.map(({ input }) => input),
+          { signal: AbortSignal.timeout(30_000) },
+        );
+        must(submitted.location?.endsWith(`/person/contact-info/${submitted.batchId}`), "no Location header for the batch");
+        batchId = submitted.batchId;
         return `202 batch ${batchId}`;
       },
     ],
     [
       "RateLimit fields",
       async () => {
-        const response = await authed("/me/rate-limits");
+        const response = await call("/v2/test/me/rate-limits", { headers: { "x-api-key": key } });
         await response.body?.cancel();
         const policy = response.headers.get("ratelimit-policy");
         const limit = response.headers.get("ratelimit");
@@ -161,28 +144,31 @@ async function main(argv: string[]): Promise<void> {
     [
       "the batch completes as the sandbox promises",
       async () => {
-        must(batchId, "no batch was submitted");
-        const deadline = Date.now() + timeoutSeconds * 1000;
-        let lastProgress = 0;
-        for (;;) {
-          const response = await authed(`/person/contact-info/${batchId}`);
-          must(response.status === 200, `status answered ${response.status}`);
-          const batch = (await response.json()) as Batch;
-          if (batch.status === "completed") {
-            const wrong = SANDBOX_ITEMS.map(({ expect }, index) => expect(batch.items[index]!)).filter(Boolean);
-            must(wrong.length === 0, wrong.join("; "));
-            return `completed: ${batch.completedItems} completed, ${batch.failedItems} failed, each as expected`;
-          }
-          must(
-            Date.now() < deadline,
-            `still ${batch.status} after ${timeoutSeconds} s (${batch.completedItems + batch.failedItems} of ${batch.totalItems} done)`,
-          );
-          if (Date.now() - lastProgress > 15_000) {
-            console.error(`     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`);
-            lastProgress = Date.now();
-          }
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const id = batchId;
+        if (!id) throw new CheckFailed("no batch was submitted");
+        let last: BatchSummary | undefined;
+        let lastProgress = Date.now();
+        const onProgress = (batch: BatchSummary) => {
+          last = batch;
+          if (Date.now() - lastProgress < 15_000) return;
+          console.error(`     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`);
+          lastProgress = Date.now();
+        };
+        let done: BatchSummary;
+        try {
+          done = await client.waitForBatch(id, { onProgress, signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+        } catch (error) {
+          if (!(error instanceof Error && error.name === "TimeoutError")) throw error;
+          const progress = last ? ` (${last.completedItems + last.failedItems} of ${last.totalItems} done)` : "";
+          throw new CheckFailed(`still ${last?.status ?? "unfinished"} after ${timeoutSeconds} s${progress}`);
         }
+        const items: BatchItem[] = [];
+        for await (const item of client.items(id)) items.push(item);
+        const wrong = SANDBOX_ITEMS.map(({ expect }, index) => (items[index] ? expect(items[index]) : `item ${index} is missing`)).filter(
+          Boolean,
+        );
+        must(wrong.length === 0, wrong.join("; "));
+        return `completed: ${done.completedItems} completed, ${done.failedItems} failed, each as expected`;
       },
     ],
   ];
@@ -203,6 +189,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function unreachable(error: unknown, base: string): string {
+  if (error instanceof ProblemError) return `answered ${error.message}`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code === "ECONNREFUSED")
     return `nothing answers at ${base} (is \`npm run dev\` running? or pass --base-url or CONTACT_INFO_BASE_URL)`;
