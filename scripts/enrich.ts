@@ -1,10 +1,18 @@
-// npm run enrich -- INPUT [--out OUTPUT] [--environment test|live] [--base-url URL] [--api-key KEY]
+// npm run enrich -- INPUT [--out OUTPUT] [--estimate] [--environment test|live] [--base-url URL] [--api-key KEY]
 // A CSV (or JSONL) of people in, the same rows with their best email and phone
 // out, through the typed client in client/.
 import { createHash } from "node:crypto";
 import { renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type BatchItem, type Client, createClient, type Environment, ProblemError, type Submitted } from "../client/src/index";
+import {
+  type BatchItem,
+  type Client,
+  createClient,
+  type Environment,
+  type Estimate,
+  ProblemError,
+  type Submitted,
+} from "../client/src/index";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, readTextFile, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
@@ -15,12 +23,13 @@ import { csvLine, inputFormat, parseInput, RESULT_COLUMNS, resultCells } from ".
 const BATCH_ITEMS = 10_000;
 const ENVIRONMENTS: readonly Environment[] = ["test", "live"];
 
-const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [--environment test|live] [--base-url URL] [--api-key KEY]
+const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [--estimate] [--environment test|live] [--base-url URL] [--api-key KEY]
   INPUT              a .csv (RFC 4180, UTF-8 with or without BOM) or .jsonl file, one person a row, with some of the
                      columns externalId, firstName, lastName, fullName, companyName, companyDomain (a website URL is
                      fine), linkedinUrl, email, in any case and spacing, or a CRM export's names for them ("First Name",
                      "Company", "Website", "LinkedIn URL", "Email", "Record ID", …); other columns are carried through
   --out OUTPUT       the CSV to write (default: INPUT with .enriched.csv)
+  --estimate         print what the file would make and cost at most, in credits, and submit nothing
   --environment ENV  test (the sandbox; the default) or live
   --base-url URL     ${BASE_URL_HELP}
   --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key
@@ -34,6 +43,7 @@ interface Options {
   environment: Environment;
   baseUrl: string;
   apiKey: string;
+  estimate: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -45,6 +55,7 @@ function parseOptions(argv: string[]): Options {
       environment: { type: "string", default: "test" },
       "base-url": { type: "string" },
       "api-key": { type: "string" },
+      estimate: { type: "boolean", default: false },
     },
   });
   const [input, ...extra] = positionals;
@@ -59,7 +70,7 @@ function parseOptions(argv: string[]): Options {
   if (!apiKey) throw usageError(`give the API key for ${baseUrl} with --api-key or CONTACT_INFO_API_KEY`);
   const out = values.out ?? input.replace(/\.(csv|jsonl|ndjson)$/i, ".enriched.csv");
   if (out === input) throw usageError("--out must not be the INPUT file");
-  return { input, out, environment, baseUrl, apiKey };
+  return { input, out, environment, baseUrl, apiKey, estimate: values.estimate };
 }
 
 /** One line saying what to do about an error the API answered or a server that could not be reached; undefined for anything else. */
@@ -195,10 +206,24 @@ async function enrich(options: Options): Promise<void> {
   );
 }
 
+/** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
+async function estimate(options: Options): Promise<void> {
+  const input = parseInput(readTextFile(options.input), inputFormat(options.input)!);
+  const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, environment: options.environment });
+  const total: Estimate = { itemCount: 0, validItems: 0, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 0 };
+  for (const chunk of chunked(input.items, BATCH_ITEMS)) {
+    const answer = await client.estimate(chunk.items);
+    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
+  }
+  console.log(
+    `estimate for ${input.items.length} rows: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
+  );
+}
+
 async function main(argv: string[]): Promise<void> {
   const options = parseOptions(argv);
   try {
-    await enrich(options);
+    await (options.estimate ? estimate(options) : enrich(options));
   } catch (error) {
     const line = explain(error, options);
     throw line === undefined ? error : new CliError(line);

@@ -8,6 +8,16 @@ export {
   type Submitted,
   type WaitOptions,
 } from "./client";
-export type { ApiProblem, BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths";
+export type {
+  ApiProblem,
+  BatchItem,
+  BatchReceipt,
+  BatchStatus,
+  Environment,
+  Estimate,
+  Field,
+  ItemStatusFilter,
+  SubmitItem,
+} from "./paths";
 export { type Problem, ProblemError, type UnexpectedResponse } from "./problem";
 export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit";

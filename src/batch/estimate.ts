@@ -26,10 +26,7 @@ export const estimateSchema = z
         "The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it.",
     }),
   })
-  .meta({
-    id: "BatchEstimate",
-    example: { itemCount: 5, validItems: 4, invalidItems: 1, duplicateItems: 1, cachedItems: 0, maxCredits: 3 },
-  });
+  .meta({ id: "BatchEstimate" });
 
 export type Estimate = z.infer<typeof estimateSchema>;
 
