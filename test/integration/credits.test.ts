@@ -116,6 +116,36 @@ describe("maxCredits, the batch's cap", () => {
     expect((await usageOf(key)).totals).toMatchObject({ credits: n, failed: k });
   });
 
+  it("keeps a result it held back out of the result cache, so a resubmit does not get it for free", async () => {
+    const { record } = await createKey({ environment: "live" });
+    const inputs = [person({ firstName: "Paid" }), person({ firstName: "Held" })];
+    const batch: NewBatch = {
+      ...newBatch(record.customerId, 2),
+      environment: "live",
+      maxCredits: 11,
+      items: inputs.map((input) => {
+        const normalized = normalizePerson(input);
+        return { input, externalId: null, error: null, person: normalized, personKey: personKey(normalized) };
+      }),
+    };
+    const stub = await storedBatch(batch);
+    const found = (index: number): ItemOutcome => ({
+      index,
+      status: "completed",
+      outcome: "found",
+      emails: [email],
+      phones: [phone],
+      cacheable: true,
+      sources: [{ name: "directory", outcome: "found" }],
+    });
+    expect(await stub.record([found(0), found(1)])).toEqual({ recorded: 2 });
+    const owner = { customerId: record.customerId, environment: "live" as const };
+    const cached = await Promise.all(
+      batch.items.map(async (item) => env.RESULT_CACHE.get(await resultCacheKey(owner, batch.fields, item.personKey!))),
+    );
+    expect(cached.map((entry) => entry !== null)).toEqual([true, false]);
+  });
+
   it("is taken from the submit, shown on the status and the list, and refused unless a whole number >= 0", async () => {
     const { key } = await createKey();
     const items = [person(), person({ firstName: "Grace" }), person({ firstName: "Alan" })];
