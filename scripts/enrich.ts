@@ -3,7 +3,7 @@
 // email and phone out, through the typed client in client/ and the file core in
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import { type Client, createClient, type Environment, ProblemError, type Submitted } from "../client/src/index";
+import { type Client, createClient, type Environment, type Estimate, ProblemError, type Submitted } from "../client/src/index";
 import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
@@ -31,6 +31,7 @@ const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [options]
   --delimiter D      comma, semicolon or tab (default: the one the header row uses)
   --sheet NAME       the .xlsx sheet to read (default: the first)
   --skip-bad-rows    leave out rows that cannot be read (an unclosed quote…) instead of stopping
+  --estimate         print what the file would make and cost at most, in credits, and submit nothing
   --environment ENV  test (the sandbox; the default) or live
   --base-url URL     ${BASE_URL_HELP}
   --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key
@@ -51,6 +52,7 @@ interface Options {
   delimiter: ReturnType<typeof delimiterFlag>;
   sheet?: string;
   skipBadRows: boolean;
+  estimate: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -67,6 +69,7 @@ function parseOptions(argv: string[]): Options {
       delimiter: { type: "string" },
       sheet: { type: "string" },
       "skip-bad-rows": { type: "boolean", default: false },
+      estimate: { type: "boolean", default: false },
     },
   });
   const [input, ...extra] = positionals;
@@ -102,6 +105,7 @@ function parseOptions(argv: string[]): Options {
     delimiter,
     sheet: values.sheet,
     skipBadRows: values["skip-bad-rows"],
+    estimate: values.estimate,
   };
 }
 
@@ -172,10 +176,26 @@ function report(source: Source, checked: Checked, options: Options): void {
   if (checked.rows === 0) throw new CliError("the file has no rows; give one row per person");
 }
 
+/** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
+async function estimate(client: Client, source: Source, checked: Checked): Promise<void> {
+  const total: Estimate = { itemCount: 0, validItems: 0, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 0 };
+  for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) {
+    const answer = await client.estimate(items);
+    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
+  }
+  console.log(
+    `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
+  );
+}
+
 async function enrich(options: Options): Promise<void> {
   const source = await openSource(options.input, inputKind(options.input)!, options);
   const checked = await validate(source, options.overrides);
   report(source, checked, options);
+  if (options.estimate) {
+    await estimate(createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, environment: options.environment }), source, checked);
+    return;
+  }
 
   const reporter = progressReporter();
   const progress: Progress = { total: checked.valid, done: 0, found: 0, failed: 0 };

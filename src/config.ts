@@ -63,6 +63,9 @@ const configSchema = z
     // KV refuses an expirationTtl under 60 seconds.
     RESULT_CACHE_TTL_SECONDS: whole(60),
     RESULT_CACHE_NOT_FOUND_TTL_SECONDS: whole(60),
+    CREDITS_PER_EMAIL: whole(0),
+    CREDITS_PER_PHONE: whole(0),
+    CREDITS_PER_VERIFICATION: whole(0),
   })
   .refine((vars) => vars.RETRY_BASE_DELAY_SECONDS <= vars.RETRY_MAX_DELAY_SECONDS, {
     error: "must not exceed RETRY_MAX_DELAY_SECONDS",
@@ -84,6 +87,7 @@ const configSchema = z
     tier3: { limit: vars.TIER_3_LIMIT, windowSeconds: vars.TIER_3_WINDOW_SECONDS },
     tier4: { limit: vars.TIER_4_LIMIT, windowSeconds: vars.TIER_4_WINDOW_SECONDS },
     itemMaxAttempts: vars.ITEM_MAX_ATTEMPTS,
+    prices: { email: vars.CREDITS_PER_EMAIL, phone: vars.CREDITS_PER_PHONE, verification: vars.CREDITS_PER_VERIFICATION },
     enrichment: {
       providers: vars.ENRICHMENT_PROVIDERS,
       satisfiedConfidence: vars.ENRICHMENT_SATISFIED_CONFIDENCE,
@@ -97,6 +101,8 @@ const configSchema = z
   }));
 
 export type Config = z.output<typeof configSchema>;
+/** The price list, in credits: per kind of contact an item delivers, and per verification. */
+export type Prices = Config["prices"];
 
 // The Worker gets the same env object on every request of an isolate: parse it once.
 const parsed = new WeakMap<Env, Config>();

@@ -3,7 +3,7 @@
 // honoured, polling paced by the RateLimit field, results paged for you, and every
 // error answer thrown as a typed ProblemError.
 import createOpenApiClient from "openapi-fetch";
-import type { BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
+import type { BatchItem, BatchReceipt, BatchStatus, Environment, Estimate, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
 import { type Problem, type ProblemError, problemError } from "./problem.js";
 import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit.js";
 import type { paths } from "./schema.js";
@@ -23,6 +23,8 @@ export interface SubmitOptions {
   /** What to find; default both. */
   fields?: Field[];
   webhookUrl?: string;
+  /** The most the batch may charge, in credits; default no cap. */
+  maxCredits?: number;
   /** Makes the submit safe to repeat for 24 h: the same key and body answer the same batch. */
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -55,6 +57,8 @@ export interface PageOptions {
 export interface Client {
   readonly environment: Environment;
   submit(items: SubmitItem[], options?: SubmitOptions): Promise<Submitted>;
+  /** What a submit of these items would make and cost at most, without making it. */
+  estimate(items: SubmitItem[], options?: Pick<SubmitOptions, "fields" | "maxCredits" | "signal">): Promise<Estimate>;
   /** One page of a batch. */
   getBatch(id: string, options?: PageOptions): Promise<BatchStatus>;
   /** Polls until the batch is completed and answers its counters. */
@@ -65,6 +69,7 @@ export interface Client {
 
 const BATCHES = "/v2/{environment}/person/contact-info";
 const BATCH = "/v2/{environment}/person/contact-info/{id}";
+const ESTIMATE = "/v2/{environment}/person/contact-info/estimate";
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -122,17 +127,24 @@ export function createClient(options: ClientOptions): Client {
 
   return {
     environment,
-    async submit(items, { fields, webhookUrl, idempotencyKey, signal } = {}) {
+    async submit(items, { fields, webhookUrl, maxCredits, idempotencyKey, signal } = {}) {
       const { data, response } = await send(
         () =>
           api.POST(BATCHES, {
             params: { path: { environment }, header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } },
-            body: { items, fields, webhookUrl },
+            body: { items, fields, webhookUrl, maxCredits },
             signal,
           }),
         signal,
       );
       return { ...data, location: response.headers.get("Location"), replayed: response.headers.get("Idempotent-Replayed") === "true" };
+    },
+    async estimate(items, { fields, maxCredits, signal } = {}) {
+      const { data } = await send(
+        () => api.POST(ESTIMATE, { params: { path: { environment } }, body: { items, fields, maxCredits }, signal }),
+        signal,
+      );
+      return data;
     },
     async getBatch(id, pageOptions = {}) {
       return (await page(id, pageOptions)).data;

@@ -8,6 +8,16 @@ export {
   type Submitted,
   type WaitOptions,
 } from "./client.js";
-export type { ApiProblem, BatchItem, BatchReceipt, BatchStatus, Environment, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
+export type {
+  ApiProblem,
+  BatchItem,
+  BatchReceipt,
+  BatchStatus,
+  Environment,
+  Estimate,
+  Field,
+  ItemStatusFilter,
+  SubmitItem,
+} from "./paths.js";
 export { type Problem, ProblemError, type UnexpectedResponse } from "./problem.js";
 export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit.js";

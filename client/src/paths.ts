@@ -13,6 +13,7 @@ export type BatchStatus = operations["getContactInfoBatch"]["responses"][200]["c
 export type BatchItem = BatchStatus["items"][number];
 export type BatchReceipt = operations["submitContactInfoBatch"]["responses"][202]["content"]["application/json"];
 export type SubmitRequest = operations["submitContactInfoBatch"]["requestBody"]["content"]["application/json"];
+export type Estimate = operations["estimateContactInfoBatch"]["responses"][200]["content"]["application/json"];
 export type SubmitItem = SubmitRequest["items"][number];
 export type Field = NonNullable<SubmitRequest["fields"]>[number];
 export type Environment = operations["submitContactInfoBatch"]["parameters"]["path"]["environment"];

@@ -28,6 +28,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/person/contact-info/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate a batch before submitting it
+         * @description Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.
+         */
+        post: operations["estimateContactInfoBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/person/contact-info/{id}": {
         parameters: {
             query?: never;
@@ -712,7 +732,8 @@ export interface components {
          *       "fields": [
          *         "email",
          *         "phone"
-         *       ]
+         *       ],
+         *       "maxCredits": 100
          *     }
          */
         SubmitRequest: {
@@ -734,6 +755,25 @@ export interface components {
              * @example https://example.com/hooks/contact-info
              */
             webhookUrl?: string;
+            /**
+             * @description The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.
+             * @example 100
+             */
+            maxCredits?: number;
+        };
+        BatchEstimate: {
+            /** @description Items in the body, invalid ones included. */
+            itemCount: number;
+            /** @description Items that pass validation (duplicates included). */
+            validItems: number;
+            /** @description Items that would fail at submission with invalid_input: never charged. */
+            invalidItems: number;
+            /** @description Valid items with the same person as an earlier item: they share its result, and are never charged. */
+            duplicateItems: number;
+            /** @description Of the other valid items, those your result cache would answer now (live only; 0 in test): never charged. An entry may expire before the batch runs. */
+            cachedItems: number;
+            /** @description The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it. */
+            maxCredits: number;
         };
         BatchStatus: {
             /** Format: uuid */
@@ -759,6 +799,10 @@ export interface components {
              * @description When its last item finished; null until then.
              */
             completedAt: string | null;
+            /** @description Credits charged so far: the sum of the items' credits; never more than maxCredits. */
+            creditsCharged: number;
+            /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
+            maxCredits: number | null;
             webhook: components["schemas"]["WebhookDelivery"];
             items: components["schemas"]["Item"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -801,6 +845,11 @@ export interface components {
             error: components["schemas"]["ItemError"];
             /** @description The result came from the result cache (live only). */
             fromCache: boolean;
+            /**
+             * @description What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.
+             * @example 1
+             */
+            credits: number;
             /** @description The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost). */
             sources: components["schemas"]["SourceReport"][];
         };
@@ -852,11 +901,11 @@ export interface components {
         };
         ItemError: {
             /**
-             * @description invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later.
+             * @description invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it.
              * @example invalid_input
              * @enum {string}
              */
-            code: "invalid_input" | "processing_failed" | "processing_timeout" | "source_unavailable";
+            code: "invalid_input" | "processing_failed" | "processing_timeout" | "source_unavailable" | "budget_exhausted";
             /** @example email must be an email address such as jane@example.com */
             message: string;
         } | null;
@@ -902,6 +951,10 @@ export interface components {
              * @description When its last item finished; null until then.
              */
             completedAt: string | null;
+            /** @description Credits charged so far: the sum of the items' credits; never more than maxCredits. */
+            creditsCharged: number;
+            /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
+            maxCredits: number | null;
         };
         UsageReport: {
             /** Format: date */
@@ -919,6 +972,8 @@ export interface components {
             notFound: number;
             failed: number;
             fromCache: number;
+            /** @description Credits charged for the items that finished (see each item's credits). */
+            credits: number;
             /** @description Per data source, by name. */
             sources: {
                 [key: string]: {
@@ -938,6 +993,8 @@ export interface components {
             notFound: number;
             failed: number;
             fromCache: number;
+            /** @description Credits charged for the items that finished (see each item's credits). */
+            credits: number;
             /** @description Per data source, by name. */
             sources: {
                 [key: string]: {
@@ -1428,6 +1485,241 @@ export interface operations {
             };
         };
     };
+    estimateContactInfoBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitRequest"];
+            };
+        };
+        responses: {
+            /** @description The estimate. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "itemCount": 3,
+                     *       "validItems": 3,
+                     *       "invalidItems": 0,
+                     *       "duplicateItems": 0,
+                     *       "cachedItems": 0,
+                     *       "maxCredits": 33
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchEstimate"];
+                };
+            };
+            /** @description The body is not JSON or does not match the schema, or the body was cut short (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description More items than a batch holds, or a body over the size limit (code `too_many_items` or `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/too_many_items",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "A batch holds at most 10000 items; this one has 12000. Split it into several batches.",
+                     *       "code": "too_many_items",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxItems": 10000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["TooManyItemsProblem"] | components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
     getContactInfoBatch: {
         parameters: {
             query?: {
@@ -1473,6 +1765,8 @@ export interface operations {
                      *       "failedItems": 1,
                      *       "createdAt": "2026-11-22T10:00:00.000Z",
                      *       "completedAt": null,
+                     *       "creditsCharged": 11,
+                     *       "maxCredits": 100,
                      *       "webhook": {
                      *         "url": "https://example.com/hooks/contact-info",
                      *         "state": "pending",
@@ -1510,6 +1804,7 @@ export interface operations {
                      *           ],
                      *           "error": null,
                      *           "fromCache": false,
+                     *           "credits": 11,
                      *           "sources": [
                      *             {
                      *               "name": "sandbox",
@@ -1532,6 +1827,7 @@ export interface operations {
                      *           "phones": [],
                      *           "error": null,
                      *           "fromCache": false,
+                     *           "credits": 0,
                      *           "sources": []
                      *         },
                      *         {
@@ -1550,6 +1846,7 @@ export interface operations {
                      *             "message": "the item was not processed before the batch deadline"
                      *           },
                      *           "fromCache": false,
+                     *           "credits": 0,
                      *           "sources": []
                      *         }
                      *       ],
@@ -2334,6 +2631,10 @@ export interface operations {
                          * @description When its last item finished; null until then.
                          */
                         completedAt: string | null;
+                        /** @description Credits charged so far: the sum of the items' credits; never more than maxCredits. */
+                        creditsCharged: number;
+                        /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
+                        maxCredits: number | null;
                         /** @enum {string} */
                         environment: "live" | "test";
                         /** Format: uri */

@@ -7,7 +7,7 @@ import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage"
 import { daysOf, type UsageRange } from "./usage-query";
 import type { BatchList, UsageReport } from "./views";
 
-type DayRow = { day: string; items: number; found: number; not_found: number; failed: number; from_cache: number };
+type DayRow = { day: string; items: number; found: number; not_found: number; failed: number; from_cache: number; credits: number };
 type SourceRow = { day: string; source: string; calls: number; found: number };
 
 /**
@@ -40,11 +40,13 @@ export class Account extends DurableObject<Env> {
       const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
-        `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,
+                              credits_charged, max_credits)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
            completed_items = max(completed_items, excluded.completed_items),
            failed_items = max(failed_items, excluded.failed_items),
+           credits_charged = max(credits_charged, excluded.credits_charged),
            completed_at = coalesce(completed_at, excluded.completed_at),
            deleted_at = coalesce(deleted_at, excluded.deleted_at),
            reported_seq = max(reported_seq, excluded.reported_seq)`,
@@ -56,6 +58,8 @@ export class Account extends DurableObject<Env> {
         batch.completedAt,
         batch.deletedAt,
         reportedSeq,
+        batch.creditsCharged,
+        batch.maxCredits,
       );
       return { reportedSeq };
     });
@@ -65,7 +69,7 @@ export class Account extends DurableObject<Env> {
   list({ limit, after }: ListPage): BatchList {
     const rows = this.#sql
       .exec<SummaryColumns>(
-        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at FROM batches
+        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged, max_credits FROM batches
          WHERE deleted_at IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,
         after?.createdAt ?? null,
@@ -93,6 +97,7 @@ export class Account extends DurableObject<Env> {
         notFound: row.not_found,
         failed: row.failed,
         fromCache: row.from_cache,
+        credits: row.credits,
         sources: {},
       });
     }
@@ -107,15 +112,17 @@ export class Account extends DurableObject<Env> {
 
   #addUsage(day: string, usage: UsageCounters): void {
     this.#sql.exec(
-      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache, credits) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (day) DO UPDATE SET items = items + excluded.items, found = found + excluded.found,
-         not_found = not_found + excluded.not_found, failed = failed + excluded.failed, from_cache = from_cache + excluded.from_cache`,
+         not_found = not_found + excluded.not_found, failed = failed + excluded.failed, from_cache = from_cache + excluded.from_cache,
+         credits = credits + excluded.credits`,
       day,
       usage.items,
       usage.found,
       usage.notFound,
       usage.failed,
       usage.fromCache,
+      usage.credits,
     );
     for (const [source, { calls, found }] of Object.entries(usage.sources)) {
       this.#sql.exec(

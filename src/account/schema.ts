@@ -29,6 +29,10 @@ const MIGRATIONS: readonly string[] = [
      found INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (day, source)
    );`,
+  // Credits: charged per day (from the batches' outbox rows), and per batch with its cap.
+  `ALTER TABLE usage_days ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batches ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batches ADD COLUMN max_credits INTEGER;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

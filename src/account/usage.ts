@@ -17,6 +17,7 @@ export const usageCountersSchema = z.object({
   notFound: count,
   failed: count,
   fromCache: count,
+  credits: count.meta({ description: "Credits charged for the items that finished (see each item's credits)." }),
   sources: z.record(z.string(), sourceUsageSchema).meta({ description: "Per data source, by name." }),
 });
 
@@ -29,10 +30,11 @@ export const usageDeltaSchema = z.object({
   notFound: count.default(0),
   failed: count.default(0),
   fromCache: count.default(0),
+  credits: count.default(0),
   sources: z.record(z.string(), sourceUsageSchema).default({}),
 });
 
-export const emptyUsage = (): UsageCounters => ({ items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, sources: {} });
+export const emptyUsage = (): UsageCounters => ({ items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, sources: {} });
 
 export const isEmptyUsage = (usage: UsageCounters): boolean => usage.items === 0 && Object.keys(usage.sources).length === 0;
 
@@ -72,6 +74,7 @@ export function addUsage(into: UsageCounters, from: UsageCounters): void {
   into.notFound += from.notFound;
   into.failed += from.failed;
   into.fromCache += from.fromCache;
+  into.credits += from.credits;
   for (const [name, { calls, found }] of Object.entries(from.sources)) {
     const source = into.sources[name] ?? { calls: 0, found: 0 };
     source.calls += calls;

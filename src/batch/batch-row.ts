@@ -18,6 +18,8 @@ export type BatchRow = StepFacts & {
   status_url: string;
   webhook_last_status: number | null;
   outbox_seq: number;
+  credits_charged: number;
+  max_credits: number | null;
 };
 
 // The oldest due time is a min() over the partial index items_by_due: named, since left to
@@ -55,10 +57,12 @@ export type StatusRow = Pick<
   | "webhook_state"
   | "webhook_attempts"
   | "webhook_last_status"
+  | "credits_charged"
+  | "max_credits"
 >;
 
 const STATUS_ROW = `SELECT id, customer_id, environment, total_items, completed_items, failed_items, created_at, completed_at,
-    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status
+    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status, credits_charged, max_credits
   FROM batch`;
 
 /** The row for a status read: one row, no look at the items or the outbox. */
@@ -69,8 +73,8 @@ export function readStatusRow(sql: SqlStorage): StatusRow | undefined {
 export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, failed: number, completedAt: string | null): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
-                        status_url, webhook_url, webhook_secret, webhook_state)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                        status_url, webhook_url, webhook_secret, webhook_state, max_credits)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     batch.id,
     batch.customerId,
     batch.environment,
@@ -84,20 +88,27 @@ export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, 
     batch.webhook?.url ?? null,
     batch.webhook?.secret ?? null,
     batch.webhook ? "pending" : null,
+    batch.maxCredits ?? null,
   );
 }
 
 /**
- * Adds finished items to the counters, and completes the batch when none is left.
+ * Adds finished items and their charge to the counters, and completes the batch when none is left.
  * Answers the batch's completedAt: `finishedAt` when these items completed it, else null.
  */
-export function addFinished(sql: SqlStorage, row: BatchRow, completed: number, failed: number, finishedAt: string): string | null {
+export function addFinished(
+  sql: SqlStorage,
+  row: BatchRow,
+  { completed, failed, credits }: { completed: number; failed: number; credits: number },
+  finishedAt: string,
+): string | null {
   if (completed + failed === 0) return null;
   const completedAt = row.completed_items + row.failed_items + completed + failed >= row.total_items ? finishedAt : null;
   sql.exec(
-    "UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, completed_at = ?",
+    "UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, credits_charged = credits_charged + ?, completed_at = ?",
     completed,
     failed,
+    credits,
     completedAt,
   );
   return completedAt;
@@ -114,6 +125,8 @@ export const newBatchSummary = (batch: NewBatch, total: number, failed: number, 
     failed_items: failed,
     created_at: batch.createdAt,
     completed_at: completedAt,
+    credits_charged: 0,
+    max_credits: batch.maxCredits ?? null,
   });
 
 export function webhookView(row: StatusRow): WebhookView | null {

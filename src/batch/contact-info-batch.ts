@@ -288,10 +288,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   /** Settles outcomes into the batch whose row (as read just now) is `row`; when they complete the batch, finishes it. */
   async #settle(row: BatchRow, outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
-    const counts = settleItems(this.ctx.storage, row, outcomes);
+    const counts = settleItems(this.ctx.storage, row, outcomes, config.prices);
     if (counts.completed + counts.failed === 0) return counts;
-    // Started at once, so a delete that comes while it runs has its purge wait for it.
-    const caching = this.#cacheWrites.write(this.#sql, row, outcomes, counts.recorded);
+    // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
+    // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).
+    const caching = this.#cacheWrites.write(this.#sql, row, counts.outcomes, counts.recorded);
     const completed = counts.completedAt !== null;
     if (completed) await this.#finish(config);
     // Their usage went to the outbox: report it soon, one report for the records of a short while;

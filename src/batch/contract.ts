@@ -24,6 +24,8 @@ export interface NewBatch extends BatchOwner {
   stagedItems: number;
   statusUrl: string;
   webhook?: { url: string; secret: string };
+  /** The most the batch may charge, in credits; absent or null: no cap. */
+  maxCredits?: number | null;
 }
 
 /** A chunk of a batch's items, stored ahead of `create` and seen by nobody until it commits the batch. */

@@ -1,10 +1,13 @@
 import { emptyUsage, tally } from "../account/usage";
+import type { Prices } from "../config";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { addFinished, type BatchRow } from "./batch-row";
 import type { ItemDeferral, ItemOutcome, NewItem } from "./contract";
+import { type ChargedOutcome, chargeOutcomes } from "./credits";
 import { encodeItemCursor } from "./cursor";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
+import { pendingAmong } from "./erase";
 import { appendOutbox } from "./outbox";
 
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
@@ -81,7 +84,7 @@ const ITEM_JSON = `'{"index":' || idx || ',"externalId":' || json_quote(external
   || ',"outcome":' || json_quote(outcome) || ',"input":' || input
   || ',"emails":' || coalesce(emails, '[]') || ',"phones":' || coalesce(phones, '[]')
   || ',"error":' || CASE WHEN error_code IS NULL THEN 'null' ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END
-  || ',"fromCache":' || CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END
+  || ',"fromCache":' || CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END || ',"credits":' || credits
   || ',"sources":' || coalesce(sources, '[]') || '}'`;
 
 /**
@@ -117,19 +120,19 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
  */
 export const RECORD_ITEMS = `UPDATE items SET status = o.value ->> 1, outcome = o.value ->> 2, emails = o.value ->> 3, phones = o.value ->> 4,
     error_code = o.value ->> 5, error_message = o.value ->> 6, from_cache = o.value ->> 7, sources = o.value ->> 8, finished_at = ?2,
-    found_earlier = NULL
+    credits = o.value ->> 9, found_earlier = NULL
   FROM jsonb_each(?1) AS o
   WHERE items.idx = o.value ->> 0 AND +items.status = 'pending'
   RETURNING items.idx`;
 
-/** The followers of the leaders just recorded take their results, found through items_by_leader. */
+/** The followers of the leaders just recorded take their results, found through items_by_leader; not their credits (a duplicate costs 0). */
 export const RECORD_FOLLOWERS = `UPDATE items SET status = l.status, outcome = l.outcome, emails = l.emails, phones = l.phones,
     error_code = l.error_code, error_message = l.error_message, from_cache = l.from_cache, sources = l.sources, finished_at = l.finished_at
   FROM (SELECT value AS idx FROM json_each(?1)) AS recorded JOIN items AS l ON l.idx = recorded.idx
   WHERE items.leader_idx = recorded.idx AND items.status = 'pending'
   RETURNING items.leader_idx AS idx`;
 
-const outcomeRow = (outcome: ItemOutcome) =>
+const outcomeRow = (outcome: ChargedOutcome) =>
   outcome.status === "completed"
     ? [
         outcome.index,
@@ -141,24 +144,28 @@ const outcomeRow = (outcome: ItemOutcome) =>
         null,
         outcome.fromCache ? 1 : 0,
         JSON.stringify(outcome.sources),
+        outcome.credits,
       ]
-    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources)];
+    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources), 0];
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice; of two outcomes
- * for one item in the same call, the first is recorded. Answers the items
- * completed and failed, the batch's completedAt when they completed it, and
- * the indexes of the outcomes recorded.
+ * for one item in the same call, the first is recorded. Items are charged
+ * (credits.ts) in the same transaction, against the batch's maxCredits, so the
+ * cap holds however many records run at once. Answers the items completed and
+ * failed, the batch's completedAt when they completed it, the indexes of the
+ * outcomes recorded, and the outcomes as recorded (budget_exhausted included).
  */
 export function settleItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],
-): { completed: number; failed: number; completedAt: string | null; recorded: number[] } {
+  prices: Prices,
+): { completed: number; failed: number; completedAt: string | null; recorded: number[]; outcomes: ChargedOutcome[] } {
   const finishedAt = new Date().toISOString();
-  const first = new Map<number, ItemOutcome>();
+  const first = new Map<number, ChargedOutcome>();
   let completed = 0;
   let failed = 0;
   let completedAt: string | null = null;
@@ -166,7 +173,14 @@ export function settleItems(
   // Items changed, per outcome: the item itself, and its followers.
   const changed = new Map<number, number>();
   storage.transactionSync(() => {
-    for (const outcome of withEarlierFinds(storage.sql, outcomes)) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
+    const firsts = new Map<number, ItemOutcome>();
+    for (const outcome of withEarlierFinds(storage.sql, outcomes)) if (!firsts.has(outcome.index)) firsts.set(outcome.index, outcome);
+    const budget = storage.sql
+      .exec<{ charged: number; maxCredits: number | null }>("SELECT credits_charged AS charged, max_credits AS maxCredits FROM batch")
+      .one();
+    const pending = new Set(pendingAmong(storage.sql, [...firsts.keys()]));
+    const charged = chargeOutcomes([...firsts.values()], pending, budget, prices);
+    for (const outcome of charged.outcomes) first.set(outcome.index, outcome);
     const count = (rows: Iterable<{ idx: number }>) => {
       for (const { idx } of rows) changed.set(idx, (changed.get(idx) ?? 0) + 1);
     };
@@ -180,11 +194,12 @@ export function settleItems(
       if (outcome.status === "completed") completed += items;
       else failed += items;
       tally(usage, outcome, items);
+      usage.credits += outcome.credits;
     }
-    completedAt = addFinished(storage.sql, row, completed, failed, finishedAt);
+    completedAt = addFinished(storage.sql, row, { completed, failed, credits: charged.credits }, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);
   });
-  return { completed, failed, completedAt, recorded: [...changed.keys()] };
+  return { completed, failed, completedAt, recorded: [...changed.keys()], outcomes: [...first.values()] };
 }
 
 /**

@@ -35,6 +35,8 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
       createdAt: row.created_at,
       completedAt: row.completed_at,
       deletedAt: row.deleted_at,
+      creditsCharged: row.credits_charged,
+      maxCredits: row.max_credits,
     },
     entries,
   };

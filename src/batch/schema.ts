@@ -91,6 +91,11 @@ const MIGRATIONS: readonly string[] = [
   // its end never discards it (earlier-finds.ts); the index finds the few that have any.
   `ALTER TABLE items ADD COLUMN found_earlier TEXT;
    CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;`,
+  // Credits: what each item was charged, their sum on the batch, and the batch's cap
+  // (NULL: none). Batches from before charged nothing.
+  `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -121,7 +126,9 @@ const FRESH_SCHEMA = `
     webhook_attempted_at TEXT,
     webhook_enqueues INTEGER NOT NULL DEFAULT 0,
     deleted_at TEXT,
-    outbox_seq INTEGER NOT NULL DEFAULT 0
+    outbox_seq INTEGER NOT NULL DEFAULT 0,
+    credits_charged INTEGER NOT NULL DEFAULT 0,
+    max_credits INTEGER
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -142,7 +149,8 @@ const FRESH_SCHEMA = `
     person_key TEXT,
     sources TEXT,
     due_at TEXT,
-    found_earlier TEXT
+    found_earlier TEXT,
+    credits INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

@@ -43,6 +43,11 @@ const itemViewSchema = z
     phones: z.array(phoneSchema),
     error: itemErrorSchema.nullable(),
     fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
+    credits: z.number().int().min(0).meta({
+      description:
+        "What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.",
+      example: 1,
+    }),
     sources: z.array(sourceReportSchema).meta({
       description:
         "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
@@ -73,6 +78,17 @@ export const batchSummarySchema = z.object({
     .meta({ description: "Items failed: invalid at submission, or failed while processing (see each item's error)." }),
   createdAt: z.iso.datetime().meta({ description: "When the batch was accepted." }),
   completedAt: z.iso.datetime().nullable().meta({ description: "When its last item finished; null until then." }),
+  creditsCharged: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: "Credits charged so far: the sum of the items' credits; never more than maxCredits." }),
+  maxCredits: z
+    .number()
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted." }),
 });
 
 export const batchPageSchema = batchSummarySchema
@@ -93,6 +109,8 @@ export type SummaryColumns = {
   failed_items: number;
   created_at: string;
   completed_at: string | null;
+  credits_charged: number;
+  max_credits: number | null;
 };
 
 export function summaryOf(row: SummaryColumns): BatchSummary {
@@ -104,6 +122,8 @@ export function summaryOf(row: SummaryColumns): BatchSummary {
     failedItems: row.failed_items,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    creditsCharged: row.credits_charged,
+    maxCredits: row.max_credits,
   };
 }
 export type WebhookView = z.infer<typeof webhookViewSchema>;

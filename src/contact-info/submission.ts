@@ -12,6 +12,11 @@ export const fieldsSchema = z
   .array(z.enum(CONTACT_FIELDS, { error: `must be one of ${CONTACT_FIELDS.join(", ")}` }))
   .min(1, { error: "must name at least one of email, phone" });
 
+export const maxCreditsSchema = z
+  .number({ error: "must be a whole number >= 0" })
+  .int({ error: "must be a whole number >= 0" })
+  .min(0, { error: "must be a whole number >= 0" });
+
 export const webhookUrlSchema = z
   .string({ error: "must be a string" })
   .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
@@ -22,6 +27,7 @@ const submissionSchema = z.strictObject({
   items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
   fields: fieldsSchema.optional(),
   webhookUrl: webhookUrlSchema.optional(),
+  maxCredits: maxCreditsSchema.optional(),
 });
 
 export interface SubmittedItem {
@@ -35,6 +41,8 @@ export interface Submission {
   fields: ContactField[];
   items: SubmittedItem[];
   webhookUrl?: string;
+  /** The most the batch may charge; null: no cap. */
+  maxCredits: number | null;
 }
 
 /**
@@ -61,7 +69,8 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   }
   const fields = envelope.data.fields ? [...new Set(envelope.data.fields)] : [...CONTACT_FIELDS];
   const parsed = envelope.data.items.map(parseItem);
-  return webhookUrl === undefined ? { fields, items: parsed } : { fields, items: parsed, webhookUrl };
+  const maxCredits = envelope.data.maxCredits ?? null;
+  return webhookUrl === undefined ? { fields, items: parsed, maxCredits } : { fields, items: parsed, webhookUrl, maxCredits };
 }
 
 export function parseItem(raw: unknown): SubmittedItem {

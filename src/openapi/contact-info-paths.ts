@@ -1,14 +1,15 @@
 // Submit a batch and read it: POST and GET under /v2/{environment}/person/contact-info.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { estimateSchema } from "../batch/estimate";
 import { batchPageSchema } from "../batch/views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
-import { fieldsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
-import { batchLocationExample, batchStatusExample, submitRequestExample } from "./examples";
+import { batchLocationExample, batchStatusExample, estimateExample, submitRequestExample } from "./examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "./headers";
 import { problem } from "./problems";
 import { receiptSchema } from "./schemas";
@@ -24,6 +25,11 @@ const documentedSubmission = z
       description:
         "Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
       example: "https://example.com/hooks/contact-info",
+    }),
+    maxCredits: maxCreditsSchema.optional().meta({
+      description:
+        "The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.",
+      example: 100,
     }),
   })
   .meta({ id: "SubmitRequest", example: submitRequestExample });
@@ -101,6 +107,40 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
         ["idempotency_key_reused"],
         "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
       ),
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  });
+
+  r.registerPath({
+    method: "post",
+    path: "/v2/{environment}/person/contact-info/estimate",
+    operationId: "estimateContactInfoBatch",
+    tags: ["Contact info"],
+    summary: "Estimate a batch before submitting it",
+    description:
+      "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.",
+    security: keyRequired,
+    request: {
+      params: environmentParams,
+      body: { required: true, content: { "application/json": { schema: documentedSubmission } } },
+    },
+    responses: {
+      200: {
+        description: "The estimate.",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
+        content: { "application/json": { schema: estimateSchema, example: estimateExample } },
+      },
+      400: problem(
+        ["invalid_request", "malformed_json", "incomplete_body"],
+        "The body is not JSON or does not match the schema, or the body was cut short",
+      ),
+      ...authProblems,
+      404: unknownEnvironment,
+      413: problem(["too_many_items", "payload_too_large"], "More items than a batch holds, or a body over the size limit"),
+      415: problem(["unsupported_media_type"], "The body is not application/json", {
+        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+      }),
       429: rateLimited("contact_info_request", 50),
       500: internalError,
     },

@@ -16,7 +16,11 @@ export const submitRequestExample = {
     { externalId: "crm-3", email: "alan.turing@bombe.example" },
   ],
   fields: ["email", "phone"],
+  maxCredits: 100,
 };
+
+/** What POST …/estimate answers for submitRequestExample: three people, each able to cost an email and a phone. */
+export const estimateExample = { itemCount: 3, validItems: 3, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 33 };
 
 export const receiptExample = {
   batchId: BATCH_ID,
@@ -34,6 +38,8 @@ export const batchStatusExample = {
   failedItems: 1,
   createdAt: "2026-11-22T10:00:00.000Z",
   completedAt: null,
+  creditsCharged: 11,
+  maxCredits: 100,
   webhook: { url: "https://example.com/hooks/contact-info", state: "pending", attempts: 0, lastStatus: null },
   items: [
     {
@@ -46,6 +52,7 @@ export const batchStatusExample = {
       phones: [{ number: "+14155550132", type: "mobile", confidence: 80, source: "sandbox" }],
       error: null,
       fromCache: false,
+      credits: 11,
       sources: [{ name: "sandbox", outcome: "found" }],
     },
     {
@@ -63,6 +70,7 @@ export const batchStatusExample = {
       phones: [],
       error: null,
       fromCache: false,
+      credits: 0,
       sources: [],
     },
     {
@@ -75,6 +83,7 @@ export const batchStatusExample = {
       phones: [],
       error: { code: "processing_timeout", message: "the item was not processed before the batch deadline" },
       fromCache: false,
+      credits: 0,
       sources: [],
     },
   ],

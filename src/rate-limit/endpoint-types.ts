@@ -15,11 +15,15 @@ export type RateLimitOverrides = Partial<Record<EndpointType, RateLimitSetting>>
 export const TIERS = ["Tier 3", "Tier 4"] as const;
 type Tier = (typeof TIERS)[number];
 
-// Writes (submit, delete) share the Tier 3 budget; reads of batches and of the account share Tier 4 ones.
+// Writes (submit, delete) and the estimate (which does a submit's work, storing nothing) share the Tier 3 budget; reads of batches and of the account share Tier 4 ones.
 const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: Environment) => string[] }> = {
   contact_info_request: {
     tier: "Tier 3",
-    operations: (env) => [`POST /v2/${env}/person/contact-info`, `DELETE /v2/${env}/person/contact-info/{id}`],
+    operations: (env) => [
+      `POST /v2/${env}/person/contact-info`,
+      `POST /v2/${env}/person/contact-info/estimate`,
+      `DELETE /v2/${env}/person/contact-info/{id}`,
+    ],
   },
   contact_info_status: {
     tier: "Tier 4",

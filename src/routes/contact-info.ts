@@ -3,14 +3,16 @@ import { createMiddleware } from "hono/factory";
 import { parseListQuery } from "../account/list-query";
 import { accountStub } from "../account/stub";
 import type { AppEnv } from "../app-env";
+import { estimateOf } from "../batch/estimate";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../batch/leaders";
+import { countCached, resultCacheKey } from "../batch/result-cache";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import { batchPageJson } from "../batch/views";
 import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
-import { parseSubmission } from "../contact-info/submission";
+import { parseSubmission, type Submission } from "../contact-info/submission";
 import { readJsonBody } from "../http/body";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
@@ -35,6 +37,16 @@ function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): s
   );
 }
 
+/** The submitted items, each valid one normalized once (its key merges duplicates; both travel in its queue message), and their leaders. */
+function intake(submission: Submission) {
+  const items = submission.items.map((item) => {
+    if (item.error) return item;
+    const person = normalizePerson(item.input);
+    return { ...item, person, personKey: personKey(person) };
+  });
+  return { items, leaders: leaderIndexes(items) };
+}
+
 export const contactInfo = new Hono<AppEnv>()
   .get("/", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const page = parseListQuery(c.req.query());
@@ -53,13 +65,7 @@ export const contactInfo = new Hono<AppEnv>()
     // exists, so a retry after a crash finds this batch instead of making another.
     const batchId = c.get("idempotentBatchId") ?? crypto.randomUUID();
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
-    // Normalized once, here: the key merges duplicates, and both travel in the item's queue message.
-    const items = submission.items.map((item) => {
-      if (item.error) return item;
-      const person = normalizePerson(item.input);
-      return { ...item, person, personKey: personKey(person) };
-    });
-    const leaders = leaderIndexes(items);
+    const { items, leaders } = intake(submission);
     const createdAt = new Date().toISOString();
     const stub = batchStub(c.env, batchId);
     // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
@@ -84,6 +90,7 @@ export const contactInfo = new Hono<AppEnv>()
       items: chunks[chunks.length - 1]!,
       leaders: leaders.slice(stagedItems),
       stagedItems,
+      maxCredits: submission.maxCredits,
       statusUrl: new URL(location, c.req.url).href,
       ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
     });
@@ -92,6 +99,27 @@ export const contactInfo = new Hono<AppEnv>()
     // the request is the same (same fingerprint), so this is the original receipt again.
     if (!batch.created) c.header("idempotent-replayed", "true");
     return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items, leaders)) }, 202);
+  })
+  // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
+  .post("/estimate", rateLimit("contact_info_request"), jsonBody(), async (c) => {
+    const config = readConfig(c.env);
+    const environment = c.get("environment");
+    const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
+    const { items, leaders } = intake(submission);
+    // Only live results are cached (enricher.ts); the leaders are what the batch would look up.
+    let cachedItems = 0;
+    if (environment === "live") {
+      const owner = { customerId: c.get("apiKey").customerId, environment };
+      const keys = await Promise.all(
+        items.flatMap((item, index) =>
+          item.error === null && leaders[index] === null && "personKey" in item
+            ? [resultCacheKey(owner, submission.fields, item.personKey)]
+            : [],
+        ),
+      );
+      cachedItems = await countCached(c.env.RESULT_CACHE, keys);
+    }
+    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices));
   })
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");

@@ -28,8 +28,20 @@ export interface WebhookEvent {
 }
 
 export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secret }: CompletedBatch): WebhookEvent {
-  const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt } = summary;
-  const data = { id, environment, status, totalItems, completedItems, failedItems, createdAt, completedAt, statusUrl };
+  const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt, creditsCharged, maxCredits } = summary;
+  const data = {
+    id,
+    environment,
+    status,
+    totalItems,
+    completedItems,
+    failedItems,
+    createdAt,
+    completedAt,
+    creditsCharged,
+    maxCredits,
+    statusUrl,
+  };
   const event: z.infer<typeof batchCompletedEventSchema> = { type: "batch.completed", timestamp: completedAt, data };
   return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
 }

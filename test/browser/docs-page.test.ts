@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { estimateExample } from "../../src/openapi/examples";
 import { until } from "../blackbox-helpers";
 import { type LocalServer, startLocalServer } from "../local-server";
 
@@ -60,9 +61,10 @@ describe("the /docs page in a real browser", () => {
     await server?.stop();
   });
 
-  it("shows the three operations, and is captured in a screenshot", async () => {
+  it("shows the operations, and is captured in a screenshot", async () => {
     for (const summary of [
       "Submit a batch of people to enrich",
+      "Estimate a batch before submitting it",
       "Read a batch: counts and per-item contact data",
       "Your rate limits and usage, per endpoint type",
     ]) {
@@ -74,7 +76,9 @@ describe("the /docs page in a real browser", () => {
   });
 
   it("shows a submit sample that, pasted into a shell, gets a 202 with the key sent once", async () => {
-    const samples = page.locator("code.language-curl", { hasText: "--request POST" }).filter({ hasText: "/person/contact-info" });
+    const samples = page
+      .locator("code.language-curl", { hasText: "--request POST" })
+      .filter({ hasText: "/person/contact-info", hasNotText: "/estimate" });
     await samples.first().waitFor({ state: "attached", timeout: 30_000 });
     const sample = (await samples.first().textContent()) ?? "";
     expect(sample.startsWith(`curl ${server.url}/v2/test/person/contact-info`)).toBe(true);
@@ -84,6 +88,17 @@ describe("the /docs page in a real browser", () => {
     const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], { encoding: "utf8", timeout: 30_000 });
     expect(answer).toMatch(/^HTTP\/1\.1 202 /);
     expect(answer).toMatch(/^location: \/v2\/test\/person\/contact-info\/[0-9a-f-]{36}\r$/im);
+  });
+
+  it("shows an estimate sample that, pasted into a shell, answers 200 with the documented estimate", async () => {
+    const samples = page.locator("code.language-curl", { hasText: "--request POST" }).filter({ hasText: "/person/contact-info/estimate" });
+    await samples.first().waitFor({ state: "attached", timeout: 30_000 });
+    const sample = (await samples.first().textContent()) ?? "";
+    expect(sample.startsWith(`curl ${server.url}/v2/test/person/contact-info/estimate`)).toBe(true);
+    const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], { encoding: "utf8", timeout: 30_000 });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).not.toMatch(/^location:/im);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(estimateExample);
   });
 
   it("loads everything from its own origin: no fonts, agent or client from other hosts", async () => {

@@ -6,7 +6,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
 import { openApiDocument } from "../../src/openapi/document";
-import { batchStatusExample, submitRequestExample } from "../../src/openapi/examples";
+import { batchStatusExample, estimateExample, submitRequestExample } from "../../src/openapi/examples";
 import { type LocalServer, startLocalServer } from "../local-server";
 
 const document = openApiDocument() as unknown as {
@@ -51,6 +51,15 @@ describe("real responses conform to the OpenAPI document", () => {
     return { response, body: await response.json() };
   };
 
+  it("the estimate: its documented example and a real answer", async () => {
+    const path = "/v2/{environment}/person/contact-info/estimate";
+    expect(violations(path, "post", 200, "application/json", estimateExample)).toEqual([]);
+    const estimate = await call("/v2/test/person/contact-info/estimate", { method: "POST", body: JSON.stringify(submitRequestExample) });
+    expect(estimate.response.status).toBe(200);
+    expect(estimate.body).toEqual(estimateExample);
+    expect(violations(path, "post", 200, "application/json", estimate.body)).toEqual([]);
+  });
+
   it("the documented examples, submit, batch status and rate limits", async () => {
     expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", batchStatusExample)).toEqual([]);
     const submitted = await call("/v2/test/person/contact-info", { method: "POST", body: JSON.stringify(submitRequestExample) });
@@ -91,6 +100,18 @@ describe("real responses conform to the OpenAPI document", () => {
         413,
         "/v2/test/person/contact-info",
         { method: "POST", body: JSON.stringify({ items: Array(20_000).fill({ email: "a@b.example" }) }) },
+      ],
+      [
+        "/v2/{environment}/person/contact-info/estimate",
+        400,
+        "/v2/test/person/contact-info/estimate",
+        { method: "POST", body: JSON.stringify({ items: [{ email: "a@b.example" }], maxCredits: -1 }) },
+      ],
+      [
+        "/v2/{environment}/person/contact-info/estimate",
+        415,
+        "/v2/test/person/contact-info/estimate",
+        { method: "POST", body: "{}", headers: { "content-type": "text/plain" } },
       ],
       ["/v2/{environment}/person/contact-info/{id}", 400, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c?limit=0", {}],
       ["/v2/{environment}/person/contact-info/{id}", 404, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c", {}],

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,6 +117,19 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
 });
 
 describe("npm run enrich on small files", () => {
+  it("prints the API's estimate with --estimate, and submits and writes nothing", async () => {
+    const input = join(scratch, "estimate.jsonl");
+    const person = { email: "ada@analytical.example" };
+    writeFileSync(input, [person, person, { firstName: "Solo" }].map((row) => JSON.stringify(row)).join("\n"));
+    const result = await enrich(input, "--estimate", "--base-url", running.server.url, "--api-key", running.key);
+    expect(result.stderr).toEqual([]);
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe(
+      "estimate for 3 rows: 2 valid (1 duplicates, 0 cached), 1 invalid; at most 11 credits. Nothing was submitted.",
+    );
+    expect(existsSync(join(scratch, "estimate.enriched.csv"))).toBe(false);
+  });
+
   it("reads JSONL, keeps a BOM-less CSV's extra columns and writes --out", async () => {
     const input = join(scratch, "people.jsonl");
     const out = join(scratch, "people-out.csv");

@@ -25,6 +25,8 @@ describe("GET /v2/{environment}/person/contact-info", () => {
       failedItems: 1,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       completedAt: page.batches[0]!.status === "completed" ? expect.any(String) : null,
+      creditsCharged: expect.any(Number),
+      maxCredits: null,
     });
     expect(page.nextCursor).toBeNull();
   });

@@ -150,6 +150,7 @@ describe("recording results", () => {
       phones: [phone],
       error: null,
       fromCache: true,
+      credits: 0,
       sources,
     });
     expect(items[1]).toMatchObject({

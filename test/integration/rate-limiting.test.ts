@@ -196,7 +196,11 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "contact_info_request",
         tier: "Tier 3",
-        operations: ["POST /v2/live/person/contact-info", "DELETE /v2/live/person/contact-info/{id}"],
+        operations: [
+          "POST /v2/live/person/contact-info",
+          "POST /v2/live/person/contact-info/estimate",
+          "DELETE /v2/live/person/contact-info/{id}",
+        ],
         limit: 50,
         windowSeconds: 60,
         remaining: 50,

@@ -26,13 +26,14 @@ const usageOf = async (key: string, query = "") => {
   return response.json<UsageReport>();
 };
 
-/** Usage as the batch's items say it should be: each finished item once, each source asked once per item. */
+/** Usage as the batch's items say it should be: each finished item once, each source asked once per item, its credits once. */
 function expectedUsage(
-  items: { status: string; outcome: string | null; fromCache: boolean; sources: { name: string; outcome: string }[] }[],
+  items: { status: string; outcome: string | null; fromCache: boolean; credits: number; sources: { name: string; outcome: string }[] }[],
 ) {
-  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, sources: {} };
+  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, sources: {} };
   for (const item of items.filter((i) => i.status !== "pending")) {
     usage.items++;
+    usage.credits += item.credits;
     if (item.status === "failed") usage.failed++;
     else if (item.outcome === "found") usage.found++;
     else usage.notFound++;
@@ -61,16 +62,25 @@ const outboxEmpty = (batchId: string) =>
   );
 
 describe("GET /v2/{environment}/me/usage", () => {
-  it("counts each finished item once, on the day it finished, after duplicate deliveries and a repeated report", async () => {
+  it("counts each finished item and its credits once, on the day it finished, after duplicate deliveries and a repeated report", async () => {
     const { key, record } = await createKey();
-    const inputs = [person(), person({ firstName: "Grace", lastName: "Hopper" }), person({ companyDomain: "unknown.example" })];
+    const inputs = [
+      person(),
+      person({ firstName: "Grace", lastName: "Hopper" }),
+      person({ companyDomain: "unknown.example" }),
+      person({ companyDomain: "notfound.test" }),
+    ];
     const batchId = await submitBatch(key, { items: [...inputs, { bad: 1 }] });
     const messages = inputs.map((input, index) => itemMessage(batchId, index, input));
     // Besides the real queue's delivery: every message twice more, and one twice within a delivery.
     await deliver("contact-info-items", messages);
     await deliver("contact-info-items", [messages[0]!, messages[0]!, ...messages]);
     const status = await waitForCompletion(key, batchId);
-    expect(status).toMatchObject({ totalItems: 4, failedItems: 1 });
+    expect(status).toMatchObject({ totalItems: 5, failedItems: 1 });
+    // The usage's credits are the batch's charge, which is the sum of its items' (found ones cost, the miss and the invalid item not).
+    expect(status.creditsCharged).toBe(status.items.reduce((sum, item) => sum + item.credits, 0));
+    expect(status.creditsCharged).toBeGreaterThanOrEqual(3);
+    expect(status.items.filter((item) => item.outcome !== "found").map((item) => item.credits)).toEqual([0, 0]);
     await outboxEmpty(batchId);
 
     // A report the account applied but whose answer was lost is sent again: applied once.
@@ -83,7 +93,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     await deliver("contact-info-items", messages);
 
     const expected = expectedUsage(status.items);
-    expect(expected).toMatchObject({ items: 4, failed: 1 });
+    expect(expected).toMatchObject({ items: 5, failed: 1, credits: status.creditsCharged });
     const usage = await usageOf(key, `?from=${today()}&to=${today()}`);
     expect(usage).toEqual({ from: today(), to: today(), days: [{ date: today(), ...expected }], totals: expected });
     expect(Object.keys(usage.totals.sources).length).toBeGreaterThan(0);
@@ -117,7 +127,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
     vi.restoreAllMocks();
     await outboxEmpty(batchId);
-    expect((await usageOf(key)).totals).toEqual({ items: 1, found: 0, notFound: 0, failed: 1, fromCache: 0, sources: {} });
+    expect((await usageOf(key)).totals).toEqual({ items: 1, found: 0, notFound: 0, failed: 1, fromCache: 0, credits: 0, sources: {} });
   });
 
   it.each(["?from=2026-02-30", "?from=2025-01-01&to=2026-01-02", "?from=2026-11-23&to=2026-11-22", "?to=today", "?days=7"])(
@@ -140,8 +150,10 @@ describe("the account's report", () => {
       createdAt: new Date().toISOString(),
       completedAt: null,
       deletedAt: null,
+      creditsCharged: 3,
+      maxCredits: null,
     };
-    const one = { items: 1, found: 1, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 1, found: 1 } } };
+    const one = { items: 1, found: 1, notFound: 0, failed: 0, fromCache: 0, credits: 1, sources: { sandbox: { calls: 1, found: 1 } } };
     const day = "2026-11-01";
     // The outbox is resent whole after a lost answer, and overlaps the next report.
     const report = (seqs: number[]) => account.report({ batch, entries: seqs.map((seq) => ({ seq, day, usage: one })) });
@@ -149,6 +161,14 @@ describe("the account's report", () => {
     expect(await report([1, 2])).toEqual({ reportedSeq: 2 });
     expect(await report([2, 3])).toEqual({ reportedSeq: 3 });
     const { totals } = await account.usage({ from: day, to: day });
-    expect(totals).toEqual({ items: 3, found: 3, notFound: 0, failed: 0, fromCache: 0, sources: { sandbox: { calls: 3, found: 3 } } });
+    expect(totals).toEqual({
+      items: 3,
+      found: 3,
+      notFound: 0,
+      failed: 0,
+      fromCache: 0,
+      credits: 3,
+      sources: { sandbox: { calls: 3, found: 3 } },
+    });
   });
 });

@@ -48,9 +48,12 @@ describe("batch.completed webhooks", () => {
         failedItems: 1,
         createdAt: status.createdAt,
         completedAt: status.completedAt,
+        creditsCharged: status.creditsCharged,
+        maxCredits: null,
         statusUrl: `https://api.test/v2/test/person/contact-info/${batchId}`,
       },
     });
+    expect(status.creditsCharged).toBeGreaterThan(0);
   });
 
   it("are retried after a 500, with the same webhook-id, until delivered", async () => {

@@ -44,19 +44,27 @@ describe("tallying finished items", () => {
       notFound: 1,
       failed: 1,
       fromCache: 3,
+      credits: 0,
       sources: { directory: { calls: 2, found: 0 }, pattern: { calls: 1, found: 1 } },
     });
   });
 
-  it("sums usage, source by source", () => {
+  it("sums usage and credits, source by source", () => {
     const total = emptyUsage();
-    addUsage(total, { ...emptyUsage(), items: 2, found: 2, sources: { sandbox: { calls: 2, found: 2 } } });
-    addUsage(total, { ...emptyUsage(), items: 1, failed: 1, sources: { sandbox: { calls: 1, found: 0 }, pdl: { calls: 1, found: 0 } } });
+    addUsage(total, { ...emptyUsage(), items: 2, found: 2, credits: 11, sources: { sandbox: { calls: 2, found: 2 } } });
+    addUsage(total, {
+      ...emptyUsage(),
+      items: 1,
+      failed: 1,
+      credits: 1,
+      sources: { sandbox: { calls: 1, found: 0 }, pdl: { calls: 1, found: 0 } },
+    });
     expect(total).toEqual({
       ...emptyUsage(),
       items: 3,
       found: 2,
       failed: 1,
+      credits: 12,
       sources: { sandbox: { calls: 3, found: 2 }, pdl: { calls: 1, found: 0 } },
     });
   });

@@ -11,7 +11,11 @@ describe("endpoint limits", () => {
     expect(endpointLimit("contact_info_request", "test", config)).toEqual({
       endpointType: "contact_info_request",
       tier: "Tier 3",
-      operations: ["POST /v2/test/person/contact-info", "DELETE /v2/test/person/contact-info/{id}"],
+      operations: [
+        "POST /v2/test/person/contact-info",
+        "POST /v2/test/person/contact-info/estimate",
+        "DELETE /v2/test/person/contact-info/{id}",
+      ],
       limit: 50,
       windowSeconds: 60,
     });

@@ -3,10 +3,26 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { batchStub } from "../../../src/batch/stub";
-import { createKey, createStoredBatch, deliver, getStatus, person, readBatch, submitBatch, until, waitForCompletion } from "../../helpers";
+import {
+  createKey,
+  createStoredBatch,
+  deliver,
+  getStatus,
+  person,
+  readBatch,
+  readPages,
+  type StatusBody,
+  submitBatch,
+  until,
+  waitForCompletion,
+} from "../../helpers";
+
+/** What the items delivered are worth at the default prices (an email 1, a phone 10), each found item once. */
+const deliveredWorth = (items: StatusBody["items"]) =>
+  items.reduce((sum, item) => sum + (item.emails.length > 0 ? 1 : 0) + (item.phones.length > 0 ? 10 : 0), 0);
 
 describe("redelivery", () => {
-  it("keeps counters exact whatever duplicates and order the queue delivers in", async () => {
+  it("keeps counters and credits exact whatever duplicates and order the queue delivers in", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 30 }),
@@ -25,6 +41,8 @@ describe("redelivery", () => {
           }
           const status = await getStatus(key, id);
           expect(status).toMatchObject({ status: "completed", totalItems: size, completedItems: size, failedItems: 0 });
+          expect(status.creditsCharged).toBe(deliveredWorth(status.items));
+          expect(status.items.map((item) => item.credits)).toEqual(status.items.map((item) => deliveredWorth([item])));
         },
       ),
       { numRuns: 40 },
@@ -58,7 +76,7 @@ describe("redelivery", () => {
     expect(await getStatus(key, batchId)).toMatchObject({ totalItems: 400, completedItems: 400, failedItems: 0 });
   });
 
-  it("keeps counters exact when every object is aborted mid-batch", async () => {
+  it("keeps counters and credits exact when every object is aborted mid-batch", async () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, {
       items: Array.from({ length: 300 }, (_, i) => person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" })),
@@ -80,5 +98,8 @@ describe("redelivery", () => {
     await abortAllDurableObjects();
     const status = await waitForCompletion(key, batchId, 60_000);
     expect(status).toMatchObject({ totalItems: 300, completedItems: 300, failedItems: 0 });
+    const items = (await readPages(key, batchId, { limit: 100 })).flatMap((page) => page.items);
+    expect(status.creditsCharged).toBe(deliveredWorth(items));
+    expect(status.creditsCharged).toBeGreaterThan(300);
   });
 });

@@ -1,0 +1,53 @@
+import type { Prices } from "../config";
+import type { ContactField, ItemError } from "../contact-info/contact";
+import type { ItemOutcome } from "./contract";
+
+// What items cost, in credits: pure, so the batch object (which charges) and the
+// estimate (which bounds the charge) read one rule.
+
+export const BUDGET_EXHAUSTED: ItemError = {
+  code: "budget_exhausted",
+  message: "the item's result would have taken the batch past its maxCredits; it was not delivered nor charged: resubmit it",
+};
+
+/**
+ * An item pays once for each kind of contact it delivers (several emails of one
+ * person cost one email). A miss, a failure and a result from the customer's
+ * cache cost nothing; followers (duplicates) never reach here, they take 0.
+ */
+export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
+  if (outcome.status !== "completed" || outcome.fromCache) return 0;
+  return (outcome.emails.length > 0 ? prices.email : 0) + (outcome.phones.length > 0 ? prices.phone : 0);
+}
+
+/** The most one item asking for `fields` can cost. */
+export const maxItemCharge = (fields: readonly ContactField[], prices: Prices): number =>
+  (fields.includes("email") ? prices.email : 0) + (fields.includes("phone") ? prices.phone : 0);
+
+export type ChargedOutcome = ItemOutcome & { credits: number };
+
+/**
+ * Prices outcomes in order against the batch's cap: an outcome whose charge would
+ * take `charged` past `maxCredits` (null: no cap) becomes `budget_exhausted`, at
+ * no cost. Only items still pending (`pending`) are recorded, so only they use
+ * the budget; the others pass through, unrecorded.
+ */
+export function chargeOutcomes(
+  outcomes: readonly ItemOutcome[],
+  pending: ReadonlySet<number>,
+  budget: { charged: number; maxCredits: number | null },
+  prices: Prices,
+): { outcomes: ChargedOutcome[]; credits: number } {
+  let credits = 0;
+  const charged = outcomes.map((outcome): ChargedOutcome => {
+    if (!pending.has(outcome.index)) return { ...outcome, credits: 0 };
+    const cost = itemCharge(outcome, prices);
+    if (cost === 0) return { ...outcome, credits: 0 };
+    if (budget.maxCredits !== null && budget.charged + credits + cost > budget.maxCredits) {
+      return { index: outcome.index, status: "failed", error: BUDGET_EXHAUSTED, sources: outcome.sources, credits: 0 };
+    }
+    credits += cost;
+    return { ...outcome, credits: cost };
+  });
+  return { outcomes: charged, credits };
+}
