@@ -1,10 +1,16 @@
 // Turns an operator's CSV or JSONL file into DIRECTORY entries. Pure: the
 // import command (scripts/directory.ts) reads the file and writes the result.
 import { matchColumn, matchColumns } from "../contact-info/columns";
-import { EMAIL_STATUSES, type EmailStatus } from "../contact-info/contact";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
-import { type DirectoryEntry, directoryKey, entryKeys, type LearnedPattern } from "./directory";
+import {
+  DIRECTORY_EMAIL_STATUSES,
+  type DirectoryEmailStatus,
+  type DirectoryEntry,
+  directoryKey,
+  entryKeys,
+  type LearnedPattern,
+} from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
 import { firstAndLast, splitName } from "./names";
 
@@ -22,7 +28,7 @@ export const DIRECTORY_COLUMNS = [
   "workPhone",
 ] as const;
 
-const isEmailStatus = (value: string): value is EmailStatus => (EMAIL_STATUSES as readonly string[]).includes(value);
+const isEmailStatus = (value: string): value is DirectoryEmailStatus => (DIRECTORY_EMAIL_STATUSES as readonly string[]).includes(value);
 
 export interface Rejection {
   line: number;
@@ -132,7 +138,7 @@ export function toDirectoryEntry(record: Record<string, unknown>): DirectoryEntr
     entry.linkedinSlug = slug;
   }
   const status = field.emailStatus ?? "unknown";
-  if (!isEmailStatus(status)) return `emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`;
+  if (!isEmailStatus(status)) return `emailStatus must be one of ${DIRECTORY_EMAIL_STATUSES.join(", ")}`;
   for (const [column, type] of [
     ["workEmail", "work"],
     ["personalEmail", "personal"],

@@ -31,6 +31,7 @@ const request = (attempt = 1) => ({
 });
 const options = (providers: ContactProvider[], extra: Partial<EnrichOptions> = {}): EnrichOptions => ({
   providers,
+  verification: { verifiers: [] },
   satisfiedConfidence: 70,
   maxAttempts: 3,
   ...extra,
