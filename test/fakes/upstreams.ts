@@ -9,6 +9,7 @@
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
+//   Hunter alone: *-hunterinvalid.example → found, but Hunter's own check says invalid
 //   PDL alone: *-pdlbusy.example → 429 with Retry-After: 600, always (Hunter finds the email, never a phone)
 //   anything else → found.
 //   Apollo (apollo.test) and Prospeo (prospeo.test), by company domain: *-notfound.example → no match
@@ -84,8 +85,10 @@ async function hunter(request: Request, url: URL): Promise<Response> {
   const special = await vendorBehaviour(domain, `hunter:${first}.${last}@${domain}`);
   if (special) return special;
   if (domain.endsWith("-notfound.example") || !first || !last) return json({ data: { email: null, score: null }, meta: {} });
+  // Hunter's own check of the address it found: *-hunterinvalid.example says invalid.
+  const verification = { status: domain.endsWith("-hunterinvalid.example") ? "invalid" : "valid" };
   return json({
-    data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null },
+    data: { email: `${first}.${last}@${domain}`, score: 92, verification, phone_number: null },
     meta: {},
   });
 }

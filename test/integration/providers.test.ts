@@ -97,6 +97,10 @@ describe("the Hunter adapter", () => {
     ]);
   });
 
+  it("does not take an address Hunter's own check calls invalid", async () => {
+    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "x-hunterinvalid.example" })).toEqual({ emails: [], phones: [] });
+  });
+
   it("answers not found when Hunter finds no address", async () => {
     expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "hunter-notfound.example" })).toEqual({ emails: [], phones: [] });
   });
