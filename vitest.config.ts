@@ -4,7 +4,7 @@ import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams.ts";
 
 // Tests run inside workerd with the real local KV, Durable Objects and Queues
 // from wrangler.toml; timings are shortened so retries finish quickly, and the
-// services outside our system (DNS, Hunter, PDL) are faked at the HTTP boundary.
+// services outside our system (DNS, the finders, the verifiers) are faked at the HTTP boundary.
 export default defineConfig({
   plugins: [
     cloudflareTest({
@@ -23,6 +23,14 @@ export default defineConfig({
           PDL_API_URL: "https://pdl.test",
           HUNTER_API_KEY: FAKE_KEYS.hunter,
           PDL_API_KEY: FAKE_KEYS.pdl,
+          APOLLO_API_URL: "https://apollo.test",
+          PROSPEO_API_URL: "https://prospeo.test",
+          ZEROBOUNCE_API_URL: "https://zerobounce.test",
+          NEVERBOUNCE_API_URL: "https://neverbounce.test",
+          APOLLO_API_KEY: FAKE_KEYS.apollo,
+          PROSPEO_API_KEY: FAKE_KEYS.prospeo,
+          ZEROBOUNCE_API_KEY: FAKE_KEYS.zerobounce,
+          NEVERBOUNCE_API_KEY: FAKE_KEYS.neverbounce,
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
         },

@@ -1,9 +1,9 @@
 import * as z from "zod";
 
-const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl"] as const;
+const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl", "apollo", "prospeo"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
-
-const isProviderName = (name: string): name is ProviderName => (PROVIDER_NAMES as readonly string[]).includes(name);
+const VERIFIER_NAMES = ["zerobounce", "neverbounce"] as const;
+export type VerifierName = (typeof VERIFIER_NAMES)[number];
 
 // Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`:
 // a string is read as a number first, then both are held to the same rule.
@@ -20,17 +20,21 @@ const url = z
   .refine((value) => URL.canParse(value), { error: "must be a URL" })
   .transform((value) => value.replace(/\/+$/, ""));
 
-const providerList = z.string().transform((value, ctx) => {
-  const names = value
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !isProviderName(name));
-  if (unknown.length > 0) {
-    ctx.addIssue({ code: "custom", message: `names unknown provider(s) ${unknown.join(", ")}; known: ${PROVIDER_NAMES.join(", ")}` });
-  }
-  return names.filter(isProviderName);
-});
+/** A comma-separated list of names, each one of `known`; empty is an empty list. */
+const nameList = <Name extends string>(known: readonly Name[], what: string) => {
+  const isKnown = (name: string): name is Name => (known as readonly string[]).includes(name);
+  return z.string().transform((value, ctx) => {
+    const names = value
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const unknown = names.filter((name) => !isKnown(name));
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: "custom", message: `names unknown ${what}(s) ${unknown.join(", ")}; known: ${known.join(", ")}` });
+    }
+    return names.filter(isKnown);
+  });
+};
 
 const configSchema = z
   .object({
@@ -54,12 +58,18 @@ const configSchema = z
     TIER_4_LIMIT: whole(1),
     TIER_4_WINDOW_SECONDS: whole(1),
     ITEM_MAX_ATTEMPTS: whole(1),
-    ENRICHMENT_PROVIDERS: providerList,
+    ENRICHMENT_PROVIDERS: nameList(PROVIDER_NAMES, "provider"),
+    ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     ENRICHMENT_SATISFIED_CONFIDENCE: whole(0),
     PROVIDER_TIMEOUT_MS: whole(1),
     DOH_URL: url,
     HUNTER_API_URL: url,
     PDL_API_URL: url,
+    APOLLO_API_URL: url,
+    PROSPEO_API_URL: url,
+    ZEROBOUNCE_API_URL: url,
+    NEVERBOUNCE_API_URL: url,
+    VERDICT_CACHE_TTL_SECONDS: whole(60),
     // KV refuses an expirationTtl under 60 seconds.
     RESULT_CACHE_TTL_SECONDS: whole(60),
     RESULT_CACHE_NOT_FOUND_TTL_SECONDS: whole(60),
@@ -95,6 +105,12 @@ const configSchema = z
       dohUrl: vars.DOH_URL,
       hunterApiUrl: vars.HUNTER_API_URL,
       pdlApiUrl: vars.PDL_API_URL,
+      apolloApiUrl: vars.APOLLO_API_URL,
+      prospeoApiUrl: vars.PROSPEO_API_URL,
+      verifiers: vars.ENRICHMENT_VERIFIERS,
+      zeroBounceApiUrl: vars.ZEROBOUNCE_API_URL,
+      neverBounceApiUrl: vars.NEVERBOUNCE_API_URL,
+      verdictCacheTtlSeconds: vars.VERDICT_CACHE_TTL_SECONDS,
       resultCacheTtlSeconds: vars.RESULT_CACHE_TTL_SECONDS,
       resultCacheNotFoundTtlSeconds: vars.RESULT_CACHE_NOT_FOUND_TTL_SECONDS,
     },

@@ -862,17 +862,22 @@ export interface components {
              */
             type: "work" | "personal";
             /**
-             * @description valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.
+             * @description valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.
              * @enum {string}
              */
-            status: "valid" | "probable" | "catch_all" | "invalid" | "unknown";
+            status: "valid" | "catch_all" | "unknown" | "unverified";
+            /**
+             * @description Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.
+             * @enum {boolean}
+             */
+            role?: true;
             /**
              * @description How sure the source is that the value belongs to this person, 0–100.
              * @example 80
              */
             confidence: number;
             /**
-             * @description The provider that gave this value: sandbox, directory, pattern, hunter, pdl.
+             * @description The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.
              * @example directory
              */
             source: string;
@@ -911,15 +916,20 @@ export interface components {
         } | null;
         SourceReport: {
             /**
-             * @description The data source: sandbox, directory, pattern, hunter, pdl.
+             * @description The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.
              * @example directory
              */
             name: string;
             /**
-             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured.
+             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.
              * @enum {string}
              */
             outcome: "found" | "not_found" | "unavailable" | "skipped";
+            /**
+             * @description verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.
+             * @enum {string}
+             */
+            kind?: "verifier";
         };
         BatchList: {
             /** @description Newest first. */

@@ -2,7 +2,7 @@ import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
 import { zeroed } from "./item-store";
-import { batchCacheScope, erasableCacheKeys, type ResultCache } from "./result-cache";
+import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "./result-cache";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes
@@ -19,9 +19,10 @@ const KEYS_PER_INSERT = 1_000;
 const PURGE_RETRY_MS = 30_000;
 
 /**
- * The result-cache keys the batch's people may be cached under: none for a
- * test batch (never cached). Read before the erase's transaction; person keys
- * never change after creation.
+ * The result-cache keys the batch's people may be cached under, and those of
+ * the verdicts on the addresses its items returned or kept for their end (the
+ * only verdicts cached, verdict-cache.ts): none for a test batch (never cached).
+ * Read before the erase's transaction; person keys never change after creation.
  */
 export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow): Promise<string[]> {
   if (row.environment !== "live") return [];
@@ -29,8 +30,16 @@ export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow): Promise<
     .exec<{ person_key: string }>("SELECT DISTINCT person_key FROM items WHERE person_key IS NOT NULL")
     .toArray()
     .map(({ person_key }) => person_key);
+  const addresses = sql
+    .exec<{ address: string }>(
+      `SELECT DISTINCT lower(e.value ->> 'address') AS address FROM items, json_each(items.emails) AS e WHERE items.emails IS NOT NULL
+       UNION SELECT lower(e.value ->> 'address') FROM items, json_each(items.found_earlier, '$.emails') AS e WHERE items.found_earlier IS NOT NULL`,
+    )
+    .toArray()
+    .flatMap(({ address }) => (typeof address === "string" ? [address] : []));
   const { owner, fields } = batchCacheScope(row);
-  return erasableCacheKeys(owner, fields, personKeys);
+  const verdictKeys = await Promise.all(addresses.map((address) => verdictCacheKey(owner, address)));
+  return [...(await erasableCacheKeys(owner, fields, personKeys)), ...verdictKeys];
 }
 
 /** Saves the keys to purge; within the erase's transaction. */

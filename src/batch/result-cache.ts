@@ -25,6 +25,15 @@ const cacheKeyOf = ({ customerId, environment }: CacheOwner, fields: readonly Co
   `result:${environment}:${encodeURIComponent(customerId)}:${fieldsPart(fields)}:${personHash}`;
 
 /**
+ * KV key of a cached verdict on an address (src/enrichment/verdict-cache.ts): the
+ * customer's, in one environment; the address only as a hash. Here beside the
+ * result's key because the erasure purge deletes both.
+ */
+export async function verdictCacheKey({ customerId, environment }: CacheOwner, address: string): Promise<string> {
+  return `verdict:${environment}:${encodeURIComponent(customerId)}:${await sha256Hex(address.toLowerCase())}`;
+}
+
+/**
  * Every key a batch's people may be cached under: the customer's, and the one
  * deploys before per-customer keys wrote (`result:<environment>:<fields>:<hash>`,
  * expiring within RESULT_CACHE_TTL_SECONDS of that deploy).

@@ -23,10 +23,18 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
 
 export const sourceReportSchema = z
   .object({
-    name: z.string().meta({ description: "The data source: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
+    name: z.string().meta({
+      description:
+        "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
+      example: "directory",
+    }),
     outcome: z.enum(SOURCE_OUTCOMES).meta({
       description:
-        "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured.",
+        "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+    }),
+    kind: z.literal("verifier").optional().meta({
+      description:
+        "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
     }),
   })
   .meta({ id: "SourceReport" });

@@ -6,11 +6,11 @@ export const CONTACT_FIELDS = ["email", "phone"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 
 const EMAIL_TYPES = ["work", "personal"] as const;
-export const EMAIL_STATUSES = ["valid", "probable", "catch_all", "invalid", "unknown"] as const;
+/** A returned email's deliverability, as the verifiers (ENRICHMENT_VERIFIERS) judged it; never a finder's word. */
+const EMAIL_STATUSES = ["valid", "catch_all", "unknown", "unverified"] as const;
 const PHONE_TYPES = ["mobile", "landline", "voip", "unknown"] as const;
 
 export type EmailType = (typeof EMAIL_TYPES)[number];
-export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export type PhoneType = (typeof PHONE_TYPES)[number];
 
 const confidence = z
@@ -26,12 +26,17 @@ export const emailSchema = z
     type: z.enum(EMAIL_TYPES).meta({ description: "work: at the person's company domain; personal: a private mailbox." }),
     status: z.enum(EMAIL_STATUSES).meta({
       description:
-        "valid: verified deliverable; probable: from the company's known pattern; catch_all: the domain accepts everything; invalid; unknown.",
+        "valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.",
     }),
+    role: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's." }),
     confidence,
-    source: z
-      .string()
-      .meta({ description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl.", example: "directory" }),
+    source: z.string().meta({
+      description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.",
+      example: "directory",
+    }),
   })
   .meta({ id: "Email" });
 

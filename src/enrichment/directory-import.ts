@@ -2,11 +2,17 @@
 // DIRECTORY entries. Pure: the import command (scripts/directory.ts) reads the
 // file and writes the result. Columns that name no directory field are ignored
 // (and listed); a CRM export imports as it is.
-import { EMAIL_STATUSES, type EmailStatus } from "../contact-info/contact";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
 import { decideMapping, fieldValue, isBadRow, matchColumn, parseCsvText, type Table, TableBuilder, websiteDomain } from "../file-core";
-import { type DirectoryEntry, directoryKey, entryKeys, type LearnedPattern } from "./directory";
+import {
+  DIRECTORY_EMAIL_STATUSES,
+  type DirectoryEmailStatus,
+  type DirectoryEntry,
+  directoryKey,
+  entryKeys,
+  type LearnedPattern,
+} from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
 import { firstAndLast, splitName } from "./names";
 
@@ -24,7 +30,7 @@ export const DIRECTORY_COLUMNS = [
   "workPhone",
 ] as const;
 
-const isEmailStatus = (value: string): value is EmailStatus => (EMAIL_STATUSES as readonly string[]).includes(value);
+const isEmailStatus = (value: string): value is DirectoryEmailStatus => (DIRECTORY_EMAIL_STATUSES as readonly string[]).includes(value);
 
 export interface Rejection {
   line: number;
@@ -135,11 +141,11 @@ export function toDirectoryEntry(record: Record<string, unknown>, warnings: stri
     if (slug) entry.linkedinSlug = slug;
     else dropped.push("linkedinUrl is not a LinkedIn profile URL");
   }
-  let status: EmailStatus = "unknown";
+  let status: DirectoryEmailStatus = "unknown";
   if (field.emailStatus !== undefined) {
     const given = field.emailStatus.toLowerCase();
     if (isEmailStatus(given)) status = given;
-    else dropped.push(`emailStatus must be one of ${EMAIL_STATUSES.join(", ")}`);
+    else dropped.push(`emailStatus must be one of ${DIRECTORY_EMAIL_STATUSES.join(", ")}`);
   }
   for (const [column, type] of [
     ["workEmail", "work"],

@@ -1,8 +1,16 @@
-import type { EmailStatus, EmailType, PhoneType } from "../contact-info/contact";
+import type { EmailType, PhoneType } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import type { EmailPattern } from "./email-patterns";
 import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound, TransientProviderError } from "./provider";
+
+/**
+ * What the operator's file says of an address (its emailStatus column): their
+ * word, kept as imported. Lookups return `unverified` (the verifiers judge it)
+ * and never an address the operator marked invalid.
+ */
+export const DIRECTORY_EMAIL_STATUSES = ["valid", "probable", "catch_all", "invalid", "unknown"] as const;
+export type DirectoryEmailStatus = (typeof DIRECTORY_EMAIL_STATUSES)[number];
 
 /** One person in the operator's directory, as stored in the DIRECTORY namespace. */
 export interface DirectoryEntry {
@@ -11,7 +19,7 @@ export interface DirectoryEntry {
   companyName?: string;
   companyDomain?: string;
   linkedinSlug?: string;
-  emails: { address: string; type: EmailType; status: EmailStatus }[];
+  emails: { address: string; type: EmailType; status: DirectoryEmailStatus }[];
   phones: { number: string; type: PhoneType }[];
 }
 
@@ -76,7 +84,9 @@ export function directoryProvider(kv: KVNamespace): ContactProvider {
       const entry = hits.find((hit) => hit !== null);
       if (!entry) return notFound();
       return {
-        emails: entry.emails.map((email) => ({ ...email, confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
+        emails: entry.emails
+          .filter((email) => email.status !== "invalid")
+          .map(({ address, type }) => ({ address, type, status: "unverified", confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
         phones: entry.phones.map((phone) => ({ ...phone, confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
       };
     },

@@ -1,7 +1,9 @@
 import type { ResultCache } from "../batch/result-cache";
+import type { SourceReport } from "../batch/views";
 import type { Contacts } from "../contact-info/contact";
 import { completedItem, decideItem, type ItemResult } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
+import { type VerificationOptions, verifyEmails } from "./verification";
 import { type ProviderReport, runWaterfall } from "./waterfall";
 
 export type Resolution =
@@ -17,14 +19,19 @@ export interface EnrichOptions {
    * Results are cached by the batch object, which records them (`cacheable`).
    */
   cache?: { store: Pick<ResultCache, "get">; key: string };
+  /** Who judges the emails an item would return, after the finders. */
+  verification: VerificationOptions;
   satisfiedConfidence: number;
   maxAttempts: number;
 }
 
 /**
  * One attempt at an item: the result cache first, then the waterfall, then the
- * decision (decideItem). A result worth caching says so (`cacheable`); the batch
- * caches it only if it records it, so nothing is cached for a deleted batch.
+ * decision (decideItem), then the verifiers on the emails it would return or keep
+ * for a retry (invalid ones are dropped, so an item left with nothing is
+ * `not_found`). A result worth caching says so (`cacheable`): not when a verifier
+ * could not answer. The batch caches it only if it records it, so nothing is
+ * cached for a deleted batch.
  */
 export async function enrichItem(request: FindRequest, options: EnrichOptions): Promise<Resolution> {
   const cached = options.cache && (await options.cache.store.get(options.cache.key));
@@ -46,7 +53,23 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     attempt: request.attempt,
     maxAttempts: options.maxAttempts,
   });
-  if (decision.kind === "retry") return { ...decision, found: { emails, phones }, reports };
+  if (decision.kind === "retry") {
+    const verified = await verifyEmails(emails, request.person, options.verification);
+    return { ...decision, found: { emails: verified.emails, phones }, reports: [...reports, ...verified.reports.map(timeless)] };
+  }
   const { result } = decision;
-  return { kind: "record", result: decision.cacheable && result.status === "completed" ? { ...result, cacheable: true } : result, reports };
+  if (result.status !== "completed") return { kind: "record", result, reports };
+  const verified = await verifyEmails(result.emails, request.person, options.verification);
+  const cacheable = decision.cacheable && verified.reports.every((report) => report.outcome !== "unavailable");
+  const verifiedResult: ItemResult = {
+    ...result,
+    outcome: verified.emails.length + result.phones.length > 0 ? "found" : "not_found",
+    emails: verified.emails,
+    sources: [...result.sources, ...verified.reports],
+    ...(cacheable ? { cacheable: true } : {}),
+  };
+  return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)] };
 }
+
+// Verifications are timed by the upstream's own log lines; the report only counts outcomes.
+const timeless = (report: SourceReport): ProviderReport => ({ ...report, ms: 0 });

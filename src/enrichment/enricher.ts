@@ -4,15 +4,17 @@ import type { Environment } from "../environment";
 import type { ItemMessage, MessageItem } from "../queue/item-message";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
-import { providersFor } from "./providers";
+import { providersFor, verifiersFor } from "./providers";
+import { kvVerdictCache } from "./verdict-cache";
+import type { EmailVerifier } from "./verifier";
 
 /** An item as the consumer has it: the person normalized and keyed once, at fan-out. */
 export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields" | "customerId"> &
   Pick<MessageItem, "person" | "personKey"> & { attempt: number };
 
 /**
- * Enriches items of any environment with that environment's providers, built
- * once per enricher. Only live results are cached: the sandbox is free, and a
+ * Enriches items of any environment with that environment's providers and
+ * verifiers, built once per enricher. Only live results and verdicts are cached: the sandbox is free, and a
  * cache would hide its reserved behaviours. Entries are the customer's own; a
  * message from a deploy before it carried its customer asks the providers.
  */
@@ -24,19 +26,28 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
     providers.set(environment, built);
     return built;
   };
+  const verifiers = new Map<Environment, EmailVerifier[]>();
+  const verifiersOf = (environment: Environment): EmailVerifier[] => {
+    const built = verifiers.get(environment) ?? verifiersFor(environment, env, config);
+    verifiers.set(environment, built);
+    return built;
+  };
   const cache = kvResultCache(env.RESULT_CACHE, enrichment.resultCacheTtlSeconds, enrichment.resultCacheNotFoundTtlSeconds);
 
-  return async ({ environment, customerId, fields, person, personKey, attempt }) =>
-    enrichItem(
+  return async ({ environment, customerId, fields, person, personKey, attempt }) => {
+    const owner = environment === "live" && customerId !== undefined ? { customerId, environment } : undefined;
+    return enrichItem(
       { person, personKey, fields, attempt },
       {
         providers: providersOf(environment),
-        cache:
-          environment === "live" && customerId !== undefined
-            ? { store: cache, key: await resultCacheKey({ customerId, environment }, fields, personKey) }
-            : undefined,
+        cache: owner ? { store: cache, key: await resultCacheKey(owner, fields, personKey) } : undefined,
+        verification: {
+          verifiers: verifiersOf(environment),
+          cache: owner ? kvVerdictCache(env.RESULT_CACHE, owner, enrichment.verdictCacheTtlSeconds) : undefined,
+        },
         satisfiedConfidence: enrichment.satisfiedConfidence,
         maxAttempts: config.itemMaxAttempts,
       },
     );
+  };
 }

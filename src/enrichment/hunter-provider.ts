@@ -1,4 +1,3 @@
-import type { EmailStatus } from "../contact-info/contact";
 import { toE164 } from "../contact-info/phone";
 import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
@@ -13,16 +12,9 @@ interface HunterEmailFinderResponse {
   };
 }
 
-// Hunter's verification statuses → ours. `webmail` and `disposable` are real
-// mailboxes whose deliverability Hunter did not establish.
-const STATUS: Record<string, EmailStatus> = {
-  valid: "valid",
-  accept_all: "catch_all",
-  invalid: "invalid",
-  unknown: "unknown",
-  webmail: "unknown",
-  disposable: "unknown",
-};
+// Hunter's own check of the address it found: one it calls invalid is not
+// returned; any other is `unverified` until our verifiers judge it.
+const REJECTED = new Set(["invalid", "disposable"]);
 
 /**
  * Hunter Email Finder (GET /v2/email-finder): a domain or company plus a name,
@@ -52,7 +44,7 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
       const request = new Request(`${baseUrl}/v2/email-finder?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
       const body = await fetchJson<HunterEmailFinderResponse>(call, request, { notFound: [404, 451], transient: [202, 222, 403] });
       const data = body?.data;
-      if (!data?.email) return notFound();
+      if (!data?.email || REJECTED.has(data.verification?.status ?? "")) return notFound();
       const score = clampConfidence(data.score);
       const phone = data.phone_number ? toE164(data.phone_number) : null;
       return {
@@ -60,7 +52,7 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
           {
             address: data.email.toLowerCase(),
             type: "work",
-            status: STATUS[data.verification?.status ?? "unknown"] ?? "unknown",
+            status: "unverified",
             confidence: score,
             source: "hunter",
           },

@@ -5,9 +5,8 @@ import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import type { UpstreamCall } from "./upstream";
 
-// Without an SMTP check an inferred address is never `valid`: `probable` when
-// the domain's pattern is known from the directory, `unknown` when it is only
-// the most common pattern on the web.
+// An inferred address is `unverified` until the verifiers judge it; confidence
+// tells a pattern learned from the directory from the most common one on the web.
 const LEARNED_CONFIDENCE = 75;
 const GUESSED_CONFIDENCE = 35;
 
@@ -28,8 +27,8 @@ export function patternProvider(directory: KVNamespace, resolverUrl: string, ups
       return {
         emails: [
           learned
-            ? { address, type: "work", status: "probable", confidence: LEARNED_CONFIDENCE, source: "pattern" }
-            : { address, type: "work", status: "unknown", confidence: GUESSED_CONFIDENCE, source: "pattern" },
+            ? { address, type: "work", status: "unverified", confidence: LEARNED_CONFIDENCE, source: "pattern" }
+            : { address, type: "work", status: "unverified", confidence: GUESSED_CONFIDENCE, source: "pattern" },
         ],
         phones: [],
       };

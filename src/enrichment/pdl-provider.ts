@@ -56,14 +56,14 @@ export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<Upst
       const emails: Email[] = [];
       if (fields.includes("email")) {
         for (const address of strings(data.work_email))
-          emails.push({ address: address.toLowerCase(), type: "work", status: "unknown", confidence, source: "pdl" });
+          emails.push({ address: address.toLowerCase(), type: "work", status: "unverified", confidence, source: "pdl" });
         for (const address of strings(data.personal_emails))
-          emails.push({ address: address.toLowerCase(), type: "personal", status: "unknown", confidence, source: "pdl" });
+          emails.push({ address: address.toLowerCase(), type: "personal", status: "unverified", confidence, source: "pdl" });
         if (Array.isArray(data.emails)) {
           for (const entry of data.emails as { address?: unknown; type?: unknown }[]) {
             if (typeof entry?.address !== "string") continue;
             const type = entry.type === "personal" ? "personal" : "work";
-            emails.push({ address: entry.address.toLowerCase(), type, status: "unknown", confidence, source: "pdl" });
+            emails.push({ address: entry.address.toLowerCase(), type, status: "unverified", confidence, source: "pdl" });
           }
         }
       }

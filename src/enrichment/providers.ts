@@ -1,28 +1,35 @@
-import type { Config, ProviderName } from "../config";
+import type { Config, ProviderName, VerifierName } from "../config";
 import type { Environment } from "../environment";
+import { apolloProvider } from "./apollo-provider";
 import { directoryProvider } from "./directory";
 import { hunterProvider } from "./hunter-provider";
+import { neverBounceVerifier } from "./neverbounce-verifier";
 import { patternProvider } from "./pattern-provider";
 import { pdlProvider } from "./pdl-provider";
+import { prospeoProvider } from "./prospeo-provider";
 import { type ContactProvider, unconfiguredProvider } from "./provider";
 import { sandboxProvider } from "./sandbox-provider";
+import { sandboxVerifier } from "./sandbox-verifier";
 import type { Fetch } from "./upstream";
+import { type EmailVerifier, unconfiguredVerifier } from "./verifier";
+import { zeroBounceVerifier } from "./zerobounce-verifier";
 
 // Secrets are set with `wrangler secret put` and are optional, so `wrangler
 // types` cannot see them; a vendor is used only when its key is present.
 interface VendorSecrets {
   HUNTER_API_KEY?: string;
   PDL_API_KEY?: string;
+  APOLLO_API_KEY?: string;
+  PROSPEO_API_KEY?: string;
+  ZEROBOUNCE_API_KEY?: string;
+  NEVERBOUNCE_API_KEY?: string;
 }
 
+// Wrapped: workerd's fetch refuses to be called as a method of another object.
+const globalFetch: Fetch = (input, init) => globalThis.fetch(input, init);
+
 /** The providers an item of `environment` is asked, in order. `test` only ever uses the sandbox. */
-export function providersFor(
-  environment: Environment,
-  env: Env,
-  config: Config,
-  // Wrapped: workerd's fetch refuses to be called as a method of another object.
-  fetch: Fetch = (input, init) => globalThis.fetch(input, init),
-): ContactProvider[] {
+export function providersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalFetch): ContactProvider[] {
   if (environment === "test") return [sandboxProvider];
   const { enrichment } = config;
   const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };
@@ -35,6 +42,31 @@ export function providersFor(
     hunter: () =>
       secrets.HUNTER_API_KEY ? hunterProvider(secrets.HUNTER_API_KEY, enrichment.hunterApiUrl, upstream) : unconfiguredProvider("hunter"),
     pdl: () => (secrets.PDL_API_KEY ? pdlProvider(secrets.PDL_API_KEY, enrichment.pdlApiUrl, upstream) : unconfiguredProvider("pdl")),
+    apollo: () =>
+      secrets.APOLLO_API_KEY ? apolloProvider(secrets.APOLLO_API_KEY, enrichment.apolloApiUrl, upstream) : unconfiguredProvider("apollo"),
+    prospeo: () =>
+      secrets.PROSPEO_API_KEY
+        ? prospeoProvider(secrets.PROSPEO_API_KEY, enrichment.prospeoApiUrl, upstream)
+        : unconfiguredProvider("prospeo"),
   };
   return enrichment.providers.map((name) => build[name]());
+}
+
+/** The verifiers of an item of `environment`'s emails, in order. `test` only ever uses the sandbox's. */
+export function verifiersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalFetch): EmailVerifier[] {
+  if (environment === "test") return [sandboxVerifier];
+  const { enrichment } = config;
+  const upstream = { fetch, timeoutMs: enrichment.providerTimeoutMs };
+  const secrets = env as Env & VendorSecrets;
+  const build: Record<VerifierName, () => EmailVerifier> = {
+    zerobounce: () =>
+      secrets.ZEROBOUNCE_API_KEY
+        ? zeroBounceVerifier(secrets.ZEROBOUNCE_API_KEY, enrichment.zeroBounceApiUrl, upstream)
+        : unconfiguredVerifier("zerobounce"),
+    neverbounce: () =>
+      secrets.NEVERBOUNCE_API_KEY
+        ? neverBounceVerifier(secrets.NEVERBOUNCE_API_KEY, enrichment.neverBounceApiUrl, upstream)
+        : unconfiguredVerifier("neverbounce"),
+  };
+  return enrichment.verifiers.map((name) => build[name]());
 }

@@ -1,4 +1,4 @@
-import type { Email, EmailStatus, Phone, PhoneType } from "../contact-info/contact";
+import type { Email, Phone, PhoneType } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import { DeliberateFault } from "../log";
 import { asciiWord, splitName } from "./names";
@@ -14,13 +14,8 @@ const SANDBOX_DOMAINS = {
 
 // North American numbers 555-0100 to 555-0199 are reserved for fiction.
 const AREA_CODES = [201, 206, 212, 303, 312, 415, 512, 617, 646, 702] as const;
-const EMAIL_STATUSES: readonly { status: EmailStatus; min: number }[] = [
-  { status: "valid", min: 90 },
-  { status: "valid", min: 90 },
-  { status: "probable", min: 70 },
-  { status: "catch_all", min: 50 },
-  { status: "unknown", min: 30 },
-];
+// Lowest confidence, by the seed; the status is the sandbox verifier's (sandbox-verifier.ts).
+const CONFIDENCE_FLOORS = [90, 90, 70, 50, 30] as const;
 const PHONE_TYPES: readonly PhoneType[] = ["mobile", "mobile", "landline", "voip"];
 
 /**
@@ -46,14 +41,20 @@ export const sandboxProvider: ContactProvider = {
     const emails: Email[] = [];
     const phones: Phone[] = [];
     if (fields.includes("email")) {
-      const { status, min } = EMAIL_STATUSES[seed[0]! % EMAIL_STATUSES.length]!;
+      const min = CONFIDENCE_FLOORS[seed[0]! % CONFIDENCE_FLOORS.length]!;
       const local = [first, last].filter(Boolean).join(".") || "contact";
-      emails.push({ address: `${local}@${company}.example`, type: "work", status, confidence: min + (seed[1]! % 10), source: "sandbox" });
+      emails.push({
+        address: `${local}@${company}.example`,
+        type: "work",
+        status: "unverified",
+        confidence: min + (seed[1]! % 10),
+        source: "sandbox",
+      });
       if (seed[2]! % 4 === 0) {
         emails.push({
           address: `${first || "contact"}${seed[3]! % 100}@personal.example`,
           type: "personal",
-          status: "unknown",
+          status: "unverified",
           confidence: 40 + (seed[4]! % 20),
           source: "sandbox",
         });

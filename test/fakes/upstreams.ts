@@ -9,8 +9,21 @@
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
+//   Hunter alone: *-hunterinvalid.example → found, but Hunter's own check says invalid
 //   PDL alone: *-pdlbusy.example → 429 with Retry-After: 600, always (Hunter finds the email, never a phone)
 //   anything else → found.
+//   Apollo (apollo.test) and Prospeo (prospeo.test), by company domain: *-notfound.example → no match
+//   (Apollo: 200 with person null; Prospeo: 400 NO_RESULT); *-ratelimit.example → 429 (Apollo: Retry-After: 30;
+//   Prospeo: x-minute-reset-seconds: 42); *-down.example → 503; anything else → found.
+//   Verifiers ZeroBounce (zerobounce.test) and NeverBounce (neverbounce.test), by the address, with each
+//   vendor's documented answers:
+//     *@*-undeliverable.example → invalid        *@*-disposable.example → disposable
+//     *@*-spamtrap.example → spam trap           *@*-catchall.example → catch-all
+//     *@*-unknown.example → unknown              info@…, sales@… (or info.…@, sales.…@) → a role mailbox
+//     *@*-zbdown.example → ZeroBounce 503 (NeverBounce answers)
+//     *@*-verifiersdown.example → ZeroBounce 503, NeverBounce temp_unavail
+//     *@*-throttled.example → ZeroBounce 429, NeverBounce throttle_triggered
+//     anything else → valid.
 //   Webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path:
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 1 s
 //     /held/… → answers (204) only once the test releases it: POST https://hooks.test/__release/held/…
@@ -20,7 +33,14 @@
 // "Slow" is twice the tests' 500 ms timeouts (PROVIDER_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS), and no
 // more: a test that needs a receiver to wait for an event holds it (/held/) instead of sleeping.
 
-export const FAKE_KEYS = { hunter: "test-hunter-key", pdl: "test-pdl-key" };
+export const FAKE_KEYS = {
+  hunter: "test-hunter-key",
+  pdl: "test-pdl-key",
+  apollo: "test-apollo-key",
+  prospeo: "test-prospeo-key",
+  zerobounce: "test-zerobounce-key",
+  neverbounce: "test-neverbounce-key",
+};
 
 const calls = new Map<string, number>();
 const flakySeen = new Set<string>();
@@ -65,8 +85,10 @@ async function hunter(request: Request, url: URL): Promise<Response> {
   const special = await vendorBehaviour(domain, `hunter:${first}.${last}@${domain}`);
   if (special) return special;
   if (domain.endsWith("-notfound.example") || !first || !last) return json({ data: { email: null, score: null }, meta: {} });
+  // Hunter's own check of the address it found: *-hunterinvalid.example says invalid.
+  const verification = { status: domain.endsWith("-hunterinvalid.example") ? "invalid" : "valid" };
   return json({
-    data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null },
+    data: { email: `${first}.${last}@${domain}`, score: 92, verification, phone_number: null },
     meta: {},
   });
 }
@@ -97,6 +119,101 @@ async function pdl(request: Request, url: URL): Promise<Response> {
       phone_numbers: ["+12025550199", "+12025550188"],
     },
   });
+}
+
+async function apollo(request: Request, url: URL): Promise<Response> {
+  if (request.method !== "POST") return json({ error: "method not allowed" }, 405);
+  if (request.headers.get("x-api-key") !== FAKE_KEYS.apollo) return json({ error: "Invalid access credentials." }, 401);
+  const domain = url.searchParams.get("domain") ?? "";
+  const first = url.searchParams.get("first_name") ?? "";
+  const last = url.searchParams.get("last_name") ?? "";
+  if (domain.endsWith("-ratelimit.example"))
+    return json({ error: "The maximum number of api calls allowed" }, 429, { "retry-after": "30" });
+  if (domain.endsWith("-down.example")) return json({ error: "unavailable" }, 503);
+  if (domain.endsWith("-notfound.example") || !domain || !first) return json({ person: null });
+  return json({
+    person: {
+      first_name: first,
+      last_name: last,
+      email: `${first}.${last}@${domain}`,
+      email_status: "verified",
+      phone_numbers: [{ raw_number: "+1 202-555-0142", sanitized_number: "+12025550142", type: "work_direct" }],
+    },
+  });
+}
+
+async function prospeo(request: Request): Promise<Response> {
+  if (request.method !== "POST") return json({ error: true, message: "INVALID_REQUEST" }, 400);
+  if (request.headers.get("x-key") !== FAKE_KEYS.prospeo) return json({ error: true, message: "INVALID_API_KEY" }, 401);
+  const { first_name: first = "", last_name: last = "", company = "" } = await request.json<Record<string, string>>();
+  if (company.endsWith("-ratelimit.example"))
+    return json({ error: true, message: "RATE_LIMITED" }, 429, { "x-minute-reset-seconds": "42" });
+  if (company.endsWith("-down.example")) return json({ error: true, message: "INTERNAL_ERROR" }, 503);
+  if (company.endsWith("-notfound.example")) return json({ error: true, message: "NO_RESULT" }, 400);
+  return json({ error: false, response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company } });
+}
+
+/** The scenario an address asks a verifier to act out (see the header). */
+function verifierScenario(address: string): string {
+  const [local = "", domain = ""] = address.toLowerCase().split("@");
+  const suffix = /-([a-z]+)\.example$/.exec(domain)?.[1];
+  if (suffix) return suffix;
+  return ["info", "sales"].includes(local.split(".")[0] ?? "") ? "role" : "valid";
+}
+
+function zeroBounce(url: URL): Response {
+  // ZeroBounce answers a bad key (or no credits) with 200 and an error, not a status.
+  if (url.searchParams.get("api_key") !== FAKE_KEYS.zerobounce)
+    return json({ error: "Invalid API key or your account ran out of credits" });
+  const address = url.searchParams.get("email") ?? "";
+  const answer = (status: string, sub_status = "") => json({ address, status, sub_status, free_email: false, mx_found: "true" });
+  switch (verifierScenario(address)) {
+    case "undeliverable":
+      return answer("invalid", "mailbox_not_found");
+    case "disposable":
+      return answer("do_not_mail", "disposable");
+    case "spamtrap":
+      return answer("spamtrap");
+    case "catchall":
+      return answer("catch-all");
+    case "unknown":
+      return answer("unknown", "greylisted");
+    case "role":
+      return answer("do_not_mail", "role_based");
+    case "zbdown":
+    case "verifiersdown":
+      return json({ error: "unavailable" }, 503);
+    case "throttled":
+      return json({ error: "too many requests" }, 429, { "retry-after": "60" });
+    default:
+      return answer("valid");
+  }
+}
+
+function neverBounce(url: URL): Response {
+  // NeverBounce answers every error with 200 and a status other than success.
+  if (url.searchParams.get("key") !== FAKE_KEYS.neverbounce) return json({ status: "auth_failure", message: "Invalid API key" });
+  const answer = (result: string, flags: string[] = ["has_dns", "has_dns_mx"]) =>
+    json({ status: "success", result, flags, suggested_correction: "", execution_time: 285 });
+  switch (verifierScenario(url.searchParams.get("email") ?? "")) {
+    case "undeliverable":
+    case "spamtrap":
+      return answer("invalid");
+    case "disposable":
+      return answer("disposable", ["disposable_email"]);
+    case "catchall":
+      return answer("catchall");
+    case "unknown":
+      return answer("unknown");
+    case "role":
+      return answer("valid", ["has_dns", "role_account"]);
+    case "verifiersdown":
+      return json({ status: "temp_unavail", message: "Service temporarily unavailable" });
+    case "throttled":
+      return json({ status: "throttle_triggered", message: "Too many requests in a short amount of time" });
+    default:
+      return answer("valid");
+  }
 }
 
 const deliveries = new Map<string, { headers: Record<string, string>; body: string }[]>();
@@ -142,6 +259,14 @@ export async function fakeUpstreams(request: Request): Promise<Response> {
       return hunter(request, url);
     case "pdl.test":
       return pdl(request, url);
+    case "apollo.test":
+      return apollo(request, url);
+    case "prospeo.test":
+      return prospeo(request);
+    case "zerobounce.test":
+      return zeroBounce(url);
+    case "neverbounce.test":
+      return neverBounce(url);
     case "hooks.test":
     case "127.0.0.1":
       return webhookReceiver(request, url);

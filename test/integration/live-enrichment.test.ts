@@ -5,8 +5,14 @@ import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryWrites, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
 import { createKey, sentItems, submitBatch, waitForCompletion } from "../helpers";
 
+// The verifiers' reports when ZeroBounce told (valid, catch_all or invalid), so NeverBounce was not asked.
+const zeroBounceTold = [
+  { name: "zerobounce", outcome: "found", kind: "verifier" },
+  { name: "neverbounce", outcome: "skipped", kind: "verifier" },
+];
+
 // The whole live pipeline through the real queue: the sample directory in the
-// real local KV, and DNS, Hunter and PDL faked at the HTTP boundary.
+// real local KV, and DNS, the finders and the verifiers faked at the HTTP boundary.
 const calls = async (host: string) => (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
 
 beforeAll(async () => {
@@ -38,6 +44,9 @@ describe("a live batch", () => {
       { name: "pattern", outcome: "skipped" },
       { name: "hunter", outcome: "skipped" },
       { name: "pdl", outcome: "skipped" },
+      { name: "apollo", outcome: "skipped" },
+      { name: "prospeo", outcome: "skipped" },
+      ...zeroBounceTold,
     ]);
     expect(avery!.emails[0]).toMatchObject({ address: "avery.quill@example.com", source: "directory" });
     expect(dana!.phones.map((p) => p.number)).toEqual(["+442079460101"]);
@@ -54,23 +63,26 @@ describe("a live batch", () => {
       "live",
     );
     const [item] = (await waitForCompletion(key, batchId)).items;
-    // Hunter and PDL answer 503 on every attempt; after the last one the item completes
-    // with the pattern provider's guess instead of failing.
+    // The vendors answer 503 on every attempt; after the last one the item completes
+    // with the pattern provider's guess instead of failing, verified.
     expect(item).toMatchObject({ status: "completed", outcome: "found" });
     expect(item!.emails).toEqual([
-      { address: "kai.brenner@vendors-down.example", type: "work", status: "unknown", confidence: 35, source: "pattern" },
+      { address: "kai.brenner@vendors-down.example", type: "work", status: "valid", confidence: 35, source: "pattern" },
     ]);
     expect(item!.sources).toEqual([
       { name: "directory", outcome: "not_found" },
       { name: "pattern", outcome: "found" },
       { name: "hunter", outcome: "unavailable" },
       { name: "pdl", outcome: "unavailable" },
+      { name: "apollo", outcome: "unavailable" },
+      { name: "prospeo", outcome: "unavailable" },
+      ...zeroBounceTold,
     ]);
   });
 
   it("fails an item with source_unavailable, never not_found, when nothing was found while a vendor was down", async () => {
     const { key } = await createKey({ environment: "live" });
-    // Only a phone is asked: the pattern and Hunter cannot give one; PDL answers 503 on every attempt.
+    // Only a phone is asked: the pattern, Hunter and Prospeo cannot give one; PDL and Apollo answer 503 on every attempt.
     const batchId = await submitBatch(
       key,
       { items: [{ fullName: "Lee Outage", companyDomain: "phones-down.example" }], fields: ["phone"] },
@@ -87,6 +99,8 @@ describe("a live batch", () => {
         { name: "pattern", outcome: "not_found" },
         { name: "hunter", outcome: "not_found" },
         { name: "pdl", outcome: "unavailable" },
+        { name: "apollo", outcome: "unavailable" },
+        { name: "prospeo", outcome: "not_found" },
       ],
     });
   });
@@ -94,6 +108,7 @@ describe("a live batch", () => {
   it("does not cache a result a source was unavailable for, even when retrying could not change it", async () => {
     const { key } = await createKey({ environment: "live" });
     // Hunter and PDL answer 200 with a body that is not JSON: unavailable, and not worth retrying.
+    // (Apollo and Prospeo find the address, which verifies valid.)
     const person = { fullName: "Gil Garbled", companyDomain: "vendors-garbage.example" };
     const first = await waitForCompletion(key, await submitBatch(key, { items: [person], fields: ["email"] }, "live"));
     expect(first.items[0]).toMatchObject({ status: "completed", outcome: "found", fromCache: false });
@@ -106,6 +121,9 @@ describe("a live batch", () => {
       { name: "pattern", outcome: "found" },
       { name: "hunter", outcome: "unavailable" },
       { name: "pdl", outcome: "unavailable" },
+      { name: "apollo", outcome: "found" },
+      { name: "prospeo", outcome: "skipped" },
+      ...zeroBounceTold,
     ]);
     expect(await calls("hunter.test")).toBeGreaterThan(hunterCalls);
   });
@@ -130,6 +148,9 @@ describe("a live batch", () => {
       { name: "pattern", outcome: "found" },
       { name: "hunter", outcome: "found" },
       { name: "pdl", outcome: "found" },
+      { name: "apollo", outcome: "skipped" },
+      { name: "prospeo", outcome: "skipped" },
+      ...zeroBounceTold,
     ];
     expect(first.items[0]!.sources).toEqual(sources);
     expect(again.items[0]!.sources).toEqual(sources);

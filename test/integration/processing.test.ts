@@ -17,7 +17,12 @@ describe("processing through the real local queue", () => {
       expect(item.emails[0]!.address).toMatch(/@[a-z0-9]+\.example$/);
     }
     expect(status.items[1]!.emails[0]!.address).toBe("grace.hopper@company.example");
-    for (const item of status.items) expect(item.sources).toEqual([{ name: "sandbox", outcome: "found" }]);
+    // The sandbox found them, and its verifier judged the emails.
+    for (const item of status.items)
+      expect(item.sources).toEqual([
+        { name: "sandbox", outcome: "found" },
+        { name: "sandbox", outcome: "found", kind: "verifier" },
+      ]);
   });
 
   it("looks only for the requested fields", async () => {
@@ -61,7 +66,13 @@ describe("processing through the real local queue", () => {
     const status = await waitForCompletion(key, await submitBatch(key, { items: [{ bad: true }, person()] }));
     expect(status.items.map((item) => [item.status, item.sources])).toEqual([
       ["failed", []],
-      ["completed", [{ name: "sandbox", outcome: "found" }]],
+      [
+        "completed",
+        [
+          { name: "sandbox", outcome: "found" },
+          { name: "sandbox", outcome: "found", kind: "verifier" },
+        ],
+      ],
     ]);
   });
 

@@ -61,14 +61,14 @@ describe("the directory provider", () => {
 });
 
 describe("the pattern provider", () => {
-  it("uses the pattern the directory taught for the domain, as probable", async () => {
+  it("uses the pattern the directory taught for the domain, unverified (the verifiers judge it)", async () => {
     const { emails } = await find(pattern, { firstName: "Grace", lastName: "Hopper", companyDomain: "example.org" });
-    expect(emails).toEqual([{ address: "ghopper@example.org", type: "work", status: "probable", confidence: 75, source: "pattern" }]);
+    expect(emails).toEqual([{ address: "ghopper@example.org", type: "work", status: "unverified", confidence: 75, source: "pattern" }]);
   });
 
-  it("falls back to first.last with status unknown, never valid", async () => {
+  it("falls back to first.last with a low confidence, unverified", async () => {
     const { emails } = await find(pattern, { fullName: "Grace Hopper", companyDomain: "unlearned.example" });
-    expect(emails[0]).toMatchObject({ address: "grace.hopper@unlearned.example", status: "unknown" });
+    expect(emails[0]).toMatchObject({ address: "grace.hopper@unlearned.example", status: "unverified", confidence: 35 });
   });
 
   it.each(["gone.nxdomain.example", "nullmx.example"])("finds no address when %s cannot receive mail", async (domain) => {
@@ -90,9 +90,15 @@ describe("the pattern provider", () => {
 });
 
 describe("the Hunter adapter", () => {
-  it("maps a found address, its score and verification", async () => {
+  it("maps a found address and its score; the status is left to the verifiers", async () => {
     const { emails } = await find(hunter, { firstName: "Ada", lastName: "Lovelace", companyDomain: "acme.example" });
-    expect(emails).toEqual([{ address: "ada.lovelace@acme.example", type: "work", status: "valid", confidence: 92, source: "hunter" }]);
+    expect(emails).toEqual([
+      { address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 92, source: "hunter" },
+    ]);
+  });
+
+  it("does not take an address Hunter's own check calls invalid", async () => {
+    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "x-hunterinvalid.example" })).toEqual({ emails: [], phones: [] });
   });
 
   it("answers not found when Hunter finds no address", async () => {
@@ -133,8 +139,8 @@ describe("the People Data Labs adapter", () => {
   it("maps emails and phones, in E.164, with confidence from likelihood", async () => {
     const { emails, phones } = await find(pdl, { firstName: "Ada", lastName: "Lovelace", companyDomain: "acme.example" });
     expect(emails).toEqual([
-      { address: "ada.lovelace@acme.example", type: "work", status: "unknown", confidence: 80, source: "pdl" },
-      { address: "adalovelace@mail.example", type: "personal", status: "unknown", confidence: 80, source: "pdl" },
+      { address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 80, source: "pdl" },
+      { address: "adalovelace@mail.example", type: "personal", status: "unverified", confidence: 80, source: "pdl" },
     ]);
     expect(phones.map((p) => [p.number, p.type])).toEqual([
       ["+12025550199", "mobile"],
@@ -170,12 +176,14 @@ describe("the configured providers", () => {
   });
 
   it("keep a vendor whose secret is not set, marked unconfigured so items report it skipped", () => {
-    const noSecrets = envWith({ HUNTER_API_KEY: undefined, PDL_API_KEY: undefined });
+    const noSecrets = envWith({ HUNTER_API_KEY: undefined, PDL_API_KEY: undefined, APOLLO_API_KEY: undefined, PROSPEO_API_KEY: undefined });
     expect(providersFor("live", noSecrets, readConfig(noSecrets)).map((p) => [p.name, p.configured ?? true])).toEqual([
       ["directory", true],
       ["pattern", true],
       ["hunter", false],
       ["pdl", false],
+      ["apollo", false],
+      ["prospeo", false],
     ]);
   });
 

@@ -4,16 +4,18 @@ import { personKey } from "../../src/contact-info/person";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
+import type { EmailVerifier, VerdictResult } from "../../src/enrichment/verifier";
 
 const found: FindResult = {
-  emails: [{ address: "ada@a.example", type: "work", status: "valid", confidence: 90, source: "ok" }],
+  emails: [{ address: "ada@a.example", type: "work", status: "unverified", confidence: 90, source: "ok" }],
   phones: [],
 };
 const weak: FindResult = {
-  emails: [{ address: "ada@a.example", type: "work", status: "unknown", confidence: 35, source: "guess" }],
+  emails: [{ address: "ada@a.example", type: "work", status: "unverified", confidence: 35, source: "guess" }],
   phones: [],
 };
 
+const judging = (result: VerdictResult): EmailVerifier => ({ name: "judge", verify: async () => ({ result, role: false }) });
 const answering = (name: string, result: FindResult): ContactProvider => ({ name, find: async () => result });
 const failing = (name: string, error: Error): ContactProvider => ({ name, find: async () => Promise.reject(error) });
 
@@ -31,6 +33,7 @@ const request = (attempt = 1) => ({
 });
 const options = (providers: ContactProvider[], extra: Partial<EnrichOptions> = {}): EnrichOptions => ({
   providers,
+  verification: { verifiers: [] },
   satisfiedConfidence: 70,
   maxAttempts: 3,
   ...extra,
@@ -151,5 +154,43 @@ describe("deciding an item", () => {
     const served = await enrichItem(request(), options([], { cache: { store: cache, key: "k" } }));
     expect(served).toMatchObject({ kind: "record", result: { fromCache: true } });
     expect(served.kind === "record" && "cacheable" in served.result).toBe(false);
+  });
+});
+
+describe("verifying an item's emails", () => {
+  it("completes as not_found when the verifier calls every found email invalid", async () => {
+    const resolution = await enrichItem(
+      request(),
+      options([answering("ok", found)], { verification: { verifiers: [judging("invalid")] } }),
+    );
+    expect(resolution).toMatchObject({
+      kind: "record",
+      result: {
+        status: "completed",
+        outcome: "not_found",
+        emails: [],
+        sources: [
+          { name: "ok", outcome: "found" },
+          { name: "judge", outcome: "found", kind: "verifier" },
+        ],
+      },
+    });
+  });
+
+  it("verifies what a retry keeps for the item's end", async () => {
+    const resolution = await enrichItem(
+      request(1),
+      options([answering("guess", weak), failing("vendor", new TransientProviderError("429"))], {
+        verification: { verifiers: [judging("catch_all")] },
+      }),
+    );
+    expect(resolution).toMatchObject({ kind: "retry", found: { emails: [{ ...weak.emails[0], status: "catch_all" }] } });
+  });
+
+  it("does not mark cacheable an answer a verifier could not judge", async () => {
+    const down: EmailVerifier = { name: "down", verify: () => Promise.reject(new TransientProviderError("503")) };
+    const resolution = await enrichItem(request(), options([answering("ok", found)], { verification: { verifiers: [down] } }));
+    expect(resolution).toMatchObject({ kind: "record", result: { emails: [{ status: "unknown" }] } });
+    expect(resolution.kind === "record" && "cacheable" in resolution.result).toBe(false);
   });
 });

@@ -1,0 +1,38 @@
+import { PermanentProviderError, TransientProviderError } from "./provider";
+import { fetchJson, type UpstreamCall } from "./upstream";
+import type { EmailVerifier, Verdict, VerdictResult } from "./verifier";
+
+interface NeverBounceCheckResponse {
+  /** `success`, or the failure: auth_failure, bad_referrer, throttle_triggered, temp_unavail, general_failure. */
+  status?: string;
+  result?: string;
+  flags?: string[];
+}
+
+const RESULT: Record<string, VerdictResult> = {
+  valid: "valid",
+  catchall: "catch_all",
+  unknown: "unknown",
+  invalid: "invalid",
+  disposable: "invalid",
+};
+// NeverBounce answers its errors with HTTP 200 and a status: these may pass.
+const TRANSIENT_STATUSES = new Set(["throttle_triggered", "temp_unavail", "general_failure"]);
+
+/** NeverBounce single check (GET /v4/single/check). */
+export function neverBounceVerifier(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): EmailVerifier {
+  const call = { ...upstream, provider: "neverbounce" };
+  return {
+    name: "neverbounce",
+    async verify(address): Promise<Verdict> {
+      const params = new URLSearchParams({ key: apiKey, email: address });
+      const body = await fetchJson<NeverBounceCheckResponse>(call, new Request(`${baseUrl}/v4/single/check?${params}`));
+      const status = body?.status ?? "";
+      if (status !== "success") {
+        if (TRANSIENT_STATUSES.has(status)) throw new TransientProviderError(`neverbounce: ${status}`);
+        throw new PermanentProviderError(`neverbounce: ${status || "answered without a status"}`);
+      }
+      return { result: RESULT[body?.result ?? ""] ?? "unknown", role: body?.flags?.includes("role_account") ?? false };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { firstAndLast } from "./names";
+import { type ContactProvider, type FindResult, notFound } from "./provider";
+import { fetchJson, type UpstreamCall } from "./upstream";
+
+interface ProspeoEmailFinderResponse {
+  error?: boolean;
+  response?: { email?: string | null; email_status?: string | null };
+}
+
+// Prospeo's own check (VALID or CATCH_ALL) sets our confidence; the status is our verifiers'.
+const CONFIDENCE: Record<string, number> = { VALID: 85, CATCH_ALL: 55 };
+
+/**
+ * Prospeo Email Finder (POST /email-finder): a name and a company (domain
+ * preferred, or name). Errors come as `{ "error": true, "message": … }`: 400 with
+ * NO_RESULT when it finds nothing (or INVALID_PARAM for a company it refuses:
+ * either way it has nothing for this person), 401 for a bad key, 429 for its rate
+ * limit, with `x-minute-reset-seconds` saying when it lifts.
+ */
+export function prospeoProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+  const call = { ...upstream, provider: "prospeo" };
+  return {
+    name: "prospeo",
+    async find({ person, fields }): Promise<FindResult> {
+      const name = firstAndLast(person);
+      const company = person.companyDomain ?? person.companyName;
+      if (!fields.includes("email") || !name || !company) return notFound();
+      const request = new Request(`${baseUrl}/email-finder`, {
+        method: "POST",
+        headers: { "x-key": apiKey, accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify({ first_name: name.first, last_name: name.last, company }),
+      });
+      const body = await fetchJson<ProspeoEmailFinderResponse>(call, request, {
+        notFound: [400],
+        retryAfterHeaders: ["retry-after", "x-minute-reset-seconds"],
+      });
+      const email = body?.error === false ? body.response?.email?.toLowerCase() : undefined;
+      if (!email) return notFound();
+      return {
+        emails: [
+          {
+            address: email,
+            type: "work",
+            status: "unverified",
+            confidence: CONFIDENCE[body?.response?.email_status ?? ""] ?? 40,
+            source: "prospeo",
+          },
+        ],
+        phones: [],
+      };
+    },
+  };
+}

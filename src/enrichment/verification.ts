@@ -1,0 +1,83 @@
+import type { SourceReport } from "../batch/views";
+import type { Email } from "../contact-info/contact";
+import type { NormalizedPerson } from "../contact-info/person";
+import { PermanentProviderError, TransientProviderError } from "./provider";
+import type { VerdictCache } from "./verdict-cache";
+import type { EmailVerifier, Verdict } from "./verifier";
+
+export interface VerificationOptions {
+  verifiers: readonly EmailVerifier[];
+  /** Absent where no verdict may be cached (the sandbox, a message without its customer). */
+  cache?: VerdictCache;
+}
+
+export interface Verified {
+  /** The emails worth returning, each with the verifiers' status; invalid ones left out. */
+  emails: Email[];
+  /** One per verifier, in order (kind `verifier`); none when there is nothing to verify. */
+  reports: SourceReport[];
+}
+
+type VerifierOutcome = "found" | "unavailable" | "skipped";
+// How one verifier's answers on an item's addresses add up: any failure shows.
+const RANK: Record<VerifierOutcome, number> = { skipped: 0, found: 1, unavailable: 2 };
+
+/**
+ * Verifies each email with the verifiers in order, until one tells (valid,
+ * catch_all or invalid); `unknown` or an outage passes to the next. A verifier
+ * that cannot answer never makes an address invalid: with no verdict the status
+ * is `unknown`, or `unverified` when no verifier is configured. A cached verdict
+ * asks none.
+ */
+export async function verifyEmails(emails: readonly Email[], person: NormalizedPerson, options: VerificationOptions): Promise<Verified> {
+  if (emails.length === 0) return { emails: [], reports: [] };
+  const outcomes = new Map<string, VerifierOutcome>(options.verifiers.map((verifier) => [verifier.name, "skipped"]));
+  const note = (name: string, outcome: VerifierOutcome) => {
+    if (RANK[outcome] > RANK[outcomes.get(name) ?? "skipped"]) outcomes.set(name, outcome);
+  };
+
+  const judged = await Promise.all(
+    emails.map(async (email): Promise<Email | null> => {
+      const verdict = await judge(email.address, person, options, note);
+      if (verdict === "unverified") return { ...email, status: "unverified" };
+      if (verdict.result === "invalid") return null;
+      const { address, type, confidence, source } = email;
+      return { address, type, status: verdict.result, confidence, source, ...(verdict.role ? { role: true as const } : {}) };
+    }),
+  );
+  return {
+    emails: judged.filter((email): email is Email => email !== null),
+    reports: [...outcomes].map(([name, outcome]) => ({ name, outcome, kind: "verifier" as const })),
+  };
+}
+
+async function judge(
+  address: string,
+  person: NormalizedPerson,
+  { verifiers, cache }: VerificationOptions,
+  note: (name: string, outcome: VerifierOutcome) => void,
+): Promise<Verdict | "unverified"> {
+  const cached = await cache?.get(address);
+  if (cached) {
+    note(cached.verifier, "found");
+    return cached;
+  }
+  let undecided: Verdict | undefined;
+  for (const verifier of verifiers) {
+    if (verifier.configured === false) continue;
+    try {
+      const verdict = await verifier.verify(address, person);
+      note(verifier.name, "found");
+      if (verdict.result !== "unknown") {
+        await cache?.put(address, verdict, verifier.name);
+        return verdict;
+      }
+      undecided = { result: "unknown", role: verdict.role || (undecided?.role ?? false) };
+    } catch (error) {
+      if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
+      note(verifier.name, "unavailable");
+      undecided ??= { result: "unknown", role: false };
+    }
+  }
+  return undecided ?? "unverified";
+}
