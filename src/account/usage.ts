@@ -52,12 +52,14 @@ export function tally(usage: UsageCounters, outcome: ItemOutcome, changed: numbe
     else usage.notFound += changed;
     if (outcome.fromCache) usage.fromCache += changed;
   }
-  for (const { name, outcome: answer } of outcome.sources ?? []) {
+  for (const { name, outcome: answer, kind } of outcome.sources ?? []) {
     if (answer === "skipped") continue;
-    const source = usage.sources[name] ?? { calls: 0, found: 0 };
+    // A verifier is counted apart from a finder of the same name (the sandbox is both).
+    const key = kind === "verifier" ? `${name}:verifier` : name;
+    const source = usage.sources[key] ?? { calls: 0, found: 0 };
     source.calls += 1;
     if (answer === "found") source.found += 1;
-    usage.sources[name] = source;
+    usage.sources[key] = source;
   }
 }
 

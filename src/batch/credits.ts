@@ -12,17 +12,22 @@ export const BUDGET_EXHAUSTED: ItemError = {
 
 /**
  * An item pays once for each kind of contact it delivers (several emails of one
- * person cost one email). A miss, a failure and a result from the customer's
- * cache cost nothing; followers (duplicates) never reach here, they take 0.
+ * person cost one email), and for each verification of the emails it delivers
+ * (a verifier in its `sources` that judged them). A miss, a failure and a result
+ * from the customer's cache cost nothing; followers (duplicates) never reach
+ * here, they take 0.
  */
 export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
   if (outcome.status !== "completed" || outcome.fromCache) return 0;
-  return (outcome.emails.length > 0 ? prices.email : 0) + (outcome.phones.length > 0 ? prices.phone : 0);
+  const verifications = outcome.sources.filter((source) => source.kind === "verifier" && source.outcome === "found").length;
+  return (
+    (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) + (outcome.phones.length > 0 ? prices.phone : 0)
+  );
 }
 
-/** The most one item asking for `fields` can cost. */
-export const maxItemCharge = (fields: readonly ContactField[], prices: Prices): number =>
-  (fields.includes("email") ? prices.email : 0) + (fields.includes("phone") ? prices.phone : 0);
+/** The most one item asking for `fields` can cost, with `verifiers` email verifiers configured. */
+export const maxItemCharge = (fields: readonly ContactField[], prices: Prices, verifiers: number): number =>
+  (fields.includes("email") ? prices.email + verifiers * prices.verification : 0) + (fields.includes("phone") ? prices.phone : 0);
 
 export type ChargedOutcome = ItemOutcome & { credits: number };
 

@@ -51,7 +51,8 @@ export function withEarlierFinds(sql: SqlStorage, outcomes: readonly ItemOutcome
  */
 export function endWithEarlierFinds(outcome: ItemOutcome, earlier: Contacts): ItemOutcome {
   if (isEmpty(earlier)) return outcome;
-  const found = outcome.status === "completed" ? mergeContacts(earlier, outcome) : earlier;
+  // The last answer first: at equal confidence it wins (its verification is the newer).
+  const found = outcome.status === "completed" ? mergeContacts(outcome, earlier) : earlier;
   return {
     index: outcome.index,
     status: "completed",

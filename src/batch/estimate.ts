@@ -37,6 +37,7 @@ export function estimateOf(
   fields: readonly ContactField[],
   cachedItems: number,
   prices: Prices,
+  verifiers: number,
 ): Estimate {
   const { total, invalid, queued, duplicates } = intakeCounts(items, leaders);
   return {
@@ -45,6 +46,6 @@ export function estimateOf(
     invalidItems: invalid,
     duplicateItems: duplicates,
     cachedItems,
-    maxCredits: (queued - cachedItems) * maxItemCharge(fields, prices),
+    maxCredits: (queued - cachedItems) * maxItemCharge(fields, prices, verifiers),
   };
 }

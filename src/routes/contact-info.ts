@@ -13,6 +13,7 @@ import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission, type Submission } from "../contact-info/submission";
+import { verifiersFor } from "../enrichment/providers";
 import { readJsonBody } from "../http/body";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
@@ -119,7 +120,8 @@ export const contactInfo = new Hono<AppEnv>()
       );
       cachedItems = await countCached(c.env.RESULT_CACHE, keys);
     }
-    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices));
+    const verifiers = verifiersFor(environment, c.env, config).length;
+    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers));
   })
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");

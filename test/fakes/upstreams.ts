@@ -10,7 +10,8 @@
 //     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
 //   Hunter alone: *-hunterinvalid.example → found, but Hunter's own check says invalid
-//   PDL alone: *-pdlbusy.example → 429 with Retry-After: 600, always (Hunter finds the email, never a phone)
+//   The vendors that give phones (PDL, Apollo): *-phonebusy.example → 429 with Retry-After: 600, always
+//     (Hunter and Prospeo find the email, never a phone). Apollo and Prospeo act out *-busy.example too.
 //   anything else → found.
 //   Apollo (apollo.test) and Prospeo (prospeo.test), by company domain: *-notfound.example → no match
 //   (Apollo: 200 with person null; Prospeo: 400 NO_RESULT); *-ratelimit.example → 429 (Apollo: Retry-After: 30;
@@ -52,16 +53,20 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
 const SLOW_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A `-busy.example` person's first look-up at a vendor: true once, then false. */
+function busyOnce(domain: string, person: string): boolean {
+  if (!domain.endsWith("-busy.example") || busySeen.has(person)) return false;
+  busySeen.add(person);
+  return true;
+}
+
 async function vendorBehaviour(domain: string, person: string): Promise<Response | null> {
   if (domain.endsWith("-down.example")) return json({ errors: [{ id: "down" }] }, 503);
   if (domain.endsWith("-flaky.example") && !flakySeen.has(person)) {
     flakySeen.add(person);
     return json({ errors: [{ id: "oops" }] }, 500);
   }
-  if (domain.endsWith("-busy.example") && !busySeen.has(person)) {
-    busySeen.add(person);
-    return json({ errors: [{ id: "too_many_requests" }] }, 429, { "retry-after": "600" });
-  }
+  if (busyOnce(domain, person)) return json({ errors: [{ id: "too_many_requests" }] }, 429, { "retry-after": "600" });
   if (domain.endsWith("-slow.example")) await sleep(SLOW_MS);
   if (domain.endsWith("-garbage.example")) return new Response("<html>not json", { status: 200 });
   return null;
@@ -103,7 +108,7 @@ async function pdl(request: Request, url: URL): Promise<Response> {
       "x-ratelimit-reset": new Date(Date.now() + 2_000).toISOString(),
     });
   }
-  if (company.endsWith("-pdlbusy.example"))
+  if (company.endsWith("-phonebusy.example"))
     return json({ status: 429, error: { type: "rate_limit_error" } }, 429, { "retry-after": "600" });
   const special = await vendorBehaviour(company, `pdl:${first}.${last}@${company}`);
   if (special) return special;
@@ -129,6 +134,8 @@ async function apollo(request: Request, url: URL): Promise<Response> {
   const last = url.searchParams.get("last_name") ?? "";
   if (domain.endsWith("-ratelimit.example"))
     return json({ error: "The maximum number of api calls allowed" }, 429, { "retry-after": "30" });
+  if (domain.endsWith("-phonebusy.example") || busyOnce(domain, `apollo:${first}.${last}@${domain}`))
+    return json({ error: "The maximum number of api calls allowed" }, 429, { "retry-after": "600" });
   if (domain.endsWith("-down.example")) return json({ error: "unavailable" }, 503);
   if (domain.endsWith("-notfound.example") || !domain || !first) return json({ person: null });
   return json({
@@ -148,6 +155,8 @@ async function prospeo(request: Request): Promise<Response> {
   const { first_name: first = "", last_name: last = "", company = "" } = await request.json<Record<string, string>>();
   if (company.endsWith("-ratelimit.example"))
     return json({ error: true, message: "RATE_LIMITED" }, 429, { "x-minute-reset-seconds": "42" });
+  if (busyOnce(company, `prospeo:${first}.${last}@${company}`))
+    return json({ error: true, message: "RATE_LIMITED" }, 429, { "retry-after": "600" });
   if (company.endsWith("-down.example")) return json({ error: true, message: "INTERNAL_ERROR" }, 503);
   if (company.endsWith("-notfound.example")) return json({ error: true, message: "NO_RESULT" }, 400);
   return json({ error: false, response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company } });

@@ -28,7 +28,13 @@ const usageOf = async (key: string, query = "") => {
 
 /** Usage as the batch's items say it should be: each finished item once, each source asked once per item, its credits once. */
 function expectedUsage(
-  items: { status: string; outcome: string | null; fromCache: boolean; credits: number; sources: { name: string; outcome: string }[] }[],
+  items: {
+    status: string;
+    outcome: string | null;
+    fromCache: boolean;
+    credits: number;
+    sources: { name: string; outcome: string; kind?: string }[];
+  }[],
 ) {
   const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, sources: {} };
   for (const item of items.filter((i) => i.status !== "pending")) {
@@ -39,10 +45,11 @@ function expectedUsage(
     else usage.notFound++;
     if (item.fromCache) usage.fromCache++;
     for (const source of item.sources.filter((s) => s.outcome !== "skipped")) {
-      const counted = usage.sources[source.name] ?? { calls: 0, found: 0 };
+      const name = source.kind === "verifier" ? `${source.name}:verifier` : source.name;
+      const counted = usage.sources[name] ?? { calls: 0, found: 0 };
       counted.calls++;
       if (source.outcome === "found") counted.found++;
-      usage.sources[source.name] = counted;
+      usage.sources[name] = counted;
     }
   }
   return usage;

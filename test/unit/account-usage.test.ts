@@ -7,6 +7,26 @@ import { ApiError } from "../../src/http/problem";
 const now = Date.parse("2026-11-22T12:00:00.000Z");
 
 describe("tallying finished items", () => {
+  it("counts a verifier apart from a finder of the same name", () => {
+    const usage = emptyUsage();
+    tally(
+      usage,
+      {
+        index: 0,
+        status: "completed",
+        outcome: "found",
+        emails: [{ address: "a@x.example", type: "work", status: "valid", confidence: 90, source: "sandbox" }],
+        phones: [],
+        sources: [
+          { name: "sandbox", outcome: "found" },
+          { name: "sandbox", outcome: "found", kind: "verifier" },
+        ],
+      },
+      1,
+    );
+    expect(usage.sources).toEqual({ sandbox: { calls: 1, found: 1 }, "sandbox:verifier": { calls: 1, found: 1 } });
+  });
+
   it("counts each item by its outcome, and each source asked (not skipped) once per reported item", () => {
     const usage = emptyUsage();
     tally(

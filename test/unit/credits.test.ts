@@ -1,19 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { ItemOutcome } from "../../src/batch/contract";
 import { BUDGET_EXHAUSTED, chargeOutcomes, itemCharge, maxItemCharge } from "../../src/batch/credits";
+import type { SourceReport } from "../../src/batch/views";
 import type { Email, Phone } from "../../src/contact-info/contact";
 
 const prices = { email: 1, phone: 10, verification: 0 };
 const email = (address: string): Email => ({ address, type: "work", status: "valid", confidence: 90, source: "sandbox" });
 const phone: Phone = { number: "+14155550132", type: "mobile", confidence: 80, source: "sandbox" };
-const found = (index: number, contacts: { emails?: Email[]; phones?: Phone[]; fromCache?: boolean } = {}): ItemOutcome => ({
+type Contacts = { emails?: Email[]; phones?: Phone[]; fromCache?: boolean; sources?: SourceReport[] };
+const found = (index: number, contacts: Contacts = {}): ItemOutcome => ({
   index,
   status: "completed",
   outcome: "found",
   emails: contacts.emails ?? [email("a@x.example")],
   phones: contacts.phones ?? [],
   ...(contacts.fromCache ? { fromCache: true } : {}),
-  sources: [{ name: "sandbox", outcome: "found" }],
+  sources: contacts.sources ?? [{ name: "sandbox", outcome: "found" }],
 });
 
 describe("what an item costs", () => {
@@ -34,9 +36,21 @@ describe("what an item costs", () => {
   });
 
   it("bounds an item by the fields asked for", () => {
-    expect(maxItemCharge(["email"], prices)).toBe(1);
-    expect(maxItemCharge(["phone"], prices)).toBe(10);
-    expect(maxItemCharge(["email", "phone"], prices)).toBe(11);
+    expect(maxItemCharge(["email"], prices, 2)).toBe(1);
+    expect(maxItemCharge(["phone"], prices, 2)).toBe(10);
+    expect(maxItemCharge(["email", "phone"], prices, 2)).toBe(11);
+  });
+
+  it("charges each verification of the emails an item delivers, at the verification price", () => {
+    const priced = { email: 1, phone: 10, verification: 2 };
+    const judged = [
+      { name: "hunter", outcome: "found" as const },
+      { name: "zerobounce", outcome: "unavailable" as const, kind: "verifier" as const },
+      { name: "neverbounce", outcome: "found" as const, kind: "verifier" as const },
+    ];
+    expect(itemCharge(found(0, { sources: judged }), priced)).toBe(3);
+    expect(itemCharge(found(0, { emails: [], phones: [phone], sources: judged }), priced)).toBe(10);
+    expect(maxItemCharge(["email"], priced, 2)).toBe(5);
   });
 });
 
