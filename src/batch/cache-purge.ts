@@ -1,8 +1,8 @@
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
-import { zeroed } from "./item-store";
 import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "./result-cache";
+import { zeroed } from "./scrub";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes

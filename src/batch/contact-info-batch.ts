@@ -26,6 +26,7 @@ import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
 import { kvResultCache, type ResultCache } from "./result-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
+import { noteDatabaseSize } from "./scrub";
 import { completedBatchEvent, failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";
 
 const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
@@ -84,6 +85,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       insertItems(this.#sql, { ...chunk, sentAtCreation: 0 });
     });
     this.#hasSchema = true;
+    noteDatabaseSize(this.ctx.storage);
     void this.ctx.storage.setAlarm(Date.now() + STAGED_ITEMS_TTL_MS);
   }
 
@@ -113,6 +115,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       appendOutbox(this.#sql, batch.createdAt, usage, { register: true });
     });
     this.#hasSchema = true;
+    noteDatabaseSize(this.ctx.storage);
     if (completedAt !== null || batch.stagedItems > 0) {
       // Nothing to send from here: the alarm registers the batch with its account and sends the items or the webhook, now.
       void this.ctx.storage.setAlarm(Date.now());
@@ -237,7 +240,9 @@ export class ContactInfoBatch extends DurableObject<Env> {
       const step = nextStep(row, Date.now(), config);
       if (step.kind === "none") return this.ctx.storage.deleteAlarm();
       if (step.kind === "wait_until") return this.ctx.storage.setAlarm(step.at);
-      if (!(await this.#take(step, row, config))) return;
+      const done = await this.#take(step, row, config);
+      noteDatabaseSize(this.ctx.storage);
+      if (!done) return;
     }
     await this.ctx.storage.setAlarm(Date.now());
   }
@@ -290,6 +295,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async #settle(row: BatchRow, outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
     const counts = settleItems(this.ctx.storage, row, outcomes, config.prices);
     if (counts.completed + counts.failed === 0) return counts;
+    noteDatabaseSize(this.ctx.storage);
     // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
     // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).
     const caching = this.#cacheWrites.write(this.#sql, row, counts.outcomes, counts.recorded);

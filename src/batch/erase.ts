@@ -1,7 +1,7 @@
 import { emptyUsage } from "../account/usage";
 import { savePurge } from "./cache-purge";
-import { deleteItems, zeroed } from "./item-store";
 import { appendOutbox } from "./outbox";
+import { deleteItems, zeroed } from "./scrub";
 
 /**
  * Cancel and erase: every item (input, results) goes now, overwritten with zeros
@@ -18,7 +18,7 @@ export function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly st
     if (deletedAt !== null) return deletedAt;
     const now = new Date().toISOString();
     savePurge(storage.sql, cacheKeys);
-    deleteItems(storage.sql);
+    deleteItems(storage);
     storage.sql.exec(`UPDATE batch SET webhook_url = ${zeroed("webhook_url")}, webhook_secret = ${zeroed("webhook_secret")}`);
     storage.sql.exec("UPDATE batch SET deleted_at = ?, webhook_url = NULL, webhook_secret = NULL", now);
     appendOutbox(storage.sql, now, emptyUsage(), { register: true });

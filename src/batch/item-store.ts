@@ -9,6 +9,7 @@ import { encodeItemCursor } from "./cursor";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
 import { pendingAmong } from "./erase";
 import { appendOutbox } from "./outbox";
+import { deleteItems } from "./scrub";
 
 // SQL of the items table (docs/storage.md). Only pending items ever change, and
 // the batch counters change in the same transaction as the items they count.
@@ -230,41 +231,7 @@ export function timedOutItems(sql: SqlStorage, error: ItemError): ItemOutcome[] 
 export function expireItems(storage: DurableObjectStorage): void {
   const expiredAt = new Date().toISOString();
   storage.transactionSync(() => {
-    deleteItems(storage.sql);
+    deleteItems(storage);
     storage.sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
   });
-}
-
-// The items' columns that hold personal data: what the caller sent, and what was found.
-const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones", "found_earlier"] as const;
-
-/**
- * The same number of zero bytes as `column` holds (as a blob: same length, so
- * the same record size). Workerd refuses PRAGMA secure_delete, and a deleted
- * row's bytes stay in the file's free space; a record of unchanged size is
- * rewritten in place by SQLite (btreeOverwriteCell), overflow pages included,
- * so overwriting before deleting leaves zeros there instead.
- */
-export const zeroed = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE zeroblob(length(CAST(${column} AS BLOB))) END`;
-
-// A filler row's zeros: with its record header and status, a payload of 4,061 bytes, the
-// most a 4,096-byte table leaf page holds of a row without an overflow page.
-const FILLER_BYTES = 4_036;
-
-/**
- * Deletes every item, within the caller's transaction. Its personal data is
- * overwritten with zeros first (see zeroed). Older versions of the rows (a row
- * that grew when its result was recorded moved, leaving its old bytes behind)
- * are in free pages once the items are gone: rows of zeros, one a page, then
- * take every free page (until the file grows), and are deleted in turn.
- */
-export function deleteItems(sql: SqlStorage): void {
-  sql.exec(`UPDATE items SET ${PERSONAL_COLUMNS.map((column) => `${column} = ${zeroed(column)}`).join(", ")}`);
-  // databaseSize counts the pages in use: the fillers go on until as many are in use again.
-  const size = sql.databaseSize;
-  sql.exec("DELETE FROM items");
-  for (let idx = 0; sql.databaseSize < size && idx <= size / 4096; idx++) {
-    sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", idx, FILLER_BYTES);
-  }
-  sql.exec("DELETE FROM items");
 }

@@ -1,0 +1,64 @@
+// Erasure that leaves nothing readable in the object's SQLite file. workerd refuses
+// PRAGMA secure_delete (and VACUUM, freelist_count, page_count), so a deleted row's
+// bytes would stay in the file's free pages: personal columns are overwritten with
+// zeros first, and every free page is then taken by a row of zeros and freed again.
+
+// The items' columns that hold personal data: what the caller sent, and what was found.
+const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones", "found_earlier"] as const;
+
+// A filler row's zeros: with its record header and status, a payload of 4,061 bytes, the
+// most a 4,096-byte table leaf page holds of a row without an overflow page.
+const FILLER_BYTES = 4_036;
+const PAGE_BYTES = 4_096;
+const MARGIN_PAGES = 64;
+
+// The most pages the database has been seen to use, kept in the object's own storage (a
+// row of its hidden key-value table): the file never shrinks, and SQLite adds a page only
+// when no free one is left, so the file is about this many pages. About: a statement may
+// use pages for a moment (splitting and merging the tree) that no one sees in use after
+// it, so the fillers go past the high water by a margin (seen: 2 pages past 23 for a
+// batch of 40 items; the margin is at least 64 pages, or 5%).
+const HIGH_WATER_KEY = "scrub:database-high-water";
+const highWaters = new WeakMap<DurableObjectStorage, number>();
+
+/**
+ * Notes how large the database is now, after a write that may have grown it, so the
+ * erasure knows how many pages the file holds (databaseSize counts only those in use).
+ * Written only when it grew.
+ */
+export function noteDatabaseSize(storage: DurableObjectStorage): void {
+  const size = storage.sql.databaseSize;
+  const known = highWaters.get(storage) ?? storage.kv.get<number>(HIGH_WATER_KEY) ?? 0;
+  if (size > known) storage.kv.put(HIGH_WATER_KEY, size);
+  highWaters.set(storage, Math.max(size, known));
+}
+
+/**
+ * The same number of zero bytes as `column` holds (as a blob: same length, so
+ * the same record size): a record of unchanged size is rewritten in place by
+ * SQLite (btreeOverwriteCell), overflow pages included.
+ */
+export const zeroed = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE zeroblob(length(CAST(${column} AS BLOB))) END`;
+
+/**
+ * Deletes every item, within the caller's transaction. Its personal data is
+ * overwritten with zeros first (see zeroed). Older versions of the rows (a row
+ * that grew when its result was recorded moved, leaving its old bytes behind)
+ * are in free pages: rows of zeros, one a page, take every free page (until more
+ * pages are in use than the file has been seen to hold, by the margin). They stay:
+ * deleting them would free their pages again, and a freed page that SQLite makes a
+ * freelist trunk keeps whatever it held before it was a filler (seen in a test). An
+ * erased batch's items are never read again; the fillers are `failed` rows with no
+ * person, which nothing counts.
+ */
+export function deleteItems(storage: DurableObjectStorage): void {
+  const { sql } = storage;
+  sql.exec(`UPDATE items SET ${PERSONAL_COLUMNS.map((column) => `${column} = ${zeroed(column)}`).join(", ")}`);
+  noteDatabaseSize(storage);
+  const highWater = highWaters.get(storage) ?? sql.databaseSize;
+  const fill = highWater + Math.max(MARGIN_PAGES * PAGE_BYTES, highWater / 20);
+  sql.exec("DELETE FROM items");
+  for (let idx = 0; sql.databaseSize < fill && idx <= fill / PAGE_BYTES; idx++) {
+    sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", idx, FILLER_BYTES);
+  }
+}
