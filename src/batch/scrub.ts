@@ -45,11 +45,10 @@ export const zeroed = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL
  * overwritten with zeros first (see zeroed). Older versions of the rows (a row
  * that grew when its result was recorded moved, leaving its old bytes behind)
  * are in free pages: rows of zeros, one a page, take every free page (until more
- * pages are in use than the file has been seen to hold, by the margin). They stay:
- * deleting them would free their pages again, and a freed page that SQLite makes a
- * freelist trunk keeps whatever it held before it was a filler (seen in a test). An
- * erased batch's items are never read again; the fillers are `failed` rows with no
- * person, which nothing counts.
+ * pages are in use than the file has been seen to hold, by the margin), and are
+ * deleted in turn. A free page that SQLite makes a free-list trunk may still keep
+ * part of an older row past its first bytes (seen in tests); no page a table or an
+ * index uses does.
  */
 export function deleteItems(storage: DurableObjectStorage): void {
   const { sql } = storage;
@@ -61,4 +60,5 @@ export function deleteItems(storage: DurableObjectStorage): void {
   for (let idx = 0; sql.databaseSize < fill && idx <= fill / PAGE_BYTES; idx++) {
     sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", idx, FILLER_BYTES);
   }
+  sql.exec("DELETE FROM items");
 }
