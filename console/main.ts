@@ -6,7 +6,7 @@ import { byId } from "./dom";
 import { ENCODINGS, type Encoding, FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
-import { planBatches, sha256Hex } from "./run-job";
+import { estimateJob, planBatches, sha256Hex } from "./run-job";
 import { download, forgetRun, offerDownloads, run } from "./run-view";
 
 const KEY_STORAGE = "contact-info-console:api-key";
@@ -40,6 +40,7 @@ function useKey(key: string): void {
   api = createApi(key, (seconds) => say("run-status", `Rate limited: waiting ${seconds} s as the server asked.`));
   say("key-status", `Using a ${environmentOf(key)} key.`);
   void refreshAccount();
+  void showEstimate();
   const job = loadJob();
   if (job && job.environment === api.environment) void resume(job);
 }
@@ -55,9 +56,33 @@ async function resume(job: SavedJob, withItems = false): Promise<void> {
   }
 }
 
+// The estimate shown is the one of the latest review: an older answer arriving late is dropped.
+let estimating = 0;
+
+/** What Start would cost at most, asked of the API (it creates nothing) whenever the rows to send change. */
+async function showEstimate(): Promise<void> {
+  const asked = ++estimating;
+  if (!api || !file) return say("estimate", "");
+  const { items } = review(file.table, file.mapping);
+  if (items.length === 0) return say("estimate", "");
+  say("estimate", "Estimating the cost…");
+  try {
+    const estimate = await estimateJob(api.client, items);
+    if (asked !== estimating) return;
+    const cached = estimate.cachedItems > 0 ? `, ${estimate.cachedItems} already in your cache (free)` : "";
+    say(
+      "estimate",
+      `Estimate: at most ${estimate.maxCredits} credits for ${estimate.validItems} rows (${estimate.duplicateItems} duplicates, free${cached}); you pay only for what is found.`,
+    );
+  } catch (error) {
+    if (asked === estimating) say("estimate", explain(error));
+  }
+}
+
 function updateReview(): void {
   if (!file) return;
   showCounts(file.table, review(file.table, file.mapping));
+  void showEstimate();
   const bad = file.table.badRows.length > 0;
   byId("bad-rows-choice").hidden = !bad;
   byId<HTMLButtonElement>("start").disabled = bad && !byId<HTMLInputElement>("skip-bad").checked;

@@ -1,7 +1,7 @@
 // A file's rows as batches: planned with Idempotency-Keys from the file's content
 // and mapping (so submitting again, after a reload, answers the same batches),
 // watched until done, then read back row by row.
-import type { Client } from "../client/src/index";
+import type { Client, Estimate } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
 import type { Answer } from "./file-adapter";
 import { type PlannedBatch, type SavedJob, saveJob } from "./job-store";
@@ -31,6 +31,19 @@ export function planBatches(rows: number, runHash: string): PlannedBatch[] {
     start: i * BATCH_ITEMS,
     count: Math.min(BATCH_ITEMS, rows - i * BATCH_ITEMS),
   }));
+}
+
+/**
+ * What sending `items` would make and cost at most (POST …/estimate per planned batch,
+ * summed): creates nothing, charges nothing.
+ */
+export async function estimateJob(client: Client, items: readonly PersonInput[]): Promise<Estimate> {
+  const total: Estimate = { itemCount: 0, validItems: 0, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 0 };
+  for (const { start, count } of planBatches(items.length, "estimate")) {
+    const answer = await client.estimate(items.slice(start, start + count));
+    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
+  }
+  return total;
 }
 
 /** Submits each planned batch not yet submitted, saving its id as soon as it is known. */

@@ -122,6 +122,8 @@ describe("the /app console in a real browser", () => {
     await expect(counts()).resolves.toEqual({ rows: "6", valid: "4", invalid: "2", duplicates: "1" });
     await page.getByLabel("linkedinUrl").selectOption("LI Profile");
     await expect(counts()).resolves.toEqual({ rows: "6", valid: "5", invalid: "1", duplicates: "1" });
+    // Before Start, what it would cost at most: 4 people to look up, an email (1) and a phone (10) each.
+    await page.locator("#estimate", { hasText: "at most 44 credits for 5 rows (1 duplicates, free)" }).waitFor({ timeout: 10_000 });
   });
 
   it("runs the file against the sandbox, survives a reload, and downloads it enriched", async () => {
