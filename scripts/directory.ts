@@ -1,8 +1,14 @@
 // npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local|--remote] [--dry-run]
 import { parseArgs } from "node:util";
-import type { DirectoryEntry } from "../src/enrichment/directory";
-import { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
 import { readCsvBytes } from "../src/file-core";
+import {
+  DIRECTORY_COLUMNS,
+  type DirectoryEntry,
+  directoryRecords,
+  directoryWrites,
+  type Rejection,
+  toDirectoryEntry,
+} from "../src/tools-api";
 import { readFileBytes, runCli, usageError } from "./cli";
 import { delimiterFlag, encodingFlag, inputKind, jsonlTable, xlsxTable } from "./file-input";
 import { kvPutAll } from "./wrangler-kv";

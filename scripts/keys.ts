@@ -1,7 +1,15 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
-import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
+import {
+  type ApiKeyRecord,
+  apiKeyRecordSchema,
+  apiKeyWrites,
+  ENDPOINT_TYPES,
+  type EndpointType,
+  hashApiKey,
+  issueApiKey,
+  kvKey,
+} from "../src/tools-api";
 import { CliError, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { kvGet, kvList, kvPutAll, type Store } from "./wrangler-kv";

@@ -1,8 +1,8 @@
-// Shared by the Node black-box tests against `wrangler dev` (test/local-server.ts):
+// Shared by the Node black-box tests against `wrangler dev` (scripts/local-server.ts):
 // a client for the batch API with one key, and the checks every batch must pass.
 import { expect } from "vitest";
+import type { LocalServer, ServerKey } from "../scripts/local-server";
 import type { BatchPage } from "../src/batch/views";
-import type { LocalServer, ServerKey } from "./local-server";
 import { until } from "./until";
 
 export { until };

@@ -1,10 +1,10 @@
-// One `wrangler dev` (test/local-server.ts) for the client and enrich tests, with
+// One `wrangler dev` (scripts/local-server.ts) for the client and enrich tests, with
 // two keys of one test customer: `key`, whose limits are out of the way, and
 // `slowKey`, of another customer, whose tiny limits make the server answer 429s.
+
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { kvPutAll } from "../../scripts/wrangler-kv";
-import { apiKeyWrites, issueApiKey } from "../../src/keys/api-key";
-import { ENDPOINT_TYPES } from "../../src/rate-limit/endpoint-types";
-import { type LocalServer, startLocalServer } from "../local-server";
+import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../../src/tools-api";
 
 export interface ClientTestServer {
   server: LocalServer;

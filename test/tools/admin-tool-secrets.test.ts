@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type LocalServer, startLocalServer } from "../local-server";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 
 // The operator tools run as an operator runs them (`npm run keys`, `npm run directory`)
 // with a home, config folder, wrangler log folder and temp dir of their own, so that every

@@ -1,4 +1,4 @@
-// Starts `wrangler dev` for black-box tests (or, for benchmarks, scripts/bench/serve.ts):
+// Starts `wrangler dev` for black-box tests (or, for benchmarks, bench/serve.ts):
 // loopback only, a free port, its own state directory, bounded in time, and stopped by
 // its own process group.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -6,10 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { kvPutAll } from "../scripts/wrangler-kv";
-import type { Environment } from "../src/environment";
-import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
-import { ENDPOINT_TYPES } from "../src/rate-limit/endpoint-types";
+import { apiKeyWrites, ENDPOINT_TYPES, type Environment, issueApiKey } from "../src/tools-api";
+import { kvPutAll } from "./wrangler-kv";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -75,7 +73,7 @@ export async function startLocalServer(
     vars?: Record<string, string>;
     prepare?: (state: string) => Promise<void>;
     config?: string;
-    /** false: served by scripts/bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
+    /** false: served by bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
     devTooling?: boolean;
     /** Started as a reader does, `npm run dev -- --port N` (its own --var flags, wrangler.toml's [dev]; no predev seeding). */
     viaDevScript?: boolean;
@@ -106,7 +104,7 @@ export async function startLocalServer(
     const interactive = "--show-interactive-dev-session=false";
     const [command, args] =
       options.devTooling === false
-        ? ["tsx", ["scripts/bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
+        ? ["tsx", ["bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
         : options.viaDevScript
           ? [
               "npm",
