@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiKeyWrites, ENDPOINT_TYPES, type Environment, issueApiKey } from "../src/tools-api";
-import { kvPutAll } from "./wrangler-kv";
+import { type KvEntry, withKv } from "./kv-store";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,6 +46,7 @@ export interface LocalServer {
 
 export interface ServerKey {
   key: string;
+  keyId: string;
   customerId: string;
   environment: Environment;
 }
@@ -56,14 +57,14 @@ export interface ServerKey {
  */
 export async function seedKeys(state: string, specs: { customerId: string; environment: Environment }[]): Promise<ServerKey[]> {
   const keys: ServerKey[] = [];
-  const entries = [];
+  const entries: KvEntry[] = [];
   for (const spec of specs) {
     const { key, hash, record } = await issueApiKey(spec);
     record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
     entries.push(...apiKeyWrites(hash, record));
-    keys.push({ key, ...spec });
+    keys.push({ key, keyId: record.keyId, ...spec });
   }
-  kvPutAll(entries, { target: "--local", persistTo: state });
+  await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) => kv.putAll(entries));
   return keys;
 }
 
