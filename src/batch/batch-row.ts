@@ -1,7 +1,7 @@
+import type { NewBatch } from "../contact-info/batch-contract";
+import { type BatchSummary, summaryOf, type WebhookView } from "../contact-info/batch-views";
 import type { Environment } from "../environment";
-import type { NewBatch } from "./contract";
 import type { StepFacts } from "./next-step";
-import { type BatchSummary, summaryOf, type WebhookView } from "./views";
 
 /** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */
 export type BatchRow = StepFacts & {

@@ -1,10 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { emptyUsage, tallyFailed } from "../account/usage";
 import { type Config, readConfig } from "../config";
+import type { CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
+import type { CompletedBatch } from "../contact-info/webhook-event";
+import { kvResultCache, type ResultCache } from "../enrichment/result-cache";
 import { log, logError } from "../log";
-import type { CompletedBatch } from "../webhooks/event";
+import type { BatchOwner } from "../tenant";
 import {
   type BatchRow,
   insertBatchRow,
@@ -17,14 +20,12 @@ import {
 } from "./batch-row";
 import { cacheKeysToErase, purgeStep } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
-import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
 import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
-import { kvResultCache, type ResultCache } from "./result-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
 import { noteDatabaseSize } from "./scrub";
 import { completedBatchEvent, failQueuedWebhook, failWebhook, saveWebhookAttempt, sendWebhook } from "./webhook-state";

@@ -1,11 +1,11 @@
 import { emptyUsage, tally } from "../account/usage";
 import type { Prices } from "../config";
+import type { ItemDeferral, ItemOutcome, NewItem } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
+import { type ChargedOutcome, chargeOutcomes } from "../credits/credits";
+import { encodeItemCursor } from "../http/item-cursor";
 import { addFinished, type BatchRow } from "./batch-row";
-import type { ItemDeferral, ItemOutcome, NewItem } from "./contract";
-import { type ChargedOutcome, chargeOutcomes } from "./credits";
-import { encodeItemCursor } from "./cursor";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
 import { pendingAmong } from "./erase";
 import { appendOutbox } from "./outbox";
@@ -154,7 +154,7 @@ const outcomeRow = (outcome: ChargedOutcome) =>
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice; of two outcomes
  * for one item in the same call, the first is recorded. Items are charged
- * (credits.ts) in the same transaction, against the batch's maxCredits, so the
+ * (credits/credits.ts) in the same transaction, against the batch's maxCredits, so the
  * cap holds however many records run at once. Answers the items completed and
  * failed, the batch's completedAt when they completed it, the indexes of the
  * outcomes recorded, and the outcomes as recorded (budget_exhausted included).
