@@ -40,6 +40,13 @@ export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
   return sql.exec<BatchRow>(BATCH_ROW).toArray()[0];
 }
 
+/** The row, for code that runs only once the batch exists. */
+export function requireBatchRow(sql: SqlStorage): BatchRow {
+  const row = readBatchRow(sql);
+  if (!row) throw new Error("the batch has no row: it was never created");
+  return row;
+}
+
 /** What a status read shows of the row: the counters, owner, dates and webhook, without the alarm's facts. */
 export type StatusRow = Pick<
   BatchRow,
