@@ -19,6 +19,7 @@ import { cacheKeysToErase, purgeStep } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
+import { type EventsRead, type EventsRequest, EventStreams } from "./event-streams";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
 import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
@@ -60,6 +61,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   #sending: Promise<void> | null = null;
   readonly #cache: ResultCache;
   readonly #cacheWrites: CacheWrites;
+  readonly #events: EventStreams;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -67,6 +69,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const { resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds } = readConfig(env).enrichment;
     this.#cache = kvResultCache(env.RESULT_CACHE, resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds);
     this.#cacheWrites = new CacheWrites(this.#cache);
+    this.#events = new EventStreams(ctx.storage);
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
@@ -169,6 +172,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...items } };
   }
 
+  /** The batch's events as a stream of server-sent events (event-streams.ts), as far as `owner` may know. */
+  events(owner: BatchOwner, request: EventsRequest): EventsRead {
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
+    return row && ownedBy(row, owner) ? this.#events.open(row, request) : { kind: "none" };
+  }
+
   /**
    * Records finished items, and the same result for their followers (items of
    * this batch with the same person). Only items still pending change, so a
@@ -205,6 +214,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (!row) return null;
     const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.#sql, row) : []);
     this.#pages.clear();
+    this.#events.notify();
     log("batch_deleted", { batchId: this.#requireRow().id, environment: owner.environment });
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, this.#requireRow());
@@ -287,6 +297,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   #expire(row: BatchRow): boolean {
     expireItems(this.ctx.storage);
     this.#pages.clear();
+    this.#events.notify();
     log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
     return true;
   }
@@ -295,6 +306,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async #settle(row: BatchRow, outcomes: ItemOutcome[], config: Config): Promise<{ completed: number; failed: number }> {
     const counts = settleItems(this.ctx.storage, row, outcomes, config.prices);
     if (counts.completed + counts.failed === 0) return counts;
+    this.#events.notify();
     noteDatabaseSize(this.ctx.storage);
     // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
     // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).
