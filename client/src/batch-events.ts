@@ -1,7 +1,7 @@
 // Waiting for a batch over its event stream (GET …/{id}/events): the counters come as
 // items finish, without spending a request per poll. Parsed by eventsource-parser (the
 // WHATWG algorithm, kept by others) rather than by hand.
-import { EventSourceParserStream } from "eventsource-parser/stream";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 /** The counters a `progress` or `completed` event carries: the status route's, without the items. */
 export interface StreamedCounters {
@@ -46,26 +46,31 @@ export async function followBatch<T extends StreamedCounters>(
       return null;
     }
     if (!body) return null;
-    const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
     let news = false;
     try {
       for (;;) {
-        const { done, value: event } = await events.read();
+        const { done, value } = await reader.read();
         if (done) break;
-        if (event.id !== undefined) lastEventId = event.id;
-        news = true;
-        if (event.event !== "progress" && event.event !== "completed") continue;
-        const counters: unknown = JSON.parse(event.data);
-        if (!isCounters(counters)) return null;
-        onProgress?.(counters as T);
-        if (event.event === "completed") return counters as T;
+        parser.feed(decoder.decode(value, { stream: true }));
+        for (const event of events.splice(0)) {
+          if (event.id !== undefined) lastEventId = event.id;
+          news = true;
+          if (event.event !== "progress" && event.event !== "completed") continue;
+          const counters: unknown = JSON.parse(event.data);
+          if (!isCounters(counters)) return null;
+          onProgress?.(counters as T);
+          if (event.event === "completed") return counters as T;
+        }
       }
     } catch (error) {
       // A dropped connection is reopened below; an abort is the caller's.
       if (signal?.aborted) throw error;
     } finally {
-      events.releaseLock();
-      await body.cancel().catch(() => {});
+      await reader.cancel().catch(() => {});
     }
     empty = news ? 0 : empty + 1;
   }

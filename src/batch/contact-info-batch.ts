@@ -19,7 +19,7 @@ import { cacheKeysToErase, purgeStep } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
-import { type EventsRead, type EventsRequest, EventStreams } from "./event-streams";
+import { EventStreams, type EventsRead, type EventsRequest } from "./event-streams";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
 import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";

@@ -10,7 +10,7 @@ import type { BatchSummary } from "./views";
 // gets one number, and a later one only ever a higher number.
 
 /** One finished item's event: its number, and the item as the status route shows it (JSON). */
-export type ItemEvent = {
+type ItemEvent = {
   seq: number;
   itemJson: string;
 };

@@ -20,7 +20,7 @@ export interface SubscriberState {
   progressAt: number;
 }
 
-export type Then =
+export type Next =
   /** The stream ends: `completed` was sent. */
   | { kind: "close" }
   /** More item events wait in the log: read again as soon as these are taken. */
@@ -39,28 +39,28 @@ export function planEvents(
   state: SubscriberState,
   log: EventSnapshot,
   now: number,
-): { events: StreamEvent[]; state: SubscriberState; then: Then } {
+): { events: StreamEvent[]; state: SubscriberState; next: Next } {
   const events: StreamEvent[] = [];
   let { after, progressSeq, progressAt } = state;
   if (state.withItems) {
     for (const item of log.items) events.push({ id: item.seq, event: "item", data: item.itemJson });
     after = log.items.at(-1)?.seq ?? after;
-    if (after < log.seq) return { events, state: { ...state, after }, then: { kind: "more" } };
+    if (after < log.seq) return { events, state: { ...state, after }, next: { kind: "more" } };
   } else {
     after = log.seq;
   }
   const counters = JSON.stringify(log.summary);
   if (log.summary.status === "completed") {
     events.push({ id: log.seq, event: "completed", data: counters });
-    return { events, state: { ...state, after }, then: { kind: "close" } };
+    return { events, state: { ...state, after }, next: { kind: "close" } };
   }
-  if (progressSeq === log.seq) return { events, state: { ...state, after }, then: { kind: "wait" } };
+  if (progressSeq === log.seq) return { events, state: { ...state, after }, next: { kind: "wait" } };
   const dueIn = progressSeq === null ? 0 : progressAt + PROGRESS_INTERVAL_MS - now;
-  if (dueIn > 0) return { events, state: { ...state, after }, then: { kind: "wait", inMs: dueIn } };
+  if (dueIn > 0) return { events, state: { ...state, after }, next: { kind: "wait", inMs: dueIn } };
   events.push({ id: log.seq, event: "progress", data: counters });
   progressSeq = log.seq;
   progressAt = now;
-  return { events, state: { ...state, after, progressSeq, progressAt }, then: { kind: "wait" } };
+  return { events, state: { ...state, after, progressSeq, progressAt }, next: { kind: "wait" } };
 }
 
 /** Events as server-sent events; their data is JSON, which never holds a raw line break. */

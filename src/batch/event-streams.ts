@@ -61,13 +61,13 @@ export class EventStreams {
           const step = planEvents(state, log, Date.now());
           state = step.state;
           if (step.events.length > 0) controller.enqueue(encoder.encode(sseText(step.events)));
-          if (step.then.kind === "close") {
+          if (step.next.kind === "close") {
             stop();
             return controller.close();
           }
           // Sent: the next pull (once the consumer took these) reads on.
           if (step.events.length > 0) return;
-          if (step.then.kind === "wait") await this.#change(step.then.inMs, waiting);
+          if (step.next.kind === "wait") await this.#change(step.next.inMs, waiting);
         }
       },
       cancel: stop,

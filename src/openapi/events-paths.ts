@@ -29,11 +29,15 @@ const documentedEventsQuery = z.object({
 });
 
 const lastEventIdHeader = z.object({
-  "Last-Event-ID": z.string().regex(/^[0-9]+$/).optional().meta({
-    description:
-      "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
-    example: "2",
-  }),
+  "Last-Event-ID": z
+    .string()
+    .regex(/^[0-9]+$/)
+    .optional()
+    .meta({
+      description:
+        "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
+      example: "2",
+    }),
 });
 
 export function registerEvents(r: OpenAPIRegistry): void {
@@ -65,12 +69,17 @@ export function registerEvents(r: OpenAPIRegistry): void {
         },
         content: {
           "text/event-stream": {
-            schema: z.string().meta({ description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each." }),
+            schema: z
+              .string()
+              .meta({ description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each." }),
             example: streamExample,
           },
         },
       },
-      400: problem(["invalid_query", "invalid_last_event_id"], "A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent"),
+      400: problem(
+        ["invalid_query", "invalid_last_event_id"],
+        "A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent",
+      ),
       ...authProblems,
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
       410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),

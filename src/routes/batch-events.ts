@@ -45,7 +45,10 @@ export const batchEvents = new Hono<AppEnv>().get("/:id/events", rateLimit("cont
   if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
   const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
   const apiKey = c.get("apiKey");
-  const read = await batchStub(c.env, id.toLowerCase()).events({ customerId: apiKey.customerId, environment: c.get("environment") }, request);
+  const read = await batchStub(c.env, id.toLowerCase()).events(
+    { customerId: apiKey.customerId, environment: c.get("environment") },
+    request,
+  );
   // Another customer's or environment's batch answers exactly like a missing one.
   if (read.kind === "none") throw notFound("No batch with this id exists.");
   if (read.kind === "expired") throw batchExpired(read.expiredAt);

@@ -1,5 +1,8 @@
+import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
+import { batchStub } from "../../src/batch/stub";
 import {
   createKey,
   createStoredBatch,
@@ -24,7 +27,11 @@ interface Stream {
 }
 
 /** Opens a batch's event stream, parsed with eventsource-parser (the client's parser). */
-async function openEvents(key: string, batchId: string, { query = "?items=true", lastEventId }: { query?: string; lastEventId?: string } = {}) {
+async function openEvents(
+  key: string,
+  batchId: string,
+  { query = "?items=true", lastEventId }: { query?: string; lastEventId?: string } = {},
+) {
   const response = await request(eventsPath(batchId, query), {
     key,
     headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId },
@@ -54,7 +61,8 @@ async function openEvents(key: string, batchId: string, { query = "?items=true",
   return stream;
 }
 
-const itemIndexes = (events: EventSourceMessage[]) => events.filter((e) => e.event === "item").map((e) => JSON.parse(e.data).index as number);
+const itemIndexes = (events: EventSourceMessage[]) =>
+  events.filter((e) => e.event === "item").map((e) => JSON.parse(e.data).index as number);
 
 describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
   it("delivers every item event exactly once across a reconnect with Last-Event-ID, and ends with completed", async () => {
@@ -85,6 +93,23 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
     for (const progress of all.filter((e) => e.event === "progress")) {
       expect(Object.keys(JSON.parse(progress.data)).sort()).toEqual(Object.keys(JSON.parse(completed.data)).sort());
     }
+  });
+
+  it("keeps its event numbers across an eviction: a reconnect to the new instance resumes exactly", async () => {
+    const { key, id, messages } = await createStoredBatch(Array.from({ length: 6 }, (_, i) => person({ firstName: `E${i}` })));
+    const first = await openEvents(key, id);
+    await deliver("contact-info-items", messages.slice(0, 3));
+    const seen: EventSourceMessage[] = [];
+    while (itemIndexes(seen).length < 3) seen.push((await first.next())!);
+    // The connection drops (the platform does not evict an object while a stream is open, but a
+    // restart ends its streams), the object goes, and the numbers live on in its SQLite.
+    await first.close();
+    await evictDurableObject(batchStub(env, id));
+    await deliver("contact-info-items", messages.slice(3));
+    const resumed = await (await openEvents(key, id, { lastEventId: seen.at(-1)!.id! })).rest();
+    expect(itemIndexes([...seen, ...resumed]).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(resumed.filter((e) => e.event === "item").map((e) => e.id)).toEqual(["4", "5", "6"]);
+    expect(resumed.at(-1)).toMatchObject({ event: "completed", id: "6" });
   });
 
   it("replays every item event to a late subscriber, each as the status route shows the item", async () => {
@@ -122,6 +147,15 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
     const events = await stream.rest();
     expect(events.every((e) => e.event !== "item")).toBe(true);
     expect(events.at(-1)).toMatchObject({ event: "completed", id: "2" });
+  });
+
+  it("ends an open stream when its batch is deleted; opening one then answers 410", async () => {
+    const { key, id } = await createStoredBatch([person(), person({ firstName: "B" })]);
+    const stream = await openEvents(key, id);
+    expect(await stream.next()).toMatchObject({ event: "progress" });
+    expect((await request(`/v2/test/person/contact-info/${id}`, { key, method: "DELETE" })).status).toBe(204);
+    expect(await stream.rest()).toEqual([]);
+    await expectProblem(await request(eventsPath(id), { key }), 410, "batch_deleted");
   });
 
   it("answers another customer's batch and a missing one with the same 404", async () => {
