@@ -1,43 +1,13 @@
 import { Hono } from "hono";
-import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import { streamSSE } from "hono/streaming";
 import type { AppEnv } from "../app-env";
 import { batchStub } from "../batch/stub";
 import { parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import { relay } from "../http/sse-relay";
 import { log } from "../log";
 import { rateLimit } from "../middleware/rate-limit";
 import { BATCH_ID } from "./batch-id";
-
-// A comment line this often keeps an idle stream open through proxies (Cloudflare's closes
-// a connection silent for 100 s). Sent from here, not by the batch object, whose work is per event.
-const HEARTBEAT_MS = 15_000;
-
-/**
- * Copies the batch object's server-sent events to the client, and a heartbeat comment
- * while none come, only between two events (the object sends whole events, but the
- * bytes may arrive cut elsewhere). Ends when the object ends the stream (completed, or
- * the object restarted: the client reconnects with Last-Event-ID), or the client leaves.
- */
-async function relay(source: ReadableStream<Uint8Array>, sse: SSEStreamingApi): Promise<void> {
-  const reader = source.getReader();
-  sse.onAbort(() => {
-    void reader.cancel().catch(() => {});
-  });
-  let betweenEvents = true;
-  const heartbeat = setInterval(() => {
-    if (betweenEvents) void sse.write(": heartbeat\n\n");
-  }, HEARTBEAT_MS);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      betweenEvents = value.length >= 2 && value[value.length - 2] === 10 && value[value.length - 1] === 10;
-      await sse.write(value);
-    }
-  } finally {
-    clearInterval(heartbeat);
-  }
-}
 
 /** GET …/person/contact-info/{id}/events: one Tier 4 request however long the stream stays open. */
 export const batchEvents = new Hono<AppEnv>().get("/:id/events", rateLimit("contact_info_status"), async (c) => {
