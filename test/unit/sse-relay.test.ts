@@ -6,14 +6,14 @@ const encoder = new TextEncoder();
 
 /** A source the test writes into, a relay to an SSE response, and what the client has read of it. */
 function relayed() {
-  let push!: ReadableStreamDefaultController<Uint8Array>;
-  const source = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
+  const { readable: source, writable: sink } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = sink.getWriter();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const sse = new SSEStreamingApi(writable, readable);
   const done = relay(source, sse).then(() => sse.close());
   const reader = sse.responseReadable.pipeThrough(new TextDecoderStream()).getReader();
   const read = async () => (await reader.read()).value;
-  return { push: (text: string) => push.enqueue(encoder.encode(text)), end: () => push.close(), read, done };
+  return { push: (text: string) => void writer.write(encoder.encode(text)), end: () => void writer.close(), read, done };
 }
 
 describe("relay", () => {
