@@ -22,8 +22,9 @@ const encoder = new TextEncoder();
  * events that the batch object pushes: a stream reads the log only when the consumer
  * has taken what it was sent and `notify` says the log changed (or a coalesced progress
  * event falls due), so its cost is proportional to events, never to time. The streams
- * live in the object's memory: when the object is evicted or restarted they end, and
- * clients reconnect with Last-Event-ID, which the log (in SQLite) resumes exactly.
+ * live in the object's memory: the platform does not evict the object while one is open,
+ * but a restart (a deploy) ends them, and clients reconnect with Last-Event-ID, which
+ * the log (in SQLite) resumes exactly, on the next instance.
  */
 export class EventStreams {
   readonly #storage: DurableObjectStorage;
