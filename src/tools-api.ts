@@ -4,11 +4,11 @@
 // API) it is all they may import from src/ (test/tools/tool-imports.test.ts checks),
 // so the rooms inside src/ can move without touching a tool: re-point these lines.
 
+// The size of the service's queue messages, which the benchmarks' floor Workers copy.
+export { ITEMS_PER_MESSAGE } from "./batch/item-message";
 export type { DirectoryEntry } from "./enrichment/directory";
 export { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "./enrichment/directory-import";
 export type { Environment } from "./environment";
 export { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "./keys/api-key";
 export { openApiDocument } from "./openapi/document";
-// The size of the service's queue messages, which the benchmarks' floor Workers copy.
-export { ITEMS_PER_MESSAGE } from "./queue/item-message";
 export { ENDPOINT_TYPES, type EndpointType } from "./rate-limit/endpoint-types";

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { expect } from "vitest";
 import type { LocalServer, ServerKey } from "../scripts/local-server";
-import type { BatchPage } from "../src/batch/views";
+import type { BatchPage } from "../src/contact-info/batch-views";
 import { until } from "./until";
 
 export { until };

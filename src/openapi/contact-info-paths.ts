@@ -1,12 +1,12 @@
 // Submit a batch and read it: POST and GET under /v2/{environment}/person/contact-info.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { estimateSchema } from "../batch/estimate";
-import { batchPageSchema } from "../batch/views";
+import { batchPageSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { batchLocationExample, batchStatusExample, estimateExample, submitRequestExample } from "./examples";
@@ -59,6 +59,10 @@ const idempotencyKeyHeader = z.object({
       "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
     example: "crm-sync-2026-11-22-001",
   }),
+});
+
+export const batchParams = environmentParams.extend({
+  id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
 });
 
 export function registerContactInfo(r: OpenAPIRegistry): void {
@@ -155,9 +159,7 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
     description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
     security: keyRequired,
     request: {
-      params: environmentParams.extend({
-        id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
-      }),
+      params: batchParams,
       query: documentedStatusQuery,
     },
     responses: {

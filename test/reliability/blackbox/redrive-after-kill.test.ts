@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../../scripts/local-server";
-import type { BatchPage } from "../../../src/batch/views";
+import type { BatchPage } from "../../../src/contact-info/batch-views";
 import { type BatchClient, batchClient, expectExactCounts, until } from "../../blackbox-helpers";
 
 // Black-box: `wrangler dev` is SIGKILLed mid-batch (items and a webhook in
