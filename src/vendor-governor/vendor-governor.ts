@@ -1,0 +1,52 @@
+import { DurableObject } from "cloudflare:workers";
+import { log } from "../log";
+import { decideLease, dropExpired, type Grant, type LeaseDecision, type RateWindow } from "./lease-decision";
+
+// Tokens one call may ask for: a block, so a consumer asks once for the calls it has
+// waiting, and no consumer can take a whole second's budget of a small vendor at once.
+export const MAX_TOKENS_PER_LEASE = 10;
+
+const PAUSED_UNTIL_KEY = "paused_until";
+
+/**
+ * The shared call budget of one vendor API key (one object per vendor and key hash,
+ * see `governorStub`): every queue consumer leases its calls' tokens here, a block at
+ * a time, and reports the vendor's 429s, which pause the vendor for everyone.
+ *
+ * The grants are kept in memory, not SQLite: a decision is then one synchronous
+ * read of an array, with no write to confirm before answering, which is what lets
+ * one object answer thousands of leases a second (docs/architecture.md). What an
+ * eviction forgets is at most one window of grants (a minute for most vendors):
+ * an object evicted mid-run may grant one window's worth again, and the vendor's
+ * next 429 pauses everyone. The pause itself is stored (it is written only on a
+ * 429), so it survives an eviction.
+ */
+export class VendorGovernor extends DurableObject<Env> {
+  #grants: Grant[] = [];
+  #pausedUntil: number;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#pausedUntil = Number(ctx.storage.kv.get(PAUSED_UNTIL_KEY) ?? 0);
+  }
+
+  /** Up to `want` call tokens now, or when to ask again; the decision is `decideLease`. */
+  lease(want: number, windows: readonly RateWindow[]): LeaseDecision {
+    const now = Date.now();
+    const asked = Math.max(1, Math.min(MAX_TOKENS_PER_LEASE, Math.floor(want)));
+    this.#grants = dropExpired(this.#grants, now, windows);
+    const decision = decideLease(this.#grants, now, asked, windows, this.#pausedUntil);
+    if (decision.granted > 0) this.#grants.push({ at: now, count: decision.granted });
+    return decision;
+  }
+
+  /** The vendor answered 429 with a retry time: nobody calls it for `retryAfterSeconds`. */
+  pause(retryAfterSeconds: number): void {
+    const until = Date.now() + Math.max(0, retryAfterSeconds) * 1000;
+    if (until <= this.#pausedUntil) return;
+    this.#pausedUntil = until;
+    this.ctx.storage.kv.put(PAUSED_UNTIL_KEY, until);
+    // The object's name is `<vendor>:<key hash>`: only the vendor is logged.
+    log("vendor_paused", { vendor: this.ctx.id.name?.split(":")[0] ?? null, seconds: retryAfterSeconds });
+  }
+}
