@@ -1,10 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../log";
-import { decideLease, dropExpired, type Grant, type LeaseDecision, type RateWindow } from "./lease-decision";
-
-// Tokens one call may ask for: a block, so a consumer asks once for the calls it has
-// waiting, and no consumer can take a whole second's budget of a small vendor at once.
-export const MAX_TOKENS_PER_LEASE = 10;
+import { decideLease, dropExpired, type Grant, type LeaseDecision, MAX_TOKENS_PER_LEASE, type RateWindow } from "./lease-decision";
 
 const PAUSED_UNTIL_KEY = "paused_until";
 
@@ -36,7 +32,10 @@ export class VendorGovernor extends DurableObject<Env> {
     const asked = Math.max(1, Math.min(MAX_TOKENS_PER_LEASE, Math.floor(want)));
     this.#grants = dropExpired(this.#grants, now, windows);
     const decision = decideLease(this.#grants, now, asked, windows, this.#pausedUntil);
-    if (decision.granted > 0) this.#grants.push({ at: now, count: decision.granted });
+    const last = this.#grants.at(-1);
+    // Grants of one millisecond are one entry: the log stays within a window's milliseconds (and its limit).
+    if (decision.granted > 0 && last?.at === now) last.count += decision.granted;
+    else if (decision.granted > 0) this.#grants.push({ at: now, count: decision.granted });
     return decision;
   }
 
