@@ -5,6 +5,7 @@
 // calls to the vendor, so the vendor calls one object can govern are up to that many
 // times the figure (docs/architecture.md, "The vendor rate governor").
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { MAX_TOKENS_PER_LEASE } from "../../src/vendor-governor/lease-decision";
 import { startLocalServer } from "../../test/local-server";
 import { machine, median } from "./report";
@@ -14,6 +15,8 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const CALLERS = 50;
 const CASES = { granted: 1_000_000_000, saturated: 15 };
 
+// The machine is shared: its load when the run began says how far to trust the figures.
+const loadAtStart = Number(loadavg()[0]?.toFixed(1));
 const server = await startLocalServer({ config: "bench/governor/wrangler.toml", devTooling: false });
 try {
   const rates: Record<keyof typeof CASES, number[]> = { granted: [], saturated: [] };
@@ -26,7 +29,9 @@ try {
     }
   }
   const report = {
+    date: new Date().toISOString(),
     machine: machine(),
+    loadAverage: { atStart: loadAtStart, atEnd: Number(loadavg()[0]?.toFixed(1)) },
     rounds: ROUNDS,
     callsPerRound: CALLS,
     callers: CALLERS,
