@@ -15,7 +15,7 @@ export interface CallGate {
 /** The governor object's RPC methods, as a consumer reaches them. */
 export interface Lessor {
   lease(want: number, windows: readonly RateWindow[]): Promise<LeaseDecision>;
-  pause(retryAfterSeconds: number): Promise<void>;
+  pause(retryAfterSeconds: number, vendor: string): Promise<void>;
 }
 
 // How long a call waits in its consumer invocation for a token. Past it the item goes
@@ -73,7 +73,7 @@ export function callGate(vendor: string, windows: readonly RateWindow[], lessor:
       }),
     async pause(retryAfterSeconds) {
       try {
-        await (await lessor()).pause(retryAfterSeconds);
+        await (await lessor()).pause(retryAfterSeconds, vendor);
       } catch {
         // Best effort: the vendor will answer 429 again, and that report may get through.
       }

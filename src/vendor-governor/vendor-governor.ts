@@ -39,13 +39,12 @@ export class VendorGovernor extends DurableObject<Env> {
     return decision;
   }
 
-  /** The vendor answered 429 with a retry time: nobody calls it for `retryAfterSeconds`. */
-  pause(retryAfterSeconds: number): void {
+  /** The vendor answered 429 with a retry time: nobody calls it for `retryAfterSeconds`. `vendor` names it in the log. */
+  pause(retryAfterSeconds: number, vendor: string): void {
     const until = Date.now() + Math.max(0, retryAfterSeconds) * 1000;
     if (until <= this.#pausedUntil) return;
     this.#pausedUntil = until;
     this.ctx.storage.kv.put(PAUSED_UNTIL_KEY, until);
-    // The object's name is `<vendor>:<key hash>`: only the vendor is logged.
-    log("vendor_paused", { vendor: this.ctx.id.name?.split(":")[0] ?? null, seconds: retryAfterSeconds });
+    log("vendor_paused", { vendor, seconds: retryAfterSeconds });
   }
 }

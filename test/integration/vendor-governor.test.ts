@@ -70,7 +70,7 @@ describe("a vendor's 429 with Retry-After, reported to its governor", () => {
     const windows: RateWindow[] = [{ limit: 1_000, seconds: 1 }];
     at(0);
     expect((await stub.lease(1, windows)).granted).toBe(1);
-    await stub.pause(5);
+    await stub.pause(5, "hunter");
     const decisions: LeaseDecision[] = [];
     for (let ms = 0; ms <= 6_000; ms += 100) {
       at(ms);
@@ -85,8 +85,8 @@ describe("a vendor's 429 with Retry-After, reported to its governor", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const stub = governor();
     at(0);
-    await stub.pause(30);
-    await stub.pause(2);
+    await stub.pause(30, "hunter");
+    await stub.pause(2, "hunter");
     at(10_000);
     expect(await stub.lease(1, [{ limit: 10, seconds: 1 }])).toMatchObject({ granted: 0, retryAt: T0 + 30_000 });
   });
@@ -97,7 +97,7 @@ describe("a vendor's 429 with Retry-After, reported to its governor", () => {
     const windows: RateWindow[] = [{ limit: 10, seconds: 60 }];
     at(0);
     expect((await stub.lease(10, windows)).granted).toBe(10);
-    await stub.pause(20);
+    await stub.pause(20, "hunter");
     await evictDurableObject(stub);
     at(19_999);
     expect(await stub.lease(1, windows)).toMatchObject({ granted: 0, retryAt: T0 + 20_000 });
