@@ -1,6 +1,5 @@
 import * as z from "zod";
-import type { RateWindow } from "./vendor-governor/lease-decision";
-import { GOVERNED_VENDORS, type GovernedVendor, PUBLISHED_LIMITS } from "./vendor-governor/published-limits";
+import { GOVERNED_VENDORS, type GovernedVendor, PUBLISHED_LIMITS, type RateWindow } from "./vendor-limits";
 
 const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl", "apollo", "prospeo"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

@@ -4,8 +4,9 @@
 // vendor's per-second limit the object decides against: high, every lease is granted
 // and recorded; low, most are refused (a vendor saturated). Answers the calls, the
 // milliseconds they took and the tokens granted.
-import type { RateWindow } from "../../src/vendor-governor/lease-decision";
+
 import type { VendorGovernor } from "../../src/vendor-governor/vendor-governor";
+import type { RateWindow } from "../../src/vendor-limits";
 
 export { VendorGovernor } from "../../src/vendor-governor/vendor-governor";
 

@@ -1,4 +1,5 @@
-import type { LeaseDecision, RateWindow } from "../vendor-governor/lease-decision";
+import type { LeaseDecision } from "../vendor-governor/lease-decision";
+import type { RateWindow } from "../vendor-limits";
 import { TransientProviderError } from "./provider";
 
 /** Our rate governor held the call back: the vendor was not asked, and the item is retried later. */

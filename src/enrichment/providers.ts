@@ -1,7 +1,7 @@
 import type { Config, ProviderName, VerifierName } from "../config";
 import type { Environment } from "../environment";
-import type { GovernedVendor } from "../vendor-governor/published-limits";
 import { governorStub } from "../vendor-governor/stub";
+import type { GovernedVendor } from "../vendor-limits";
 import { apolloProvider } from "./apollo-provider";
 import { type CallGate, callGate } from "./call-gate";
 import { directoryProvider } from "./directory";

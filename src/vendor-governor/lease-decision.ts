@@ -1,12 +1,8 @@
+import type { RateWindow } from "../vendor-limits";
+
 // Tokens one lease may ask for: a block, so a consumer asks once for the calls it has
 // waiting, and no consumer can take a whole second's budget of a small vendor at once.
 export const MAX_TOKENS_PER_LEASE = 10;
-
-/** A vendor's published limit: at most `limit` calls in any span of `seconds`. */
-export interface RateWindow {
-  limit: number;
-  seconds: number;
-}
 
 /** Tokens the governor handed out at one moment (ms since the epoch), oldest first in a log. */
 export interface Grant {

@@ -1,5 +1,5 @@
 import { sha256Hex } from "../sha256";
-import type { GovernedVendor } from "./published-limits";
+import type { GovernedVendor } from "../vendor-limits";
 
 /**
  * The governor of one vendor API key: one object per vendor and key, named by the

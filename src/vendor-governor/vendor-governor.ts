@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../log";
-import { decideLease, dropExpired, type Grant, type LeaseDecision, MAX_TOKENS_PER_LEASE, type RateWindow } from "./lease-decision";
+import type { RateWindow } from "../vendor-limits";
+import { decideLease, dropExpired, type Grant, type LeaseDecision, MAX_TOKENS_PER_LEASE } from "./lease-decision";
 
 const PAUSED_UNTIL_KEY = "paused_until";
 

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
-import type { ItemMessage } from "../../src/queue/item-message";
 import { createKey, deliver, envWith, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until } from "../helpers";
 
 // The live pipeline with the governor on (the suite runs with it off, see vitest.config.ts), and

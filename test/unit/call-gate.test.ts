@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { callGate, type Lessor, MAX_TOKEN_WAIT_MS, VendorHeldError } from "../../src/enrichment/call-gate";
-import { decideLease, type Grant, type RateWindow } from "../../src/vendor-governor/lease-decision";
+import { decideLease, type Grant } from "../../src/vendor-governor/lease-decision";
+import type { RateWindow } from "../../src/vendor-limits";
 
 const windows: RateWindow[] = [{ limit: 4, seconds: 1 }];
 

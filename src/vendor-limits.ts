@@ -1,4 +1,8 @@
-import type { RateWindow } from "./lease-decision";
+/** A vendor's published limit: at most `limit` calls in any span of `seconds`. */
+export interface RateWindow {
+  limit: number;
+  seconds: number;
+}
 
 /** The vendors whose calls the governor budgets: every source that calls a vendor's API with our key. */
 export const GOVERNED_VENDORS = ["hunter", "pdl", "apollo", "prospeo", "zerobounce", "neverbounce"] as const;
