@@ -1,10 +1,12 @@
-// Renders bench/README.md from the latest results of `npm run bench` and `npm run bench:e2e`,
-// and what the two share.
+// Renders bench/README.md from the latest results of `npm run bench`, `npm run bench:e2e` (its
+// fairness and cold modes too) and `npm run bench:live`,
+// and what they share.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { LIVE_RESULTS, liveSections } from "./report-live";
 
-export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json" };
+export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json", ...LIVE_RESULTS };
 
 // The benchmarks' servers run without wrangler dev's DevTools session and trace collector
 // (bench/serve.ts); BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
@@ -141,6 +143,7 @@ export function writeReport(): void {
       "",
     );
   }
+  lines.push(...liveSections());
   const notes = existsSync("bench/NOTES.md") ? readFileSync("bench/NOTES.md", "utf8") : "";
   writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
 }
