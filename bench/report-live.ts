@@ -65,7 +65,18 @@ export function liveSections(): string[] {
     invocations: number;
     results: LiveResult[];
   }>(LIVE_RESULTS.live);
-  lines.push("## Live, against vendors' latency and rate limits (`npm run bench:live`)", "");
+  lines.push(
+    "## Live, against vendors' latency and rate limits (`npm run bench:live`)",
+    "",
+    "The full figures of issue 28 (items 1 and 3) come from three commands, each on a quiet machine (nothing else running: the servers and the load share its two cores):",
+    "",
+    "- `npm run bench:live` (1,000 and 10,000 items, 1 round; `--items`, `--rounds`, `--limits` in `VENDOR_RATE_LIMITS`' syntax, `--seed`): the vendors' ceiling with its default limits is about 37 items/s (PDL's 40/s over about 1.07 calls per item), so 10,000 items take at least 4.5 minutes, and up to about 30 at the rate of the small run below; with the start and the 1,000 items, plan 10 to 40 minutes.",
+    "- `npm run bench:e2e -- --mode fairness` (3 × 10,000 items beside 1, 5 rounds; `--items`, `--batches`, `--rounds`): about 5 minutes.",
+    "- `npm run bench:e2e -- --mode cold` (10,000 items cold and back to back, 5 rounds; `--items`, `--rounds`): about 3 minutes.",
+    "",
+    "Each rewrites this file with its section; the runs so far are below.",
+    "",
+  );
   if (!live) lines.push("Pending: not yet run.", "");
   else {
     const full = live.results.some((r) => r.items >= 10_000);
