@@ -33,6 +33,8 @@ export default defineConfig({
           NEVERBOUNCE_API_KEY: FAKE_KEYS.neverbounce,
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
+          // The admin API's secret (src/middleware/admin-token.ts).
+          ADMIN_TOKEN: "adm_testtoken",
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },

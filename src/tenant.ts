@@ -1,9 +1,12 @@
 import type { Environment } from "./environment";
+import type { Jurisdiction } from "./jurisdiction";
 
 /** Whose data something is: one customer in one environment (`test` and `live` never share anything). */
 export interface Tenant {
   customerId: string;
   environment: Environment;
+  /** Where the customer's objects live; absent for customers without a restriction (placement.ts). */
+  jurisdiction?: Jurisdiction;
 }
 
 /**

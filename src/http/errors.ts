@@ -73,6 +73,9 @@ export const clientError = (status: ContentfulStatusCode, detail: string): ApiEr
 export const unauthorized = (code: CodeWithStatus<401>, detail: string): ApiError =>
   problem(code, detail, { headers: { "www-authenticate": 'ApiKey header="x-api-key"' } });
 
+/** The key is unknown or revoked: both answer alike, whichever check found it (auth's record, or the limiter's revocations). */
+export const invalidApiKey = (): ApiError => unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
+
 export const environmentMismatch = (keyEnvironment: Environment): ApiError =>
   problem("environment_mismatch", `This is a ${keyEnvironment} key; use it under /v2/${keyEnvironment}/.`);
 
