@@ -28,6 +28,7 @@ export async function sendRevocation(baseUrl: string, token: string, revocation:
   }
   await response.body?.cancel();
   if (response.status === 204) return null;
-  if (response.status === 404) return `${baseUrl} refused the admin token (404: is ADMIN_TOKEN set there, and the same as CONTACT_INFO_ADMIN_TOKEN?)`;
+  if (response.status === 404)
+    return `${baseUrl} refused the admin token (404: is ADMIN_TOKEN set there, and the same as CONTACT_INFO_ADMIN_TOKEN?)`;
   return `${baseUrl} answered ${response.status}`;
 }

@@ -121,7 +121,8 @@ async function main(argv: string[]): Promise<void> {
       if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
       if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
       const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
-      if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction)) fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
+      if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
+        fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
       // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
       const other = keysOf(values.customer, environment, store).find(({ record }) => record.jurisdiction !== jurisdiction);
       if (other)

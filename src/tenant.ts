@@ -13,4 +13,8 @@ export interface Tenant {
  * The name of a tenant's own Durable Objects (its limiter, account and Idempotency-Key
  * store). An environment cannot contain ":", so two tenants' names never collide.
  */
+/** The tenant a key record (or anything naming one) belongs to, and nothing else of it: what crosses into Durable Objects. */
+export const tenantOf = ({ customerId, environment, jurisdiction }: Tenant): Tenant =>
+  jurisdiction ? { customerId, environment, jurisdiction } : { customerId, environment };
+
 export const tenantName = ({ environment, customerId }: Tenant): string => `${environment}:${customerId}`;

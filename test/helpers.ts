@@ -11,6 +11,7 @@ import { readConfig } from "../src/config";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
 import type { Environment } from "../src/environment";
 import entry from "../src/index";
+import type { Jurisdiction } from "../src/jurisdiction";
 import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import type { ItemMessage } from "../src/queue/item-message";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
@@ -30,11 +31,14 @@ export function envWith(overrides: Record<string, unknown>): Env {
 const owners = new Map<string, BatchOwner>();
 
 /** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
-export async function createKey(options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides } = {}) {
+export async function createKey(
+  options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides; jurisdiction?: Jurisdiction } = {},
+) {
   const { key, hash, record } = await issueApiKey({
     customerId: options.customerId ?? `cus_${crypto.randomUUID()}`,
     environment: options.environment ?? "test",
     name: "test key",
+    jurisdiction: options.jurisdiction,
   });
   if (options.rateLimits) record.rateLimits = options.rateLimits;
   for (const { key, value, metadata } of apiKeyWrites(hash, record)) await env.API_KEYS.put(key, value, { metadata });

@@ -1,3 +1,4 @@
+import { jurisdictionOfBatch } from "../batch-id";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { ItemOutcome } from "./contract";
@@ -29,7 +30,8 @@ export class CacheWrites {
     outcomes: readonly ItemOutcome[],
     recorded: readonly number[],
   ): Promise<void> {
-    if (row.environment !== "live") return Promise.resolve();
+    // A customer with a jurisdiction keeps its results in its batches only: KV is a global store.
+    if (row.environment !== "live" || jurisdictionOfBatch(row.id)) return Promise.resolve();
     const wasRecorded = new Set(recorded);
     // Of two outcomes for one item, the first is the one recorded.
     const first = new Map<number, ItemOutcome>();

@@ -4,6 +4,7 @@ import { type Config, readConfig } from "../config";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { log, logError } from "../log";
+import type { PersonItem } from "../queue/item-message";
 import type { CompletedBatch } from "../webhooks/event";
 import {
   type BatchRow,
@@ -24,6 +25,7 @@ import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutI
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
+import { pendingPeopleAmong } from "./pending-people";
 import { kvResultCache, type ResultCache } from "./result-cache";
 import { createSchema, hasSchema, migrate } from "./schema";
 import { noteDatabaseSize } from "./scrub";
@@ -193,6 +195,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // The row without the alarm's facts: only whether the batch exists and was deleted matters here.
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
     return !row || row.deleted_at !== null ? [] : pendingAmong(this.#sql, indexes);
+  }
+
+  /** As stillPending, with each item's person: for messages that carry indexes only (a batch kept in a jurisdiction). */
+  pendingPeople(indexes: number[]): PersonItem[] {
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
+    return !row || row.deleted_at !== null ? [] : pendingPeopleAmong(this.#sql, indexes);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   messageBatchSchema,
   messageItemSchema,
   packMessages,
+  queuedItems,
   sendSplitting,
 } from "../queue/item-message";
 import type { BatchRow } from "./batch-row";
@@ -174,7 +175,7 @@ async function enqueue(
   items: MessageItem[],
   sent: (indexes: number[]) => void,
 ): Promise<number> {
-  const { messages, tooLarge } = packMessages(batch, items);
+  const { messages, tooLarge } = packMessages(batch, queuedItems(batch.batchId, items));
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: batch.batchId, items: tooLarge.length });

@@ -1,7 +1,7 @@
 import { kvResultCache, resultCacheKey } from "../batch/result-cache";
 import type { Config } from "../config";
 import type { Environment } from "../environment";
-import type { ItemMessage, MessageItem } from "../queue/item-message";
+import type { ItemMessage, PersonItem } from "../queue/item-message";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";
@@ -10,7 +10,7 @@ import type { EmailVerifier } from "./verifier";
 
 /** An item as the consumer has it: the person normalized and keyed once, at fan-out. */
 export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields" | "customerId"> &
-  Pick<MessageItem, "person" | "personKey"> & { attempt: number };
+  Pick<PersonItem, "person" | "personKey"> & { attempt: number };
 
 /**
  * Enriches items of any environment with that environment's providers and

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { listQuerySchema, MAX_LIST_LIMIT } from "../account/list-query";
 import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
 import { batchListSchema, usageReportSchema } from "../account/views";
+import { batchIdSchema } from "../batch-id";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "./headers";
 import { problem } from "./problems";
@@ -22,7 +23,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <A, B>(check: Same<A, B>) => check;
 same<keyof typeof documentedListQuery.shape, keyof typeof listQuerySchema.shape>(true);
 
-const batchId = z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" });
+const batchId = batchIdSchema;
 
 export function registerAccount(r: OpenAPIRegistry): void {
   r.registerPath({

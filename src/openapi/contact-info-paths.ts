@@ -3,6 +3,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { estimateSchema } from "../batch/estimate";
 import { batchPageSchema } from "../batch/views";
+import { batchIdSchema } from "../batch-id";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
@@ -156,7 +157,7 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
     security: keyRequired,
     request: {
       params: environmentParams.extend({
-        id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
+        id: batchIdSchema,
       }),
       query: documentedStatusQuery,
     },

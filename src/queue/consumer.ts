@@ -1,5 +1,6 @@
 import type { ItemDeferral, ItemOutcome } from "../batch/contract";
 import { batchStub } from "../batch/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
 import type { Contacts } from "../contact-info/contact";
 import type { Resolution } from "../enrichment/enrich-item";
@@ -57,7 +58,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       await Promise.all(
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
-            const { environment, customerId, fields } = message.body;
+            const { environment, fields } = message.body;
+            // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
+            const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
             let resolution: Resolution;
             try {
               resolution = await enrich({ environment, customerId, fields, ...item, attempt: message.attempts });

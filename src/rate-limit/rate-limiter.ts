@@ -65,7 +65,12 @@ export class RateLimiter extends DurableObject<Env> {
     // Synchronous, so it completes before the first call is delivered.
     migrate(this.#sql);
     this.#windows = new WindowsInUse(this.#sql);
-    this.#revoked = new Set(this.#sql.exec<{ key_id: string }>("SELECT key_id FROM revoked_keys").toArray().map((row) => row.key_id));
+    this.#revoked = new Set(
+      this.#sql
+        .exec<{ key_id: string }>("SELECT key_id FROM revoked_keys")
+        .toArray()
+        .map((row) => row.key_id),
+    );
   }
 
   /**

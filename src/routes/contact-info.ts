@@ -9,6 +9,7 @@ import { countCached, resultCacheKey } from "../batch/result-cache";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import { batchPageJson } from "../batch/views";
+import { isBatchId, newBatchId } from "../batch-id";
 import { readConfig } from "../config";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseStatusQuery } from "../contact-info/status-query";
@@ -18,8 +19,7 @@ import { readJsonBody } from "../http/body";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { tenantOf } from "../tenant";
 
 // The body is read and checked (415, 413, malformed JSON) before the Idempotency-Key
 // is looked up, so a malformed retry is told what is wrong, never replayed.
@@ -52,7 +52,7 @@ export const contactInfo = new Hono<AppEnv>()
   .get("/", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const page = parseListQuery(c.req.query());
     const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).list(page));
+    return c.json(await accountStub(c.env, tenantOf(apiKey)).list(page));
   })
   .post("/", rateLimit("contact_info_request"), jsonBody(), idempotency(), async (c) => {
     const config = readConfig(c.env);
@@ -64,7 +64,7 @@ export const contactInfo = new Hono<AppEnv>()
     }
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
-    const batchId = c.get("idempotentBatchId") ?? crypto.randomUUID();
+    const batchId = c.get("idempotentBatchId") ?? newBatchId(apiKey.jurisdiction);
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
     const { items, leaders } = intake(submission);
     const createdAt = new Date().toISOString();
@@ -107,9 +107,10 @@ export const contactInfo = new Hono<AppEnv>()
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
     const { items, leaders } = intake(submission);
-    // Only live results are cached (enricher.ts); the leaders are what the batch would look up.
+    // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
+    // the leaders are what the batch would look up.
     let cachedItems = 0;
-    if (environment === "live") {
+    if (environment === "live" && !c.get("apiKey").jurisdiction) {
       const owner = { customerId: c.get("apiKey").customerId, environment };
       const keys = await Promise.all(
         items.flatMap((item, index) =>
@@ -124,14 +125,11 @@ export const contactInfo = new Hono<AppEnv>()
     return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers));
   })
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
-    const id = c.req.param("id");
-    if (!UUID.test(id)) throw notFound("No batch with this id exists.");
+    const id = c.req.param("id").toLowerCase();
+    if (!isBatchId(id)) throw notFound("No batch with this id exists.");
     const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id.toLowerCase()).status(
-      { customerId: apiKey.customerId, environment: c.get("environment") },
-      query,
-    );
+    const read = await batchStub(c.env, id).status({ customerId: apiKey.customerId, environment: c.get("environment") }, query);
     // Another customer's or environment's batch answers exactly like a missing one.
     if (read.kind === "none") throw notFound("No batch with this id exists.");
     if (read.kind === "expired") throw batchExpired(read.expiredAt);
@@ -139,10 +137,10 @@ export const contactInfo = new Hono<AppEnv>()
     return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
   })
   .delete("/:id", rateLimit("contact_info_request"), async (c) => {
-    const id = c.req.param("id");
-    if (!UUID.test(id)) throw notFound("No batch with this id exists.");
+    const id = c.req.param("id").toLowerCase();
+    if (!isBatchId(id)) throw notFound("No batch with this id exists.");
     const apiKey = c.get("apiKey");
-    const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
+    const deleted = await batchStub(c.env, id).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
     // Another customer's or environment's batch answers exactly like a missing one.
     if (!deleted) throw notFound("No batch with this id exists.");
     return c.body(null, 204);

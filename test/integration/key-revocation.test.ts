@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { adminApi } from "../../src/admin/admin-api";
 import { app } from "../../src/app";
 import { kvKey } from "../../src/keys/api-key";
 import { createKey, envWith, request } from "../helpers";
@@ -63,8 +64,9 @@ describe("the admin API", () => {
   });
 
   it("does not exist when ADMIN_TOKEN is not set", async () => {
-    const response = await exports.default.fetch(
-      new Request("https://api.test/admin/revocations", { method: "POST", headers: { authorization: "Bearer " }, body: "{}" }),
+    const response = await adminApi.request(
+      "https://api.test/admin/revocations",
+      { method: "POST", headers: { authorization: "Bearer " }, body: "{}" },
       envWith({ ADMIN_TOKEN: undefined }),
     );
     expect(response.status).toBe(404);
