@@ -12,7 +12,10 @@ const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID}$`);
 export const batchIdSchema = z
   .string()
   .regex(BATCH_ID)
-  .meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" });
+  .meta({
+    description: "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
+    example: "3e1cab3a-0527-4fea-987c-d486f470829c",
+  });
 
 export const newBatchId = (jurisdiction: Jurisdiction | undefined): string =>
   jurisdiction ? `${jurisdiction}-${crypto.randomUUID()}` : crypto.randomUUID();

@@ -704,7 +704,10 @@ export interface components {
          *     }
          */
         BatchReceipt: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             batchId: string;
             itemCount: number;
             message: string;
@@ -776,7 +779,10 @@ export interface components {
             maxCredits: number;
         };
         BatchStatus: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             id: string;
             /**
              * @description completed exactly when completedItems + failedItems == totalItems.
@@ -938,7 +944,10 @@ export interface components {
             nextCursor: string | null;
         };
         BatchSummary: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             id: string;
             /**
              * @description completed exactly when completedItems + failedItems == totalItems.
@@ -1747,7 +1756,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
@@ -2044,7 +2053,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
@@ -2618,7 +2627,10 @@ export interface operations {
                     /** Format: date-time */
                     timestamp: string;
                     data: {
-                        /** Format: uuid */
+                        /**
+                         * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+                         * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+                         */
                         id: string;
                         /**
                          * @description completed exactly when completedItems + failedItems == totalItems.

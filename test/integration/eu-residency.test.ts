@@ -54,11 +54,11 @@ describe("an EU customer", () => {
 
     // What the requests stored is in the EU objects, and none of it in those of the same name outside.
     expect(await env.BATCHES.getByName(batchId).exists()).toBe(false);
-    await until(async () => (await accountStub(env, tenant).list({ limit: 10 })).batches.map(({ id }) => id), {
+    await until(async () => (await accountStub(env, tenant).list({ limit: 10, after: null })).batches.map(({ id }) => id), {
       what: "the batch listed",
       done: (ids) => ids.includes(batchId),
     });
-    expect((await env.ACCOUNTS.getByName(name).list({ limit: 10 })).batches).toEqual([]);
+    expect((await env.ACCOUNTS.getByName(name).list({ limit: 10, after: null })).batches).toEqual([]);
     const hits = (stub: DurableObjectStub) =>
       runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM hits").one().n);
     expect(await hits(limiterStub(env, tenant))).toBeGreaterThan(0);
