@@ -124,10 +124,15 @@ async function main(argv: string[]): Promise<void> {
       if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
         fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
       // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
-      const other = keysOf(values.customer, environment, store).find(({ record }) => record.jurisdiction !== jurisdiction);
+      // One list call: the id entries' metadata carries the record (an entry without it predates jurisdictions).
+      const other = kvList(kvKey.byId(""), store)
+        .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
+        .find(
+          (r) => r !== undefined && r.customerId === values.customer && r.environment === environment && r.jurisdiction !== jurisdiction,
+        );
       if (other)
         fail(
-          `${values.customer} (${environment}) already has ${other.record.keyId} ${other.record.jurisdiction ? `in jurisdiction ${other.record.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
+          `${values.customer} (${environment}) already has ${other.keyId} ${other.jurisdiction ? `in jurisdiction ${other.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
         );
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name, jurisdiction });
       kvPutAll(apiKeyWrites(hash, record), store);

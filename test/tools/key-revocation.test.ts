@@ -18,13 +18,17 @@ afterAll(async () => {
 });
 
 function keys(...args: string[]) {
-  const result = spawnSync("npm", ["run", "--silent", "keys", "--", ...args, "--persist-to", server.state], {
+  const result = run(...args);
+  expect(result.status, result.stderr).toBe(0);
+  return `${result.stdout}${result.stderr}`;
+}
+
+function run(...args: string[]) {
+  return spawnSync("npm", ["run", "--silent", "keys", "--", ...args, "--persist-to", server.state], {
     env: { ...process.env, CONTACT_INFO_ADMIN_TOKEN: ADMIN_TOKEN, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     encoding: "utf8",
     timeout: 60_000,
   });
-  expect(result.status, result.stderr).toBe(0);
-  return `${result.stdout}${result.stderr}`;
 }
 
 const usage = (key: string) => fetch(`${server.url}/v2/test/me/usage`, { headers: { "x-api-key": key } });
@@ -48,5 +52,17 @@ describe("npm run keys -- revoke", () => {
     expect(server.output()).not.toContain(ADMIN_TOKEN);
     expect((await usage(kept.key)).status).toBe(200);
     // Five runs of the key tool, each starting wrangler (several seconds on a busy machine).
+  }, 240_000);
+
+  it("revokes an EU customer's key in its EU limiter; a customer's keys share one jurisdiction", async () => {
+    const eu = JSON.parse(keys("create", "--customer", "cus_revoke_eu", "--environment", "test", "--jurisdiction", "eu", "--json"));
+    expect(eu.jurisdiction).toBe("eu");
+    const mixed = run("create", "--customer", "cus_revoke_eu", "--environment", "test");
+    expect(mixed.status).toBe(2);
+    expect(mixed.stderr).toContain(`cus_revoke_eu (test) already has ${eu.keyId} in jurisdiction eu; a customer's keys share one`);
+    await until(async () => (await usage(eu.key)).status, { what: "the EU key accepted", done: (s) => s === 200, retryErrors: true });
+
+    keys("revoke", eu.keyId, "--base-url", server.url);
+    await until(async () => (await usage(eu.key)).status, { what: "the revoked EU key refused", done: (s) => s === 401, timeoutMs: 2_000 });
   }, 240_000);
 });
