@@ -18,14 +18,19 @@ export function objectNamed<T extends Rpc.DurableObjectBranded | undefined>(
   name: string,
   jurisdiction: Jurisdiction | undefined,
 ): DurableObjectStub<T> {
-  if (jurisdiction === undefined) return namespace.getByName(name);
+  if (jurisdiction === undefined) return byName(namespace, name);
+  let restricted: DurableObjectNamespace<T>;
   try {
-    return namespace.jurisdiction(jurisdiction).getByName(name);
+    restricted = namespace.jurisdiction(jurisdiction);
   } catch (error) {
     if (!(error instanceof Error && error.message.includes(WORKERD_REFUSAL))) throw error;
-    return namespace.getByName(localName(name, jurisdiction));
+    return byName(namespace, localName(name, jurisdiction));
   }
+  return byName(restricted, name);
 }
+
+const byName = <T extends Rpc.DurableObjectBranded | undefined>(namespace: DurableObjectNamespace<T>, name: string) =>
+  namespace.get(namespace.idFromName(name));
 
 /** The name workerd gives an object of `jurisdiction` (objectNamed); the tests read objects by it. */
 export const localName = (name: string, jurisdiction: Jurisdiction): string => `${jurisdiction}/${name}`;

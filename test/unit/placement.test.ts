@@ -6,7 +6,8 @@ import { localName, objectNamed } from "../../src/placement";
 // whose objects carry `j`. (workerd throws instead; the integration tests run that path.)
 function platformNamespace(refusal?: Error) {
   const named = (jurisdiction: string | undefined) => ({
-    getByName: (name: string) => ({ id: { name, jurisdiction } }),
+    idFromName: (name: string) => ({ name, jurisdiction }),
+    get: (id: unknown) => ({ id }),
   });
   return {
     ...named(undefined),
