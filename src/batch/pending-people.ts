@@ -1,4 +1,4 @@
-import { type PersonItem, personItemSchema } from "../queue/item-message";
+import { type PersonItem, personItemSchema } from "./item-message";
 
 type Row = { idx: number; input: string; person: string | null; person_key: string | null };
 

@@ -1,13 +1,13 @@
 // Submit a batch and read it: POST and GET under /v2/{environment}/person/contact-info.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { estimateSchema } from "../batch/estimate";
-import { batchPageSchema } from "../batch/views";
 import { batchIdSchema } from "../batch-id";
+import { batchPageSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { batchLocationExample, batchStatusExample, estimateExample, submitRequestExample } from "./examples";
@@ -61,6 +61,8 @@ const idempotencyKeyHeader = z.object({
     example: "crm-sync-2026-11-22-001",
   }),
 });
+
+export const batchParams = environmentParams.extend({ id: batchIdSchema });
 
 export function registerContactInfo(r: OpenAPIRegistry): void {
   r.registerPath({
@@ -156,9 +158,7 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
     description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
     security: keyRequired,
     request: {
-      params: environmentParams.extend({
-        id: batchIdSchema,
-      }),
+      params: batchParams,
       query: documentedStatusQuery,
     },
     responses: {

@@ -4,9 +4,9 @@ import { backoff } from "../backoff";
 import { batchStub } from "../batch/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
+import { webhookEvent } from "../contact-info/webhook-event";
 import { log } from "../log";
 import { objectNamed } from "../placement";
-import { webhookEvent } from "./event";
 import { postEvent } from "./post-event";
 
 /** The sender of batch `batchId`'s webhook, beside its batch: one object per batch, so one receiver's slowness stays its own. */

@@ -2,7 +2,7 @@
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
 import { batchIdSchema } from "../batch-id";
-import { emailSchema, itemErrorSchema, phoneSchema } from "../contact-info/contact";
+import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
