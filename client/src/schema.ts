@@ -2249,7 +2249,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
