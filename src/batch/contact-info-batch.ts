@@ -4,7 +4,7 @@ import { type Config, readConfig } from "../config";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { log, logError } from "../log";
-import type { CompletedBatch } from "../webhooks/event";
+import type { CompletedBatch, WebhookEvent } from "../webhooks/event";
 import {
   type BatchRow,
   insertBatchRow,
@@ -20,6 +20,13 @@ import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
+import {
+  appendInvalidItemDeliveries,
+  failItemDelivery,
+  itemDeliveryEvent,
+  saveItemDeliveryAttempt,
+  sendItemDeliveries,
+} from "./item-deliveries";
 import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
 import { appendOutbox, reportStep, reportToAccount } from "./outbox";
@@ -109,6 +116,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       completedAt = failed === total ? batch.createdAt : null;
       insertBatchRow(this.#sql, batch, total, failed, completedAt);
       insertItems(this.#sql, { ...batch, firstIndex: batch.stagedItems, sentAtCreation });
+      if (failed > 0) appendInvalidItemDeliveries(this.#sql, batch.createdAt);
       // Registers the batch with its account (and counts the items failed at submission): the first step below.
       const usage = emptyUsage();
       tallyFailed(usage, failed);
@@ -221,9 +229,20 @@ export class ContactInfoBatch extends DurableObject<Env> {
     saveWebhookAttempt(this.#sql, attempt);
   }
 
-  /** The webhook's delivery gave up without an attempt being recorded (its consumer kept crashing). */
-  abandonWebhook(): void {
-    failQueuedWebhook(this.#sql);
+  /** Item.completed delivery `seq`'s signed event, while it awaits delivery. */
+  pendingItemDelivery(seq: number): WebhookEvent | null {
+    const row = this.#row();
+    return row ? itemDeliveryEvent(this.#sql, row, seq) : null;
+  }
+
+  recordItemDeliveryAttempt(seq: number, attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+    saveItemDeliveryAttempt(this.#sql, seq, attempt);
+  }
+
+  /** A delivery (batch.completed, or item.completed `delivery`) gave up without an attempt being recorded (its consumer kept crashing). */
+  abandonWebhook(delivery?: number): void {
+    if (delivery === undefined) failQueuedWebhook(this.#sql);
+    else failItemDelivery(this.#sql, delivery);
   }
 
   override async alarm(): Promise<void> {
@@ -264,6 +283,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
         return sendWebhook(this.env.WEBHOOK_QUEUE, this.ctx.storage, row);
       case "fail_webhook":
         return failWebhook(this.#sql, row);
+      case "send_item_webhooks":
+        return sendItemDeliveries(this.env.WEBHOOK_QUEUE, this.ctx.storage, row, config);
       case "expire":
         return this.#expire(row);
     }

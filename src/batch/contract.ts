@@ -2,6 +2,7 @@
 import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
 import type { NormalizedPerson, PersonInput } from "../contact-info/person";
 import type { Tenant } from "../tenant";
+import type { WebhookEventType } from "../webhooks/event-types";
 import type { BatchPageData, BatchSummary, SourceReport } from "./views";
 
 /** The customer and environment a batch belongs to: reads by any other answer 404. */
@@ -23,7 +24,8 @@ export interface NewBatch extends BatchOwner {
   /** Items stored before by `stage`, from index 0: 0 unless the batch came in chunks. */
   stagedItems: number;
   statusUrl: string;
-  webhook?: { url: string; secret: string };
+  /** Where to send the batch's webhooks, signed with `secret`, and which events (DEFAULT_WEBHOOK_EVENTS when absent). */
+  webhook?: { url: string; secret: string; events?: readonly WebhookEventType[] };
   /** The most the batch may charge, in credits; absent or null: no cap. */
   maxCredits?: number | null;
 }

@@ -96,6 +96,21 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
+  // item.completed webhooks: whether the batch subscribed (1), and its deliveries, each
+  // the items (a JSON array of indexes) one record finished, written with that record.
+  `ALTER TABLE batch ADD COLUMN item_webhooks INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE item_deliveries (
+     seq INTEGER PRIMARY KEY,
+     items TEXT NOT NULL,
+     finished_at TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_status INTEGER,
+     enqueues INTEGER NOT NULL DEFAULT 0,
+     queued_at TEXT,
+     attempted_at TEXT
+   );
+   CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -128,7 +143,8 @@ const FRESH_SCHEMA = `
     deleted_at TEXT,
     outbox_seq INTEGER NOT NULL DEFAULT 0,
     credits_charged INTEGER NOT NULL DEFAULT 0,
-    max_credits INTEGER
+    max_credits INTEGER,
+    item_webhooks INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -157,7 +173,19 @@ const FRESH_SCHEMA = `
   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
-  CREATE TABLE cache_purge (key TEXT NOT NULL);`;
+  CREATE TABLE cache_purge (key TEXT NOT NULL);
+  CREATE TABLE item_deliveries (
+    seq INTEGER PRIMARY KEY,
+    items TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    enqueues INTEGER NOT NULL DEFAULT 0,
+    queued_at TEXT,
+    attempted_at TEXT
+  );
+  CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {
