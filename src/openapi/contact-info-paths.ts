@@ -6,8 +6,9 @@ import { batchPageSchema } from "../batch/views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
-import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { fieldsSchema, maxCreditsSchema, webhookEventsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../webhooks/event-types";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { batchLocationExample, batchStatusExample, estimateExample, submitRequestExample } from "./examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "./headers";
@@ -23,8 +24,14 @@ const documentedSubmission = z
     fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
     webhookUrl: webhookUrlSchema.optional().meta({
       description:
-        "Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
+        "Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
       example: "https://example.com/hooks/contact-info",
+    }),
+    webhookEvents: webhookEventsSchema.optional().meta({
+      description: `The events to send to webhookUrl (required with this field), each at most once; default ${JSON.stringify(DEFAULT_WEBHOOK_EVENTS)}. item.completed: a delivery for the items each record finishes, at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, every item in exactly one (see the webhooks).`,
+      example: ["batch.completed", "item.completed"],
+      default: [...DEFAULT_WEBHOOK_EVENTS],
+      uniqueItems: true,
     }),
     maxCredits: maxCreditsSchema.optional().meta({
       description:
