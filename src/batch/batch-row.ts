@@ -99,7 +99,7 @@ export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, 
 }
 
 /** Whether the batch's webhook is sent `event`: a batch without webhookEvents gets the default. */
-export const subscribes = (batch: Pick<NewBatch, "webhook">, event: WebhookEventType): boolean =>
+const subscribes = (batch: Pick<NewBatch, "webhook">, event: WebhookEventType): boolean =>
   batch.webhook !== undefined && (batch.webhook.events ?? DEFAULT_WEBHOOK_EVENTS).includes(event);
 
 /**
