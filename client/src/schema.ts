@@ -887,15 +887,12 @@ export interface components {
             webhookUrl?: string;
             /**
              * @description The events to send to webhookUrl (required with this field), each at most once; default ["batch.completed"]. item.completed: a delivery for the items each record finishes, at most 100 items to a delivery, every item in exactly one (see the webhooks).
-             * @default [
-             *       "batch.completed"
-             *     ]
              * @example [
              *       "batch.completed",
              *       "item.completed"
              *     ]
              */
-            webhookEvents: ("batch.completed" | "item.completed")[];
+            webhookEvents?: ("batch.completed" | "item.completed")[];
             /**
              * @description The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.
              * @example 100

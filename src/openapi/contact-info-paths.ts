@@ -30,7 +30,6 @@ const documentedSubmission = z
     webhookEvents: webhookEventsSchema.optional().meta({
       description: `The events to send to webhookUrl (required with this field), each at most once; default ${JSON.stringify(DEFAULT_WEBHOOK_EVENTS)}. item.completed: a delivery for the items each record finishes, at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, every item in exactly one (see the webhooks).`,
       example: ["batch.completed", "item.completed"],
-      default: [...DEFAULT_WEBHOOK_EVENTS],
       uniqueItems: true,
     }),
     maxCredits: maxCreditsSchema.optional().meta({

@@ -5,8 +5,23 @@ import { describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { deliverWebhooks } from "../../src/queue/webhook-consumer";
 import type { WebhookMessage } from "../../src/queue/webhook-message";
+import { generateWebhookSecret } from "../../src/webhooks/signature";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
-import { createKey, expectProblem, getStatus, person, readPages, request, submit, submitBatch, until } from "../helpers";
+import {
+  createKey,
+  expectProblem,
+  faultyItemQueue,
+  getStatus,
+  newBatch,
+  person,
+  readPages,
+  request,
+  setClockAhead,
+  submit,
+  submitBatch,
+  until,
+  untilAtRest,
+} from "../helpers";
 
 type Delivery = { headers: Record<string, string>; body: string };
 type ItemEvent = { type: "item.completed"; timestamp: string; data: { batchId: string; items: { index: number }[] } };
@@ -45,6 +60,14 @@ const itemDeliveryRows = (batchId: string) =>
         "SELECT seq, state, attempts, last_status FROM item_deliveries ORDER BY seq",
       )
       .toArray(),
+  );
+
+const deliveryItems = (batchId: string) =>
+  runInDurableObject(batchStub(env, batchId), (_, state) =>
+    state.storage.sql
+      .exec<{ items: string; enqueues: number }>("SELECT items, enqueues FROM item_deliveries ORDER BY seq")
+      .toArray()
+      .map(({ items, enqueues }) => ({ items: JSON.parse(items) as number[], enqueues })),
   );
 
 describe("item.completed webhooks", () => {
@@ -134,6 +157,62 @@ describe("item.completed webhooks", () => {
       done: (left) => left === 0,
     });
     expect(await deliveriesTo(url)).toHaveLength(1);
+  });
+
+  it("are written once per record that finishes items: a repeated record (a redelivered message) writes none", async () => {
+    const url = receiver("ok");
+    const secret = generateWebhookSecret();
+    const batch = { ...newBatch(`cus_${crypto.randomUUID()}`, 3), webhook: { url, secret, events: ["item.completed"] as const } };
+    const stub = batchStub(env, batch.id);
+    // Its item messages vanish: only the records below finish items.
+    const itemQueue = faultyItemQueue(async () => {});
+    await stub.create(batch);
+    await untilAtRest(stub);
+    itemQueue.mockRestore();
+    const found = { status: "completed" as const, outcome: "not_found" as const, emails: [], phones: [], sources: [] };
+
+    await stub.record([{ index: 0, ...found }]);
+    await stub.record([{ index: 0, ...found }]);
+    await stub.record([
+      { index: 2, ...found },
+      { index: 1, ...found },
+      { index: 0, ...found },
+    ]);
+    expect((await deliveryItems(batch.id)).map(({ items }) => items)).toEqual([[0], [1, 2]]);
+    const deliveries = await untilItemsDelivered(secret, url, 3);
+    expect(new Set(deliveries.map((delivery) => delivery.headers["webhook-id"]))).toEqual(
+      new Set([`evt_${batch.id.replaceAll("-", "")}_1`, `evt_${batch.id.replaceAll("-", "")}_2`]),
+    );
+  });
+
+  it("are handed to the queue again when a hand-off was lost, once REDRIVE_AFTER_SECONDS passed without an attempt", async () => {
+    const { key, record } = await createKey(statusLimits);
+    const url = receiver("ok");
+    // The queue takes the hand-off and loses it.
+    const lost = vi
+      .spyOn(env.WEBHOOK_QUEUE, "sendBatch")
+      .mockResolvedValue({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: url, webhookEvents: ["item.completed"] });
+    await until(() => itemDeliveryRows(batchId), { what: "the delivery queued", done: (rows) => rows[0]?.state === "queued" });
+    lost.mockRestore();
+    try {
+      setClockAhead(61_000);
+      expect(await runDurableObjectAlarm(batchStub(env, batchId))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The sender's alarm may have been armed on the clock moved ahead: run it rather than wait for it.
+    const sender = webhookSender(env, batchId);
+    await until(
+      async () => {
+        await runDurableObjectAlarm(sender);
+        return deliveriesTo(url);
+      },
+      { what: "the re-driven delivery", done: (got) => got.length > 0 },
+    );
+    expect(verified(record.webhookSecret!, await deliveriesTo(url))).toHaveLength(1);
+    await until(() => itemDeliveryRows(batchId), { what: "the delivery recorded", done: (rows) => rows[0]?.state === "delivered" });
+    expect(await deliveryItems(batchId)).toEqual([{ items: [0], enqueues: 2 }]);
   });
 
   it("stop when the batch is deleted: nothing is handed over or posted afterwards", async () => {
