@@ -1,12 +1,12 @@
+import { itemCompletedBody, itemEventId } from "../contact-info/item-completed-event";
+import type { WebhookEvent } from "../contact-info/webhook-event";
+import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { log, logError } from "../log";
-import { MAX_MESSAGES_PER_SEND } from "../queue/item-message";
-import type { WebhookMessage } from "../queue/webhook-message";
-import type { WebhookEvent } from "../webhooks/event";
-import { MAX_ITEMS_PER_DELIVERY } from "../webhooks/event-types";
-import { itemCompletedBody, itemEventId } from "../webhooks/item-event";
 import type { BatchRow } from "./batch-row";
-import { ITEM_JSON } from "./item-json";
+import { MAX_MESSAGES_PER_SEND } from "./item-message";
+import { ITEM_JSON } from "./item-store";
 import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "./next-step";
+import type { WebhookMessage } from "./webhook-message";
 
 // SQL of the item.completed deliveries (docs/storage.md, item_deliveries). A delivery is
 // written in the transaction that finished its items, like the outbox, so none is lost or

@@ -2,10 +2,10 @@ import * as z from "zod";
 import type { Environment } from "../environment";
 import { badRequest, tooManyItems } from "../http/errors";
 import type { FieldError } from "../http/problem";
-import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "../webhooks/event-types";
-import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-events";
+import { webhookUrlProblem } from "./webhook-url";
 
 const MAX_WEBHOOK_URL_LENGTH = 2048;
 

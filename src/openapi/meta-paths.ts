@@ -2,10 +2,10 @@
 // page; and the webhook we send (its receiver authenticates us by signature).
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
+import { batchCompletedEventSchema } from "../contact-info/webhook-event";
+import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { API_INDEX } from "../routes/api-index";
-import { batchCompletedEventSchema } from "../webhooks/event";
-import { MAX_ITEMS_PER_DELIVERY } from "../webhooks/event-types";
-import { itemCompletedEventSchema } from "../webhooks/item-event";
 import { noKey } from "./common";
 
 export function registerMeta(r: OpenAPIRegistry): void {

@@ -1,9 +1,9 @@
 import { batchStub } from "../batch/stub";
+import type { WebhookMessage } from "../batch/webhook-message";
 import { readConfig } from "../config";
 import { logError } from "../log";
 import { webhookSender } from "../webhooks/webhook-sender";
 import { retryLater } from "./retry";
-import type { WebhookMessage } from "./webhook-message";
 
 /**
  * Hands each webhook delivery to its batch's WebhookSender and acks.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
-import { ERROR_CODES } from "../../src/http/errors";
-import { WEBHOOK_EVENTS } from "../../src/webhooks/event-types";
+import { WEBHOOK_EVENTS } from "../../src/contact-info/webhook-events";
+import { ERROR_CODES } from "../../src/http/error-codes";
 import { request } from "../helpers";
 
 type Document = {

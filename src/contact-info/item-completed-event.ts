@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { itemViewSchema } from "../batch/views";
-import { MAX_ITEMS_PER_DELIVERY } from "./event-types";
+import { itemViewSchema } from "./batch-views";
+import { MAX_ITEMS_PER_DELIVERY } from "./webhook-events";
 
 /** The item.completed event body, as receivers get it (and as the OpenAPI document describes it). */
 export const itemCompletedEventSchema = z.object({
