@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import type { WebhookMessage } from "../../src/batch/webhook-message";
-import { deliverWebhooks } from "../../src/queue/webhook-consumer";
+import { abandonWebhooks, deliverWebhooks } from "../../src/queue/webhook-consumer";
 import { generateWebhookSecret } from "../../src/webhooks/signature";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import {
@@ -213,6 +213,19 @@ describe("item.completed webhooks", () => {
     expect(verified(record.webhookSecret!, await deliveriesTo(url))).toHaveLength(1);
     await until(() => itemDeliveryRows(batchId), { what: "the delivery recorded", done: (rows) => rows[0]?.state === "delivered" });
     expect(await deliveryItems(batchId)).toEqual([{ items: [0], enqueues: 2 }]);
+  });
+
+  it("end failed when their hand-off is dead-lettered", async () => {
+    const { key } = await createKey();
+    const lost = vi
+      .spyOn(env.WEBHOOK_QUEUE, "sendBatch")
+      .mockResolvedValue({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
+    const batchId = await submitBatch(key, { items: [person()], webhookUrl: receiver("ok"), webhookEvents: ["item.completed"] });
+    await until(() => itemDeliveryRows(batchId), { what: "the delivery queued", done: (rows) => rows[0]?.state === "queued" });
+    lost.mockRestore();
+    const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 6, body: { batchId, delivery: 1 } };
+    await abandonWebhooks(createMessageBatch<WebhookMessage>("contact-info-webhooks-dlq", [message]).messages, env);
+    expect(await itemDeliveryRows(batchId)).toEqual([{ seq: 1, state: "failed", attempts: 0, last_status: null }]);
   });
 
   it("stop when the batch is deleted: nothing is handed over or posted afterwards", async () => {
