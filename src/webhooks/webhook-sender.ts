@@ -59,7 +59,8 @@ export class WebhookSender extends DurableObject<Env> {
     const left = this.#states();
     if (left.length === 0) await this.ctx.storage.deleteAll();
     else await this.ctx.storage.setAlarm(Math.max(Date.now(), Math.min(...left.map(([, state]) => state.dueAt ?? 0))));
-    // As before several deliveries shared the object: the platform retries a failed run, and the attempt with it.
+    // An attempt that threw (the batch unreachable) counted nothing: once the others are saved, the run
+    // fails, and the platform retries it.
     const failure = attempts.find((attempt) => attempt.status === "rejected");
     if (failure) throw failure.reason;
   }
