@@ -5,7 +5,10 @@
 // `npm run lint` runs this (.ci/run calls it).
 const FLOORS = [
   // Floor modules: no room of their own, importing nothing but each other.
-  ["floor", "src/(backoff|batch-id|byte-budget-cache|config|environment|jurisdiction|log|placement|sha256|sql-migrations|tenant|vendor-limits)\\.ts"],
+  [
+    "floor",
+    "src/(backoff|batch-id|byte-budget-cache|config|environment|jurisdiction|log|placement|sha256|sql-migrations|tenant|vendor-limits)\\.ts",
+  ],
   ["http", "src/http/"],
   ["contact-info", "src/contact-info/"],
   ["file-core", "src/file-core/"],
