@@ -15,7 +15,7 @@ import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission, type Submission } from "../contact-info/submission";
 import { verifiersFor } from "../enrichment/providers";
 import { readJsonBody } from "../http/body";
-import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import { batchDeleted, batchExpired, notFound, webhookNotConfigured } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
 
@@ -60,7 +60,7 @@ export const contactInfo = new Hono<AppEnv>()
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
     const apiKey = c.get("apiKey");
     if (submission.webhookUrl && !apiKey.webhookSecret) {
-      throw badRequest("webhook_not_configured", "This API key has no webhook signing secret; create a new key to use webhooks.");
+      throw webhookNotConfigured();
     }
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
