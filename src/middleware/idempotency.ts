@@ -5,8 +5,9 @@ import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
 import { idempotencyInProgress, idempotencyKeyReused, invalidIdempotencyKey } from "../http/errors";
-import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
+import type { StoredResponse } from "../idempotency/idempotency-store";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { idempotencyStore } from "../idempotency/stub";
 import { logError } from "../log";
 import { sha256Hex } from "../sha256";
 
