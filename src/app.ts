@@ -9,11 +9,22 @@ import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
-import { referencePage } from "./openapi/reference-page";
-import { API_INDEX } from "./routes/api-index";
-import { contactInfo } from "./routes/contact-info";
-import { rateLimits } from "./routes/rate-limits";
-import { usage } from "./routes/usage";
+import { deleteBatch, getBatch } from "./routes/batch";
+import { listBatches } from "./routes/batch-list";
+import { estimateBatch, submitBatch } from "./routes/contact-info";
+import { type DeclaredRoute, serveRoutes } from "./routes/declare";
+import { apiReference, health, index, openApiDocument } from "./routes/meta";
+import { getRateLimits } from "./routes/rate-limits";
+import { getUsage } from "./routes/usage";
+
+/**
+ * Every route the API serves, by where it is mounted: the Worker serves exactly these,
+ * and scripts/openapi.ts documents exactly these (in this order).
+ */
+export const API_ROUTES = {
+  "/v2/:environment": [submitBatch, estimateBatch, getBatch, listBatches, deleteBatch, getUsage, getRateLimits],
+  "/": [index, health, openApiDocument, apiReference],
+} satisfies Record<string, DeclaredRoute[]>;
 
 const v2 = new Hono<AppEnv>();
 v2.use(
@@ -29,13 +40,11 @@ v2.use(
       );
     },
   }),
-)
-  .route("/person/contact-info", contactInfo)
-  .route("/me/rate-limits", rateLimits)
-  .route("/me/usage", usage);
+);
+serveRoutes(v2, API_ROUTES["/v2/:environment"]);
 
-export const app = new Hono<AppEnv>()
-  .use(
+export const app = serveRoutes(
+  new Hono<AppEnv>().use(
     requestId({
       headerName: "x-request-id",
       // Never adopt a client's x-request-id (no length passes): the id is Cloudflare's
@@ -43,13 +52,9 @@ export const app = new Hono<AppEnv>()
       limitLength: 0,
       generator: (c) => c.req.header("cf-ray") ?? crypto.randomUUID(),
     }),
-  )
-  .get("/", (c) => c.json(API_INDEX))
-  .get("/healthz", (c) => c.json({ status: "ok" }))
-  // A static asset built ahead of time (scripts/openapi.ts), which Cloudflare serves
-  // before the Worker runs; this route answers only when the Worker is called directly.
-  .get("/openapi.json", (c) => c.env.ASSETS.fetch(c.req.raw))
-  .get("/docs", referencePage())
+  ),
+  API_ROUTES["/"],
+)
   .route("/v2/:environment", v2)
   // Answered, not thrown, so that methodNotAllowed can turn a 404 into a 405.
   .notFound((c) => problemResponse(notFound().init, c.get("requestId")))
