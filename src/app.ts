@@ -26,18 +26,20 @@ export const API_ROUTES = {
   "/": [index, health, openApiDocument, apiReference],
 } satisfies Record<string, DeclaredRoute[]>;
 
+// GET implies HEAD, so Allow leaves HEAD out.
+const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
 const v2 = new Hono<AppEnv>();
 v2.use(
   environmentParam(),
   apiKeyAuth(),
-  // A known /v2 path called with another method: 405 with Allow (GET implies HEAD, so Allow leaves it out).
+  // A known /v2 path called with another method: 405 with Allow.
   methodNotAllowed({
     app: v2,
     onMethodNotAllowed: (c, methods) => {
-      throw notAllowed(
-        c.req.method,
-        methods.filter((method) => method !== "HEAD"),
-      );
+      // In a fixed order, whatever order the routes were declared in.
+      const allowed = METHOD_ORDER.filter((method) => methods.includes(method));
+      throw notAllowed(c.req.method, allowed);
     },
   }),
 );
