@@ -25,7 +25,7 @@ export const listBatches = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info",
-    middleware: [rateLimit("contact_info_status", { parallel: true })] as const,
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
     operationId: "listContactInfoBatches",
     tags: ["Contact info"],
     summary: "List your batches, newest first",

@@ -45,7 +45,7 @@ export const getBatch = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })] as const,
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
     operationId: "getContactInfoBatch",
     tags: ["Contact info"],
     summary: "Read a batch: counts and per-item contact data",
@@ -87,7 +87,7 @@ export const deleteBatch = declareRoute({
   route: {
     method: "delete",
     path: "/person/contact-info/{id}",
-    middleware: [rateLimit("contact_info_request")] as const,
+    middleware: [rateLimit("contact_info_request")],
     operationId: "deleteContactInfoBatch",
     tags: ["Contact info"],
     summary: "Cancel a batch and erase its data",

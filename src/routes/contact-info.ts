@@ -53,7 +53,7 @@ export const submitBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info",
-    middleware: [rateLimit("contact_info_request"), jsonBody(), idempotency()] as const,
+    middleware: [rateLimit("contact_info_request"), jsonBody(), idempotency()],
     operationId: "submitContactInfoBatch",
     tags: ["Contact info"],
     summary: "Submit a batch of people to enrich",
@@ -147,7 +147,7 @@ export const estimateBatch = declareRoute({
     method: "post",
     path: "/person/contact-info/estimate",
     // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
-    middleware: [rateLimit("contact_info_request"), jsonBody()] as const,
+    middleware: [rateLimit("contact_info_request"), jsonBody()],
     operationId: "estimateContactInfoBatch",
     tags: ["Contact info"],
     summary: "Estimate a batch before submitting it",

@@ -5,6 +5,7 @@
 // here: its runtime (the generator, and zod whole) would more than double the bundle.
 import type { OpenAPIRoute, RouteConfig } from "@hono/zod-openapi";
 import type { Handler, Hono } from "hono";
+import type { H } from "hono/types";
 import type { AppEnv } from "../app-env";
 
 /** A route and its handler, as a list of routes holds it: checked by declareRoute, then of any config. */
@@ -15,9 +16,13 @@ export interface DeclaredRoute {
 
 /**
  * A route with its handler, typed from its config: the handler sees its middleware's
- * variables and its path's params, and may answer only the responses documented.
+ * variables (M keeps the list a tuple) and its path's params (P keeps the path literal).
+ * Its answers are not held to the documented bodies (the problem responses admit any
+ * Response); openapi/schemas.ts and the conformance test tie those.
  */
-export const declareRoute = <const R extends RouteConfig>(declared: OpenAPIRoute<R, AppEnv>): DeclaredRoute => declared as DeclaredRoute;
+export const declareRoute = <const M extends H[], P extends string, R extends RouteConfig & { path: P; middleware?: M }>(
+  declared: OpenAPIRoute<R, AppEnv>,
+): DeclaredRoute => declared as DeclaredRoute;
 
 /** `{id}` as Hono writes it, `:id` (as OpenAPIHono converts it). */
 const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, "/:$1");

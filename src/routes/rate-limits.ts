@@ -12,7 +12,7 @@ export const getRateLimits = declareRoute({
   route: {
     method: "get",
     path: "/me/rate-limits",
-    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })] as const,
+    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })],
     operationId: "getRateLimits",
     tags: ["Rate limits"],
     summary: "Your rate limits and usage, per endpoint type",

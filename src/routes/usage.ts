@@ -12,7 +12,7 @@ export const getUsage = declareRoute({
   route: {
     method: "get",
     path: "/me/usage",
-    middleware: [rateLimit("rate_limits", { parallel: true })] as const,
+    middleware: [rateLimit("rate_limits", { parallel: true })],
     operationId: "getUsage",
     tags: ["Usage"],
     summary: "Items you had processed, per UTC day",
