@@ -10,6 +10,7 @@ import { log, logError } from "./log";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
 import { deleteBatch, getBatch } from "./routes/batch";
+import { batchEvents } from "./routes/batch-events";
 import { listBatches } from "./routes/batch-list";
 import { estimateBatch, submitBatch } from "./routes/contact-info";
 import { type DeclaredRoute, serveRoutes } from "./routes/declare";
@@ -22,7 +23,7 @@ import { getUsage } from "./routes/usage";
  * and scripts/openapi.ts documents exactly these (in this order).
  */
 export const API_ROUTES = {
-  "/v2/:environment": [submitBatch, estimateBatch, getBatch, listBatches, deleteBatch, getUsage, getRateLimits],
+  "/v2/:environment": [submitBatch, estimateBatch, getBatch, batchEvents, listBatches, deleteBatch, getUsage, getRateLimits],
   "/": [index, health, openApiDocument, apiReference],
 } satisfies Record<string, DeclaredRoute[]>;
 

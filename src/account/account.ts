@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type SummaryColumns, summaryOf } from "../batch/views";
+import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import { encodeListCursor, type ListPage } from "./list-query";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";

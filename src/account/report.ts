@@ -1,4 +1,4 @@
-import type { BatchSummary } from "../batch/views";
+import type { BatchSummary } from "../contact-info/batch-views";
 import type { UsageCounters } from "./usage";
 
 // What a batch object tells its account (docs/storage.md, "outbox").

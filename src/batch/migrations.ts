@@ -94,6 +94,13 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
+  // The progress stream (event-log.ts): each finished item's event number, handed out in
+  // turn from the batch's event_seq; the second index finds the finished items not yet
+  // numbered (an older batch's are numbered the first time the log is read).
+  `ALTER TABLE items ADD COLUMN event_seq INTEGER;
+   ALTER TABLE batch ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
+   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
   // Enums enforced by SQLite: the item's status and outcome, the batch's environment and
   // webhook state. SQLite adds a CHECK only by rebuilding the table: each is renamed,
   // created again with its checks, filled from the old one, and dropped (its indexes
@@ -127,7 +134,8 @@ export const MIGRATIONS: readonly string[] = [
      deleted_at TEXT,
      outbox_seq INTEGER NOT NULL DEFAULT 0,
      credits_charged INTEGER NOT NULL DEFAULT 0,
-     max_credits INTEGER
+     max_credits INTEGER,
+     event_seq INTEGER NOT NULL DEFAULT 0
    );
    INSERT INTO batch SELECT * FROM batch_before_checks;
    UPDATE batch_before_checks SET
@@ -155,7 +163,8 @@ export const MIGRATIONS: readonly string[] = [
      sources TEXT,
      due_at TEXT,
      found_earlier TEXT,
-     credits INTEGER NOT NULL DEFAULT 0
+     credits INTEGER NOT NULL DEFAULT 0,
+     event_seq INTEGER
    );
    INSERT INTO items SELECT * FROM items_before_checks;
    UPDATE items_before_checks SET
@@ -170,5 +179,7 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
    CREATE INDEX items_by_status ON items (status, idx);
    CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
-   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;`,
+   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
+   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
+   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
 ];

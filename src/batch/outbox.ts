@@ -2,9 +2,9 @@ import type { BatchReport, OutboxEntry } from "../account/report";
 import { accountStub } from "../account/stub";
 import { type UsageCounters, usageDeltaSchema } from "../account/usage";
 import { utcDay } from "../account/usage-query";
+import { summaryOf } from "../contact-info/batch-views";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
-import { summaryOf } from "./views";
 
 // The batch's outbox (docs/storage.md): usage deltas written in the same transaction
 // as the items they count, numbered by batch.outbox_seq, and reported to the

@@ -1,7 +1,7 @@
+import { ITEM_OUTCOMES, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
 import { ENVIRONMENTS } from "../environment";
 import { applyMigrations } from "../sql-migrations";
 import { MIGRATIONS } from "./migrations";
-import { ITEM_OUTCOMES, ITEM_STATUSES, WEBHOOK_STATES } from "./views";
 
 // SQL's list of an enum's values.
 const inList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
@@ -37,7 +37,8 @@ const FRESH_SCHEMA = `
     deleted_at TEXT,
     outbox_seq INTEGER NOT NULL DEFAULT 0,
     credits_charged INTEGER NOT NULL DEFAULT 0,
-    max_credits INTEGER
+    max_credits INTEGER,
+    event_seq INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -59,12 +60,15 @@ const FRESH_SCHEMA = `
     sources TEXT,
     due_at TEXT,
     found_earlier TEXT,
-    credits INTEGER NOT NULL DEFAULT 0
+    credits INTEGER NOT NULL DEFAULT 0,
+    event_seq INTEGER
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
+  CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
+  CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
   CREATE TABLE cache_purge (key TEXT NOT NULL);`;
 

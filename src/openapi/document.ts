@@ -5,7 +5,7 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono, type OpenAPIRoute } from "@hono/zod-openapi";
 import { API_ROUTES } from "../app";
-import { batchCompletedEventSchema } from "../webhooks/event";
+import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { noKey } from "./common";
 import { problemSchemaDefinitions } from "./problems";
 import { API_KEY_SCHEME } from "./security";

@@ -3,15 +3,15 @@
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { parseEventsRequest } from "../contact-info/events-query";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { IncompleteBodyError } from "../http/body";
+import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
   batchDeleted,
   batchExpired,
   clientError,
-  ERROR_CODES,
-  type ErrorCode,
   environmentMismatch,
   idempotencyInProgress,
   idempotencyKeyReused,
@@ -24,7 +24,6 @@ import {
   notFound,
   payloadTooLarge,
   problemInit,
-  rateLimited,
   tooManyItems,
   unsupportedMediaType,
   webhookNotConfigured,
@@ -32,6 +31,7 @@ import {
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
+import { rateLimited } from "../rate-limit/rate-limited";
 import { type Header, requestIdHeader } from "./headers";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
@@ -46,6 +46,7 @@ const PROBLEM_MEMBERS = {
   bad_request: {},
   incomplete_body: {},
   invalid_idempotency_key: { errors: fieldErrors },
+  invalid_last_event_id: {},
   invalid_query: { errors: fieldErrors },
   invalid_request: { errors: fieldErrors.optional() },
   malformed_json: {},
@@ -91,6 +92,7 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   bad_request: clientError(400, "The request could not be read."),
   incomplete_body: new IncompleteBodyError(undefined),
   invalid_idempotency_key: invalidIdempotencyKey(MAX_KEY_LENGTH),
+  invalid_last_event_id: refusal(() => parseEventsRequest({}, "latest")),
   invalid_query: refusal(() => parseStatusQuery({ limit: String(MAX_PAGE_SIZE + 1) })),
   invalid_request: refusal(() => parseSubmission({ items: [] }, 10_000, "live")),
   malformed_json: malformedJson(),

@@ -1,7 +1,7 @@
 // One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
 import * as z from "zod";
 import { batchStub } from "../batch/stub";
-import { batchPageJson, batchPageSchema } from "../batch/views";
+import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, parseStatusQuery, statusQuerySchema } from "../contact-info/status-query";
 import { batchDeleted, batchExpired, notFound } from "../http/errors";
 import { rateLimit } from "../middleware/rate-limit";
@@ -9,11 +9,10 @@ import { authProblems, environmentParams, internalError, keyRequired, rateLimite
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { BATCH_ID } from "./batch-id";
 import { declareRoute } from "./declare";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const batchParams = environmentParams.extend({
+export const batchParams = environmentParams.extend({
   id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
 });
 
@@ -68,7 +67,7 @@ export const getBatch = declareRoute({
   },
   handler: async (c) => {
     const id = c.req.param("id");
-    if (!UUID.test(id)) throw noSuchBatch();
+    if (!BATCH_ID.test(id)) throw noSuchBatch();
     const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
     const read = await batchStub(c.env, id.toLowerCase()).status(
@@ -108,7 +107,7 @@ export const deleteBatch = declareRoute({
   },
   handler: async (c) => {
     const id = c.req.param("id");
-    if (!UUID.test(id)) throw noSuchBatch();
+    if (!BATCH_ID.test(id)) throw noSuchBatch();
     const apiKey = c.get("apiKey");
     const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
     if (!deleted) throw noSuchBatch();

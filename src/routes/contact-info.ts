@@ -1,14 +1,14 @@
 // Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
 import * as z from "zod";
-import { estimateOf, estimateSchema } from "../batch/estimate";
-import { type IntakeCounts, intakeCounts, leaderIndexes } from "../batch/leaders";
-import { countCached, resultCacheKey } from "../batch/result-cache";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
+import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { parseSubmission, type Submission } from "../contact-info/submission";
+import { estimateOf, estimateSchema } from "../credits/estimate";
 import { verifiersFor } from "../enrichment/providers";
+import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotency } from "../middleware/idempotency";
