@@ -101,6 +101,21 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE batch ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
    CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
+  // item.completed webhooks: whether the batch subscribed (1), and its deliveries, each
+  // the items (a JSON array of indexes) one record finished, written with that record.
+  `ALTER TABLE batch ADD COLUMN item_webhooks INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE item_deliveries (
+     seq INTEGER PRIMARY KEY,
+     items TEXT NOT NULL,
+     finished_at TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_status INTEGER,
+     enqueues INTEGER NOT NULL DEFAULT 0,
+     queued_at TEXT,
+     attempted_at TEXT
+   );
+   CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`,
   // Enums enforced by SQLite: the item's status and outcome, the batch's environment and
   // webhook state. SQLite adds a CHECK only by rebuilding the table: each is renamed,
   // created again with its checks, filled from the old one, and dropped (its indexes
@@ -135,7 +150,8 @@ export const MIGRATIONS: readonly string[] = [
      outbox_seq INTEGER NOT NULL DEFAULT 0,
      credits_charged INTEGER NOT NULL DEFAULT 0,
      max_credits INTEGER,
-     event_seq INTEGER NOT NULL DEFAULT 0
+     event_seq INTEGER NOT NULL DEFAULT 0,
+     item_webhooks INTEGER NOT NULL DEFAULT 0
    );
    INSERT INTO batch SELECT * FROM batch_before_checks;
    UPDATE batch_before_checks SET

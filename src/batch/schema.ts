@@ -38,7 +38,8 @@ const FRESH_SCHEMA = `
     outbox_seq INTEGER NOT NULL DEFAULT 0,
     credits_charged INTEGER NOT NULL DEFAULT 0,
     max_credits INTEGER,
-    event_seq INTEGER NOT NULL DEFAULT 0
+    event_seq INTEGER NOT NULL DEFAULT 0,
+    item_webhooks INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -70,7 +71,19 @@ const FRESH_SCHEMA = `
   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
-  CREATE TABLE cache_purge (key TEXT NOT NULL);`;
+  CREATE TABLE cache_purge (key TEXT NOT NULL);
+  CREATE TABLE item_deliveries (
+    seq INTEGER PRIMARY KEY,
+    items TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN (${inList(WEBHOOK_STATES)})),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    enqueues INTEGER NOT NULL DEFAULT 0,
+    queued_at TEXT,
+    attempted_at TEXT
+  );
+  CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {

@@ -5,7 +5,9 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono, type OpenAPIRoute } from "@hono/zod-openapi";
 import { API_ROUTES } from "../app";
+import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
+import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { noKey } from "./common";
 import { problemSchemaDefinitions } from "./problems";
 import { API_KEY_SCHEME } from "./security";
@@ -19,7 +21,7 @@ function documentedApp(): OpenAPIHono {
     description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
   for (const [mount, routes] of Object.entries(API_ROUTES)) app.route(mount, new OpenAPIHono().openapiRoutes(routes as OpenAPIRoute[]));
-  // The webhook we send: its receiver authenticates us by signature.
+  // The webhooks we send: their receiver authenticates us by signature.
   app.openAPIRegistry.registerWebhook({
     method: "post",
     path: "batch.completed",
@@ -30,6 +32,17 @@ function documentedApp(): OpenAPIHono {
       "Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff. Sent without an API key: verify the signature.",
     security: noKey,
     request: { body: { content: { "application/json": { schema: batchCompletedEventSchema } } } },
+    responses: { 200: { description: "Received." } },
+  });
+  app.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "item.completed",
+    operationId: "itemCompleted",
+    tags: ["Webhooks"],
+    summary: "Items of a batch you submitted with webhookEvents including item.completed have finished",
+    description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
+    security: noKey,
+    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema } } } },
     responses: { 200: { description: "Received." } },
   });
   return app;
