@@ -23,11 +23,14 @@ const FLOORS = [
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
+  // What each route declares of itself for the document (schemas, headers, problems, examples).
+  ["openapi", "src/openapi/(?!document\\.ts)"],
   ["routes", "src/routes/"],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
-  ["openapi", "src/openapi/"],
   ["entry", "src/(app|index)\\.ts"],
+  // The document is built from the app's routes, at build time (scripts/openapi.ts).
+  ["document", "src/openapi/document\\.ts"],
 ];
 
 const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;

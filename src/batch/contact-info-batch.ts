@@ -71,7 +71,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
-    if (this.#hasSchema) migrate(this.#sql);
+    // In one transaction: a migration that rebuilds a table is all or nothing.
+    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
   }
 
   /**
@@ -168,8 +169,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
 
   /** As stillPending, with each item's person: for messages that carry indexes only (a batch kept in a jurisdiction). */
   pendingPeople(indexes: number[]): PersonItem[] {
-    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
-    return !row || row.deleted_at !== null ? [] : pendingPeopleAmong(this.#sql, indexes);
+    return pendingPeopleAmong(this.#sql, this.stillPending(indexes));
   }
 
   /**

@@ -1,8 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { newBatchId } from "../batch-id";
 import type { Jurisdiction } from "../jurisdiction";
-import { objectNamed } from "../placement";
-import { type Tenant, tenantName } from "../tenant";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";
@@ -14,14 +12,6 @@ export type Begin =
   | { kind: "mismatch" };
 
 type Row = { fingerprint: string; batch_id: string; response: string | null; held_until: number };
-
-/**
- * The store of one customer's Idempotency-Keys in one environment: every API
- * key of the customer shares them, as they share the customer's batches.
- */
-export function idempotencyStore(env: Env, tenant: Tenant) {
-  return objectNamed(env.IDEMPOTENCY, tenantName(tenant), tenant.jurisdiction);
-}
 
 /**
  * The Idempotency-Key records of one customer and environment. One object runs

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { environmentMismatch, invalidApiKey, unauthorized } from "../http/errors";
+import { environmentMismatch, invalidApiKey, missingApiKey } from "../http/errors";
 import { API_KEY_PATTERN, hashApiKey } from "../keys/api-key";
 import { lookupApiKey } from "../keys/key-lookup";
 
@@ -14,7 +14,7 @@ import { lookupApiKey } from "../keys/key-lookup";
 export const apiKeyAuth = () =>
   createMiddleware<AppEnv>(async function apiKeyAuth(c, next) {
     const apiKey = c.req.header("x-api-key");
-    if (!apiKey) throw unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
+    if (!apiKey) throw missingApiKey();
     const record = API_KEY_PATTERN.test(apiKey)
       ? await lookupApiKey(c.env.API_KEYS, await hashApiKey(apiKey), readConfig(c.env).apiKeyCacheTtlSeconds)
       : null;

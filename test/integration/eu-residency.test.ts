@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { batchStub } from "../../src/batch/stub";
-import { idempotencyStore } from "../../src/idempotency/idempotency-store";
+import { idempotencyStore } from "../../src/idempotency/stub";
 import { localName } from "../../src/placement";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { type Tenant, tenantName } from "../../src/tenant";
