@@ -12,6 +12,7 @@ import { environmentParam } from "./middleware/environment";
 import { referencePage } from "./openapi/reference-page";
 import { API_INDEX } from "./routes/api-index";
 import { contactInfo } from "./routes/contact-info";
+import { privacy } from "./routes/privacy";
 import { rateLimits } from "./routes/rate-limits";
 import { usage } from "./routes/usage";
 
@@ -32,7 +33,8 @@ v2.use(
 )
   .route("/person/contact-info", contactInfo)
   .route("/me/rate-limits", rateLimits)
-  .route("/me/usage", usage);
+  .route("/me/usage", usage)
+  .route("/privacy", privacy);
 
 export const app = new Hono<AppEnv>()
   .use(

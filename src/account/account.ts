@@ -1,6 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../batch/views";
+import type { SuppressionPage } from "../privacy/suppression-query";
+import type { ErasureReceipt, SuppressionList } from "../privacy/views";
 import { encodeListCursor, type ListPage } from "./list-query";
+import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
 import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage";
@@ -26,8 +29,10 @@ export class Account extends DurableObject<Env> {
   }
 
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
-  report({ batch, entries }: BatchReport): { reportedSeq: number } {
+  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
+      if (batch.deletedAt === null) privacy.indexPeople(this.#sql, batch.id, people);
+      else privacy.unindexBatch(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]?.reported_seq ?? 0;
       const byDay = new Map<string, UsageCounters>();
@@ -108,6 +113,36 @@ export class Account extends DurableObject<Env> {
     const totals = emptyUsage();
     for (const day of days.values()) addUsage(totals, day);
     return { ...range, days: [...days].map(([date, usage]) => ({ date, ...usage })), totals };
+  }
+
+  /** Which batches hold a person (any of their hashed identifier keys): the index, never a scan of the batches. */
+  holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
+    return privacy.holders(this.#sql, keys);
+  }
+
+  saveErasure(receipt: ErasureReceipt, keys: string[], suppress: boolean): void {
+    this.ctx.storage.transactionSync(() => privacy.saveErasure(this.#sql, receipt, keys, suppress));
+  }
+
+  erasure(id: string): ErasureReceipt | null {
+    return privacy.readErasure(this.#sql, id);
+  }
+
+  suppress(keys: string[]): { added: number } {
+    return { added: privacy.addSuppressions(this.#sql, keys, new Date().toISOString()) };
+  }
+
+  unsuppress(key: string): boolean {
+    return privacy.removeSuppression(this.#sql, key);
+  }
+
+  suppressions(page: SuppressionPage): SuppressionList {
+    return privacy.listSuppressions(this.#sql, page);
+  }
+
+  /** Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. */
+  suppressedAmong(keys: string[]): string[] {
+    return privacy.suppressedAmong(this.#sql, keys);
   }
 
   #addUsage(day: string, usage: UsageCounters): void {

@@ -1,4 +1,5 @@
 import type { BatchSummary } from "../batch/views";
+import type { PersonIndexEntry } from "./privacy-store";
 import type { UsageCounters } from "./usage";
 
 // What a batch object tells its account (docs/storage.md, "outbox").
@@ -15,4 +16,6 @@ export interface BatchReport {
   batch: Omit<BatchSummary, "status"> & { deletedAt: string | null };
   /** The batch's outbox rows not yet acknowledged, in seq order; the account applies each seq once. */
   entries: OutboxEntry[];
+  /** The next of the batch's items for the person index (privacy-store.ts), hashed; absent once all were sent. */
+  people?: PersonIndexEntry[];
 }

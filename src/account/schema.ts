@@ -33,6 +33,19 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE usage_days ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batches ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batches ADD COLUMN max_credits INTEGER;`,
+  // Privacy: which batches hold a person (by hashed identifier key, with the hash of the
+  // item's whole person key, the one its cached results are keyed by), the do-not-enrich
+  // list (hashed identifier keys), and the receipts of erasures.
+  `CREATE TABLE person_index (
+     key TEXT NOT NULL,
+     batch_id TEXT NOT NULL,
+     person_hash TEXT NOT NULL,
+     PRIMARY KEY (key, batch_id, person_hash)
+   ) WITHOUT ROWID;
+   CREATE INDEX person_index_by_batch ON person_index (batch_id);
+   CREATE TABLE suppressions (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;
+   CREATE INDEX suppressions_newest ON suppressions (created_at DESC, key DESC);
+   CREATE TABLE erasures (id TEXT PRIMARY KEY, erased_at TEXT NOT NULL, items INTEGER NOT NULL, batches INTEGER NOT NULL);`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -19,6 +19,7 @@ import { cacheKeysToErase, purgeStep } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import type { BatchOwner, CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "./contract";
 import { eraseBatch, pendingAmong } from "./erase";
+import { erasePersonItems } from "./erase-person";
 import { enqueueing, type FanOutTarget, fanOut, fanOutNew, redrive } from "./fan-out";
 import { deferItems, expireItems, insertItems, itemsPage, settleItems, timedOutItems } from "./item-store";
 import { fanOutDue, fanOutRoom, nextStep, retentionEnd, type Step } from "./next-step";
@@ -209,6 +210,26 @@ export class ContactInfoBatch extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, this.#requireRow());
     return { deletedAt };
+  }
+
+  /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  async erasePerson(owner: BatchOwner, keys: string[]): Promise<{ items: number }> {
+    const row = this.#ownedRow(owner);
+    if (!row || row.deleted_at !== null || row.expired_at !== null) return { items: 0 };
+    const items = await erasePersonItems(
+      {
+        storage: this.ctx.storage,
+        row,
+        settle: (outcomes) => this.#settle(this.#requireRow(), outcomes, readConfig(this.env)),
+        purge: async (keys) => {
+          await this.#cacheWrites.settled();
+          await Promise.all(keys.map((key) => this.#cache.delete(key)));
+        },
+      },
+      keys,
+    );
+    this.#pages.clear();
+    return { items };
   }
 
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */

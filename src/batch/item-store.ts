@@ -86,7 +86,8 @@ const ITEM_JSON = `'{"index":' || idx || ',"externalId":' || json_quote(external
   || ',"emails":' || coalesce(emails, '[]') || ',"phones":' || coalesce(phones, '[]')
   || ',"error":' || CASE WHEN error_code IS NULL THEN 'null' ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END
   || ',"fromCache":' || CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END || ',"credits":' || credits
-  || ',"sources":' || coalesce(sources, '[]') || '}'`;
+  || ',"sources":' || coalesce(sources, '[]')
+  || CASE WHEN erased_at IS NULL THEN '' ELSE ',"erasedAt":' || json_quote(erased_at) END || '}'`;
 
 /**
  * One page of items as a JSON array of items (itemViewSchema), rendered by SQLite: no

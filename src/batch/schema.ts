@@ -96,6 +96,11 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
+  // Privacy: how many items (by index) were sent to the account's person index, and
+  // when an item was erased (its input and results replaced by the erased marker).
+  // Batches from before send their items to the index on their next alarm.
+  `ALTER TABLE batch ADD COLUMN people_indexed INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE items ADD COLUMN erased_at TEXT;`,
 ];
 
 // The schema the migrations above produce, created in one script for a new batch
@@ -128,7 +133,8 @@ const FRESH_SCHEMA = `
     deleted_at TEXT,
     outbox_seq INTEGER NOT NULL DEFAULT 0,
     credits_charged INTEGER NOT NULL DEFAULT 0,
-    max_credits INTEGER
+    max_credits INTEGER,
+    people_indexed INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -150,7 +156,8 @@ const FRESH_SCHEMA = `
     sources TEXT,
     due_at TEXT,
     found_earlier TEXT,
-    credits INTEGER NOT NULL DEFAULT 0
+    credits INTEGER NOT NULL DEFAULT 0,
+    erased_at TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

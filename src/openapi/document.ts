@@ -4,6 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { registerAccount } from "./account-paths";
 import { registerContactInfo } from "./contact-info-paths";
 import { registerMeta } from "./meta-paths";
+import { registerPrivacy } from "./privacy-paths";
 import { problemSchemaDefinitions } from "./problems";
 import { registerRateLimits } from "./rate-limit-paths";
 import { API_KEY_SCHEME } from "./security";
@@ -19,6 +20,7 @@ function registry(): OpenAPIRegistry {
   registerContactInfo(r);
   registerAccount(r);
   registerRateLimits(r);
+  registerPrivacy(r);
   registerMeta(r);
   return r;
 }
@@ -39,6 +41,7 @@ export function openApiDocument() {
       { name: "Contact info", description: "Submit batches and read their results." },
       { name: "Rate limits", description: "Per-key limits per endpoint type." },
       { name: "Usage", description: "Items processed per day, for billing and planning." },
+      { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
       { name: "Webhooks", description: "Events we send to you." },
       { name: "Meta", description: "Health and documentation." },
     ],

@@ -6,6 +6,7 @@ import type { Resolution } from "../enrichment/enrich-item";
 import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
+import { suppressedOutcomes } from "../privacy/suppression-check";
 import type { ItemMessage } from "./item-message";
 import { pendingOnly } from "./pending-only";
 import { queueRetryDelaySeconds, retryLater } from "./retry";
@@ -41,7 +42,16 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const started = Date.now();
       const pending = await pendingOnly(env, batchId, group);
       if (pending.length === 0) return;
-      const outcomes: ItemOutcome[] = [];
+      let outcomes: ItemOutcome[];
+      try {
+        outcomes = await suppressedOutcomes(env, pending);
+      } catch (error) {
+        logError("suppression_check_failed", error, { batchId });
+        for (const { message } of pending) retryLater(message, config);
+        return;
+      }
+      // Suppressed people are never looked up: their items end failed, unenriched.
+      const suppressed = new Set(outcomes.map(({ index }) => index));
       // Messages to retry, with the longest Retry-After (in seconds) of their items.
       const retries = new Map<ItemQueueMessage, number>();
       // What items to retry found meanwhile: the batch keeps it for their end.
@@ -57,6 +67,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       await Promise.all(
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
+            if (suppressed.has(item.index)) return;
             const { environment, customerId, fields } = message.body;
             let resolution: Resolution;
             try {
