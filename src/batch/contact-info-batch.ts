@@ -213,7 +213,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   }
 
   /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
-  async erasePerson(owner: BatchOwner, keys: string[]): Promise<{ items: number }> {
+  async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
     const row = this.#ownedRow(owner);
     if (!row || row.deleted_at !== null || row.expired_at !== null) return { items: 0 };
     const items = await erasePersonItems(
@@ -227,6 +227,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
         },
       },
       keys,
+      erasedAt,
     );
     this.#pages.clear();
     return { items };

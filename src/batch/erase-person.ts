@@ -41,14 +41,19 @@ function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: num
  * Erases the person's items: those still pending end `failed` with `erased` (so
  * every item still ends, and no provider is asked for them afterwards); the cache
  * entries of their results and verdicts are deleted first, so a failure leaves
- * the items to a repeated erasure; then their data goes. Answers how many items.
+ * the items to a repeated erasure; then their data goes, marked erased at `erasedAt`
+ * (the receipt's time). Answers how many items.
  */
-export async function erasePersonItems({ storage, row, settle, purge }: PersonEraser, keys: readonly string[]): Promise<number> {
+export async function erasePersonItems(
+  { storage, row, settle, purge }: PersonEraser,
+  keys: readonly string[],
+  erasedAt: string,
+): Promise<number> {
   const { indexes, pending } = itemsOfPerson(storage.sql, keys);
   if (indexes.length === 0) return 0;
   if (pending.length > 0) await settle(pending.map((index) => ({ index, status: "failed", error: ERASED, sources: [] })));
   await purge(await cacheKeysToErase(storage.sql, row, indexes));
-  storage.transactionSync(() => eraseItemsInPlace(storage, indexes, new Date().toISOString()));
+  storage.transactionSync(() => eraseItemsInPlace(storage, indexes, erasedAt));
   noteDatabaseSize(storage);
   log("person_erased_from_batch", { batchId: row.id, items: indexes.length, pending: pending.length });
   return indexes.length;

@@ -26,12 +26,13 @@ export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPe
   const keys = identifierKeys(person);
   const hashed = await hashKeys(keys);
   const account = accountStub(env, tenant);
+  const erasedAt = new Date().toISOString();
   const { batchIds, personHashes } = await account.holders(hashed);
   let items = 0;
   let batches = 0;
   for (let start = 0; start < batchIds.length; start += BATCHES_AT_ONCE) {
     const counts = await Promise.all(
-      batchIds.slice(start, start + BATCHES_AT_ONCE).map((id) => batchStub(env, id).erasePerson(tenant, keys)),
+      batchIds.slice(start, start + BATCHES_AT_ONCE).map((id) => batchStub(env, id).erasePerson(tenant, keys, erasedAt)),
     );
     for (const count of counts) {
       items += count.items;
@@ -47,7 +48,7 @@ export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPe
       await Promise.all(cacheKeys.slice(start, start + DELETES_AT_ONCE).map((key) => env.RESULT_CACHE.delete(key)));
     }
   }
-  const receipt: ErasureReceipt = { id: crypto.randomUUID(), erasedAt: new Date().toISOString(), items, batches };
+  const receipt: ErasureReceipt = { id: crypto.randomUUID(), erasedAt, items, batches };
   await account.saveErasure(receipt, hashed, suppress);
   log("person_erased", { erasureId: receipt.id, environment: tenant.environment, batchesAsked: batchIds.length, batches, items, suppress });
   return receipt;
