@@ -1,14 +1,14 @@
 import * as z from "zod";
-import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, type PersonInput, personKey } from "../contact-info/person";
+import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
 import { sha256Hex } from "../sha256";
 
 // The keys a person is found by, for erasure and the suppression list: one per
 // identifier the person carries (an email, a LinkedIn profile, a name with a
 // company domain, a name with a company name), each the `personKey` of a person
 // holding only that identifier, so an item submitted with more fields is still
-// found by any one of them. Hashed (SHA-256, as the result cache hashes a
-// person key) before it leaves the batch object: the account's index and the
-// suppression list hold only these hashes.
+// found by any one of them. Stored only hashed (SHA-256, as the result cache
+// hashes a person key): the account's index and suppression list hold the hashes;
+// batch objects match their items against the keys themselves.
 
 /** The person's name as one text: fullName, else "first last"; undefined without one. */
 function nameOf(person: NormalizedPerson): string | undefined {
@@ -28,9 +28,6 @@ export function identifierKeys(person: NormalizedPerson): string[] {
   }
   return keys;
 }
-
-/** The identifier keys of a person as a request gives them (erasure, suppression). */
-export const inputIdentifierKeys = (input: PersonInput): string[] => identifierKeys(normalizePerson(input));
 
 /** The hashed keys: what the account's index and suppression list hold. */
 export const hashKeys = (keys: readonly string[]): Promise<string[]> => Promise.all(keys.map((key) => sha256Hex(key)));
