@@ -3,8 +3,20 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { verdictCacheKey } from "../../src/batch/result-cache";
+import { batchStub } from "../../src/batch/stub";
 import type { Environment } from "../../src/environment";
-import { createKey, expectProblem, request, submitBatch, until, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  deliver,
+  expectProblem,
+  faultyItemQueue,
+  itemMessage,
+  request,
+  submitBatch,
+  until,
+  untilAtRest,
+  waitForCompletion,
+} from "../helpers";
 import { captureLogs } from "../log-capture";
 
 // Erasure of a person (POST …/privacy/erasures) across a customer's batches and
@@ -140,6 +152,47 @@ describe("POST …/privacy/erasures", () => {
       items: 0,
       batches: 0,
     });
+  });
+
+  it("ends an item still pending as failed with erased, and its message is dropped unprocessed", async () => {
+    const { key, record } = await createKey();
+    const id = crypto.randomUUID();
+    const people = [{ email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` }, { email: "stays@example.com" }];
+    // The batch's messages vanish, so its items stay pending until the test delivers them.
+    const queue = faultyItemQueue(async () => {});
+    await batchStub(env, id).create({
+      id,
+      customerId: record.customerId,
+      environment: "test",
+      keyId: record.keyId,
+      fields: ["email"],
+      createdAt: new Date().toISOString(),
+      statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
+      items: people.map((input) => ({ input, externalId: null, error: null })),
+      leaders: people.map(() => null),
+      stagedItems: 0,
+    });
+    await untilAtRest(batchStub(env, id));
+    queue.mockRestore();
+
+    const receipt = await (await erase(key, { email: people[0]!.email.toUpperCase(), suppress: false }, "test")).json();
+    expect(receipt).toMatchObject({ items: 1, batches: 1 });
+    const messages = people.map((input, index) => ({ ...itemMessage(id, index, input), customerId: record.customerId }));
+    const logs = captureLogs();
+    const delivered = await deliver("contact-info-items", messages);
+    logs.restore();
+    expect(delivered.explicitAcks).toHaveLength(2);
+    expect(logs.events("items_dropped")).toEqual([expect.objectContaining({ batchId: id, items: 1 })]);
+    const batch = await waitForCompletion(key, id);
+    expect(batch).toMatchObject({ completedItems: 1, failedItems: 1 });
+    expect(batch.items[0]).toMatchObject({
+      status: "failed",
+      error: { code: "erased" },
+      input: {},
+      sources: [],
+      erasedAt: expect.any(String),
+    });
+    expect(batch.items[1]).toMatchObject({ status: "completed", input: people[1] });
   });
 
   it("with suppress false, erases without adding to the suppression list", async () => {
