@@ -31,7 +31,8 @@ export class Account extends DurableObject<Env> {
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
   report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
-      if (batch.deletedAt === null) privacy.indexPeople(this.#sql, batch.id, people);
+      // A batch emptied (deleted, or expired) holds no one any more.
+      if (batch.deletedAt === null && !batch.expiredAt) privacy.indexPeople(this.#sql, batch.id, people);
       else privacy.unindexBatch(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]?.reported_seq ?? 0;

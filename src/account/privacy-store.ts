@@ -22,7 +22,7 @@ export function indexPeople(sql: SqlStorage, batchId: string, entries: readonly 
   );
 }
 
-/** A deleted batch holds no one any more. */
+/** Forgets a batch: deleted, or emptied by retention. */
 export const unindexBatch = (sql: SqlStorage, batchId: string): void =>
   void sql.exec("DELETE FROM person_index WHERE batch_id = ?", batchId);
 

@@ -36,6 +36,7 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
       createdAt: row.created_at,
       completedAt: row.completed_at,
       deletedAt: row.deleted_at,
+      expiredAt: row.expired_at,
       creditsCharged: row.credits_charged,
       maxCredits: row.max_credits,
     },

@@ -39,8 +39,9 @@ export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPe
       if (count.items > 0) batches++;
     }
   }
-  // Results are cached only in live. The batches deleted their items' entries; these are the entries of
-  // batches retention already emptied (by the index's hashes) and of people given by this identifier alone.
+  // Results are cached only in live. The batches deleted their items' entries for their fields; these are
+  // the people's entries under every field set (another batch may have asked other fields), and the entry
+  // of a person given by this identifier alone.
   if (tenant.environment === "live") {
     const cacheKeys = cacheKeysOfPeople(tenant, [...new Set([...personHashes, ...hashed])]);
     if (person.email !== undefined) cacheKeys.push(await verdictCacheKey(tenant, person.email));

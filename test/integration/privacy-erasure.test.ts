@@ -1,9 +1,10 @@
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { verdictCacheKey } from "../../src/batch/result-cache";
 import { batchStub } from "../../src/batch/stub";
+import { readConfig } from "../../src/config";
 import type { Environment } from "../../src/environment";
 import {
   createKey,
@@ -12,6 +13,7 @@ import {
   faultyItemQueue,
   itemMessage,
   request,
+  setClockAhead,
   submitBatch,
   until,
   untilAtRest,
@@ -38,15 +40,19 @@ const cached = async (customerId: string) => [
 ];
 
 /** Until the account's person index holds `batches` batches of the customer. */
-const untilIndexed = (customerId: string, batches: number) =>
+const untilIndexed = (customerId: string, batches: number, environment: Environment = "live") =>
   until(
     () =>
       runInDurableObject(
-        accountStub(env, { customerId, environment: "live" }),
+        accountStub(env, { customerId, environment }),
         (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(DISTINCT batch_id) AS n FROM person_index").one().n,
       ),
     { what: "the batches in the person index", done: (n) => n === batches },
   );
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("POST …/privacy/erasures", () => {
   it("erases the person from every batch holding them and from the caches, asking only those batches, and keeps a receipt", async () => {
@@ -214,5 +220,17 @@ describe("POST …/privacy/erasures", () => {
     await expectProblem(await erase(key, { email: "a@example.com", phone: "+1" }, "test"), 400, "invalid_request");
     await expectProblem(await erase(key, [], "test"), 400, "invalid_request");
     await expectProblem(await request("/v2/test/privacy/erasures/not-an-id", { key }), 404, "not_found");
+  });
+
+  it("finds nothing in a batch retention emptied: the batch leaves the index when it expires", async () => {
+    const { key, record } = await createKey();
+    const batchId = await submitBatch(key, { items: [{ email: "retained@example.com" }] });
+    await waitForCompletion(key, batchId);
+    await untilIndexed(record.customerId, 1, "test");
+    setClockAhead(readConfig(env).retentionSeconds * 1000 + 1000);
+    expect(await runDurableObjectAlarm(batchStub(env, batchId))).toBe(true);
+    vi.useRealTimers();
+    await untilIndexed(record.customerId, 0, "test");
+    expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({ items: 0, batches: 0 });
   });
 });
