@@ -47,9 +47,10 @@ export class Account extends DurableObject<Env> {
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
         `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,
-                              credits_charged, max_credits)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              credits_charged, max_credits, people_complete)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
+           people_complete = max(people_complete, excluded.people_complete),
            completed_items = max(completed_items, excluded.completed_items),
            failed_items = max(failed_items, excluded.failed_items),
            credits_charged = max(credits_charged, excluded.credits_charged),
@@ -66,6 +67,7 @@ export class Account extends DurableObject<Env> {
         reportedSeq,
         batch.creditsCharged,
         batch.maxCredits,
+        batch.peopleComplete ? 1 : 0,
       );
       return { reportedSeq };
     });
@@ -116,7 +118,10 @@ export class Account extends DurableObject<Env> {
     return { ...range, days: [...days].map(([date, usage]) => ({ date, ...usage })), totals };
   }
 
-  /** Which batches hold a person (any of their hashed identifier keys): the index, never a scan of the batches. */
+  /**
+   * Which batches may hold a person (any of their hashed identifier keys): those the index names, and
+   * those not yet wholly in it (just submitted, or from before it); never a scan of the batches.
+   */
   holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
     return privacy.holders(this.#sql, keys);
   }

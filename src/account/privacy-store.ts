@@ -26,7 +26,10 @@ export function indexPeople(sql: SqlStorage, batchId: string, entries: readonly 
 export const unindexBatch = (sql: SqlStorage, batchId: string): void =>
   void sql.exec("DELETE FROM person_index WHERE batch_id = ?", batchId);
 
-/** The batches that hold any of `keys`, and the hashes their items' results may be cached under: one search of the primary key per key. */
+/**
+ * The batches that hold any of `keys` (one search of the primary key per key), and the hashes their
+ * items' results may be cached under; and the batches not yet wholly indexed, which may hold them too.
+ */
 export function holders(sql: SqlStorage, keys: readonly string[]): { batchIds: string[]; personHashes: string[] } {
   const rows = sql
     .exec<{ batch_id: string; person_hash: string }>(
@@ -34,7 +37,13 @@ export function holders(sql: SqlStorage, keys: readonly string[]): { batchIds: s
       JSON.stringify(keys),
     )
     .toArray();
-  return { batchIds: [...new Set(rows.map((row) => row.batch_id))], personHashes: [...new Set(rows.map((row) => row.person_hash))] };
+  const unindexed = sql
+    .exec<{ id: string }>("SELECT id FROM batches INDEXED BY batches_unindexed WHERE people_complete = 0 AND deleted_at IS NULL")
+    .toArray();
+  return {
+    batchIds: [...new Set([...rows.map((row) => row.batch_id), ...unindexed.map((row) => row.id)])],
+    personHashes: [...new Set(rows.map((row) => row.person_hash))],
+  };
 }
 
 /** Stores the receipt and forgets where the person was; suppresses them unless told not to. */

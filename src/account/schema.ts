@@ -35,8 +35,11 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE batches ADD COLUMN max_credits INTEGER;`,
   // Privacy: which batches hold a person (by hashed identifier key, with the hash of the
   // item's whole person key, the one its cached results are keyed by), the do-not-enrich
-  // list (hashed identifier keys), and the receipts of erasures.
-  `CREATE TABLE person_index (
+  // list (hashed identifier keys), and the receipts of erasures. Batches not yet wholly in the index
+  // (new ones, and those from before it, until their next alarm) are asked by every erasure.
+  `ALTER TABLE batches ADD COLUMN people_complete INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX batches_unindexed ON batches (id) WHERE people_complete = 0 AND deleted_at IS NULL;
+   CREATE TABLE person_index (
      key TEXT NOT NULL,
      batch_id TEXT NOT NULL,
      person_hash TEXT NOT NULL,

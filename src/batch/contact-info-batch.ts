@@ -215,7 +215,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
   /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
   async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
     const row = this.#ownedRow(owner);
-    if (!row || row.deleted_at !== null || row.expired_at !== null) return { items: 0 };
+    if (!row) return { items: 0 };
+    if (row.deleted_at !== null || row.expired_at !== null) {
+      // Emptied before its account learnt so (an older deploy's retention): told now, no erasure asks again.
+      await reportStep(this.env, this.ctx.storage, row);
+      return { items: 0 };
+    }
     const items = await erasePersonItems(
       {
         storage: this.ctx.storage,

@@ -44,6 +44,7 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
   };
   const people = await peopleToIndex(sql, row);
   if (people) report.people = people.entries;
+  report.batch.peopleComplete = people === null || people.through >= row.total_items;
   const { reportedSeq } = await accountStub(env, { customerId: row.customer_id, environment: row.environment }).report(report);
   sql.exec("DELETE FROM outbox WHERE seq <= ?", reportedSeq);
   if (people) noteIndexed(sql, people.through);

@@ -46,7 +46,7 @@ export function registerPrivacy(r: OpenAPIRegistry): void {
     tags: ["Privacy"],
     summary: "Erase a person from all your batches and caches",
     description:
-      "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index fed within moments of each submit. Rate limited as contact_info_request (Tier 3).",
+      "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway). Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
     request: { params: environmentParams, body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } } },
     responses: {

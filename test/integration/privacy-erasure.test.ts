@@ -233,4 +233,32 @@ describe("POST …/privacy/erasures", () => {
     await untilIndexed(record.customerId, 0, "test");
     expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({ items: 0, batches: 0 });
   });
+
+  it("asks a batch not yet wholly in the index (one from before it), which then indexes itself", async () => {
+    const { key, record } = await createKey();
+    const email = `before-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const batchId = await submitBatch(key, { items: [{ email }, { email: "other@example.com" }] });
+    await waitForCompletion(key, batchId);
+    await untilIndexed(record.customerId, 1, "test");
+    // As a batch from before the index: nothing of it indexed, on either side.
+    const account = accountStub(env, { customerId: record.customerId, environment: "test" });
+    await runInDurableObject(account, (_, state) => {
+      state.storage.sql.exec("DELETE FROM person_index");
+      state.storage.sql.exec("UPDATE batches SET people_complete = 0");
+    });
+    await runInDurableObject(batchStub(env, batchId), (_, state) => void state.storage.sql.exec("UPDATE batch SET people_indexed = 0"));
+
+    const logs = captureLogs();
+    const receipt = await (await erase(key, { email, suppress: false }, "test")).json();
+    logs.restore();
+    expect(receipt).toMatchObject({ items: 1, batches: 1 });
+    expect(logs.events("person_erased")).toEqual([expect.objectContaining({ batchesAsked: 1 })]);
+    // It indexed itself: the other person is found through the index again, and the batch no longer asked blindly.
+    await untilIndexed(record.customerId, 1, "test");
+    const complete = await runInDurableObject(
+      account,
+      (_, state) => state.storage.sql.exec<{ n: number }>("SELECT people_complete AS n FROM batches").one().n,
+    );
+    expect(complete).toBe(1);
+  });
 });
