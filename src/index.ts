@@ -1,7 +1,7 @@
 import { app } from "./app";
+import { itemMessageSchema } from "./batch/item-message";
 import { log } from "./log";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
-import { itemMessageSchema } from "./queue/item-message";
 import { QUEUES } from "./queue/names";
 import { type QueueConsumer, validatingConsumer } from "./queue/validating-consumer";
 import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";

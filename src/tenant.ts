@@ -6,6 +6,9 @@ export interface Tenant {
   environment: Environment;
 }
 
+/** The customer and environment a batch belongs to: reads by any other answer 404. */
+export type BatchOwner = Tenant;
+
 /**
  * The name of a tenant's own Durable Objects (its limiter, account and Idempotency-Key
  * store). An environment cannot contain ":", so two tenants' names never collide.

@@ -1,7 +1,7 @@
 // Shared by the Node black-box tests against `wrangler dev` (test/local-server.ts):
 // a client for the batch API with one key, and the checks every batch must pass.
 import { expect } from "vitest";
-import type { BatchPage } from "../src/batch/views";
+import type { BatchPage } from "../src/contact-info/batch-views";
 import type { LocalServer, ServerKey } from "./local-server";
 import { until } from "./until";
 

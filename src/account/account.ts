@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
-import { type SummaryColumns, summaryOf } from "../batch/views";
-import type { SuppressionPage } from "../privacy/suppression-query";
-import type { ErasureReceipt, SuppressionList } from "../privacy/views";
+import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
+import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
 import { encodeListCursor, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
+import type { SuppressionPage } from "./suppression-query";
 import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage";
 import { daysOf, type UsageRange } from "./usage-query";
 import type { BatchList, UsageReport } from "./views";

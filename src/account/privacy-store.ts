@@ -1,9 +1,9 @@
-import { encodeSuppressionCursor, type SuppressionPage } from "../privacy/suppression-query";
-import type { ErasureReceipt, SuppressionList } from "../privacy/views";
+import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import { encodeSuppressionCursor, type SuppressionPage } from "./suppression-query";
 
 // The account's privacy tables (docs/storage.md): the person index, the
 // suppression list and erasure receipts. Every key here is a hashed identifier
-// key (privacy/person-keys.ts); nothing here names a person.
+// key (contact-info/person-keys.ts); nothing here names a person.
 
 // Keys bound as one JSON array to one parameter (workerd allows 100 bound parameters).
 const KEYS = "SELECT value FROM json_each(?)";

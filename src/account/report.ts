@@ -1,4 +1,4 @@
-import type { BatchSummary } from "../batch/views";
+import type { BatchSummary } from "../contact-info/batch-views";
 import type { PersonIndexEntry } from "./privacy-store";
 import type { UsageCounters } from "./usage";
 

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { ItemOutcome } from "../batch/contract";
+import type { ItemOutcome } from "../contact-info/batch-contract";
 
 // Usage: what finished items add to the day they finished on. Pure, so the batch
 // object (which tallies) and the account object (which sums) agree on one shape.

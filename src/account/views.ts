@@ -1,7 +1,7 @@
 // The account as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
-import { batchSummarySchema } from "../batch/views";
+import { batchSummarySchema } from "../contact-info/batch-views";
 import { usageCountersSchema } from "./usage";
 
 export const batchListSchema = z

@@ -1,7 +1,7 @@
+import type { NewBatch } from "../contact-info/batch-contract";
+import { type BatchSummary, summaryOf, type WebhookView } from "../contact-info/batch-views";
 import type { Environment } from "../environment";
-import type { NewBatch } from "./contract";
 import type { StepFacts } from "./next-step";
-import { type BatchSummary, summaryOf, type WebhookView } from "./views";
 
 /** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */
 export type BatchRow = StepFacts & {
@@ -38,6 +38,13 @@ export const BATCH_ROW = `SELECT *,
 
 export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
   return sql.exec<BatchRow>(BATCH_ROW).toArray()[0];
+}
+
+/** The row, for code that runs only once the batch exists. */
+export function requireBatchRow(sql: SqlStorage): BatchRow {
+  const row = readBatchRow(sql);
+  if (!row) throw new Error("the batch has no row: it was never created");
+  return row;
 }
 
 /** What a status read shows of the row: the counters, owner, dates and webhook, without the alarm's facts. */

@@ -1,7 +1,7 @@
+import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
-import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "./result-cache";
 import { zeroed } from "./scrub";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved

@@ -1,7 +1,7 @@
+import type { ItemOutcome } from "../contact-info/batch-contract";
+import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
-import type { ItemOutcome } from "./contract";
-import { batchCacheScope, type ResultCache, resultCacheKey } from "./result-cache";
 
 /**
  * The batch's writes to the result cache. Only the batch writes its results

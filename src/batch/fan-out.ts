@@ -1,6 +1,8 @@
 import { backoff } from "../backoff";
+import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import { log, logError } from "../log";
+import type { BatchRow } from "./batch-row";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -12,9 +14,7 @@ import {
   messageItemSchema,
   packMessages,
   sendSplitting,
-} from "../queue/item-message";
-import type { BatchRow } from "./batch-row";
-import type { ItemOutcome, NewBatch } from "./contract";
+} from "./item-message";
 import { itemRedrive, redriveCutoff } from "./next-step";
 
 const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import type { WebhookState } from "./views";
+import type { WebhookState } from "../contact-info/batch-views";
 
 // What the batch's alarm does next, decided from the batch row alone. The
 // object reads the facts, takes the step, and asks again until the answer is to

@@ -1,5 +1,5 @@
 import type { PersonIndexEntry } from "../account/privacy-store";
-import { hashKeys, storedItemKeys } from "../privacy/person-keys";
+import { hashKeys, storedItemKeys } from "../contact-info/person-keys";
 import { sha256Hex } from "../sha256";
 import type { BatchRow } from "./batch-row";
 

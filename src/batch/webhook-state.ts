@@ -1,5 +1,5 @@
+import type { CompletedBatch } from "../contact-info/webhook-event";
 import { log, logError } from "../log";
-import type { CompletedBatch } from "../webhooks/event";
 import { type BatchRow, summary } from "./batch-row";
 
 // SQL of the webhook's delivery state on the batch row: pending → queued → delivered | failed.

@@ -1,7 +1,6 @@
 // The checks that tell an identifier is well formed, and whether a person is
 // identified at all. Plain functions without zod, so the file core can run them in
 // a browser page without the schema library.
-import type { PersonInput } from "./person";
 
 export const PERSON_FIELDS = [
   "externalId",
@@ -15,6 +14,9 @@ export const PERSON_FIELDS = [
 ] as const;
 
 export type PersonField = (typeof PERSON_FIELDS)[number];
+
+/** An item as submitted: every field optional, every value a string. */
+export type PersonInput = Partial<Record<PersonField, string>>;
 
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 // C0 and C1 control characters, except tab, LF and CR: those are whitespace that normalization collapses.

@@ -8,15 +8,12 @@ import {
   isDomain,
   isEmail,
   linkedinSlug,
-  type PersonField,
+  type PersonInput,
 } from "./identifiers";
 
-export { asciiDomain, asciiEmail, isCleanText, linkedinSlug, PERSON_FIELDS } from "./identifiers";
+export { asciiDomain, asciiEmail, isCleanText, linkedinSlug, PERSON_FIELDS, type PersonInput } from "./identifiers";
 
 export const MAX_FIELD_LENGTH = 512;
-
-/** An item as submitted: every field optional, every value a string. */
-export type PersonInput = Partial<Record<PersonField, string>>;
 
 const text = z
   .string({ error: "must be a string" })

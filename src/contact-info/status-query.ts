@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { decodeItemCursor } from "../batch/cursor";
-import { ITEM_STATUSES, type ItemStatus } from "../batch/views";
+import { decodeItemCursor } from "../http/item-cursor";
 import { invalidCursor, limitParam } from "../http/paging";
 import { parseQuery } from "../http/query";
+import { ITEM_STATUSES, type ItemStatus } from "./batch-views";
 
 export const MAX_PAGE_SIZE = 1000;
 

@@ -2,9 +2,9 @@ import * as z from "zod";
 import type { Environment } from "../environment";
 import { badRequest, tooManyItems } from "../http/errors";
 import type { FieldError } from "../http/problem";
-import { webhookUrlProblem } from "../webhooks/webhook-url";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
+import { webhookUrlProblem } from "./webhook-url";
 
 const MAX_WEBHOOK_URL_LENGTH = 2048;
 

@@ -1,8 +1,8 @@
-import type { ResultCache } from "../batch/result-cache";
-import type { SourceReport } from "../batch/views";
+import type { SourceReport } from "../contact-info/batch-views";
 import type { Contacts } from "../contact-info/contact";
 import { completedItem, decideItem, type ItemResult } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
+import type { ResultCache } from "./result-cache";
 import { type VerificationOptions, verifyEmails } from "./verification";
 import { type ProviderReport, runWaterfall } from "./waterfall";
 

@@ -1,16 +1,28 @@
-import { kvResultCache, resultCacheKey } from "../batch/result-cache";
 import type { Config } from "../config";
+import type { ContactField } from "../contact-info/contact";
+import type { NormalizedPerson } from "../contact-info/person";
 import type { Environment } from "../environment";
-import type { ItemMessage, MessageItem } from "../queue/item-message";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";
+import { kvResultCache, resultCacheKey } from "./result-cache";
 import { kvVerdictCache } from "./verdict-cache";
 import type { EmailVerifier } from "./verifier";
 
-/** An item as the consumer has it: the person normalized and keyed once, at fan-out. */
-export type ItemToEnrich = Pick<ItemMessage, "environment" | "fields" | "customerId"> &
-  Pick<MessageItem, "person" | "personKey"> & { attempt: number };
+/**
+ * An item as the consumer has it: the person normalized and keyed once, at fan-out.
+ * The queue message (batch/item-message.ts) carries these; the enricher, a floor
+ * below the batch, names only what it reads.
+ */
+export interface ItemToEnrich {
+  environment: Environment;
+  /** Absent in messages of deploys before the message carried its customer. */
+  customerId?: string | undefined;
+  fields: ContactField[];
+  person: NormalizedPerson;
+  personKey: string;
+  attempt: number;
+}
 
 /**
  * Enriches items of any environment with that environment's providers and

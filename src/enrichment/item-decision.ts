@@ -1,5 +1,5 @@
-import type { ItemOutcome } from "../batch/contract";
-import type { SourceReport } from "../batch/views";
+import type { ItemOutcome } from "../contact-info/batch-contract";
+import type { SourceReport } from "../contact-info/batch-views";
 import type { ItemError } from "../contact-info/contact";
 import type { FindResult } from "./provider";
 

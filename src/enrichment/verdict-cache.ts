@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type CacheOwner, verdictCacheKey } from "../batch/result-cache";
+import { type CacheOwner, verdictCacheKey } from "./result-cache";
 import { VERDICTS, type Verdict } from "./verifier";
 
 // Verdicts in the RESULT_CACHE namespace (docs/storage.md), per customer and

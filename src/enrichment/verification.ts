@@ -1,4 +1,4 @@
-import type { SourceReport } from "../batch/views";
+import type { SourceReport } from "../contact-info/batch-views";
 import type { Email } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import { PermanentProviderError, TransientProviderError } from "./provider";

@@ -1,4 +1,4 @@
-import type { SourceReport } from "../batch/views";
+import type { SourceReport } from "../contact-info/batch-views";
 import { type ContactField, mergeContacts } from "../contact-info/contact";
 import { type ContactProvider, type FindRequest, type FindResult, PermanentProviderError, TransientProviderError } from "./provider";
 

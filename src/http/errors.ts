@@ -1,54 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Environment } from "../environment";
-import type { EndpointType } from "../rate-limit/endpoint-types";
-import { rateLimitHeaders } from "../rate-limit/headers";
-import type { WindowUsage } from "../rate-limit/sliding-window";
+import { type CodeWithStatus, ERROR_CODES, type ErrorCode, STATUS_TITLES } from "./error-codes";
 import { ApiError, type FieldError, type ProblemInit } from "./problem";
-
-/** Every problem code the API answers with, and its status: a code always means one status. */
-export const ERROR_CODES = {
-  bad_request: 400,
-  incomplete_body: 400,
-  invalid_idempotency_key: 400,
-  invalid_query: 400,
-  invalid_request: 400,
-  malformed_json: 400,
-  webhook_not_configured: 400,
-  invalid_api_key: 401,
-  missing_api_key: 401,
-  environment_mismatch: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  idempotency_in_progress: 409,
-  batch_deleted: 410,
-  batch_expired: 410,
-  payload_too_large: 413,
-  too_many_items: 413,
-  unsupported_media_type: 415,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal_error: 500,
-} as const satisfies Record<string, ContentfulStatusCode>;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-type ErrorStatus = (typeof ERROR_CODES)[ErrorCode];
-type CodeWithStatus<S extends ErrorStatus> = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends S ? C : never }[ErrorCode];
-
-/** The problem `title` of each status the API answers with. */
-const STATUS_TITLES = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  410: "Gone",
-  413: "Payload Too Large",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Content",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-} as const satisfies Record<ErrorStatus, string>;
 
 type ProblemExtras = Pick<ProblemInit, "errors" | "headers" | "extensions">;
 
@@ -116,16 +69,6 @@ export const idempotencyKeyReused = (): ApiError =>
   problem(
     "idempotency_key_reused",
     "This Idempotency-Key was already used with a different request (method, path, query, Content-Type or body). Use a new key for a new request.",
-  );
-
-export const rateLimited = (endpointType: EndpointType, usage: WindowUsage): ApiError =>
-  problem(
-    "rate_limited",
-    `Rate limit of ${usage.limit} requests per ${usage.windowSeconds} s for ${endpointType} exceeded; retry in ${usage.resetSeconds} s.`,
-    {
-      headers: { "retry-after": String(usage.resetSeconds), ...rateLimitHeaders(endpointType, usage) },
-      extensions: { endpointType, limit: usage.limit, windowSeconds: usage.windowSeconds, retryAfterSeconds: usage.resetSeconds },
-    },
   );
 
 export const internalError = (): ApiError => problem("internal_error", "Something went wrong on our side; retry later.");

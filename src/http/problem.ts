@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorCode } from "./errors";
+import type { ErrorCode } from "./error-codes";
 
 export interface FieldError {
   path: string;

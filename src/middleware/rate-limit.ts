@@ -1,10 +1,10 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { rateLimited } from "../http/errors";
 import { problemResponse } from "../http/problem";
 import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
+import { rateLimited } from "../rate-limit/rate-limited";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import { limiterStub } from "../rate-limit/stub";
 

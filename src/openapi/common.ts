@@ -3,8 +3,8 @@
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { ENVIRONMENTS } from "../environment";
-import { rateLimited as rateLimitedError } from "../http/errors";
 import type { EndpointType } from "../rate-limit/endpoint-types";
+import { rateLimited as rateLimitedError } from "../rate-limit/rate-limited";
 import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";
 import { problem } from "./problems";
 import { API_KEY_SCHEME, EXAMPLE_ENVIRONMENT } from "./security";

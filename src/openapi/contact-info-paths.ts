@@ -1,12 +1,12 @@
 // Submit a batch and read it: POST and GET under /v2/{environment}/person/contact-info.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { estimateSchema } from "../batch/estimate";
-import { batchPageSchema } from "../batch/views";
+import { batchPageSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { batchLocationExample, batchStatusExample, estimateExample, submitRequestExample } from "./examples";

@@ -2,8 +2,8 @@
 // page; and the webhook we send (its receiver authenticates us by signature).
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { API_INDEX } from "../routes/api-index";
-import { batchCompletedEventSchema } from "../webhooks/event";
 import { noKey } from "./common";
 
 export function registerMeta(r: OpenAPIRegistry): void {

@@ -1,9 +1,9 @@
 // Erasure of a person and the do-not-enrich list: under /v2/{environment}/privacy.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../privacy/requests";
-import { MAX_SUPPRESSION_LIMIT, suppressionQuerySchema } from "../privacy/suppression-query";
-import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "../privacy/views";
+import { MAX_SUPPRESSION_LIMIT, suppressionQuerySchema } from "../account/suppression-query";
+import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../contact-info/privacy-requests";
+import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "./headers";
 import { problem } from "./problems";

@@ -4,12 +4,11 @@
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
+import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
   badRequest,
   batchDeleted,
   batchExpired,
-  ERROR_CODES,
-  type ErrorCode,
   environmentMismatch,
   idempotencyInProgress,
   idempotencyKeyReused,
@@ -18,7 +17,6 @@ import {
   notFound,
   payloadTooLarge,
   problemInit,
-  rateLimited,
   tooManyItems,
   unauthorized,
   unsupportedMediaType,
@@ -26,6 +24,7 @@ import {
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
+import { rateLimited } from "../rate-limit/rate-limited";
 import { type Header, requestIdHeader } from "./headers";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";

@@ -1,15 +1,15 @@
-import type { ItemDeferral, ItemOutcome } from "../batch/contract";
+import type { ItemMessage } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
+import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
 import type { Resolution } from "../enrichment/enrich-item";
 import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
-import { suppressedOutcomes } from "../privacy/suppression-check";
-import type { ItemMessage } from "./item-message";
 import { pendingOnly } from "./pending-only";
 import { queueRetryDelaySeconds, retryLater } from "./retry";
+import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
 

@@ -1,6 +1,6 @@
+import type { ItemMessage, MessageItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { log, logError } from "../log";
-import type { ItemMessage, MessageItem } from "./item-message";
 
 /** A message, with those of its items still to be processed. */
 export type PendingMessage = { message: Message<ItemMessage>; items: MessageItem[] };

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { accountStub } from "../account/stub";
+import { parseSuppressionQuery } from "../account/suppression-query";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
+import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import { parseErasureRequest, parseSuppressionRequest } from "../contact-info/privacy-requests";
+import { suppressionKeySchema } from "../contact-info/privacy-views";
 import { readJsonBody } from "../http/body";
 import { notFound } from "../http/errors";
 import { rateLimit } from "../middleware/rate-limit";
 import { erasePerson } from "../privacy/erasure";
-import { hashKeys, identifierKeys } from "../privacy/person-keys";
-import { parseErasureRequest, parseSuppressionRequest } from "../privacy/requests";
-import { parseSuppressionQuery } from "../privacy/suppression-query";
-import { suppressionKeySchema } from "../privacy/views";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "./event";
+import type { WebhookEvent } from "../contact-info/webhook-event";
 import { signWebhook } from "./signature";
 
 /**

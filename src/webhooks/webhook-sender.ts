@@ -3,8 +3,8 @@ import * as z from "zod";
 import { backoff } from "../backoff";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
+import { webhookEvent } from "../contact-info/webhook-event";
 import { log } from "../log";
-import { webhookEvent } from "./event";
 import { postEvent } from "./post-event";
 
 /** The sender of batch `batchId`'s webhook: one object per batch, so one receiver's slowness stays its own. */

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
 import { PENDING_AMONG } from "../../src/batch/erase";
-import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/item-store";
+import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/item-records";
 import { createSchema } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
 

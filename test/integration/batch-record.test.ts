@@ -2,9 +2,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
-import type { ItemOutcome } from "../../src/batch/contract";
-import { leaderIndexes } from "../../src/batch/leaders";
 import { batchStub } from "../../src/batch/stub";
+import type { ItemOutcome } from "../../src/contact-info/batch-contract";
+import { leaderIndexes } from "../../src/contact-info/leaders";
 import {
   createKey,
   faultyItemQueue,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
-import { ERROR_CODES } from "../../src/http/errors";
+import { ERROR_CODES } from "../../src/http/error-codes";
 import { request } from "../helpers";
 
 type Document = {

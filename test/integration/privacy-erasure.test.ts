@@ -2,9 +2,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
-import { verdictCacheKey } from "../../src/batch/result-cache";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
+import { verdictCacheKey } from "../../src/enrichment/result-cache";
 import type { Environment } from "../../src/environment";
 import {
   createKey,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchStatus } from "../../src/batch/views";
+import { batchStatus } from "../../src/contact-info/batch-views";
 
 describe("batch status", () => {
   it("is pending while no item has finished", () => expect(batchStatus(3, 0, 0)).toBe("pending"));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ItemOutcome } from "../../src/batch/contract";
-import { BUDGET_EXHAUSTED, chargeOutcomes, itemCharge, maxItemCharge } from "../../src/batch/credits";
-import type { SourceReport } from "../../src/batch/views";
+import type { ItemOutcome } from "../../src/contact-info/batch-contract";
+import type { SourceReport } from "../../src/contact-info/batch-views";
 import type { Email, Phone } from "../../src/contact-info/contact";
+import { BUDGET_EXHAUSTED, chargeOutcomes, itemCharge, maxItemCharge } from "../../src/credits/credits";
 
 const prices = { email: 1, phone: 10, verification: 0 };
 const email = (address: string): Email => ({ address, type: "work", status: "valid", confidence: 90, source: "sandbox" });

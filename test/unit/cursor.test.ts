@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeItemCursor, encodeItemCursor } from "../../src/batch/cursor";
+import { decodeItemCursor, encodeItemCursor } from "../../src/http/item-cursor";
 
 describe("page cursors", () => {
   it.each([0, 1, 999, 1000, 123_456])("round-trip index %i", (index) => {

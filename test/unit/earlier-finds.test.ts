@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ItemOutcome } from "../../src/batch/contract";
 import { endWithEarlierFinds } from "../../src/batch/earlier-finds";
+import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import type { Email, Phone } from "../../src/contact-info/contact";
 
 const email = (address: string, confidence: number, source: string): Email => ({

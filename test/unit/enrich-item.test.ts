@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ResultCache } from "../../src/batch/result-cache";
 import { personKey } from "../../src/contact-info/person";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
+import type { ResultCache } from "../../src/enrichment/result-cache";
 import type { EmailVerifier, VerdictResult } from "../../src/enrichment/verifier";
 
 const found: FindResult = {

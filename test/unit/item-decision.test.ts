@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SOURCE_OUTCOMES, type SourceReport } from "../../src/batch/views";
+import { SOURCE_OUTCOMES, type SourceReport } from "../../src/contact-info/batch-views";
 import { type AttemptFacts, decideItem } from "../../src/enrichment/item-decision";
 
 const email = { address: "ada@a.example", type: "work" as const, status: "valid" as const, confidence: 90, source: "hunter" };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -13,7 +12,8 @@ import {
   type MessageItem,
   packMessages,
   sendSplitting,
-} from "../../src/queue/item-message";
+} from "../../src/batch/item-message";
+import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 
 const batch: MessageBatchFields = { batchId: "b", environment: "test", fields: ["email", "phone"] };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizePerson } from "../../src/contact-info/person";
-import { hashKeys, identifierKeys, storedItemKeys } from "../../src/privacy/person-keys";
+import { hashKeys, identifierKeys, storedItemKeys } from "../../src/contact-info/person-keys";
 import { sha256Hex } from "../../src/sha256";
 
 const keysOf = (input: Parameters<typeof normalizePerson>[0]) => identifierKeys(normalizePerson(input));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhookUrlProblem } from "../../src/webhooks/webhook-url";
+import { webhookUrlProblem } from "../../src/contact-info/webhook-url";
 
 const SPECIAL = "special-purpose address";
 const HOST = "must name a public host";

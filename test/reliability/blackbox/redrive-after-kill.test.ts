@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BatchPage } from "../../../src/batch/views";
+import type { BatchPage } from "../../../src/contact-info/batch-views";
 import { type BatchClient, batchClient, expectExactCounts, until } from "../../blackbox-helpers";
 import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 

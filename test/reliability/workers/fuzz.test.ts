@@ -2,8 +2,8 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodeItemCursor } from "../../../src/batch/cursor";
 import { PERSON_FIELDS } from "../../../src/contact-info/person";
+import { encodeItemCursor } from "../../../src/http/item-cursor";
 import { COMPLETE_PERSON } from "../../fixtures";
 import { createKey, getStatus, request, submit, submitBatch } from "../../helpers";
 

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import type { Prices } from "../config";
+import type { NewItem } from "../contact-info/batch-contract";
 import type { ContactField } from "../contact-info/contact";
-import type { NewItem } from "./contract";
+import { intakeCounts } from "../contact-info/leaders";
 import { maxItemCharge } from "./credits";
-import { intakeCounts } from "./leaders";
 
 // What a batch would be, told before it is submitted: the response of POST …/estimate.
 

@@ -1,7 +1,7 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
-import { emailSchema, itemErrorSchema, phoneSchema } from "../contact-info/contact";
+import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;

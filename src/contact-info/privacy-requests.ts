@@ -1,7 +1,7 @@
 import * as z from "zod";
-import { type NormalizedPerson, normalizePerson, personInputSchema } from "../contact-info/person";
 import { badRequest } from "../http/errors";
 import type { FieldError } from "../http/problem";
+import { type NormalizedPerson, normalizePerson, personInputSchema } from "./person";
 
 // The privacy routes' bodies: a person is given as a submit item is (personInputSchema),
 // with the same checks, so what can be submitted can be erased and suppressed.

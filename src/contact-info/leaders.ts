@@ -1,4 +1,4 @@
-import type { NewItem } from "./contract";
+import type { NewItem } from "./batch-contract";
 
 /**
  * Within-batch de-duplication: of the valid items with the same person key (the

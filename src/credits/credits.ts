@@ -1,6 +1,6 @@
 import type { Prices } from "../config";
+import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ContactField, ItemError } from "../contact-info/contact";
-import type { ItemOutcome } from "./contract";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the
 // estimate (which bounds the charge) read one rule.

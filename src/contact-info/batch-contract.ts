@@ -1,11 +1,9 @@
 // What crosses the RPC boundary of the batch Durable Object: its arguments and answers.
-import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "../contact-info/contact";
-import type { NormalizedPerson, PersonInput } from "../contact-info/person";
-import type { Tenant } from "../tenant";
-import type { BatchPageData, BatchSummary, SourceReport } from "./views";
 
-/** The customer and environment a batch belongs to: reads by any other answer 404. */
-export type BatchOwner = Tenant;
+import type { BatchOwner } from "../tenant";
+import type { BatchPageData, BatchSummary, SourceReport } from "./batch-views";
+import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "./contact";
+import type { NormalizedPerson, PersonInput } from "./person";
 
 /**
  * A batch to create. Its items come in one call, or, for a batch too large for one

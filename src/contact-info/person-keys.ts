@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
 import { sha256Hex } from "../sha256";
+import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from "./person";
 
 // The keys a person is found by, for erasure and the suppression list: one per
 // identifier the person carries (an email, a LinkedIn profile, a name with a

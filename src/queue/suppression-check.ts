@@ -1,8 +1,8 @@
 import { accountStub } from "../account/stub";
-import type { ItemOutcome } from "../batch/contract";
+import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
-import type { PendingMessage } from "../queue/pending-only";
-import { hashKeys, identifierKeys } from "./person-keys";
+import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import type { PendingMessage } from "./pending-only";
 
 // The do-not-enrich list is checked when items are processed, not at submission:
 // a person suppressed after a batch was submitted is still never looked up, and

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from "../http/paging";
+import { decodeCursor, encodeCursor } from "./paging";
 
 // A batch's items page by item index: the cursor carries "i:<next item index>".
 const PREFIX = "i:";

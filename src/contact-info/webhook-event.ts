@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { type BatchSummary, batchSummarySchema } from "../batch/views";
 import { ENVIRONMENTS, type Environment } from "../environment";
+import { type BatchSummary, batchSummarySchema } from "./batch-views";
 
 /** The batch.completed event body, as receivers get it (and as the OpenAPI document describes it). */
 export const batchCompletedEventSchema = z.object({

@@ -1,0 +1,62 @@
+// The floors of src/, lowest first: a module imports only from its own floor or
+// the floors below it, and no import ever leads back to where it started. Rooms
+// low in the house are vocabulary (shapes, codes, pure rules); rooms high up wire
+// them together. A new room gets a floor here, or its imports fail the check.
+// `npm run lint` runs this (.ci/run calls it).
+const FLOORS = [
+  // Floor modules: no room of their own, importing nothing but each other.
+  ["floor", "src/(backoff|byte-budget-cache|config|environment|log|sha256|sql-migrations|tenant)\\.ts"],
+  ["http", "src/http/"],
+  ["contact-info", "src/contact-info/"],
+  ["file-core", "src/file-core/"],
+  ["credits", "src/credits/"],
+  ["rate-limit", "src/rate-limit/"],
+  ["idempotency", "src/idempotency/"],
+  ["account", "src/account/"],
+  ["enrichment", "src/enrichment/"],
+  ["batch", "src/batch/"],
+  ["webhooks", "src/webhooks/"],
+  ["keys", "src/keys/"],
+  ["queue", "src/queue/"],
+  ["privacy", "src/privacy/"],
+  ["middleware", "src/(middleware/|app-env\\.ts)"],
+  ["routes", "src/routes/"],
+  ["openapi", "src/openapi/"],
+  ["entry", "src/(app|index)\\.ts"],
+];
+
+const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A circle between modules makes their load order matter and hides which one owns what.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "room-without-floor",
+      comment: "Every module of src/ is on a floor (FLOORS above).",
+      severity: "error",
+      from: { path: "^src/", pathNot: anyOf(FLOORS) },
+      to: {},
+    },
+    ...FLOORS.slice(0, -1).map(([name, path], floor) => ({
+      name: `no-import-up-from-${name}`,
+      comment: `${name} imports only from its own floor and those below it (FLOORS).`,
+      severity: "error",
+      from: { path: `^${path}` },
+      to: { path: anyOf(FLOORS.slice(floor + 1)) },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    // TypeScript 7 has no compiler API for dependency-cruiser to parse with; swc reads
+    // the same imports, type-only ones included.
+    parser: "swc",
+  },
+};

@@ -1,0 +1,90 @@
+import { type Config, readConfig } from "../config";
+import type { ItemError } from "../contact-info/contact";
+import { log } from "../log";
+import type { BatchParts } from "./batch-parts";
+import { type BatchRow, requireBatchRow } from "./batch-row";
+import { purgeStep } from "./cache-purge";
+import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
+import { expireItems, timedOutItems } from "./item-store";
+import { fanOutRoom, nextStep, type Step } from "./next-step";
+import { reportStep } from "./outbox";
+import { noteDatabaseSize } from "./scrub";
+import { settle } from "./settle";
+import { failWebhook, sendWebhook } from "./webhook-state";
+
+const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
+
+// Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
+const MAX_STEPS_PER_ALARM = 8;
+
+/**
+ * Takes the steps `nextStep` plans, in turn, until one is to wait: then the alarm is
+ * armed for it. `readRow`: the batch row, if the batch exists; `noRow`: what to do
+ * when it does not (staged chunks whose `create` never came).
+ */
+export async function advance(parts: BatchParts, readRow: () => BatchRow | undefined, noRow: () => Promise<void>): Promise<void> {
+  const { env, storage } = parts;
+  const config = readConfig(env);
+  for (let turn = 0; turn < MAX_STEPS_PER_ALARM; turn++) {
+    const row = readRow();
+    if (!row) return noRow();
+    const step = nextStep(row, Date.now(), config);
+    if (step.kind === "none") return storage.deleteAlarm();
+    if (step.kind === "wait_until") return storage.setAlarm(step.at);
+    const done = await takeStep(parts, step, row, config);
+    noteDatabaseSize(storage);
+    if (!done) return;
+  }
+  await storage.setAlarm(Date.now());
+}
+
+/** Takes one step; false when it armed the alarm to go on later instead. */
+async function takeStep(
+  parts: BatchParts,
+  step: Exclude<Step, { kind: "none" | "wait_until" }>,
+  row: BatchRow,
+  config: Config,
+): Promise<boolean> {
+  const { env, storage, sql } = parts;
+  switch (step.kind) {
+    case "report":
+      return reportStep(env, storage, row);
+    case "purge_cache":
+      return purgeStep(storage, parts.cache, parts.cacheWrites, row.id);
+    case "fan_out":
+      return enqueueing(storage, row, () => fanOut(fanOutTarget(parts, config), row, fanOutRoom(row.in_flight, config)));
+    case "redrive":
+      return enqueueing(storage, row, () => redrive(fanOutTarget(parts, config), row, config.redriveAfterSeconds));
+    case "time_out_items":
+      return enqueueing(storage, row, () => timeOutItems(parts, row, config));
+    case "send_webhook":
+      return sendWebhook(env.WEBHOOK_QUEUE, storage, row);
+    case "fail_webhook":
+      return failWebhook(sql, row);
+    case "expire":
+      return expire(parts, row);
+  }
+}
+
+/** Where the fan-out sends, and how items it cannot send end (settled like any other end). */
+export function fanOutTarget(parts: BatchParts, config: Config): FanOutTarget {
+  return {
+    storage: parts.storage,
+    queue: parts.env.ITEM_QUEUE,
+    settle: (outcomes) => settle(parts, requireBatchRow(parts.sql), outcomes, config),
+    isComplete: () => requireBatchRow(parts.sql).completed_at !== null,
+  };
+}
+
+/** Through settle like any end, so what an item found before a wait still completes it. */
+async function timeOutItems(parts: BatchParts, row: BatchRow, config: Config): Promise<boolean> {
+  await settle(parts, row, timedOutItems(parts.sql, DEADLINE_PASSED), config);
+  return true;
+}
+
+function expire({ storage, pages }: BatchParts, row: BatchRow): boolean {
+  expireItems(storage);
+  pages.clear();
+  log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
+  return true;
+}
