@@ -56,7 +56,9 @@ export async function submitJob(client: Client, job: SavedJob, items: readonly P
   }
 }
 
-/** Polls every batch until all are completed, telling the counts as they move. */
+const STREAMS_AT_ONCE = 4;
+
+/** Follows every batch (its event stream, else polling) until all are completed, telling the counts as they move. */
 export async function watchJob(client: Client, job: SavedJob, onProgress: (progress: Progress) => void, signal: AbortSignal) {
   const done = job.batches.map(() => 0);
   const failed = job.batches.map(() => 0);
@@ -71,8 +73,12 @@ export async function watchJob(client: Client, job: SavedJob, onProgress: (progr
     if (rate > 0 && progress.done < progress.total) progress.secondsLeft = Math.ceil((progress.total - progress.done) / rate);
     onProgress(progress);
   };
-  await Promise.all(
-    job.batches.map(async (batch, i) => {
+  // Each wait holds a connection open (the batch's event stream); a browser gives an origin only six
+  // over HTTP/1.1 (`npm run dev`), so a few at a time leave room for the page's other requests.
+  const queue = job.batches.map((batch, i) => ({ batch, i }));
+  const follower = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { batch, i } = next;
       if (batch.batchId === undefined) throw new Error("a batch was never submitted");
       await client.waitForBatch(batch.batchId, {
         signal,
@@ -82,8 +88,9 @@ export async function watchJob(client: Client, job: SavedJob, onProgress: (progr
           tell();
         },
       });
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STREAMS_AT_ONCE, queue.length) }, follower));
 }
 
 const sum = (list: readonly number[]) => list.reduce((a, b) => a + b, 0);

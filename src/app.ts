@@ -11,6 +11,7 @@ import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
 import { referencePage } from "./openapi/reference-page";
 import { API_INDEX } from "./routes/api-index";
+import { batchEvents } from "./routes/batch-events";
 import { contactInfo } from "./routes/contact-info";
 import { privacy } from "./routes/privacy";
 import { rateLimits } from "./routes/rate-limits";
@@ -32,6 +33,7 @@ v2.use(
   }),
 )
   .route("/person/contact-info", contactInfo)
+  .route("/person/contact-info", batchEvents)
   .route("/me/rate-limits", rateLimits)
   .route("/me/usage", usage)
   .route("/privacy", privacy);

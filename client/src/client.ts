@@ -3,6 +3,7 @@
 // honoured, polling paced by the RateLimit field, results paged for you, and every
 // error answer thrown as a typed ProblemError.
 import createOpenApiClient from "openapi-fetch";
+import { followBatch } from "./batch-events.js";
 import type { BatchItem, BatchReceipt, BatchStatus, Environment, Estimate, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
 import { type Problem, type ProblemError, problemError } from "./problem.js";
 import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit.js";
@@ -37,14 +38,17 @@ export interface Submitted extends BatchReceipt {
   replayed: boolean;
 }
 
-export type BatchSummary = Omit<BatchStatus, "items" | "nextCursor">;
+/** A batch's counters: the status without its items and webhook, as its event stream's progress events carry them. */
+export type BatchSummary = Omit<BatchStatus, "items" | "nextCursor" | "webhook">;
 
 export interface WaitOptions {
-  /** Called after every poll with the batch's counters. */
+  /** Called with the batch's counters as they change (each event of the stream, or each poll). */
   onProgress?: (batch: BatchSummary) => void;
   signal?: AbortSignal;
-  /** Shortest time between polls; default 1000 ms. Polls slow down further as the rate limit runs low. */
+  /** When polling: the shortest time between polls; default 1000 ms. Polls slow down further as the rate limit runs low. */
   intervalMs?: number;
+  /** false: poll, never open the batch's event stream. Default true. */
+  stream?: boolean;
 }
 
 export interface PageOptions {
@@ -61,7 +65,10 @@ export interface Client {
   estimate(items: SubmitItem[], options?: Pick<SubmitOptions, "fields" | "maxCredits" | "signal">): Promise<Estimate>;
   /** One page of a batch. */
   getBatch(id: string, options?: PageOptions): Promise<BatchStatus>;
-  /** Polls until the batch is completed and answers its counters. */
+  /**
+   * Follows the batch's event stream until it is completed and answers its counters;
+   * polls instead when the stream cannot be opened or keeps failing.
+   */
   waitForBatch(id: string, options?: WaitOptions): Promise<BatchSummary>;
   /** Every item of the batch (or those with `status`), in submission order, page after page. */
   items(id: string, options?: { status?: ItemStatusFilter; signal?: AbortSignal }): AsyncGenerator<BatchItem, void, undefined>;
@@ -70,6 +77,7 @@ export interface Client {
 const BATCHES = "/v2/{environment}/person/contact-info";
 const BATCH = "/v2/{environment}/person/contact-info/{id}";
 const ESTIMATE = "/v2/{environment}/person/contact-info/estimate";
+const EVENTS = "/v2/{environment}/person/contact-info/{id}/events";
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -149,10 +157,25 @@ export function createClient(options: ClientOptions): Client {
     async getBatch(id, pageOptions = {}) {
       return (await page(id, pageOptions)).data;
     },
-    async waitForBatch(id, { onProgress, signal, intervalMs = 1000 } = {}) {
+    async waitForBatch(id, { onProgress, signal, intervalMs = 1000, stream = true } = {}) {
+      // Any answer but the stream (a 429, an older server's 404, a proxy that buffers) falls back to
+      // polling, which waits out what the server asks for and throws the problems that are final.
+      const open = async (lastEventId: string | undefined) => {
+        const { data, response } = await api.GET(EVENTS, {
+          params: { path: { environment, id }, header: lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId } },
+          parseAs: "stream",
+          signal,
+        });
+        const isStream = response.ok && response.headers.get("content-type")?.startsWith("text/event-stream");
+        if (isStream && data) return data;
+        await response.body?.cancel();
+        return null;
+      };
+      const streamed = stream ? await followBatch<BatchSummary>(open, onProgress, signal) : null;
+      if (streamed) return streamed;
       for (;;) {
         const { data, response } = await page(id, { limit: 1, signal });
-        const { items: _items, nextCursor: _next, ...summary } = data;
+        const { items: _items, nextCursor: _next, webhook: _webhook, ...summary } = data;
         onProgress?.(summary);
         if (summary.status === "completed") return summary;
         await sleep(pollDelayMs(parseRateLimit(response.headers.get("RateLimit")), intervalMs), signal);

@@ -72,6 +72,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/person/contact-info/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a batch as it runs: a stream of server-sent events
+         * @description A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch): `progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every 250 ms (those in between are coalesced); `item` (with `items=true`): one per finished item, the item as GET …/{id} shows it; `completed`: the counters once every item has finished; then the stream ends. A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`. Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID. Opening a stream counts as one request of contact_info_status (Tier 4), however long it stays open.
+         */
+        get: operations["streamContactInfoBatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/me/usage": {
         parameters: {
             query?: never;
@@ -369,6 +389,27 @@ export interface components {
                 message: string;
             }[];
         };
+        /** @description RFC 9457 problem details, code `invalid_last_event_id`. */
+        InvalidLastEventIdProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/invalid_last_event_id";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "invalid_last_event_id";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
         /** @description RFC 9457 problem details, code `invalid_query`. */
         InvalidQueryProblem: {
             /**
@@ -383,7 +424,7 @@ export interface components {
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
-             * @description Stable, snake_case: switch on it.
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             code: "invalid_query";
@@ -2330,6 +2371,239 @@ export interface operations {
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "endpointType": "contact_info_request",
                      *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    streamContactInfoBatchEvents: {
+        parameters: {
+            query?: {
+                /** @description true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only. */
+                items?: "true" | "false";
+            };
+            header?: {
+                /** @description The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The batchId from the submit receipt. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events. */
+            200: {
+                headers: {
+                    /** @description Never cached. */
+                    "Cache-Control": string;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: progress
+                     *     id: 0
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"pending","totalItems":3,"completedItems":0,"failedItems":0,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"maxCredits":100}
+                     *
+                     *     event: item
+                     *     id: 1
+                     *     data: {"index":0,"externalId":"crm-1","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
+                     *
+                     *     event: item
+                     *     id: 2
+                     *     data: {"index":1,"externalId":"crm-2","status":"pending","outcome":null,"input":{"externalId":"crm-2","fullName":"Grace Hopper","companyName":"Cobol Systems","linkedinUrl":"https://www.linkedin.com/in/grace-hopper"},"emails":[],"phones":[],"error":null,"fromCache":false,"credits":0,"sources":[]}
+                     *
+                     *     event: progress
+                     *     id: 2
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"processing","totalItems":3,"completedItems":1,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"maxCredits":100}
+                     *
+                     *     event: item
+                     *     id: 3
+                     *     data: {"index":2,"externalId":"crm-3","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
+                     *
+                     *     event: completed
+                     *     id: 3
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"completed","totalItems":3,"completedItems":2,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":"2026-11-22T10:00:41.000Z","creditsCharged":11,"maxCredits":100}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent (code `invalid_query` or `invalid_last_event_id`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"] | components["schemas"]["InvalidLastEventIdProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such batch for this customer and environment (another customer's batch looks the same) (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The batch's data was deleted: at the end of its retention period, or by its owner (code `batch_expired` or `batch_deleted`). */
+            410: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/batch_expired",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This batch's data was deleted at 2026-12-22T10:00:00.000Z, at the end of its retention period.",
+                     *       "code": "batch_expired",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "expiredAt": "2026-12-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["BatchExpiredProblem"] | components["schemas"]["BatchDeletedProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
                      *       "windowSeconds": 60,
                      *       "retryAfterSeconds": 12
                      *     }

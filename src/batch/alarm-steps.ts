@@ -82,9 +82,10 @@ async function timeOutItems(parts: BatchParts, row: BatchRow, config: Config): P
   return true;
 }
 
-function expire({ storage, pages }: BatchParts, row: BatchRow): boolean {
+function expire({ storage, pages, events }: BatchParts, row: BatchRow): boolean {
   expireItems(storage);
   pages.clear();
+  events.notify();
   log("batch_expired", { batchId: row.id, environment: row.environment, items: row.total_items });
   return true;
 }

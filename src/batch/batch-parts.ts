@@ -1,5 +1,6 @@
 import type { ResultCache } from "../enrichment/result-cache";
 import type { CacheWrites } from "./cache-writes";
+import type { EventStreams } from "./event-streams";
 import type { PageCache } from "./page-cache";
 
 /**
@@ -14,4 +15,6 @@ export interface BatchParts {
   readonly cache: ResultCache;
   readonly cacheWrites: CacheWrites;
   readonly pages: PageCache;
+  /** The open progress streams, woken whenever items finish or the batch ends. */
+  readonly events: EventStreams;
 }

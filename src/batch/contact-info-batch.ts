@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import type { CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "../contact-info/batch-contract";
+import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch } from "../contact-info/webhook-event";
 import { kvResultCache } from "../enrichment/result-cache";
@@ -23,6 +24,7 @@ import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
 import { eraseBatch, pendingAmong } from "./erase";
 import { erasePersonItems } from "./erase-person";
+import { EventStreams, type EventsRead } from "./event-streams";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
 import { reportToAccount } from "./outbox";
@@ -55,7 +57,15 @@ export class ContactInfoBatch extends DurableObject<Env> {
     this.#sql = ctx.storage.sql;
     const { resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds } = readConfig(env).enrichment;
     const cache = kvResultCache(env.RESULT_CACHE, resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds);
-    this.#parts = { env, storage: ctx.storage, sql: this.#sql, cache, cacheWrites: new CacheWrites(cache), pages: new PageCache() };
+    this.#parts = {
+      env,
+      storage: ctx.storage,
+      sql: this.#sql,
+      cache,
+      cacheWrites: new CacheWrites(cache),
+      pages: new PageCache(),
+      events: new EventStreams(ctx.storage),
+    };
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
@@ -122,6 +132,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...items } };
   }
 
+  /** The batch's events as a stream of server-sent events (event-streams.ts), as far as `owner` may know. */
+  events(owner: BatchOwner, request: EventsRequest): EventsRead {
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
+    return row && ownedBy(row, owner) ? this.#parts.events.open(row, request) : { kind: "none" };
+  }
+
   /**
    * Records finished items, and the same result for their followers (items of
    * this batch with the same person). Only items still pending change, so a
@@ -158,6 +174,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (!row) return null;
     const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.#sql, row) : []);
     this.#parts.pages.clear();
+    this.#parts.events.notify();
     log("batch_deleted", { batchId: requireBatchRow(this.#sql).id, environment: owner.environment });
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, requireBatchRow(this.#sql));

@@ -96,6 +96,13 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
+  // The progress stream (event-log.ts): each finished item's event number, handed out in
+  // turn from the batch's event_seq; the second index finds the finished items not yet
+  // numbered (an older batch's are numbered the first time the log is read).
+  `ALTER TABLE items ADD COLUMN event_seq INTEGER;
+   ALTER TABLE batch ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
+   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
   // Privacy: how many items (by index) were sent to the account's person index, and
   // when an item was erased (its input and results replaced by the erased marker).
   // Batches from before send their items to the index on their next alarm.
@@ -134,6 +141,7 @@ const FRESH_SCHEMA = `
     outbox_seq INTEGER NOT NULL DEFAULT 0,
     credits_charged INTEGER NOT NULL DEFAULT 0,
     max_credits INTEGER,
+    event_seq INTEGER NOT NULL DEFAULT 0,
     people_indexed INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
@@ -157,12 +165,15 @@ const FRESH_SCHEMA = `
     due_at TEXT,
     found_earlier TEXT,
     credits INTEGER NOT NULL DEFAULT 0,
+    event_seq INTEGER,
     erased_at TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
   CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
+  CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
+  CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
   CREATE TABLE cache_purge (key TEXT NOT NULL);`;
 

@@ -16,13 +16,14 @@ const REPORT_DELAY_MS = 1_000;
  * they complete the batch, finishes it. Every end of an item goes through here.
  */
 export async function settle(
-  { storage, sql, cacheWrites }: Pick<BatchParts, "storage" | "sql" | "cacheWrites">,
+  { storage, sql, cacheWrites, events }: Pick<BatchParts, "storage" | "sql" | "cacheWrites" | "events">,
   row: BatchRow,
   outcomes: ItemOutcome[],
   config: Config,
 ): Promise<{ completed: number; failed: number }> {
   const counts = settleItems(storage, row, outcomes, config.prices);
   if (counts.completed + counts.failed === 0) return counts;
+  events.notify();
   noteDatabaseSize(storage);
   // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
   // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).

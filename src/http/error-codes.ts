@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   bad_request: 400,
   incomplete_body: 400,
   invalid_idempotency_key: 400,
+  invalid_last_event_id: 400,
   invalid_query: 400,
   invalid_request: 400,
   malformed_json: 400,

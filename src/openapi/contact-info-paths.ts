@@ -61,6 +61,10 @@ const idempotencyKeyHeader = z.object({
   }),
 });
 
+export const batchParams = environmentParams.extend({
+  id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
+});
+
 export function registerContactInfo(r: OpenAPIRegistry): void {
   r.registerPath({
     method: "post",
@@ -155,9 +159,7 @@ export function registerContactInfo(r: OpenAPIRegistry): void {
     description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
     security: keyRequired,
     request: {
-      params: environmentParams.extend({
-        id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
-      }),
+      params: batchParams,
       query: documentedStatusQuery,
     },
     responses: {

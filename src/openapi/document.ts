@@ -3,6 +3,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registerAccount } from "./account-paths";
 import { registerContactInfo } from "./contact-info-paths";
+import { registerEvents } from "./events-paths";
 import { registerMeta } from "./meta-paths";
 import { registerPrivacy } from "./privacy-paths";
 import { problemSchemaDefinitions } from "./problems";
@@ -18,6 +19,7 @@ function registry(): OpenAPIRegistry {
     description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
   registerContactInfo(r);
+  registerEvents(r);
   registerAccount(r);
   registerRateLimits(r);
   registerPrivacy(r);

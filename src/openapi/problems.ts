@@ -3,6 +3,7 @@
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { LAST_EVENT_ID_RULE } from "../contact-info/events-query";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
@@ -39,6 +40,7 @@ const PROBLEM_MEMBERS = {
   bad_request: {},
   incomplete_body: {},
   invalid_idempotency_key: { errors: fieldErrors },
+  invalid_last_event_id: {},
   invalid_query: { errors: fieldErrors },
   invalid_request: { errors: fieldErrors.optional() },
   malformed_json: {},
@@ -73,6 +75,7 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
     `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`,
     [{ path: "Idempotency-Key", message: `1 to ${MAX_KEY_LENGTH} visible ASCII characters` }],
   ),
+  invalid_last_event_id: badRequest("invalid_last_event_id", LAST_EVENT_ID_RULE),
   invalid_query: badRequest("invalid_query", `Invalid query: limit must be at most ${MAX_PAGE_SIZE}.`, [
     { path: "limit", message: `must be at most ${MAX_PAGE_SIZE}` },
   ]),

@@ -30,7 +30,11 @@ const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: En
   },
   contact_info_status: {
     tier: "Tier 4",
-    operations: (env) => [`GET /v2/${env}/person/contact-info/{id}`, `GET /v2/${env}/person/contact-info`],
+    operations: (env) => [
+      `GET /v2/${env}/person/contact-info/{id}`,
+      `GET /v2/${env}/person/contact-info`,
+      `GET /v2/${env}/person/contact-info/{id}/events`,
+    ],
   },
   rate_limits: {
     tier: "Tier 4",

@@ -18,8 +18,7 @@ import { readJsonBody } from "../http/body";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { idempotency } from "../middleware/idempotency";
 import { rateLimit } from "../middleware/rate-limit";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { BATCH_ID } from "./batch-id";
 
 // The body is read and checked (415, 413, malformed JSON) before the Idempotency-Key
 // is looked up, so a malformed retry is told what is wrong, never replayed.
@@ -125,7 +124,7 @@ export const contactInfo = new Hono<AppEnv>()
   })
   .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
     const id = c.req.param("id");
-    if (!UUID.test(id)) throw notFound("No batch with this id exists.");
+    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
     const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
     const read = await batchStub(c.env, id.toLowerCase()).status(
@@ -140,7 +139,7 @@ export const contactInfo = new Hono<AppEnv>()
   })
   .delete("/:id", rateLimit("contact_info_request"), async (c) => {
     const id = c.req.param("id");
-    if (!UUID.test(id)) throw notFound("No batch with this id exists.");
+    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
     const apiKey = c.get("apiKey");
     const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
     // Another customer's or environment's batch answers exactly like a missing one.

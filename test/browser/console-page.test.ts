@@ -127,8 +127,18 @@ describe("the /app console in a real browser", () => {
   });
 
   it("runs the file against the sandbox, survives a reload, and downloads it enriched", async () => {
+    const reads: string[] = [];
+    const onRequest = (request: { method(): string; url(): string }) => {
+      const url = new URL(request.url());
+      if (request.method() === "GET") reads.push(`${url.pathname}${url.search}`);
+    };
+    page.on("request", onRequest);
     await page.getByRole("button", { name: "Start" }).click();
     await page.locator("#run-status", { hasText: "5 of 5 rows done" }).waitFor({ timeout: 60_000 });
+    page.off("request", onRequest);
+    // Progress came over the batch's event stream; its status was read only for the results (no polls of one item).
+    expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\/events$/.test(path))).toHaveLength(1);
+    expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\?limit=1$/.test(path))).toEqual([]);
 
     // A reload keeps the run (localStorage) and the key (sessionStorage), creating no second batch.
     await page.reload({ waitUntil: "load" });

@@ -137,10 +137,71 @@ describe("rate limits", () => {
   it("keeps polling under a small status limit until the batch completes", async () => {
     const slow = createClient({ baseUrl: running.server.url, apiKey: running.slowKey });
     const { batchId } = await slow.submit([{ fullName: "Flaky Person", companyDomain: "flaky.test" }]);
-    const done = await slow.waitForBatch(batchId, { intervalMs: 100 });
+    const done = await slow.waitForBatch(batchId, { intervalMs: 100, stream: false });
     expect(done.status).toBe("completed");
     const items = [];
     for await (const item of slow.items(batchId)) items.push(item);
     expect(items).toHaveLength(1);
+  });
+});
+
+describe("waitForBatch over the batch's event stream", () => {
+  /** A client whose fetch goes through `wrap`, recording each request's path and Last-Event-ID. */
+  function watchedClient(wrap: (request: Request, send: () => Promise<Response>) => Promise<Response> = (_, send) => send()) {
+    const requests: { path: string; lastEventId: string | null }[] = [];
+    const api = createClient({
+      baseUrl: running.server.url,
+      apiKey: running.key,
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        requests.push({ path: new URL(request.url).pathname, lastEventId: request.headers.get("last-event-id") });
+        return wrap(request, () => fetch(request));
+      },
+    });
+    return { api, requests };
+  }
+  const people = [
+    { fullName: "Flaky Person", companyDomain: "flaky.test" },
+    { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
+    { firstName: "Only" },
+  ];
+
+  it("follows the stream to completed, without polling", async () => {
+    const { api, requests } = watchedClient();
+    const { batchId } = await api.submit(people);
+    const seen: BatchSummary[] = [];
+    const done = await api.waitForBatch(batchId, { onProgress: (batch) => seen.push(batch) });
+    expect(done).toMatchObject({ id: batchId, status: "completed", totalItems: 3, completedItems: 2, failedItems: 1 });
+    expect(seen.at(-1)).toEqual(done);
+    expect(requests.slice(1).map((request) => request.path)).toEqual([`/v2/test/person/contact-info/${batchId}/events`]);
+  });
+
+  it("reopens a stream that drops with Last-Event-ID, and still ends at completed", async () => {
+    let cut = false;
+    const { api, requests } = watchedClient(async (request, send) => {
+      const response = await send();
+      if (cut || !request.url.endsWith("/events")) return response;
+      cut = true;
+      // The first stream carries its first event, then the connection drops.
+      const text = await response.text().catch(() => "");
+      return new Response(text.slice(0, text.indexOf("\n\n") + 2), { headers: response.headers });
+    });
+    const { batchId } = await api.submit(people);
+    const done = await api.waitForBatch(batchId);
+    expect(done).toMatchObject({ status: "completed", totalItems: 3 });
+    const streams = requests.filter((request) => request.path.endsWith("/events"));
+    expect(streams.length).toBeGreaterThanOrEqual(2);
+    expect(streams[0]!.lastEventId).toBeNull();
+    expect(streams[1]!.lastEventId).toMatch(/^[0-9]+$/);
+  });
+
+  it("polls when the stream cannot be opened", async () => {
+    const { api, requests } = watchedClient((request, send) =>
+      request.url.endsWith("/events") ? Promise.resolve(new Response("Bad gateway", { status: 502 })) : send(),
+    );
+    const { batchId } = await api.submit(people);
+    const done = await api.waitForBatch(batchId, { intervalMs: 200 });
+    expect(done).toMatchObject({ status: "completed", totalItems: 3 });
+    expect(requests.filter((request) => request.path === `/v2/test/person/contact-info/${batchId}`).length).toBeGreaterThan(0);
   });
 });

@@ -104,6 +104,8 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
       "",
     ]);
     expect(rows[5]![column("enriched_outcome")]).toBe("found");
+    // It waited on each batch's event stream (the server logs each one closing), not by polling.
+    for (const id of firstBatchIds) expect(running.server.output()).toContain(`{"event":"event_stream_closed","batchId":"${id}"`);
   });
 
   it("creates no new batch when run again on the same file", async () => {

@@ -210,7 +210,11 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "contact_info_status",
         tier: "Tier 4",
-        operations: ["GET /v2/live/person/contact-info/{id}", "GET /v2/live/person/contact-info"],
+        operations: [
+          "GET /v2/live/person/contact-info/{id}",
+          "GET /v2/live/person/contact-info",
+          "GET /v2/live/person/contact-info/{id}/events",
+        ],
         limit: 100,
         windowSeconds: 60,
         remaining: 100,
