@@ -31,6 +31,10 @@ export default defineConfig({
           PROSPEO_API_KEY: FAKE_KEYS.prospeo,
           ZEROBOUNCE_API_KEY: FAKE_KEYS.zerobounce,
           NEVERBOUNCE_API_KEY: FAKE_KEYS.neverbounce,
+          // The fake vendors rate-limit one person at a time (`-busy.example`), which a governor
+          // rightly turns into a pause of the whole vendor for every later test; the governor's
+          // own tests turn it on (test/integration/vendor-governor*.test.ts).
+          VENDOR_GOVERNOR: "off",
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
         },

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { GOVERNED_VENDORS, type GovernedVendor, PUBLISHED_LIMITS, type RateWindow } from "./vendor-limits";
 
 const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl", "apollo", "prospeo"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -35,6 +36,33 @@ const nameList = <Name extends string>(known: readonly Name[], what: string) => 
     return names.filter(isKnown);
   });
 };
+
+const isVendor = (name: string): name is GovernedVendor => (GOVERNED_VENDORS as readonly string[]).includes(name);
+
+/**
+ * VENDOR_RATE_LIMITS: `vendor=LIMIT/SECONDS[+LIMIT/SECONDS…]`, comma-separated, each
+ * replacing that vendor's published limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`);
+ * empty keeps them all.
+ */
+const vendorRateLimits = z.string().transform((value, ctx) => {
+  const limits: Record<GovernedVendor, readonly RateWindow[]> = { ...PUBLISHED_LIMITS };
+  for (const entry of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
+    const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
+    if (!isVendor(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `entry "${entry}" is not vendor=LIMIT/SECONDS[+LIMIT/SECONDS] (vendors: ${GOVERNED_VENDORS.join(", ")}; whole numbers >= 1)`,
+      });
+      continue;
+    }
+    limits[name] = windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) }));
+  }
+  return limits;
+});
 
 const configSchema = z
   .object({
@@ -76,6 +104,8 @@ const configSchema = z
     CREDITS_PER_EMAIL: whole(0),
     CREDITS_PER_PHONE: whole(0),
     CREDITS_PER_VERIFICATION: whole(0),
+    VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
+    VENDOR_RATE_LIMITS: vendorRateLimits,
   })
   .refine((vars) => vars.RETRY_BASE_DELAY_SECONDS <= vars.RETRY_MAX_DELAY_SECONDS, {
     error: "must not exceed RETRY_MAX_DELAY_SECONDS",
@@ -113,6 +143,8 @@ const configSchema = z
       verdictCacheTtlSeconds: vars.VERDICT_CACHE_TTL_SECONDS,
       resultCacheTtlSeconds: vars.RESULT_CACHE_TTL_SECONDS,
       resultCacheNotFoundTtlSeconds: vars.RESULT_CACHE_NOT_FOUND_TTL_SECONDS,
+      /** Each vendor's limits for the shared budget, or null when calls are not governed. */
+      vendorLimits: vars.VENDOR_GOVERNOR === "on" ? vars.VENDOR_RATE_LIMITS : null,
     },
   }));
 

@@ -11,6 +11,7 @@ export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { IdempotencyStore } from "./idempotency/idempotency-store";
 export { RateLimiter } from "./rate-limit/rate-limiter";
+export { VendorGovernor } from "./vendor-governor/vendor-governor";
 export { WebhookSender } from "./webhooks/webhook-sender";
 
 const consumers = new Map<string, QueueConsumer>([

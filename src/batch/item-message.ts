@@ -45,7 +45,14 @@ export const ITEMS_PER_MESSAGE = 10;
  */
 export const itemMessageSchema = z.preprocess(
   (body) => (isSingleItemMessage(body) ? asGroupOfOne(body) : body),
-  messageBatchSchema.extend({ items: z.array(messageItemSchema).min(1) }),
+  messageBatchSchema.extend({
+    items: z.array(messageItemSchema).min(1),
+    /**
+     * Attempts its items made before this message: set when the consumer sends a message
+     * again because our rate governor held its items back (that attempt did not count).
+     */
+    attemptsBefore: z.number().int().nonnegative().optional(),
+  }),
 );
 export type ItemMessage = z.infer<typeof itemMessageSchema>;
 

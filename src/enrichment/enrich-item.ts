@@ -9,7 +9,7 @@ import { type ProviderReport, runWaterfall } from "./waterfall";
 export type Resolution =
   | { kind: "record"; result: ItemResult; reports: ProviderReport[] }
   /** `found`: what this attempt found before a source asked for time; the batch keeps it for the item's end. */
-  | { kind: "retry"; retryAfterSeconds: number | undefined; found: Contacts; reports: ProviderReport[] };
+  | { kind: "retry"; retryAfterSeconds: number | undefined; held: boolean; found: Contacts; reports: ProviderReport[] };
 
 export interface EnrichOptions {
   providers: readonly ContactProvider[];
@@ -37,7 +37,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   const cached = options.cache && (await options.cache.store.get(options.cache.key));
   if (cached) return { kind: "record", result: completedItem(cached, true), reports: [] };
 
-  const { reports, emails, phones, satisfied, transientFailures, retryAfterSeconds } = await runWaterfall(
+  const { reports, emails, phones, satisfied, transientFailures, held, retryAfterSeconds } = await runWaterfall(
     options.providers,
     request,
     options.satisfiedConfidence,
@@ -49,6 +49,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     sources,
     satisfied,
     retryable: transientFailures > 0,
+    held: held > 0 && held === transientFailures,
     retryAfterSeconds,
     attempt: request.attempt,
     maxAttempts: options.maxAttempts,

@@ -42,7 +42,11 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
         params.set("last_name", name.last);
       }
       const request = new Request(`${baseUrl}/v2/email-finder?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
-      const body = await fetchJson<HunterEmailFinderResponse>(call, request, { notFound: [404, 451], transient: [202, 222, 403] });
+      const body = await fetchJson<HunterEmailFinderResponse>(call, request, {
+        notFound: [404, 451],
+        transient: [202, 222, 403],
+        rateLimited: [403, 429],
+      });
       const data = body?.data;
       if (!data?.email || REJECTED.has(data.verification?.status ?? "")) return notFound();
       const score = clampConfidence(data.score);

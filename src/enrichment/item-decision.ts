@@ -17,6 +17,8 @@ export interface AttemptFacts extends SourcedResult {
   satisfied: boolean;
   /** Some source failed in a way a later attempt might not. */
   retryable: boolean;
+  /** Every source that failed was held back by our rate governor: none was asked, so the attempt does not count. */
+  held: boolean;
   retryAfterSeconds: number | undefined;
   attempt: number;
   maxAttempts: number;
@@ -24,7 +26,7 @@ export interface AttemptFacts extends SourcedResult {
 
 export type Decision =
   | { kind: "record"; result: ItemResult /** A full answer, worth keeping in the result cache. */; cacheable: boolean }
-  | { kind: "retry"; retryAfterSeconds: number | undefined };
+  | { kind: "retry"; retryAfterSeconds: number | undefined; held: boolean };
 
 export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCache: boolean): ItemResult => ({
   status: "completed",
@@ -38,7 +40,9 @@ export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCa
 /**
  * An item's fate after one attempt. Complete when the requested fields are found,
  * or when every source asked answered (so `not_found` means every source said it
- * knows nothing). Otherwise retry while a source might answer later. On the last
+ * knows nothing). Otherwise retry while a source might answer later, and always
+ * when only our rate governor stood in the way (`held`: such an attempt does not
+ * count, see the consumer). On the last
  * attempt (or when no retry can help): complete with what was found; if nothing
  * was, an unavailable source fails the item with `source_unavailable`, never
  * `not_found`. Only answers with no unavailable source are cacheable.
@@ -49,7 +53,8 @@ export function decideItem(facts: AttemptFacts): Decision {
   const answered = sources.some((source) => source.outcome === "found" || source.outcome === "not_found");
   const complete = (cacheable: boolean): Decision => ({ kind: "record", result: completedItem(facts, false), cacheable });
   if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(unavailable.length === 0);
-  if (facts.retryable && facts.attempt < facts.maxAttempts) return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds };
+  if (facts.retryable && (facts.held || facts.attempt < facts.maxAttempts))
+    return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds, held: facts.held };
   if (facts.emails.length + facts.phones.length > 0) return complete(false);
   const error: ItemError =
     unavailable.length > 0

@@ -1,4 +1,5 @@
 import { log } from "../log";
+import type { CallGate } from "./call-gate";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 
 /** The upstream could not be reached at all (DNS, connection): not merely slow. */
@@ -10,6 +11,8 @@ export interface UpstreamCall {
   provider: string;
   fetch: Fetch;
   timeoutMs: number;
+  /** A vendor's shared rate budget (callGate): absent for calls nobody budgets (DNS, the sandbox, VENDOR_GOVERNOR off). */
+  gate?: CallGate;
 }
 
 /** Retry-After as seconds, from either of its forms (seconds or an HTTP date). */
@@ -27,6 +30,8 @@ export interface StatusRules {
   transient?: readonly number[];
   /** Headers to read the retry time from, in order (Retry-After, or a vendor's reset time). */
   retryAfterHeaders?: readonly string[];
+  /** Statuses meaning the vendor's rate limit, which pause it for everyone when they carry a retry time (default 429). */
+  rateLimited?: readonly number[];
 }
 
 /**
@@ -36,6 +41,8 @@ export interface StatusRules {
  * that is not JSON is permanent: retrying will not fix it.
  */
 export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: StatusRules = {}): Promise<T | null> {
+  // Before the try: a call the governor holds never reached the vendor, and says so.
+  await call.gate?.take();
   let response: Response;
   try {
     response = await call.fetch(request, { signal: AbortSignal.timeout(call.timeoutMs) });
@@ -57,6 +64,7 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     const retryAfter = (rules.retryAfterHeaders ?? ["retry-after"])
       .map((name) => retryAfterSeconds(response.headers.get(name)))
       .find((seconds) => seconds !== undefined);
+    if (retryAfter !== undefined && (rules.rateLimited ?? [429]).includes(response.status)) await call.gate?.pause(retryAfter);
     throw new TransientProviderError(`${call.provider}: upstream answered ${response.status}`, retryAfter);
   }
   if (!response.ok) {

@@ -1,5 +1,6 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import { type ContactField, mergeContacts } from "../contact-info/contact";
+import { VendorHeldError } from "./call-gate";
 import { type ContactProvider, type FindRequest, type FindResult, PermanentProviderError, TransientProviderError } from "./provider";
 
 /** What one provider said on this attempt, and how long it took (for the logs). */
@@ -12,6 +13,8 @@ export interface WaterfallResult extends FindResult {
   satisfied: boolean;
   /** Providers that failed in a way a later attempt might not. */
   transientFailures: number;
+  /** Of those, the providers our rate governor held back (never asked): an attempt they alone spoil does not count. */
+  held: number;
   /** The longest Retry-After any provider asked for. */
   retryAfterSeconds: number | undefined;
   /** One per provider, in order. */
@@ -33,6 +36,7 @@ export async function runWaterfall(
   let merged: FindResult = { emails: [], phones: [] };
   const reports: ProviderReport[] = [];
   let transientFailures = 0;
+  let held = 0;
   let retryAfterSeconds: number | undefined;
 
   for (const provider of providers) {
@@ -50,12 +54,20 @@ export async function runWaterfall(
       if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
       if (error instanceof TransientProviderError) {
         transientFailures++;
+        if (error instanceof VendorHeldError) held++;
         if (error.retryAfterSeconds !== undefined) retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
       }
       reports.push({ name: provider.name, outcome: "unavailable", ms: Date.now() - started });
     }
   }
-  return { ...merged, satisfied: isSatisfied(merged, request.fields, satisfyingConfidence), transientFailures, retryAfterSeconds, reports };
+  return {
+    ...merged,
+    satisfied: isSatisfied(merged, request.fields, satisfyingConfidence),
+    transientFailures,
+    held,
+    retryAfterSeconds,
+    reports,
+  };
 }
 
 function isSatisfied(result: FindResult, fields: readonly ContactField[], satisfyingConfidence: number): boolean {

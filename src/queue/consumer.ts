@@ -7,6 +7,7 @@ import type { Resolution } from "../enrichment/enrich-item";
 import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
+import { resendHeld } from "./held-resend";
 import { pendingOnly } from "./pending-only";
 import { queueRetryDelaySeconds, retryLater } from "./retry";
 import { suppressedOutcomes } from "./suppression-check";
@@ -31,7 +32,8 @@ function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQu
  * its items' upstreams asked for (at most MAX_RETRY_AFTER_SECONDS), until
  * ITEM_MAX_ATTEMPTS, and the batch learns when they are due; an unexpected error
  * is retried too, and past the queue's max_retries the dead-letter consumer
- * marks the message's items failed.
+ * marks the message's items failed. A message whose items only our rate governor
+ * held back (no vendor was asked) is sent again instead, its attempt not counted.
  */
 export async function consumeItems(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {
   const config = readConfig(env);
@@ -56,8 +58,12 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const retries = new Map<ItemQueueMessage, number>();
       // What items to retry found meanwhile: the batch keeps it for their end.
       const foundBeforeRetry = new Map<number, Contacts>();
-      const retry = (message: ItemQueueMessage, retryAfterSeconds = 0) =>
+      // Messages with an item to retry for a reason other than our rate governor's hold: that attempt counts.
+      const counted = new Set<ItemQueueMessage>();
+      const retry = (message: ItemQueueMessage, retryAfterSeconds = 0, held = false) => {
         retries.set(message, Math.max(retries.get(message) ?? 0, retryAfterSeconds));
+        if (!held) counted.add(message);
+      };
       const providerOutcomes = new Map<string, number>();
       const count = (reports: ProviderReport[]) => {
         for (const { name, outcome } of reports) {
@@ -68,18 +74,19 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
             if (suppressed.has(item.index)) return;
-            const { environment, customerId, fields } = message.body;
+            const { environment, customerId, fields, attemptsBefore = 0 } = message.body;
+            const attempt = attemptsBefore + message.attempts;
             let resolution: Resolution;
             try {
-              resolution = await enrich({ environment, customerId, fields, ...item, attempt: message.attempts });
+              resolution = await enrich({ environment, customerId, fields, ...item, attempt });
             } catch (error) {
-              logError("item_attempt_failed", error, { batchId, index: item.index, attempt: message.attempts });
+              logError("item_attempt_failed", error, { batchId, index: item.index, attempt });
               retry(message);
               return;
             }
             count(resolution.reports);
             if (resolution.kind === "retry") {
-              retry(message, resolution.retryAfterSeconds);
+              retry(message, resolution.retryAfterSeconds, resolution.held);
               foundBeforeRetry.set(item.index, resolution.found);
             } else outcomes.push({ index: item.index, ...resolution.result });
           }),
@@ -110,11 +117,15 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         for (const { message } of pending) retryLater(message, config, retries.get(message));
         return;
       }
-      for (const { message } of pending) {
-        const delaySeconds = delays.get(message);
-        if (delaySeconds === undefined) message.ack();
-        else message.retry({ delaySeconds });
-      }
+      await Promise.all(
+        pending.map(async ({ message }) => {
+          const delaySeconds = delays.get(message);
+          if (delaySeconds === undefined) message.ack();
+          // Held back only by our rate governor: sent again without counting the attempt.
+          else if (!counted.has(message) && (await resendHeld(env, message, delaySeconds))) message.ack();
+          else message.retry({ delaySeconds });
+        }),
+      );
       if (outcomes.length === 0) log("items_retried", { batchId, items: received, ...providerCounts });
       else log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
     }),

@@ -50,6 +50,25 @@ describe("config", () => {
     expect(() => readConfig(envWith({ TIER_3_LIMIT: "lots" }))).toThrow(/TIER_3_LIMIT/);
   });
 
+  it("reads VENDOR_RATE_LIMITS as each vendor's windows, keeping the published limits of the others", () => {
+    const { vendorLimits } = readConfig(
+      envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: " hunter=30/1+1000/60 , pdl=1000/60" }),
+    ).enrichment;
+    expect(vendorLimits?.hunter).toEqual([
+      { limit: 30, seconds: 1 },
+      { limit: 1000, seconds: 60 },
+    ]);
+    expect(vendorLimits?.pdl).toEqual([{ limit: 1000, seconds: 60 }]);
+    expect(vendorLimits?.apollo).toEqual([{ limit: 1_000, seconds: 60 }]);
+    expect(readConfig(envWith({ VENDOR_GOVERNOR: "off" })).enrichment.vendorLimits).toBeNull();
+  });
+
+  it("refuses a VENDOR_RATE_LIMITS entry it cannot read, naming it", () => {
+    for (const entry of ["hunterr=10/1", "hunter=10", "hunter=0/1", "pdl=10/1+x"]) {
+      expect(() => readConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: entry }))).toThrow(/VENDOR_RATE_LIMITS entry/);
+    }
+  });
+
   it("refuses a retry backoff whose base is over its cap", () => {
     expect(() => readConfig(envWith({ RETRY_BASE_DELAY_SECONDS: "60", RETRY_MAX_DELAY_SECONDS: "30" }))).toThrow(
       /RETRY_BASE_DELAY_SECONDS must not exceed RETRY_MAX_DELAY_SECONDS/,

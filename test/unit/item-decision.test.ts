@@ -11,6 +11,7 @@ const facts = (over: Partial<AttemptFacts>): AttemptFacts => ({
   sources: [],
   satisfied: false,
   retryable: false,
+  held: false,
   retryAfterSeconds: undefined,
   attempt: 1,
   maxAttempts: 3,
@@ -32,6 +33,7 @@ describe("deciding an item after an attempt", () => {
     expect(decideItem(facts({ sources, retryable: true, retryAfterSeconds: 5, attempt: 2 }))).toEqual({
       kind: "retry",
       retryAfterSeconds: 5,
+      held: false,
     });
   });
 
@@ -83,7 +85,19 @@ describe("deciding an item after an attempt", () => {
     expect(decideItem(facts({ emails: [email], sources, retryable: true, attempt: 1 }))).toEqual({
       kind: "retry",
       retryAfterSeconds: undefined,
+      held: false,
     });
+  });
+
+  it("retries, even past the last attempt, an item only our rate governor held back: no source was asked", () => {
+    const sources = [source("directory", "not_found"), source("hunter", "unavailable")];
+    expect(decideItem(facts({ sources, retryable: true, held: true, retryAfterSeconds: 2, attempt: 3 }))).toEqual({
+      kind: "retry",
+      retryAfterSeconds: 2,
+      held: true,
+    });
+    // A vendor that failed as well makes the attempt count, as ever.
+    expect(decideItem(facts({ sources, retryable: true, held: false, attempt: 3 }))).toMatchObject({ kind: "record" });
   });
 
   it("fails with processing_failed when no source could be asked at all", () => {

@@ -1,0 +1,87 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ItemMessage } from "../../src/batch/item-message";
+import { batchStub } from "../../src/batch/stub";
+import { readConfig } from "../../src/config";
+import { createKey, deliver, envWith, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until } from "../helpers";
+
+// The live pipeline with the governor on (the suite runs with it off, see vitest.config.ts), and
+// Hunter as the only finder: a `-busy.example` person's first look-up gets 429 with Retry-After: 600
+// (test/fakes/upstreams.ts), which pauses Hunter for every consumer.
+const governed = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter" });
+const RETRY_AFTER_SECONDS = 600;
+const { itemMaxAttempts } = readConfig(env);
+
+const hunterCalls = async () => (await (await fetch("https://hunter.test/__calls")).json<Record<string, number>>())["hunter.test"] ?? 0;
+
+const dueTimes = (batchId: string) =>
+  runInDurableObject(batchStub(env, batchId), (_, state) =>
+    state.storage.sql
+      .exec<{ due_at: string }>("SELECT due_at FROM items")
+      .toArray()
+      .map(({ due_at }) => Date.parse(due_at)),
+  );
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("a vendor's 429 with Retry-After, in a live batch", () => {
+  it("pauses that vendor for every consumer, holds its calls without spending attempts, and every item still completes", async () => {
+    const { key } = await createKey({ environment: "live" });
+    // The batches' messages are kept from the queue, to be delivered here with the governor on.
+    const queue = faultyItemQueue(async () => {});
+    const first = await submitBatch(
+      key,
+      { items: [{ fullName: "Paula Pause", companyDomain: "vendors-busy.example" }], fields: ["email"] },
+      "live",
+    );
+    const people = ["Ann One", "Bob Two", "Cy Three"].map((fullName) => ({ fullName, companyDomain: "governed.example" }));
+    const second = await submitBatch(key, { items: people, fields: ["email"] }, "live");
+    const messages = await until(async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)), {
+      what: "both batches' messages",
+      done: (sent) => [first, second].every((id) => sent.some((m) => m.batchId === id)),
+    });
+    const messageOf = (batchId: string) => messages.find((m) => m.batchId === batchId) as ItemMessage;
+
+    // Hunter answers the first person 429, Retry-After: 600. That item retries after it, as ever.
+    const called = await hunterCalls();
+    const asked = Date.now();
+    const paused = await deliver("contact-info-items", [messageOf(first)], 1, governed);
+    expect(paused.retryMessages).toHaveLength(1);
+    expect(await dueTimes(first)).toEqual([expect.any(Number)]);
+    expect((await dueTimes(first))[0]).toBeGreaterThanOrEqual(asked + RETRY_AFTER_SECONDS * 1000);
+    expect(await hunterCalls()).toBe(called + 1);
+
+    // Another consumer's items, at their last attempt: Hunter is not called while paused, and the items
+    // are neither failed nor retried at a cost: their message is sent again, its attempts kept, due after the pause.
+    const resend = vi.spyOn(env.ITEM_QUEUE, "send").mockResolvedValue(undefined as never);
+    const before = Date.now();
+    const held = await deliver("contact-info-items", [messageOf(second)], itemMaxAttempts, governed);
+    expect(await hunterCalls()).toBe(called + 1);
+    expect(held.retryMessages).toEqual([]);
+    expect(held.explicitAcks).toHaveLength(1);
+    expect(resend).toHaveBeenCalledTimes(1);
+    const [body, options] = resend.mock.calls[0]!;
+    const again = JSON.parse(body as string) as ItemMessage;
+    expect(again).toMatchObject({ batchId: second, attemptsBefore: itemMaxAttempts - 1 });
+    expect(options?.delaySeconds).toBeGreaterThanOrEqual(RETRY_AFTER_SECONDS - 1);
+    expect(await getStatus(key, second)).toMatchObject({ status: "pending", completedItems: 0, failedItems: 0 });
+    // The batch knows when they are due, so its re-drive does not send them early.
+    for (const due of await dueTimes(second)) expect(due).toBeGreaterThanOrEqual(before + (RETRY_AFTER_SECONDS - 1) * 1000);
+
+    // Once the pause is over, the messages come back and every item completes through Hunter.
+    setClockAhead((RETRY_AFTER_SECONDS + 1) * 1000);
+    await deliver("contact-info-items", [again], 1, governed);
+    await deliver("contact-info-items", [messageOf(first)], 2, governed);
+    vi.useRealTimers();
+    expect(await hunterCalls()).toBe(called + 1 + people.length + 1);
+    for (const batchId of [first, second]) {
+      const status = await getStatus(key, batchId);
+      expect(status).toMatchObject({ status: "completed", failedItems: 0 });
+      for (const item of status.items) expect(item).toMatchObject({ outcome: "found", emails: [{ source: "hunter" }] });
+    }
+  });
+});
