@@ -318,9 +318,144 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "item.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Items of a batch you submitted with webhookEvents including item.completed have finished
+         * @description One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most 100 items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.
+         */
+        post: operations["itemCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
+        Item: {
+            /** @description Position in the submitted items, from 0. */
+            index: number;
+            /** @description The caller's own id for the item, echoed back. */
+            externalId: string | null;
+            /**
+             * @description pending until processed; then completed (see outcome) or failed (see error).
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "failed";
+            /**
+             * @description Set when completed. Finding nothing is not a failure.
+             * @enum {string|null}
+             */
+            outcome: "found" | "not_found" | null;
+            /** @description The submitted fields. */
+            input: {
+                [key: string]: string;
+            };
+            emails: components["schemas"]["Email"][];
+            phones: components["schemas"]["Phone"][];
+            error: components["schemas"]["ItemError"];
+            /** @description The result came from the result cache (live only). */
+            fromCache: boolean;
+            /**
+             * @description What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.
+             * @example 1
+             */
+            credits: number;
+            /** @description The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost). */
+            sources: components["schemas"]["SourceReport"][];
+            /**
+             * Format: date-time
+             * @description Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).
+             */
+            erasedAt?: string;
+        };
+        Email: {
+            /** @example ada.lovelace@analytical.example */
+            address: string;
+            /**
+             * @description work: at the person's company domain; personal: a private mailbox.
+             * @enum {string}
+             */
+            type: "work" | "personal";
+            /**
+             * @description valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.
+             * @enum {string}
+             */
+            status: "valid" | "catch_all" | "unknown" | "unverified";
+            /**
+             * @description Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.
+             * @enum {boolean}
+             */
+            role?: true;
+            /**
+             * @description How sure the source is that the value belongs to this person, 0–100.
+             * @example 80
+             */
+            confidence: number;
+            /**
+             * @description The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.
+             * @example directory
+             */
+            source: string;
+        };
+        Phone: {
+            /**
+             * @description E.164
+             * @example +14155550132
+             */
+            number: string;
+            /**
+             * @description The line type, where the source knows it.
+             * @enum {string}
+             */
+            type: "mobile" | "landline" | "voip" | "unknown";
+            /**
+             * @description How sure the source is that the value belongs to this person, 0–100.
+             * @example 80
+             */
+            confidence: number;
+            /**
+             * @description The provider that gave this value.
+             * @example directory
+             */
+            source: string;
+        };
+        ItemError: {
+            /**
+             * @description invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.
+             * @example invalid_input
+             * @enum {string}
+             */
+            code: "invalid_input" | "processing_failed" | "processing_timeout" | "source_unavailable" | "budget_exhausted" | "suppressed" | "erased";
+            /** @example email must be an email address such as jane@example.com */
+            message: string;
+        } | null;
+        SourceReport: {
+            /**
+             * @description The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.
+             * @example directory
+             */
+            name: string;
+            /**
+             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.
+             * @enum {string}
+             */
+            outcome: "found" | "not_found" | "unavailable" | "skipped";
+            /**
+             * @description verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.
+             * @enum {string}
+             */
+            kind?: "verifier";
+        };
         /** @description RFC 9457 problem details, code `bad_request`. */
         BadRequestProblem: {
             /**
@@ -876,10 +1011,18 @@ export interface components {
             /** @description What to find; default all of email, phone. */
             fields?: ("email" | "phone")[];
             /**
-             * @description Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.
+             * @description Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.
              * @example https://example.com/hooks/contact-info
              */
             webhookUrl?: string;
+            /**
+             * @description The events to send to webhookUrl (required with this field), each at most once; default ["batch.completed"]. item.completed: a delivery for the items each record finishes, at most 100 items to a delivery, every item in exactly one (see the webhooks).
+             * @example [
+             *       "batch.completed",
+             *       "item.completed"
+             *     ]
+             */
+            webhookEvents?: ("batch.completed" | "item.completed")[];
             /**
              * @description The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.
              * @example 100
@@ -946,121 +1089,6 @@ export interface components {
             /** @description HTTP status of the last attempt; null before one, or on a timeout. */
             lastStatus: number | null;
         } | null;
-        Item: {
-            /** @description Position in the submitted items, from 0. */
-            index: number;
-            /** @description The caller's own id for the item, echoed back. */
-            externalId: string | null;
-            /**
-             * @description pending until processed; then completed (see outcome) or failed (see error).
-             * @enum {string}
-             */
-            status: "pending" | "completed" | "failed";
-            /**
-             * @description Set when completed. Finding nothing is not a failure.
-             * @enum {string|null}
-             */
-            outcome: "found" | "not_found" | null;
-            /** @description The submitted fields. */
-            input: {
-                [key: string]: string;
-            };
-            emails: components["schemas"]["Email"][];
-            phones: components["schemas"]["Phone"][];
-            error: components["schemas"]["ItemError"];
-            /** @description The result came from the result cache (live only). */
-            fromCache: boolean;
-            /**
-             * @description What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.
-             * @example 1
-             */
-            credits: number;
-            /** @description The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost). */
-            sources: components["schemas"]["SourceReport"][];
-            /**
-             * Format: date-time
-             * @description Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).
-             */
-            erasedAt?: string;
-        };
-        Email: {
-            /** @example ada.lovelace@analytical.example */
-            address: string;
-            /**
-             * @description work: at the person's company domain; personal: a private mailbox.
-             * @enum {string}
-             */
-            type: "work" | "personal";
-            /**
-             * @description valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.
-             * @enum {string}
-             */
-            status: "valid" | "catch_all" | "unknown" | "unverified";
-            /**
-             * @description Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.
-             * @enum {boolean}
-             */
-            role?: true;
-            /**
-             * @description How sure the source is that the value belongs to this person, 0–100.
-             * @example 80
-             */
-            confidence: number;
-            /**
-             * @description The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.
-             * @example directory
-             */
-            source: string;
-        };
-        Phone: {
-            /**
-             * @description E.164
-             * @example +14155550132
-             */
-            number: string;
-            /**
-             * @description The line type, where the source knows it.
-             * @enum {string}
-             */
-            type: "mobile" | "landline" | "voip" | "unknown";
-            /**
-             * @description How sure the source is that the value belongs to this person, 0–100.
-             * @example 80
-             */
-            confidence: number;
-            /**
-             * @description The provider that gave this value.
-             * @example directory
-             */
-            source: string;
-        };
-        ItemError: {
-            /**
-             * @description invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.
-             * @example invalid_input
-             * @enum {string}
-             */
-            code: "invalid_input" | "processing_failed" | "processing_timeout" | "source_unavailable" | "budget_exhausted" | "suppressed" | "erased";
-            /** @example email must be an email address such as jane@example.com */
-            message: string;
-        } | null;
-        SourceReport: {
-            /**
-             * @description The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.
-             * @example directory
-             */
-            name: string;
-            /**
-             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.
-             * @enum {string}
-             */
-            outcome: "found" | "not_found" | "unavailable" | "skipped";
-            /**
-             * @description verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.
-             * @enum {string}
-             */
-            kind?: "verifier";
-        };
         BatchList: {
             /** @description Newest first. */
             batches: components["schemas"]["BatchSummary"][];
@@ -4031,6 +4059,42 @@ export interface operations {
                         environment: "live" | "test";
                         /** Format: uri */
                         statusUrl: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    itemCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "item.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the items finished (the same on every retry).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        batchId: string;
+                        /** @description The items one record finished, as the status route shows them, by index; at most 100. Each item of the batch is in exactly one delivery. */
+                        items: components["schemas"]["Item"][];
                     };
                 };
             };

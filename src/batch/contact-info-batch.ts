@@ -3,7 +3,7 @@ import { readConfig } from "../config";
 import type { CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
-import type { CompletedBatch } from "../contact-info/webhook-event";
+import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
 import { kvResultCache } from "../enrichment/result-cache";
 import { log } from "../log";
 import type { BatchOwner } from "../tenant";
@@ -25,6 +25,7 @@ import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } 
 import { eraseBatch, pendingAmong } from "./erase";
 import { erasePersonItems } from "./erase-person";
 import { EventStreams, type EventsRead } from "./event-streams";
+import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
 import { reportToAccount } from "./outbox";
@@ -197,9 +198,20 @@ export class ContactInfoBatch extends DurableObject<Env> {
     saveWebhookAttempt(this.#sql, attempt);
   }
 
-  /** The webhook's delivery gave up without an attempt being recorded (its consumer kept crashing). */
-  abandonWebhook(): void {
-    failQueuedWebhook(this.#sql);
+  /** Item.completed delivery `seq`'s signed event, while it awaits delivery. */
+  pendingItemDelivery(seq: number): WebhookEvent | null {
+    const row = this.#row();
+    return row ? itemDeliveryEvent(this.#sql, row, seq) : null;
+  }
+
+  recordItemDeliveryAttempt(seq: number, attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+    saveItemDeliveryAttempt(this.#sql, seq, attempt);
+  }
+
+  /** A delivery (batch.completed, or item.completed `delivery`) gave up without an attempt being recorded (its consumer kept crashing). */
+  abandonWebhook(delivery?: number): void {
+    if (delivery === undefined) failQueuedWebhook(this.#sql);
+    else failItemDelivery(this.#sql, delivery);
   }
 
   override async alarm(): Promise<void> {

@@ -103,6 +103,21 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE batch ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
    CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
+  // item.completed webhooks: whether the batch subscribed (1), and its deliveries, each
+  // the items (a JSON array of indexes) one record finished, written with that record.
+  `ALTER TABLE batch ADD COLUMN item_webhooks INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE item_deliveries (
+     seq INTEGER PRIMARY KEY,
+     items TEXT NOT NULL,
+     finished_at TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_status INTEGER,
+     enqueues INTEGER NOT NULL DEFAULT 0,
+     queued_at TEXT,
+     attempted_at TEXT
+   );
+   CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`,
   // Privacy: how many items (by index) were sent to the account's person index, and
   // when an item was erased (its input and results replaced by the erased marker).
   // Batches from before send their items to the index on their next alarm.
@@ -142,6 +157,7 @@ const FRESH_SCHEMA = `
     credits_charged INTEGER NOT NULL DEFAULT 0,
     max_credits INTEGER,
     event_seq INTEGER NOT NULL DEFAULT 0,
+    item_webhooks INTEGER NOT NULL DEFAULT 0,
     people_indexed INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
@@ -175,7 +191,19 @@ const FRESH_SCHEMA = `
   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';
   CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
-  CREATE TABLE cache_purge (key TEXT NOT NULL);`;
+  CREATE TABLE cache_purge (key TEXT NOT NULL);
+  CREATE TABLE item_deliveries (
+    seq INTEGER PRIMARY KEY,
+    items TEXT NOT NULL,
+    finished_at TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'queued', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    enqueues INTEGER NOT NULL DEFAULT 0,
+    queued_at TEXT,
+    attempted_at TEXT
+  );
+  CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`;
 
 /** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
 export function migrate(sql: SqlStorage): void {

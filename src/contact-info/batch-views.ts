@@ -40,7 +40,7 @@ export const sourceReportSchema = z
   .meta({ id: "SourceReport" });
 export type SourceReport = z.infer<typeof sourceReportSchema>;
 
-const itemViewSchema = z
+export const itemViewSchema = z
   .object({
     index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
     externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),

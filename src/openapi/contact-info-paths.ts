@@ -5,7 +5,8 @@ import { batchPageSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
-import { fieldsSchema, maxCreditsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { fieldsSchema, maxCreditsSchema, webhookEventsSchema, webhookUrlSchema } from "../contact-info/submission";
+import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "./common";
@@ -23,8 +24,13 @@ const documentedSubmission = z
     fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
     webhookUrl: webhookUrlSchema.optional().meta({
       description:
-        "Where to POST a signed batch.completed event. live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
+        "Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
       example: "https://example.com/hooks/contact-info",
+    }),
+    webhookEvents: webhookEventsSchema.optional().meta({
+      description: `The events to send to webhookUrl (required with this field), each at most once; default ${JSON.stringify(DEFAULT_WEBHOOK_EVENTS)}. item.completed: a delivery for the items each record finishes, at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, every item in exactly one (see the webhooks).`,
+      example: ["batch.completed", "item.completed"],
+      uniqueItems: true,
     }),
     maxCredits: maxCreditsSchema.optional().meta({
       description:

@@ -92,7 +92,9 @@ export const contactInfo = new Hono<AppEnv>()
       stagedItems,
       maxCredits: submission.maxCredits,
       statusUrl: new URL(location, c.req.url).href,
-      ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
+      ...(submission.webhookUrl
+        ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
+        : {}),
     });
     c.header("location", location);
     // A resumed idempotent request found the batch its first attempt made before dying;

@@ -244,10 +244,9 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
     held.delete(path);
     return new Response(null, { status: 204 });
   }
-  deliveries.set(url.pathname, [
-    ...(deliveries.get(url.pathname) ?? []),
-    { headers: Object.fromEntries(request.headers), body: await request.text() },
-  ]);
+  // The body is read before the list is, so deliveries arriving together are all kept.
+  const delivery = { headers: Object.fromEntries(request.headers), body: await request.text() };
+  deliveries.set(url.pathname, [...(deliveries.get(url.pathname) ?? []), delivery]);
   if (url.pathname.startsWith("/fail-once/") && !failedOnce.has(url.pathname)) {
     failedOnce.add(url.pathname);
     return new Response("try again", { status: 500 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
+import { WEBHOOK_EVENTS } from "../../src/contact-info/webhook-events";
 import { ERROR_CODES } from "../../src/http/error-codes";
 import { request } from "../helpers";
 
@@ -53,7 +54,7 @@ describe("GET /openapi.json", () => {
     const document = await documentOf();
     const parameters = document.paths["/v2/{environment}/person/contact-info/{id}"]!.get!.parameters!;
     expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor", "status"]);
-    expect(Object.keys(document.webhooks)).toEqual(["batch.completed"]);
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENTS]);
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(["SubmitRequest", "BatchStatus", "Item", "RateLimitedProblem", "TooManyItemsProblem"]),
     );
