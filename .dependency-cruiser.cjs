@@ -21,9 +21,12 @@ const FLOORS = [
   ["queue", "src/queue/"],
   ["privacy", "src/privacy/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
+  // What each route declares of itself for the document (schemas, headers, problems, examples).
+  ["openapi", "src/openapi/(?!document\\.ts)"],
   ["routes", "src/routes/"],
-  ["openapi", "src/openapi/"],
   ["entry", "src/(app|index)\\.ts"],
+  // The document is built from the app's routes, at build time (scripts/openapi.ts).
+  ["document", "src/openapi/document\\.ts"],
 ];
 
 const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;

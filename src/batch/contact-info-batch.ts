@@ -70,7 +70,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
-    if (this.#hasSchema) migrate(this.#sql);
+    // In one transaction: a migration that rebuilds a table is all or nothing.
+    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
   }
 
   /**

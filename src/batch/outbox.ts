@@ -2,6 +2,7 @@ import type { BatchReport, OutboxEntry } from "../account/report";
 import { accountStub } from "../account/stub";
 import { type UsageCounters, usageDeltaSchema } from "../account/usage";
 import { utcDay } from "../account/usage-query";
+import { summaryOf } from "../contact-info/batch-views";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import { noteIndexed, peopleToIndex } from "./people-index";
@@ -27,21 +28,9 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
     .exec<{ seq: number; day: string; usage: string }>("SELECT seq, day, usage FROM outbox ORDER BY seq LIMIT ?", MAX_ENTRIES_PER_REPORT)
     .toArray()
     .map((entry): OutboxEntry => ({ seq: entry.seq, day: entry.day, usage: usageDeltaSchema.parse(JSON.parse(entry.usage)) }));
-  const report: BatchReport = {
-    batch: {
-      id: row.id,
-      totalItems: row.total_items,
-      completedItems: row.completed_items,
-      failedItems: row.failed_items,
-      createdAt: row.created_at,
-      completedAt: row.completed_at,
-      deletedAt: row.deleted_at,
-      expiredAt: row.expired_at,
-      creditsCharged: row.credits_charged,
-      maxCredits: row.max_credits,
-    },
-    entries,
-  };
+  // The account derives the status from the counters itself.
+  const { status: _, ...counters } = summaryOf(row);
+  const report: BatchReport = { batch: { ...counters, deletedAt: row.deleted_at, expiredAt: row.expired_at }, entries };
   const people = await peopleToIndex(sql, row);
   if (people) report.people = people.entries;
   report.batch.peopleComplete = people === null || people.through >= row.total_items;

@@ -5,7 +5,9 @@ import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
-const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
+/** A completed item's outcome; finding nothing is not a failure. */
+export const ITEM_OUTCOMES = ["found", "not_found"] as const;
+export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
 
@@ -45,7 +47,7 @@ export const itemViewSchema = z
     index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
     externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
     status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
-    outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+    outcome: z.enum(ITEM_OUTCOMES).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
     input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
     emails: z.array(emailSchema),
     phones: z.array(phoneSchema),

@@ -1,0 +1,82 @@
+// What needs no key: the index, the health check, the document and the reference page.
+import * as z from "zod";
+import { noKey } from "../openapi/common";
+import { referencePage } from "../openapi/reference-page";
+import { declareRoute } from "./declare";
+
+/** What `GET /` answers: where a person who opened the bare URL goes next. */
+const API_INDEX = {
+  name: "Contact-info batch API",
+  docs: "/docs",
+  openapi: "/openapi.json",
+  health: "/healthz",
+} as const;
+
+export const index = declareRoute({
+  route: {
+    method: "get",
+    path: "/",
+    operationId: "index",
+    tags: ["Meta"],
+    summary: "Where to start",
+    description: "Points to the API reference (/docs), this document (/openapi.json) and the health check. Needs no key.",
+    security: noKey,
+    responses: {
+      200: {
+        description: "Links.",
+        content: {
+          "application/json": {
+            schema: z.object({ name: z.string(), docs: z.string(), openapi: z.string(), health: z.string() }).meta({ example: API_INDEX }),
+          },
+        },
+      },
+    },
+  },
+  handler: (c) => c.json(API_INDEX, 200),
+});
+
+export const health = declareRoute({
+  route: {
+    method: "get",
+    path: "/healthz",
+    operationId: "health",
+    tags: ["Meta"],
+    summary: "Liveness, for load balancers",
+    description: "Needs no key and touches no storage.",
+    security: noKey,
+    responses: { 200: { description: "Up.", content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } } } },
+  },
+  handler: (c) => c.json({ status: "ok" as const }, 200),
+});
+
+export const openApiDocument = declareRoute({
+  route: {
+    method: "get",
+    path: "/openapi.json",
+    operationId: "openApiDocument",
+    tags: ["Meta"],
+    summary: "This document",
+    description: "The OpenAPI 3.1 description of this API, generated from the schemas that validate requests. Needs no key.",
+    security: noKey,
+    responses: { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: z.object({}).catchall(z.unknown()) } } } },
+  },
+  // A static asset built ahead of time (scripts/openapi.ts), which Cloudflare serves
+  // before the Worker runs; this route answers only when the Worker is called directly.
+  // The asset's answer is passed on as it is (no typed JSON to check).
+  handler: (c) => c.env.ASSETS.fetch(c.req.raw) as never,
+});
+
+export const apiReference = declareRoute({
+  route: {
+    method: "get",
+    path: "/docs",
+    operationId: "apiReference",
+    tags: ["Meta"],
+    summary: "Interactive API reference",
+    description: "A browsable reference built from /openapi.json. Needs no key.",
+    security: noKey,
+    responses: { 200: { description: "An HTML page.", content: { "text/html": { schema: z.string() } } } },
+  },
+  // Scalar's handler writes the page itself (no typed JSON to check).
+  handler: referencePage() as never,
+});
