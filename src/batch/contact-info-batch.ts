@@ -22,15 +22,14 @@ import {
 import { cacheKeysToErase } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
-import { eraseBatch, pendingAmong } from "./erase";
+import { eraseBatch, pendingItems } from "./erase";
+import { erasePersonItems } from "./erase-person";
 import { EventStreams, type EventsRead } from "./event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
-import type { PersonItem } from "./item-message";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
 import { reportToAccount } from "./outbox";
 import { PageCache } from "./page-cache";
-import { pendingPeopleAmong } from "./pending-people";
 import { hasSchema, migrate } from "./schema";
 import { noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
@@ -160,16 +159,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { recorded: completed + failed };
   }
 
-  /** Of `indexes`, those still pending: the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
-  stillPending(indexes: number[]): number[] {
+  /** Of `indexes`, those still pending (pendingItems): the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
+  stillPending(indexes: number[]) {
     // The row without the alarm's facts: only whether the batch exists and was deleted matters here.
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
-    return !row || row.deleted_at !== null ? [] : pendingAmong(this.#sql, indexes);
-  }
-
-  /** As stillPending, with each item's person: for messages that carry indexes only (a batch kept in a jurisdiction). */
-  pendingPeople(indexes: number[]): PersonItem[] {
-    return pendingPeopleAmong(this.#sql, this.stillPending(indexes));
+    return !row || row.deleted_at !== null ? [] : pendingItems(this.#sql, row.id, indexes);
   }
 
   /**
@@ -187,6 +181,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, requireBatchRow(this.#sql));
     return { deletedAt };
+  }
+
+  /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
+    const row = this.#ownedRow(owner);
+    return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };
   }
 
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */

@@ -25,7 +25,7 @@ export type PersonItem = z.infer<typeof personItemSchema>;
 /**
  * An item of a batch kept in a jurisdiction travels as its index only: the queue is
  * not held to one, so no person goes through it, and the consumer reads the people
- * from the batch object (`pendingPeople`).
+ * from the batch object (its answer to `stillPending`).
  */
 const indexOnlySchema = z.object({ index: z.number().int().nonnegative() });
 

@@ -1,4 +1,4 @@
-import type { ItemMessage, PersonItem } from "../batch/item-message";
+import type { ItemMessage, MessageItem, PersonItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import { log, logError } from "../log";
@@ -15,17 +15,15 @@ export type PendingMessage = { message: Message<ItemMessage>; items: PersonItem[
  * goes on: recording is idempotent, and record() refuses a deleted batch.
  *
  * A batch kept in a jurisdiction sends indexes only (item-message.ts): the same
- * call answers the pending items' people, and if it fails the messages are
- * retried, as nothing can be enriched without them.
+ * call answers its pending items with their people, and if it fails the messages
+ * are retried, as nothing can be enriched without them.
  */
 export async function pendingOnly(env: Env, batchId: string, messages: readonly Message<ItemMessage>[]): Promise<PendingMessage[]> {
   const indexes = messages.flatMap(({ body }) => body.items.map(({ index }) => index));
   const resident = jurisdictionOfBatch(batchId) !== undefined;
-  let pending: Map<number, PersonItem | undefined>;
+  let pending: Map<number, MessageItem>;
   try {
-    pending = resident
-      ? new Map((await batchStub(env, batchId).pendingPeople(indexes)).map((item) => [item.index, item]))
-      : new Map((await batchStub(env, batchId).stillPending(indexes)).map((index) => [index, undefined]));
+    pending = new Map((await batchStub(env, batchId).stillPending(indexes)).map((item) => [item.index, item]));
   } catch (error) {
     logError("pending_check_failed", error, { batchId, items: indexes.length });
     if (!resident) return messages.map((message) => ({ message, items: message.body.items.filter(hasPerson) }));
@@ -37,7 +35,9 @@ export async function pendingOnly(env: Env, batchId: string, messages: readonly 
   for (const message of messages) {
     const items = message.body.items.flatMap((item) => {
       if (!pending.has(item.index)) return [];
-      const withPerson = pending.get(item.index) ?? item;
+      // The batch's answer carries the person when the message does not (a batch kept in a jurisdiction).
+      const answer = pending.get(item.index);
+      const withPerson = answer && hasPerson(answer) ? answer : item;
       return hasPerson(withPerson) ? [withPerson] : [];
     });
     dropped += message.body.items.length - items.length;
