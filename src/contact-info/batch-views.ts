@@ -1,6 +1,7 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
+import { batchIdSchema } from "../batch-id";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -82,7 +83,7 @@ const webhookViewSchema = z
   .meta({ id: "WebhookDelivery" });
 
 export const batchSummarySchema = z.object({
-  id: z.uuid(),
+  id: batchIdSchema,
   status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
   totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
   completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),
