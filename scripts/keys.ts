@@ -8,16 +8,26 @@ import {
   type EndpointType,
   hashApiKey,
   issueApiKey,
+  JURISDICTIONS,
+  type Jurisdiction,
   kvKey,
+  revocationSchema,
 } from "../src/tools-api";
+import { adminToken, sendRevocation } from "./admin-client";
+import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { type KvStore, type Store, withKv } from "./kv-store";
 
 const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
-  create --customer ID --environment test|live [--name NAME] [--json]
+  create --customer ID --environment test|live [--name NAME] [--jurisdiction ${JURISDICTIONS.join("|")}] [--json]
+                                 --jurisdiction eu: the customer's objects are created in the EU and its results
+                                 never go to a global store; all keys of a customer share its jurisdiction
   list [--json]
-  revoke KEYID
+  revoke KEYID [--base-url URL]  writes the revoked record, then tells the running service (the admin API, with
+                                 $CONTACT_INFO_ADMIN_TOKEN; against a server on this machine the development token),
+                                 whose limiter refuses the key at once
+  --base-url URL                 ${BASE_URL_HELP}; with --remote, the deployment (required)
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
   seed-dev                       write the documented local development keys (local only)
@@ -79,9 +89,15 @@ function describe(r: ApiKeyRecord): string {
   const limits = Object.entries(r.rateLimits ?? {})
     .map(([type, { limit, windowSeconds }]) => `${type}=${limit}/${windowSeconds}s`)
     .join(" ");
-  return [r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", limits || "default limits", r.name].join(
-    "\t",
-  );
+  return [
+    r.keyId,
+    r.environment,
+    r.customerId,
+    r.revokedAt ? `revoked ${r.revokedAt}` : "active",
+    limits || "default limits",
+    r.name,
+    ...(r.jurisdiction ? [`jurisdiction ${r.jurisdiction}`] : []),
+  ].join("\t");
 }
 
 const COMMANDS = ["create", "list", "revoke", "set-limits", "seed-dev"];
@@ -94,6 +110,8 @@ interface Flags {
   "endpoint-type"?: string;
   limit?: string;
   window?: string;
+  jurisdiction?: string;
+  "base-url"?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -111,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
+      jurisdiction: { type: "string" },
+      "base-url": { type: "string" },
     },
   });
   if (values.local && values.remote) fail("choose one of --local and --remote");
@@ -129,11 +149,27 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       const environment = values.environment;
       if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
       if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
-      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
+      const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
+      if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
+        fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
+      // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
+      // One list call: the id entries' metadata carries the record (an entry without it predates jurisdictions).
+      const other = (await kv.list(kvKey.byId("")))
+        .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
+        .find(
+          (r) => r !== undefined && r.customerId === values.customer && r.environment === environment && r.jurisdiction !== jurisdiction,
+        );
+      if (other)
+        fail(
+          `${values.customer} (${environment}) already has ${other.keyId} ${other.jurisdiction ? `in jurisdiction ${other.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
+        );
+      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name, jurisdiction });
       await kv.putAll(apiKeyWrites(hash, record));
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
-        console.log(`Created ${record.keyId} for ${record.customerId} (${environment}). Shown once, store them now:`);
+        console.log(
+          `Created ${record.keyId} for ${record.customerId} (${environment}${jurisdiction ? `, jurisdiction ${jurisdiction}` : ""}). Shown once, store them now:`,
+        );
         console.log(`API key:                ${key}`);
         console.log(`Webhook signing secret: ${record.webhookSecret}`);
       }
@@ -152,9 +188,25 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       return;
     }
     case "revoke": {
-      const { hash, record } = await readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), kv, remote);
+      const keyId = rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`);
+      if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)
+        fail("revoke --remote needs --base-url URL (or CONTACT_INFO_BASE_URL): the deployment to tell");
+      const baseUrl = resolveBaseUrl(values["base-url"]);
+      const token = adminToken(baseUrl);
+      if (remote && !token) fail("revoke --remote needs CONTACT_INFO_ADMIN_TOKEN, the deployment's ADMIN_TOKEN secret");
+      const { hash, record } = await readKey(keyId, kv, remote);
       await kv.putAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }));
-      console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
+      const problem = token
+        ? await sendRevocation(baseUrl, token, revocationSchema.parse(record))
+        : `no admin token for ${baseUrl} (set CONTACT_INFO_ADMIN_TOKEN)`;
+      if (problem === null) {
+        console.log(`Revoked ${record.keyId}: ${baseUrl} refuses it from now on.`);
+        return;
+      }
+      const later = `Revoked ${record.keyId} in KV, but ${problem}: a server that cached the key accepts it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`;
+      // A deployment keeps cached copies; a local store without a server running has none to wait out.
+      if (remote) throw new CliError(later, 1);
+      console.log(later);
       return;
     }
     case "set-limits": {

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Tenant, tenantName } from "../tenant";
+import { newBatchId } from "../batch-id";
+import type { Jurisdiction } from "../jurisdiction";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";
@@ -11,14 +12,6 @@ export type Begin =
   | { kind: "mismatch" };
 
 type Row = { fingerprint: string; batch_id: string; response: string | null; held_until: number };
-
-/**
- * The store of one customer's Idempotency-Keys in one environment: every API
- * key of the customer shares them, as they share the customer's batches.
- */
-export function idempotencyStore(env: Env, tenant: Tenant) {
-  return env.IDEMPOTENCY.getByName(tenantName(tenant));
-}
 
 /**
  * The Idempotency-Key records of one customer and environment. One object runs
@@ -38,13 +31,14 @@ export class IdempotencyStore extends DurableObject<Env> {
       held_until INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
   }
 
-  begin(key: string, fingerprint: string, ttlSeconds: number): Begin {
+  /** `jurisdiction` is the customer's: the batch id chosen here names it (batch-id.ts). */
+  begin(key: string, fingerprint: string, ttlSeconds: number, jurisdiction?: Jurisdiction): Begin {
     const now = Date.now();
     this.#sql.exec("DELETE FROM records WHERE expires_at <= ?", now);
     const decision = decideBegin(this.#record(key), fingerprint, now);
     switch (decision.kind) {
       case "start": {
-        const batchId = crypto.randomUUID();
+        const batchId = newBatchId(jurisdiction);
         this.#sql.exec(
           "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?)",
           key,

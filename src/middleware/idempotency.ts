@@ -4,11 +4,13 @@ import type { AppEnv } from "../app-env";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
-import { badRequest, idempotencyInProgress, idempotencyKeyReused } from "../http/errors";
-import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
+import { idempotencyInProgress, idempotencyKeyReused, invalidIdempotencyKey } from "../http/errors";
+import type { StoredResponse } from "../idempotency/idempotency-store";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { idempotencyStore } from "../idempotency/stub";
 import { logError } from "../log";
 import { sha256Hex } from "../sha256";
+import { tenantOf } from "../tenant";
 
 export interface FingerprintedRequest {
   method: string;
@@ -52,9 +54,7 @@ export const idempotency = () =>
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
     if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-      throw badRequest("invalid_idempotency_key", `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`, [
-        { path: "Idempotency-Key", message: `1 to ${MAX_KEY_LENGTH} visible ASCII characters` },
-      ]);
+      throw invalidIdempotencyKey(MAX_KEY_LENGTH);
     }
     const config = readConfig(c.env);
     const url = new URL(c.req.url);
@@ -62,8 +62,8 @@ export const idempotency = () =>
       { method: c.req.method, path: url.pathname, query: url.search, contentType: c.req.header("content-type") },
       await readBodyBytes(c.req, config.maxBodyBytes),
     );
-    const store = idempotencyStore(c.env, { customerId: c.get("apiKey").customerId, environment: c.get("environment") });
-    const begun = await store.begin(key, print, config.idempotencyTtlSeconds);
+    const store = idempotencyStore(c.env, tenantOf(c.get("apiKey")));
+    const begun = await store.begin(key, print, config.idempotencyTtlSeconds, c.get("apiKey").jurisdiction);
     switch (begun.kind) {
       case "replay":
         // Through the context, so headers set before the route ran (x-request-id) are kept.

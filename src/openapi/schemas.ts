@@ -2,12 +2,13 @@
 // compile-time checks at the end tie each one to the type the Worker returns,
 // so the document cannot drift from the code.
 import * as z from "zod";
+import { batchIdSchema } from "../batch-id";
 import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 import { receiptExample } from "./examples";
 
 export const receiptSchema = z
   .object({
-    batchId: z.uuid(),
+    batchId: batchIdSchema,
     itemCount: z.number().int(),
     message: z.string(),
   })

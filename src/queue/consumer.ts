@@ -1,5 +1,6 @@
 import type { ItemMessage } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
@@ -10,6 +11,7 @@ import { log, logError } from "../log";
 import { resendHeld } from "./held-resend";
 import { pendingOnly } from "./pending-only";
 import { queueRetryDelaySeconds, retryLater } from "./retry";
+import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
 
@@ -43,7 +45,16 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const started = Date.now();
       const pending = await pendingOnly(env, batchId, group);
       if (pending.length === 0) return;
-      const outcomes: ItemOutcome[] = [];
+      let outcomes: ItemOutcome[];
+      try {
+        outcomes = await suppressedOutcomes(env, pending);
+      } catch (error) {
+        logError("suppression_check_failed", error, { batchId });
+        for (const { message } of pending) retryLater(message, config);
+        return;
+      }
+      // Suppressed people are never looked up: their items end failed, unenriched.
+      const suppressed = new Set(outcomes.map(({ index }) => index));
       // Messages to retry, with the longest Retry-After (in seconds) of their items.
       const retries = new Map<ItemQueueMessage, number>();
       // What items to retry found meanwhile: the batch keeps it for their end.
@@ -63,7 +74,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       await Promise.all(
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
-            const { environment, customerId, fields, attemptsBefore = 0 } = message.body;
+            if (suppressed.has(item.index)) return;
+            const { environment, fields, attemptsBefore = 0 } = message.body;
+            // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
+            const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
             const attempt = attemptsBefore + message.attempts;
             let resolution: Resolution;
             try {

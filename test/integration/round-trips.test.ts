@@ -71,7 +71,7 @@ describe("Durable Object round trips on the critical path", () => {
       body: JSON.stringify({ items: [person(), person({ firstName: "Other" })] }),
     });
     expect(response.status).toBe(202);
-    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.consume", "batch.create"]);
+    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.admit", "batch.create"]);
     const [limiter, batch] = calls as [Call, Call];
     // In sequence: a write is counted before it does any work.
     expect(limiter.settled).toBeLessThan(batch.started);
@@ -87,7 +87,7 @@ describe("Durable Object round trips on the critical path", () => {
     });
     expect(response.status).toBe(202);
     expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual([
-      "limiter.consume",
+      "limiter.admit",
       "idempotency.begin",
       "batch.create",
       "idempotency.complete",
@@ -106,7 +106,7 @@ describe("Durable Object round trips on the critical path", () => {
     await waitForCompletion(key, batchId);
     const { response, calls } = await call(`/v2/test/person/contact-info/${batchId}`, { headers: { "x-api-key": key } });
     expect(response.status).toBe(200);
-    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.consume", "batch.status"]);
+    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.admit", "batch.status"]);
     const [limiter, batch] = calls as [Call, Call];
     // The batch is asked before the limiter has answered.
     expect(batch.started).toBeLessThan(limiter.settled!);
