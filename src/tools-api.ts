@@ -8,7 +8,16 @@ export type { DirectoryEntry } from "./enrichment/directory";
 export { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "./enrichment/directory-import";
 export type { Environment } from "./environment";
 export { JURISDICTIONS, type Jurisdiction } from "./jurisdiction";
-export { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey, revocationSchema } from "./keys/api-key";
+export {
+  type ApiKeyRecord,
+  apiKeyRecordSchema,
+  apiKeyWrites,
+  hashApiKey,
+  issueApiKey,
+  kvKey,
+  type Revocation,
+  revocationSchema,
+} from "./keys/api-key";
 export { openApiDocument } from "./openapi/document";
 export { ENDPOINT_TYPES, type EndpointType } from "./rate-limit/endpoint-types";
 // How many vendor calls one lease of the governor covers, which bench/governor.ts reports.
