@@ -1,0 +1,12 @@
+// Documentation made at a module's top level is written `/* @__PURE__ */ once(() => …)`:
+// a pure call of a function, which esbuild drops from the Worker build once the route
+// docs that read it are dropped (routes/declare.ts); a zod call chain it would keep.
+
+/** `make`'s value, made on the first call and the same after (a schema with a meta id may register only once). */
+export function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
