@@ -1,6 +1,7 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
+import { once } from "../once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -65,17 +66,21 @@ export const itemViewSchema = z
   })
   .meta({ id: "Item" });
 
-const webhookViewSchema = z
-  .object({
-    url: z.string().meta({ description: "Where batch.completed is POSTed." }),
-    state: z.enum(WEBHOOK_STATES).meta({
-      description:
-        "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
-    }),
-    attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
-    lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
-  })
-  .meta({ id: "WebhookDelivery" });
+// Only the document reads the page's schema (the Worker sends pages pre-rendered): made on
+// first use (src/once.ts), so the Worker build drops it.
+const webhookViewSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      url: z.string().meta({ description: "Where batch.completed is POSTed." }),
+      state: z.enum(WEBHOOK_STATES).meta({
+        description:
+          "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
+      }),
+      attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
+      lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+    })
+    .meta({ id: "WebhookDelivery" }),
+);
 
 export const batchSummarySchema = z.object({
   id: z.uuid(),
@@ -101,13 +106,15 @@ export const batchSummarySchema = z.object({
     .meta({ description: "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted." }),
 });
 
-export const batchPageSchema = batchSummarySchema
-  .extend({
-    webhook: webhookViewSchema.nullable(),
-    items: z.array(itemViewSchema),
-    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-  })
-  .meta({ id: "BatchStatus" });
+export const batchPageSchema = /* @__PURE__ */ once(() =>
+  batchSummarySchema
+    .extend({
+      webhook: webhookViewSchema().nullable(),
+      items: z.array(itemViewSchema),
+      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+    })
+    .meta({ id: "BatchStatus" }),
+);
 
 export type BatchSummary = z.infer<typeof batchSummarySchema>;
 
@@ -136,9 +143,9 @@ export function summaryOf(row: SummaryColumns): BatchSummary {
     maxCredits: row.max_credits,
   };
 }
-export type WebhookView = z.infer<typeof webhookViewSchema>;
+export type WebhookView = z.infer<ReturnType<typeof webhookViewSchema>>;
 /** The status response body. */
-export type BatchPage = z.infer<typeof batchPageSchema>;
+export type BatchPage = z.infer<ReturnType<typeof batchPageSchema>>;
 
 /** A BatchPage as the batch object returns it: the items already rendered as a JSON array of itemViewSchema items. */
 export type BatchPageData = Omit<BatchPage, "items"> & { itemsJson: string };

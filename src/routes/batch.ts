@@ -64,7 +64,7 @@ export const getBatch = declareRoute({
       200: {
         description: "The batch.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
-        content: { "application/json": { schema: batchPageSchema, example: batchStatusExample } },
+        content: { "application/json": { schema: batchPageSchema(), example: batchStatusExample } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),

@@ -169,7 +169,7 @@ export const estimateBatch = declareRoute({
       200: {
         description: "The estimate.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
-        content: { "application/json": { schema: estimateSchema, example: estimateExample } },
+        content: { "application/json": { schema: estimateSchema(), example: estimateExample } },
       },
       400: problem(
         ["invalid_request", "malformed_json", "incomplete_body"],
