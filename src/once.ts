@@ -1,6 +1,7 @@
-// Documentation made at a module's top level is written `/* @__PURE__ */ once(() => …)`:
-// a pure call of a function, which esbuild drops from the Worker build once the route
-// docs that read it are dropped (routes/declare.ts); a zod call chain it would keep.
+// Documentation made at a module's top level is written `/* @__PURE__ */ once(() => …)`
+// (or as a plain function): a pure call of a function, which esbuild drops from the Worker
+// build once the route docs that read it are dropped (routes/declare.ts). A zod call chain,
+// even marked pure, it keeps: its arguments are calls too.
 
 /** `make`'s value, made on the first call and the same after (a schema with a meta id may register only once). */
 export function once<T>(make: () => T): () => T {

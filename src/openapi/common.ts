@@ -1,6 +1,6 @@
 // What every /v2 operation shares: the key (as the security scheme, never as a
 // parameter), the environment in the path, and the problems any of them may answer.
-// What is made at the top level is a pure call (src/once.ts): the Worker build drops it.
+// Documentation only: what is made here is made on first use or in a pure call (src/once.ts).
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { ENVIRONMENTS } from "../environment";

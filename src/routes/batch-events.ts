@@ -17,8 +17,7 @@ import { batchParams } from "./batch";
 import { BATCH_ID } from "./batch-id";
 import { declareRoute } from "./declare";
 
-// Top-level documentation is marked pure or made on call, so the Worker build (which drops
-// the route's docs) drops it too (routes/declare.ts).
+// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
 function streamExample() {
   const { items, webhook, nextCursor, ...counters } = batchStatusExample;
   const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };

@@ -12,7 +12,7 @@ import { declareRoute } from "./declare";
 
 // Query values arrive as strings, which listQuerySchema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
-// Marked pure, so the Worker build (which drops the route's docs) drops it too (routes/declare.ts).
+// Documentation only: made on first use (src/once.ts).
 const documentedListQuery = /* @__PURE__ */ once(() =>
   listQuerySchema.extend({
     limit: z

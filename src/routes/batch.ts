@@ -13,8 +13,7 @@ import { problem } from "../openapi/problems";
 import { BATCH_ID } from "./batch-id";
 import { declareRoute } from "./declare";
 
-// Top-level documentation is marked pure, so the Worker build (which drops the routes'
-// docs) drops it too (routes/declare.ts).
+// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
 export const batchParams = /* @__PURE__ */ once(() =>
   environmentParams().extend({
     id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),

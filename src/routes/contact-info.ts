@@ -42,7 +42,7 @@ function intake(submission: Submission) {
   return { items, leaders: leaderIndexes(items) };
 }
 
-// Marked pure, so the Worker build (which drops the routes' docs) drops it too (routes/declare.ts).
+// Documentation only: made on first use (src/once.ts).
 const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
   z.object({
     "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({

@@ -28,7 +28,7 @@ export interface DeclaredRoute {
 }
 
 /**
- * A route with its handler, typed from its config: the handler sees its middleware's
+ * A route with its handler, typed from its route and docs together: the handler sees its middleware's
  * variables (M keeps the list a tuple) and its path's params (P keeps the path literal).
  * Its answers are not held to the documented bodies (the problem responses admit any
  * Response); openapi/schemas.ts and the conformance test tie those.

@@ -12,7 +12,7 @@ import { problem } from "../openapi/problems";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
-// Made on first use (src/once.ts): the Worker build, which drops the routes' docs, drops it too.
+// Documentation only: made on first use (src/once.ts).
 const documentedSubmission = /* @__PURE__ */ once(() =>
   z
     .strictObject({
