@@ -19,6 +19,7 @@ const FLOORS = [
   ["webhooks", "src/webhooks/"],
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
+  ["privacy", "src/privacy/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],

@@ -15,6 +15,7 @@ import { listBatches } from "./routes/batch-list";
 import { estimateBatch, submitBatch } from "./routes/contact-info";
 import { type DeclaredRoute, serveRoutes } from "./routes/declare";
 import { apiReference, health, index, openApiDocument } from "./routes/meta";
+import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./routes/privacy";
 import { getRateLimits } from "./routes/rate-limits";
 import { getUsage } from "./routes/usage";
 
@@ -23,7 +24,21 @@ import { getUsage } from "./routes/usage";
  * and scripts/openapi.ts documents exactly these (in this order).
  */
 export const API_ROUTES = {
-  "/v2/:environment": [submitBatch, estimateBatch, getBatch, batchEvents, listBatches, deleteBatch, getUsage, getRateLimits],
+  "/v2/:environment": [
+    submitBatch,
+    estimateBatch,
+    getBatch,
+    batchEvents,
+    listBatches,
+    deleteBatch,
+    getUsage,
+    getRateLimits,
+    erasePersonRoute,
+    getErasure,
+    addSuppressions,
+    listSuppressions,
+    removeSuppression,
+  ],
   "/": [index, health, openApiDocument, apiReference],
 } satisfies Record<string, DeclaredRoute[]>;
 

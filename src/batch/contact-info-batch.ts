@@ -23,6 +23,7 @@ import { cacheKeysToErase } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
 import { eraseBatch, pendingAmong } from "./erase";
+import { erasePersonItems } from "./erase-person";
 import { EventStreams, type EventsRead } from "./event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
 import { deferItems } from "./item-records";
@@ -180,6 +181,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now());
     await reportToAccount(this.env, this.#sql, requireBatchRow(this.#sql));
     return { deletedAt };
+  }
+
+  /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
+    const row = this.#ownedRow(owner);
+    return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };
   }
 
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */

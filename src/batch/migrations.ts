@@ -198,4 +198,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
    CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
    CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';`,
+  // Privacy: how many items (by index) were sent to the account's person index, and
+  // when an item was erased (its input and results replaced by the erased marker).
+  // Batches from before send their items to the index on their next alarm.
+  `ALTER TABLE batch ADD COLUMN people_indexed INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE items ADD COLUMN erased_at TEXT;`,
 ];

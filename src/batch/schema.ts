@@ -39,7 +39,8 @@ const FRESH_SCHEMA = `
     credits_charged INTEGER NOT NULL DEFAULT 0,
     max_credits INTEGER,
     event_seq INTEGER NOT NULL DEFAULT 0,
-    item_webhooks INTEGER NOT NULL DEFAULT 0
+    item_webhooks INTEGER NOT NULL DEFAULT 0,
+    people_indexed INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -62,7 +63,8 @@ const FRESH_SCHEMA = `
     due_at TEXT,
     found_earlier TEXT,
     credits INTEGER NOT NULL DEFAULT 0,
-    event_seq INTEGER
+    event_seq INTEGER,
+    erased_at TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

@@ -63,6 +63,10 @@ export const itemViewSchema = z
       description:
         "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
     }),
+    erasedAt: z.iso.datetime().optional().meta({
+      description:
+        "Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).",
+    }),
   })
   .meta({ id: "Item" });
 
