@@ -9,7 +9,7 @@ import { usageCountersSchema } from "./usage";
 export const batchListSchema = /* @__PURE__ */ once(() =>
   z
     .object({
-      batches: z.array(batchSummarySchema.meta({ id: "BatchSummary" })).meta({ description: "Newest first." }),
+      batches: z.array(batchSummarySchema().meta({ id: "BatchSummary" })).meta({ description: "Newest first." }),
       nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
     })
     .meta({ id: "BatchList" }),

@@ -42,7 +42,7 @@ function documentedApp(): OpenAPIHono {
     description:
       "Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff. Sent without an API key: verify the signature.",
     security: noKey,
-    request: { body: { content: { "application/json": { schema: batchCompletedEventSchema } } } },
+    request: { body: { content: { "application/json": { schema: batchCompletedEventSchema() } } } },
     responses: { 200: { description: "Received." } },
   });
   app.openAPIRegistry.registerWebhook({
@@ -53,7 +53,7 @@ function documentedApp(): OpenAPIHono {
     summary: "Items of a batch you submitted with webhookEvents including item.completed have finished",
     description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
     security: noKey,
-    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema } } } },
+    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema() } } } },
     responses: { 200: { description: "Received." } },
   });
   return app;
