@@ -37,6 +37,8 @@ export default defineConfig({
           VENDOR_GOVERNOR: "off",
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
+          // The admin API's secret (src/middleware/admin-token.ts).
+          ADMIN_TOKEN: "adm_testtoken",
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },

@@ -4,3 +4,10 @@ export const DEV_KEYS = [
   { key: "ck_test_localdevelopmentkey0000000000000", keyId: "key_localdev_test", environment: "test" },
   { key: "ck_live_localdevelopmentkey0000000000000", keyId: "key_localdev_live", environment: "live" },
 ] as const;
+
+/**
+ * The admin API's token under `npm run dev` (package.json passes it as `--var ADMIN_TOKEN:…`):
+ * the key tool uses it against a server on this machine when CONTACT_INFO_ADMIN_TOKEN is not set.
+ * A deployment has only the ADMIN_TOKEN secret its operator set.
+ */
+export const DEV_ADMIN_TOKEN = "adm_localdevelopmenttoken000000000000000";

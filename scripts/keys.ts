@@ -1,15 +1,23 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey } from "../src/keys/api-key";
+import { JURISDICTIONS, type Jurisdiction } from "../src/jurisdiction";
+import { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey, revocationSchema } from "../src/keys/api-key";
 import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
+import { adminToken, sendRevocation } from "./admin-client";
+import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { kvGet, kvList, kvPutAll, type Store } from "./wrangler-kv";
 
 const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
-  create --customer ID --environment test|live [--name NAME] [--json]
+  create --customer ID --environment test|live [--name NAME] [--jurisdiction ${JURISDICTIONS.join("|")}] [--json]
+                                 --jurisdiction eu: the customer's objects are created in the EU and its results
+                                 never go to a global store; all keys of a customer share its jurisdiction
   list [--json]
-  revoke KEYID
+  revoke KEYID [--base-url URL]  writes the revoked record, then tells the running service (the admin API, with
+                                 $CONTACT_INFO_ADMIN_TOKEN; against a server on this machine the development token),
+                                 whose limiter refuses the key at once
+  --base-url URL                 ${BASE_URL_HELP}; with --remote, the deployment (required)
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
   seed-dev                       write the documented local development keys (local only)
@@ -72,9 +80,15 @@ function describe(r: ApiKeyRecord): string {
   const limits = Object.entries(r.rateLimits ?? {})
     .map(([type, { limit, windowSeconds }]) => `${type}=${limit}/${windowSeconds}s`)
     .join(" ");
-  return [r.keyId, r.environment, r.customerId, r.revokedAt ? `revoked ${r.revokedAt}` : "active", limits || "default limits", r.name].join(
-    "\t",
-  );
+  return [
+    r.keyId,
+    r.environment,
+    r.customerId,
+    r.revokedAt ? `revoked ${r.revokedAt}` : "active",
+    limits || "default limits",
+    r.name,
+    ...(r.jurisdiction ? [`jurisdiction ${r.jurisdiction}`] : []),
+  ].join("\t");
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -92,6 +106,8 @@ async function main(argv: string[]): Promise<void> {
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
+      jurisdiction: { type: "string" },
+      "base-url": { type: "string" },
     },
   });
   if (values.local && values.remote) fail("choose one of --local and --remote");
@@ -104,11 +120,27 @@ async function main(argv: string[]): Promise<void> {
       const environment = values.environment;
       if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
       if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
-      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
+      const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
+      if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
+        fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
+      // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
+      // One list call: the id entries' metadata carries the record (an entry without it predates jurisdictions).
+      const other = kvList(kvKey.byId(""), store)
+        .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
+        .find(
+          (r) => r !== undefined && r.customerId === values.customer && r.environment === environment && r.jurisdiction !== jurisdiction,
+        );
+      if (other)
+        fail(
+          `${values.customer} (${environment}) already has ${other.keyId} ${other.jurisdiction ? `in jurisdiction ${other.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
+        );
+      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name, jurisdiction });
       kvPutAll(apiKeyWrites(hash, record), store);
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
-        console.log(`Created ${record.keyId} for ${record.customerId} (${environment}). Shown once, store them now:`);
+        console.log(
+          `Created ${record.keyId} for ${record.customerId} (${environment}${jurisdiction ? `, jurisdiction ${jurisdiction}` : ""}). Shown once, store them now:`,
+        );
         console.log(`API key:                ${key}`);
         console.log(`Webhook signing secret: ${record.webhookSecret}`);
       }
@@ -124,9 +156,26 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "revoke": {
-      const { hash, record } = readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), store);
+      const keyId = rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`);
+      const remote = store.target === "--remote";
+      if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)
+        fail("revoke --remote needs --base-url URL (or CONTACT_INFO_BASE_URL): the deployment to tell");
+      const baseUrl = resolveBaseUrl(values["base-url"]);
+      const token = adminToken(baseUrl);
+      if (remote && !token) fail("revoke --remote needs CONTACT_INFO_ADMIN_TOKEN, the deployment's ADMIN_TOKEN secret");
+      const { hash, record } = readKey(keyId, store);
       kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), store);
-      console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
+      const problem = token
+        ? await sendRevocation(baseUrl, token, revocationSchema.parse(record))
+        : `no admin token for ${baseUrl} (set CONTACT_INFO_ADMIN_TOKEN)`;
+      if (problem === null) {
+        console.log(`Revoked ${record.keyId}: ${baseUrl} refuses it from now on.`);
+        return;
+      }
+      const later = `Revoked ${record.keyId} in KV, but ${problem}: a server that cached the key accepts it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`;
+      // A deployment keeps cached copies; a local store without a server running has none to wait out.
+      if (remote) throw new CliError(later, 1);
+      console.log(later);
       return;
     }
     case "set-limits": {

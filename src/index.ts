@@ -1,3 +1,4 @@
+import { adminApi, isAdminPath } from "./admin/admin-api";
 import { app } from "./app";
 import { itemMessageSchema } from "./batch/item-message";
 import { webhookMessageSchema } from "./batch/webhook-message";
@@ -22,7 +23,8 @@ const consumers = new Map<string, QueueConsumer>([
 ]);
 
 export default {
-  fetch: app.fetch,
+  // The admin API is a Hono app of its own, so the public app (and its OpenAPI document) never lists it.
+  fetch: (request, env, ctx) => (isAdminPath(request.url) ? adminApi.fetch(request, env, ctx) : app.fetch(request, env, ctx)),
   async queue(batch, env) {
     const consume = consumers.get(batch.queue);
     if (consume) return consume(batch, env);

@@ -12,6 +12,7 @@ import type { BatchPage, BatchPageData } from "../src/contact-info/batch-views";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
 import type { Environment } from "../src/environment";
 import entry from "../src/index";
+import type { Jurisdiction } from "../src/jurisdiction";
 import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
 import type { BatchOwner } from "../src/tenant";
@@ -31,11 +32,14 @@ export function envWith(overrides: Record<string, unknown>): Env {
 const owners = new Map<string, BatchOwner>();
 
 /** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
-export async function createKey(options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides } = {}) {
+export async function createKey(
+  options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides; jurisdiction?: Jurisdiction } = {},
+) {
   const { key, hash, record } = await issueApiKey({
     customerId: options.customerId ?? `cus_${crypto.randomUUID()}`,
     environment: options.environment ?? "test",
     name: "test key",
+    jurisdiction: options.jurisdiction,
   });
   if (options.rateLimits) record.rateLimits = options.rateLimits;
   for (const { key, value, metadata } of apiKeyWrites(hash, record)) await env.API_KEYS.put(key, value, { metadata });

@@ -964,7 +964,10 @@ export interface components {
          *     }
          */
         BatchReceipt: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             batchId: string;
             itemCount: number;
             message: string;
@@ -1044,7 +1047,10 @@ export interface components {
             maxCredits: number;
         };
         BatchStatus: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             id: string;
             /**
              * @description completed exactly when completedItems + failedItems == totalItems.
@@ -1096,7 +1102,10 @@ export interface components {
             nextCursor: string | null;
         };
         BatchSummary: {
-            /** Format: uuid */
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
             id: string;
             /**
              * @description completed exactly when completedItems + failedItems == totalItems.
@@ -1993,7 +2002,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
@@ -2290,7 +2299,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
@@ -2445,7 +2454,7 @@ export interface operations {
                  * @example test
                  */
                 environment: "live" | "test";
-                /** @description The batchId from the submit receipt. */
+                /** @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU. */
                 id: string;
             };
             cookie?: never;
@@ -4028,7 +4037,10 @@ export interface operations {
                     /** Format: date-time */
                     timestamp: string;
                     data: {
-                        /** Format: uuid */
+                        /**
+                         * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+                         * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+                         */
                         id: string;
                         /**
                          * @description completed exactly when completedItems + failedItems == totalItems.

@@ -1,6 +1,7 @@
+import { objectNamed } from "../placement";
 import { type Tenant, tenantName } from "../tenant";
 
 /** The account of one customer in one environment: its batch list and usage. */
 export function accountStub(env: Env, tenant: Tenant) {
-  return env.ACCOUNTS.getByName(tenantName(tenant));
+  return objectNamed(env.ACCOUNTS, tenantName(tenant), tenant.jurisdiction);
 }

@@ -1,3 +1,4 @@
+import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
@@ -29,7 +30,8 @@ export class CacheWrites {
     outcomes: readonly ItemOutcome[],
     recorded: readonly number[],
   ): Promise<void> {
-    if (row.environment !== "live") return Promise.resolve();
+    // A customer with a jurisdiction keeps its results in its batches only: KV is a global store.
+    if (row.environment !== "live" || jurisdictionOfBatch(row.id)) return Promise.resolve();
     const wasRecorded = new Set(recorded);
     // Of two outcomes for one item, the first is the one recorded.
     const first = new Map<number, ItemOutcome>();

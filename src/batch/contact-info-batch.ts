@@ -22,7 +22,7 @@ import {
 import { cacheKeysToErase } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
-import { eraseBatch, pendingAmong } from "./erase";
+import { eraseBatch, pendingItems } from "./erase";
 import { erasePersonItems } from "./erase-person";
 import { EventStreams, type EventsRead } from "./event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
@@ -159,11 +159,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { recorded: completed + failed };
   }
 
-  /** Of `indexes`, those still pending: the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
-  stillPending(indexes: number[]): number[] {
+  /** Of `indexes`, those still pending (pendingItems): the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */
+  stillPending(indexes: number[]) {
     // The row without the alarm's facts: only whether the batch exists and was deleted matters here.
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
-    return !row || row.deleted_at !== null ? [] : pendingAmong(this.#sql, indexes);
+    return !row || row.deleted_at !== null ? [] : pendingItems(this.#sql, row.id, indexes);
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   messageBatchSchema,
   messageItemSchema,
   packMessages,
+  queuedItems,
   sendSplitting,
 } from "./item-message";
 import { itemRedrive, redriveCutoff } from "./next-step";
@@ -174,7 +175,7 @@ async function enqueue(
   items: MessageItem[],
   sent: (indexes: number[]) => void,
 ): Promise<number> {
-  const { messages, tooLarge } = packMessages(batch, items);
+  const { messages, tooLarge } = packMessages(batch, queuedItems(batch.batchId, items));
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: batch.batchId, items: tooLarge.length });

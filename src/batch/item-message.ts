@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { jurisdictionOfBatch } from "../batch-id";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
 import { ENVIRONMENTS } from "../environment";
@@ -9,7 +10,7 @@ import { ENVIRONMENTS } from "../environment";
  * keys it again. An item stored or sent by an older deploy carries the submitted
  * `input` instead; it is normalized as it is read, so handlers see one shape.
  */
-export const messageItemSchema = z.union([
+export const personItemSchema = z.union([
   z.object({ index: z.number().int().nonnegative(), person: normalizedPersonSchema, personKey: z.string() }),
   z
     .object({ index: z.number().int().nonnegative(), input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) })
@@ -18,7 +19,23 @@ export const messageItemSchema = z.union([
       return { index, person, personKey: personKey(person) };
     }),
 ]);
+/** An item with its person, as the enricher takes it. */
+export type PersonItem = z.infer<typeof personItemSchema>;
+
+/**
+ * An item of a batch kept in a jurisdiction travels as its index only: the queue is
+ * not held to one, so no person goes through it, and the consumer reads the people
+ * from the batch object (its answer to `stillPending`).
+ */
+const indexOnlySchema = z.object({ index: z.number().int().nonnegative() });
+
+/** An item as a message carries it: with its person, or (a batch kept in a jurisdiction) its index only. */
+export const messageItemSchema = z.union([personItemSchema, indexOnlySchema]);
 export type MessageItem = z.infer<typeof messageItemSchema>;
+
+/** What goes on the queue for `items` of batch `batchId`: ids only for a batch kept in a jurisdiction. */
+export const queuedItems = (batchId: string, items: MessageItem[]): MessageItem[] =>
+  jurisdictionOfBatch(batchId) ? items.map(({ index }) => ({ index })) : items;
 
 export const messageBatchSchema = z.object({
   batchId: z.string(),

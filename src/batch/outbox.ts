@@ -2,6 +2,7 @@ import type { BatchReport, OutboxEntry } from "../account/report";
 import { accountStub } from "../account/stub";
 import { type UsageCounters, usageDeltaSchema } from "../account/usage";
 import { utcDay } from "../account/usage-query";
+import { jurisdictionOfBatch } from "../batch-id";
 import { summaryOf } from "../contact-info/batch-views";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
@@ -34,7 +35,11 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
   const people = await peopleToIndex(sql, row);
   if (people) report.people = people.entries;
   report.batch.peopleComplete = people === null || people.through >= row.total_items;
-  const { reportedSeq } = await accountStub(env, { customerId: row.customer_id, environment: row.environment }).report(report);
+  const { reportedSeq } = await accountStub(env, {
+    customerId: row.customer_id,
+    environment: row.environment,
+    jurisdiction: jurisdictionOfBatch(row.id),
+  }).report(report);
   sql.exec("DELETE FROM outbox WHERE seq <= ?", reportedSeq);
   if (people) noteIndexed(sql, people.through);
 }

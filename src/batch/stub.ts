@@ -1,4 +1,7 @@
-/** The Durable Object that holds batch `batchId`: the only way code reaches a batch. */
+import { jurisdictionOfBatch } from "../batch-id";
+import { objectNamed } from "../placement";
+
+/** The Durable Object that holds batch `batchId`, in the jurisdiction its id names: the only way code reaches a batch. */
 export function batchStub(env: Env, batchId: string) {
-  return env.BATCHES.get(env.BATCHES.idFromName(batchId));
+  return objectNamed(env.BATCHES, batchId, jurisdictionOfBatch(batchId));
 }

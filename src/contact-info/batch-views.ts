@@ -1,6 +1,7 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
+import { batchIdSchema } from "../batch-id";
 import { once } from "../once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
@@ -90,7 +91,7 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
 
 export const batchSummarySchema = /* @__PURE__ */ once(() =>
   z.object({
-    id: z.uuid(),
+    id: batchIdSchema,
     status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
     totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
     completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),

@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import { newBatchId } from "../batch-id";
+import type { Jurisdiction } from "../jurisdiction";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";
@@ -29,13 +31,14 @@ export class IdempotencyStore extends DurableObject<Env> {
       held_until INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
   }
 
-  begin(key: string, fingerprint: string, ttlSeconds: number): Begin {
+  /** `jurisdiction` is the customer's: the batch id chosen here names it (batch-id.ts). */
+  begin(key: string, fingerprint: string, ttlSeconds: number, jurisdiction?: Jurisdiction): Begin {
     const now = Date.now();
     this.#sql.exec("DELETE FROM records WHERE expires_at <= ?", now);
     const decision = decideBegin(this.#record(key), fingerprint, now);
     switch (decision.kind) {
       case "start": {
-        const batchId = crypto.randomUUID();
+        const batchId = newBatchId(jurisdiction);
         this.#sql.exec(
           "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?)",
           key,

@@ -1,3 +1,4 @@
+import { objectNamed } from "../placement";
 import { type Tenant, tenantName } from "../tenant";
 
 // Apart from the object's class, so that code reaching the store (the middleware) loads
@@ -8,5 +9,5 @@ import { type Tenant, tenantName } from "../tenant";
  * key of the customer shares them, as they share the customer's batches.
  */
 export function idempotencyStore(env: Env, tenant: Tenant) {
-  return env.IDEMPOTENCY.getByName(tenantName(tenant));
+  return objectNamed(env.IDEMPOTENCY, tenantName(tenant), tenant.jurisdiction);
 }

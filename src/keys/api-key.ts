@@ -2,6 +2,7 @@
 // it uses only Web Crypto and modules without Worker bindings.
 import * as z from "zod";
 import { ENVIRONMENTS, type Environment } from "../environment";
+import { JURISDICTIONS, type Jurisdiction } from "../jurisdiction";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { sha256Hex } from "../sha256";
 import { generateWebhookSecret } from "../webhooks/signature";
@@ -19,6 +20,8 @@ export const apiKeyRecordSchema = z.object({
   rateLimits: z.partialRecord(z.enum(ENDPOINT_TYPES), rateLimitSettingSchema).optional(),
   /** Signs this key's webhooks (Standard Webhooks, `whsec_…`); shown once, at creation. */
   webhookSecret: z.string().optional(),
+  /** Where the customer's objects live (`eu`); absent, as on every record from before, means no restriction. */
+  jurisdiction: z.enum(JURISDICTIONS).optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
@@ -50,6 +53,13 @@ export const generateApiKey = (environment: Environment): string => `ck_${enviro
 
 const generateKeyId = (): string => `key_${randomBase62(16)}`;
 
+/**
+ * What the key tool sends the admin API (`POST /admin/revocations`) so the key's
+ * limiter refuses it at once: the key id and whose limiter that is.
+ */
+export const revocationSchema = apiKeyRecordSchema.pick({ keyId: true, customerId: true, environment: true, jurisdiction: true });
+export type Revocation = z.infer<typeof revocationSchema>;
+
 /** What KV finds a key record by: the key itself is never stored. */
 export const hashApiKey = (apiKey: string): Promise<string> => sha256Hex(apiKey);
 
@@ -70,7 +80,13 @@ export function apiKeyWrites(
 }
 
 /** A new key and what KV stores for it. The key is shown once and never kept. */
-export async function issueApiKey(options: { customerId: string; environment: Environment; name?: string; now?: Date }) {
+export async function issueApiKey(options: {
+  customerId: string;
+  environment: Environment;
+  name?: string;
+  now?: Date;
+  jurisdiction?: Jurisdiction;
+}) {
   const key = generateApiKey(options.environment);
   const hash = await hashApiKey(key);
   const record: ApiKeyRecord = {
@@ -80,6 +96,7 @@ export async function issueApiKey(options: { customerId: string; environment: En
     name: options.name ?? "",
     createdAt: (options.now ?? new Date()).toISOString(),
     webhookSecret: generateWebhookSecret(),
+    ...(options.jurisdiction ? { jurisdiction: options.jurisdiction } : {}),
   };
   return { key, hash, record };
 }

@@ -7,7 +7,9 @@ import { lookupApiKey } from "../keys/key-lookup";
 
 /**
  * Resolves `x-api-key` to its record (looked up by SHA-256, cached for at most
- * API_KEY_CACHE_TTL_SECONDS) and checks it belongs to this environment.
+ * API_KEY_CACHE_TTL_SECONDS) and checks it belongs to this environment. A key
+ * revoked since its record was cached is refused by the rateLimit middleware,
+ * whose limiter holds the customer's revoked keys.
  */
 export const apiKeyAuth = () =>
   createMiddleware<AppEnv>(async function apiKeyAuth(c, next) {

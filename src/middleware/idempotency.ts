@@ -10,6 +10,7 @@ import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotencyStore } from "../idempotency/stub";
 import { logError } from "../log";
 import { sha256Hex } from "../sha256";
+import { tenantOf } from "../tenant";
 
 export interface FingerprintedRequest {
   method: string;
@@ -61,8 +62,8 @@ export const idempotency = () =>
       { method: c.req.method, path: url.pathname, query: url.search, contentType: c.req.header("content-type") },
       await readBodyBytes(c.req, config.maxBodyBytes),
     );
-    const store = idempotencyStore(c.env, { customerId: c.get("apiKey").customerId, environment: c.get("environment") });
-    const begun = await store.begin(key, print, config.idempotencyTtlSeconds);
+    const store = idempotencyStore(c.env, tenantOf(c.get("apiKey")));
+    const begun = await store.begin(key, print, config.idempotencyTtlSeconds, c.get("apiKey").jurisdiction);
     switch (begun.kind) {
       case "replay":
         // Through the context, so headers set before the route ran (x-request-id) are kept.

@@ -2,6 +2,7 @@
 // compile-time checks at the end tie each one to the type the Worker returns,
 // so the document cannot drift from the code. Made on first use (src/once.ts).
 import * as z from "zod";
+import { batchIdSchema } from "../batch-id";
 import { once } from "../once";
 import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 import { receiptExample } from "./examples";
@@ -9,7 +10,7 @@ import { receiptExample } from "./examples";
 export const receiptSchema = /* @__PURE__ */ once(() =>
   z
     .object({
-      batchId: z.uuid(),
+      batchId: batchIdSchema,
       itemCount: z.number().int(),
       message: z.string(),
     })

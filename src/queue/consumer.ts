@@ -1,5 +1,6 @@
 import type { ItemMessage } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
@@ -74,7 +75,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
             if (suppressed.has(item.index)) return;
-            const { environment, customerId, fields, attemptsBefore = 0 } = message.body;
+            const { environment, fields, attemptsBefore = 0 } = message.body;
+            // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
+            const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
             const attempt = attemptsBefore + message.attempts;
             let resolution: Resolution;
             try {

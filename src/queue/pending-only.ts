@@ -1,9 +1,10 @@
-import type { ItemMessage, MessageItem } from "../batch/item-message";
+import type { ItemMessage, MessageItem, PersonItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import { log, logError } from "../log";
 
-/** A message, with those of its items still to be processed. */
-export type PendingMessage = { message: Message<ItemMessage>; items: MessageItem[] };
+/** A message, with those of its items still to be processed, each with its person. */
+export type PendingMessage = { message: Message<ItemMessage>; items: PersonItem[] };
 
 /**
  * The messages of one batch with their items still pending. The other items
@@ -12,20 +13,33 @@ export type PendingMessage = { message: Message<ItemMessage>; items: MessageItem
  * are never enriched, and a redelivered message (say, retried for one of its
  * items) costs no provider call for the others. If the check fails every item
  * goes on: recording is idempotent, and record() refuses a deleted batch.
+ *
+ * A batch kept in a jurisdiction sends indexes only (item-message.ts): the same
+ * call answers its pending items with their people, and if it fails the messages
+ * are retried, as nothing can be enriched without them.
  */
 export async function pendingOnly(env: Env, batchId: string, messages: readonly Message<ItemMessage>[]): Promise<PendingMessage[]> {
   const indexes = messages.flatMap(({ body }) => body.items.map(({ index }) => index));
-  let pending: Set<number>;
+  const resident = jurisdictionOfBatch(batchId) !== undefined;
+  let pending: Map<number, MessageItem>;
   try {
-    pending = new Set(await batchStub(env, batchId).stillPending(indexes));
+    pending = new Map((await batchStub(env, batchId).stillPending(indexes)).map((item) => [item.index, item]));
   } catch (error) {
     logError("pending_check_failed", error, { batchId, items: indexes.length });
-    return messages.map((message) => ({ message, items: message.body.items }));
+    if (!resident) return messages.map((message) => ({ message, items: message.body.items.filter(hasPerson) }));
+    for (const message of messages) message.retry();
+    return [];
   }
   const kept: PendingMessage[] = [];
   let dropped = 0;
   for (const message of messages) {
-    const items = message.body.items.filter(({ index }) => pending.has(index));
+    const items = message.body.items.flatMap((item) => {
+      if (!pending.has(item.index)) return [];
+      // The batch's answer carries the person when the message does not (a batch kept in a jurisdiction).
+      const answer = pending.get(item.index);
+      const withPerson = answer && hasPerson(answer) ? answer : item;
+      return hasPerson(withPerson) ? [withPerson] : [];
+    });
     dropped += message.body.items.length - items.length;
     if (items.length > 0) kept.push({ message, items });
     else message.ack();
@@ -33,3 +47,5 @@ export async function pendingOnly(env: Env, batchId: string, messages: readonly 
   if (dropped > 0) log("items_dropped", { batchId, items: dropped });
   return kept;
 }
+
+const hasPerson = (item: ItemMessage["items"][number]): item is PersonItem => "person" in item;

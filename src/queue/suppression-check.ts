@@ -1,4 +1,5 @@
 import { accountStub } from "../account/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import { hashKeys, identifierKeys } from "../contact-info/person-keys";
@@ -24,7 +25,13 @@ export async function suppressedOutcomes(env: Env, pending: readonly PendingMess
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];
   if (keys.length === 0) return [];
-  const listed = new Set(await accountStub(env, { customerId: body.customerId, environment: body.environment }).suppressedAmong(keys));
+  const listed = new Set(
+    await accountStub(env, {
+      customerId: body.customerId,
+      environment: body.environment,
+      jurisdiction: jurisdictionOfBatch(body.batchId),
+    }).suppressedAmong(keys),
+  );
   if (listed.size === 0) return [];
   return items
     .filter((item) => item.keys.some((key) => listed.has(key)))

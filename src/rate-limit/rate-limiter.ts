@@ -10,6 +10,9 @@ export interface ConsumeResult {
   usage?: Record<EndpointType, WindowUsage>;
 }
 
+/** The limiter's answer: a count, or the calling key is revoked (nothing counted). */
+export type LimiterAnswer = ({ revoked?: undefined } & ConsumeResult) | { revoked: true };
+
 // Expired hits deleted per endpoint type per call, so a limiter that sat idle
 // while a large window expired catches up over a few calls instead of one slow one.
 // Decisions never depend on it: they count only hits inside the window.
@@ -52,6 +55,8 @@ export class RateLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
   readonly #known = new Map<EndpointType, KnownHits>();
   readonly #windows: WindowsInUse;
+  /** The customer's revoked key ids, read once when the object starts: a handful at most. */
+  readonly #revoked: Set<string>;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -60,6 +65,26 @@ export class RateLimiter extends DurableObject<Env> {
     // Synchronous, so it completes before the first call is delivered.
     migrate(this.#sql);
     this.#windows = new WindowsInUse(this.#sql);
+    this.#revoked = new Set(
+      this.#sql
+        .exec<{ key_id: string }>("SELECT key_id FROM revoked_keys")
+        .toArray()
+        .map((row) => row.key_id),
+    );
+  }
+
+  /**
+   * The one call a request makes here: refuses key `keyId` if it is revoked (nothing
+   * counted), else counts the request (`consume`). Revocation rides on the call every
+   * request already makes, so it costs valid keys no round trip.
+   */
+  admit(
+    keyId: string,
+    endpointType: EndpointType,
+    limits: Record<EndpointType, RateLimitSetting>,
+    options: { withUsage?: boolean } = {},
+  ): LimiterAnswer {
+    return this.#revoked.has(keyId) ? { revoked: true } : this.consume(endpointType, limits, options);
   }
 
   /**
@@ -82,6 +107,12 @@ export class RateLimiter extends DurableObject<Env> {
       ]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
+  }
+
+  /** Refuses key `keyId` from the next call on (the key tool's revoke, through the admin API). Idempotent. */
+  revoke(keyId: string): void {
+    this.#sql.exec("INSERT OR IGNORE INTO revoked_keys (key_id, revoked_at) VALUES (?, ?)", keyId, Date.now());
+    this.#revoked.add(keyId);
   }
 
   /**

@@ -22,6 +22,12 @@ const MIGRATIONS: readonly string[] = [
      used_at INTEGER NOT NULL,
      PRIMARY KEY (endpoint_type, window_seconds)
    ) WITHOUT ROWID;`,
+  // The customer's revoked keys: the limiter sees every request, so it refuses them at once,
+  // whatever copy of the key record a Worker isolate or KV's edge still holds.
+  `CREATE TABLE revoked_keys (
+     key_id TEXT PRIMARY KEY,
+     revoked_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -1,3 +1,4 @@
+import { objectNamed } from "../placement";
 import { type Tenant, tenantName } from "../tenant";
 
 /**
@@ -6,5 +7,5 @@ import { type Tenant, tenantName } from "../tenant";
  * uses `live` quota.
  */
 export function limiterStub(env: Env, tenant: Tenant) {
-  return env.RATE_LIMITER.getByName(tenantName(tenant));
+  return objectNamed(env.RATE_LIMITER, tenantName(tenant), tenant.jurisdiction);
 }

@@ -3,6 +3,7 @@ import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import { PROGRESS_INTERVAL_MS, sseText } from "../batch/event-plan";
 import { batchStub } from "../batch/stub";
+import { isBatchId } from "../batch-id";
 import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { relay } from "../http/sse-relay";
@@ -14,7 +15,6 @@ import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { batchParams } from "./batch";
-import { BATCH_ID } from "./batch-id";
 import { declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/once.ts).
@@ -106,14 +106,11 @@ export const batchEvents = declareRoute({
     },
   },
   handler: async (c) => {
-    const id = c.req.param("id");
-    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
+    const id = c.req.param("id").toLowerCase();
+    if (!isBatchId(id)) throw notFound("No batch with this id exists.");
     const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
     const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id.toLowerCase()).events(
-      { customerId: apiKey.customerId, environment: c.get("environment") },
-      request,
-    );
+    const read = await batchStub(c.env, id).events({ customerId: apiKey.customerId, environment: c.get("environment") }, request);
     // Another customer's or environment's batch answers exactly like a missing one.
     if (read.kind === "none") throw notFound("No batch with this id exists.");
     if (read.kind === "expired") throw batchExpired(read.expiredAt);
@@ -124,7 +121,7 @@ export const batchEvents = declareRoute({
     const opened = Date.now();
     return streamSSE(c, async (sse) => {
       await relay(read.stream, sse);
-      log("event_stream_closed", { batchId: id.toLowerCase(), requestId: c.get("requestId"), durationMs: Date.now() - opened });
+      log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened });
     });
   },
 });

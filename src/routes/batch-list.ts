@@ -8,6 +8,7 @@ import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
 // Query values arrive as strings, which listQuerySchema parses; the document says what they
@@ -55,6 +56,6 @@ export const listBatches = declareRoute({
   handler: async (c) => {
     const page = parseListQuery(c.req.query());
     const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).list(page), 200);
+    return c.json(await accountStub(c.env, tenantOf(apiKey)).list(page), 200);
   },
 });

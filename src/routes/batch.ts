@@ -1,6 +1,7 @@
 // One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
 import * as z from "zod";
 import { batchStub } from "../batch/stub";
+import { batchIdSchema, isBatchId } from "../batch-id";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, parseStatusQuery, statusQuerySchema } from "../contact-info/status-query";
 import { batchDeleted, batchExpired, notFound } from "../http/errors";
@@ -10,15 +11,10 @@ import { authProblems, environmentParams, internalError, keyRequired, rateLimite
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { BATCH_ID } from "./batch-id";
 import { declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/once.ts).
-export const batchParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({
-    id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
-  }),
-);
+export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
 
 // Another customer's or environment's batch answers exactly like a missing one.
 const noSuchBatch = () => notFound("No batch with this id exists.");
@@ -74,14 +70,11 @@ export const getBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const id = c.req.param("id");
-    if (!BATCH_ID.test(id)) throw noSuchBatch();
+    const id = c.req.param("id").toLowerCase();
+    if (!isBatchId(id)) throw noSuchBatch();
     const query = parseStatusQuery(c.req.query());
     const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id.toLowerCase()).status(
-      { customerId: apiKey.customerId, environment: c.get("environment") },
-      query,
-    );
+    const read = await batchStub(c.env, id).status({ customerId: apiKey.customerId, environment: c.get("environment") }, query);
     if (read.kind === "none") throw noSuchBatch();
     if (read.kind === "expired") throw batchExpired(read.expiredAt);
     if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
@@ -116,10 +109,10 @@ export const deleteBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const id = c.req.param("id");
-    if (!BATCH_ID.test(id)) throw noSuchBatch();
+    const id = c.req.param("id").toLowerCase();
+    if (!isBatchId(id)) throw noSuchBatch();
     const apiKey = c.get("apiKey");
-    const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
+    const deleted = await batchStub(c.env, id).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
     if (!deleted) throw noSuchBatch();
     return c.body(null, 204);
   },

@@ -2,6 +2,7 @@
 import * as z from "zod";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
+import { newBatchId } from "../batch-id";
 import { readConfig } from "../config";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
@@ -109,7 +110,7 @@ export const submitBatch = declareRoute({
     }
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
-    const batchId = c.get("idempotentBatchId") ?? crypto.randomUUID();
+    const batchId = c.get("idempotentBatchId") ?? newBatchId(apiKey.jurisdiction);
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
     const { items, leaders } = intake(submission);
     const createdAt = new Date().toISOString();
@@ -187,9 +188,10 @@ export const estimateBatch = declareRoute({
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
     const { items, leaders } = intake(submission);
-    // Only live results are cached (enricher.ts); the leaders are what the batch would look up.
+    // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
+    // the leaders are what the batch would look up.
     let cachedItems = 0;
-    if (environment === "live") {
+    if (environment === "live" && !c.get("apiKey").jurisdiction) {
       const owner = { customerId: c.get("apiKey").customerId, environment };
       const keys = await Promise.all(
         items.flatMap((item, index) =>

@@ -20,6 +20,7 @@ import { authProblems, environmentParams, internalError, keyRequired, rateLimite
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePerson } from "../privacy/erasure";
+import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,7 +84,7 @@ export const erasePersonRoute = declareRoute({
   },
   handler: async (c) => {
     const { person, suppress } = parseErasureRequest(c.get("jsonBody"));
-    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const tenant = tenantOf(c.get("apiKey"));
     return c.json(await erasePerson(c.env, tenant, person, suppress), 200);
   },
 });
@@ -115,7 +116,7 @@ export const getErasure = declareRoute({
   },
   handler: async (c) => {
     const id = c.req.param("id");
-    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const tenant = tenantOf(c.get("apiKey"));
     // Receipts live in the caller's own account: another customer's id is simply not there.
     const receipt = UUID.test(id) ? await accountStub(c.env, tenant).erasure(id.toLowerCase()) : null;
     if (!receipt) throw notFound("No erasure with this id exists.");
@@ -155,7 +156,7 @@ export const addSuppressions = declareRoute({
   handler: async (c) => {
     const people = parseSuppressionRequest(c.get("jsonBody"));
     const keys = await Promise.all(people.map((person) => hashKeys(identifierKeys(person))));
-    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const tenant = tenantOf(c.get("apiKey"));
     const { added } = await accountStub(c.env, tenant).suppress([...new Set(keys.flat())]);
     return c.json({ keys, added }, 200);
   },
@@ -189,7 +190,7 @@ export const listSuppressions = declareRoute({
   },
   handler: async (c) => {
     const page = parseSuppressionQuery(c.req.query());
-    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const tenant = tenantOf(c.get("apiKey"));
     return c.json(await accountStub(c.env, tenant).suppressions(page), 200);
   },
 });
@@ -217,7 +218,7 @@ export const removeSuppression = declareRoute({
   },
   handler: async (c) => {
     const key = c.req.param("key");
-    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const tenant = tenantOf(c.get("apiKey"));
     const removed = suppressionKeySchema.safeParse(key).success && (await accountStub(c.env, tenant).unsuppress(key));
     if (!removed) throw notFound("This key is not on the suppression list.");
     return c.body(null, 204);

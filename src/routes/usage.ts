@@ -6,6 +6,7 @@ import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
 export const getUsage = declareRoute({
@@ -40,6 +41,6 @@ export const getUsage = declareRoute({
   handler: async (c) => {
     const range = parseUsageQuery(c.req.query(), Date.now());
     const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).usage(range), 200);
+    return c.json(await accountStub(c.env, tenantOf(apiKey)).usage(range), 200);
   },
 });

@@ -2,14 +2,16 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import { backoff } from "../backoff";
 import { batchStub } from "../batch/stub";
+import { jurisdictionOfBatch } from "../batch-id";
 import { type Config, readConfig } from "../config";
 import { type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
 import { log } from "../log";
+import { objectNamed } from "../placement";
 import { postEvent } from "./post-event";
 
-/** The sender of batch `batchId`'s webhooks: one object per batch, so one receiver's slowness stays its own. */
+/** The sender of batch `batchId`'s webhooks, beside its batch: one object per batch, so one receiver's slowness stays its own. */
 export function webhookSender(env: Env, batchId: string) {
-  return env.WEBHOOK_SENDERS.get(env.WEBHOOK_SENDERS.idFromName(batchId));
+  return objectNamed(env.WEBHOOK_SENDERS, batchId, jurisdictionOfBatch(batchId));
 }
 
 const deliveryStateSchema = z.object({

@@ -10,7 +10,9 @@ import {
   MESSAGE_TARGET_BYTES,
   type MessageBatchFields,
   type MessageItem,
+  type PersonItem,
   packMessages,
+  queuedItems,
   sendSplitting,
 } from "../../src/batch/item-message";
 import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
@@ -18,7 +20,7 @@ import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "
 const batch: MessageBatchFields = { batchId: "b", environment: "test", fields: ["email", "phone"] };
 
 // An item as the fan-out builds it: the normalized person and its key.
-const item = (index: number, input: PersonInput): MessageItem => {
+const item = (index: number, input: PersonInput): PersonItem => {
   const person = normalizePerson(input);
   return { index, person, personKey: personKey(person) };
 };
@@ -172,5 +174,17 @@ describe("sending a chunk the queue refuses", () => {
     const queue = refusingOver(0);
     await expect(sendSplitting([1, 2, 3], queue.send)).rejects.toThrow("15000");
     expect(queue.sent).toEqual([]);
+  });
+});
+
+describe("a batch kept in a jurisdiction", () => {
+  it("sends its items as indexes only: no person goes through the queue", () => {
+    const items = [small(0), small(1)];
+    const eu = { ...batch, batchId: "eu-3e1cab3a-0527-4fea-987c-d486f470829c", customerId: "cus_1" };
+    const [message] = packMessages(eu, queuedItems(eu.batchId, items)).messages;
+    expect(JSON.parse(message!.json)).toEqual({ ...eu, items: [{ index: 0 }, { index: 1 }] });
+    expect(itemMessageSchema.parse(JSON.parse(message!.json)).items).toEqual([{ index: 0 }, { index: 1 }]);
+    // Any other batch's items carry their people, as before.
+    expect(queuedItems("3e1cab3a-0527-4fea-987c-d486f470829c", items)).toEqual(items);
   });
 });
