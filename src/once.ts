@@ -11,3 +11,10 @@ export function once<T>(make: () => T): () => T {
     return made.value;
   };
 }
+
+/**
+ * A schema's description and examples, written `.meta(documented(OPENAPI_METADATA && {…}))`
+ * on schemas the Worker also runs: there OPENAPI_METADATA is false, esbuild drops the text,
+ * and zod gets empty meta. (A meta id stays outside: the Worker's shapes keep their names.)
+ */
+export const documented = <T extends object>(meta: T | false): T | Record<never, never> => meta || {};

@@ -2,7 +2,7 @@
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
 import { batchIdSchema } from "../batch-id";
-import { once } from "../once";
+import { documented, once } from "../once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -27,19 +27,34 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
 
 export const sourceReportSchema = z
   .object({
-    name: z.string().meta({
-      description:
-        "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
-      example: "directory",
-    }),
-    outcome: z.enum(SOURCE_OUTCOMES).meta({
-      description:
-        "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
-    }),
-    kind: z.literal("verifier").optional().meta({
-      description:
-        "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
-    }),
+    name: z.string().meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
+          example: "directory",
+        },
+      ),
+    ),
+    outcome: z.enum(SOURCE_OUTCOMES).meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+        },
+      ),
+    ),
+    kind: z
+      .literal("verifier")
+      .optional()
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
+          },
+        ),
+      ),
   })
   .meta({ id: "SourceReport" });
 export type SourceReport = z.infer<typeof sourceReportSchema>;

@@ -3,16 +3,20 @@
 // dates and hashed keys only. Only the document reads the response schemas (the
 // Worker only their types): made on first use (src/once.ts).
 import * as z from "zod";
-import { once } from "../once";
+import { documented, once } from "../once";
 
 export const suppressionKeySchema = z
   .string()
   .regex(/^[0-9a-f]{64}$/)
-  .meta({
-    description:
-      "SHA-256 (hex) of one identifier of the person, normalized: an email, a LinkedIn profile, or a name with a company domain or name. A person given with several identifiers has one key for each.",
-    example: "5f1c0d3ab2e0f0a6d2c7b3e9a1f4c8d7e6b5a4f3e2d1c0b9a8f7e6d5c4b3a291",
-  });
+  .meta(
+    documented(
+      OPENAPI_METADATA && {
+        description:
+          "SHA-256 (hex) of one identifier of the person, normalized: an email, a LinkedIn profile, or a name with a company domain or name. A person given with several identifiers has one key for each.",
+        example: "5f1c0d3ab2e0f0a6d2c7b3e9a1f4c8d7e6b5a4f3e2d1c0b9a8f7e6d5c4b3a291",
+      },
+    ),
+  );
 
 export const erasureReceiptSchema = /* @__PURE__ */ once(() =>
   z
