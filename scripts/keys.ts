@@ -10,7 +10,7 @@ import {
   issueApiKey,
   kvKey,
 } from "../src/tools-api";
-import { CliError, runCli } from "./cli";
+import { runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { type KvStore, type Store, withKv } from "./kv-store";
 
@@ -23,9 +23,9 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
-// A usage mistake: its first line and a pointer to --help (runCli prints it).
+// A usage mistake, as an expression (`?? fail(…)`): runCli prints it with a pointer to --help.
 function fail(message: string): never {
-  throw new CliError(`${message.split("\n")[0]} (see --help)`, 2);
+  throw usageError(message);
 }
 
 // Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
@@ -127,8 +127,8 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
   switch (command) {
     case "create": {
       const environment = values.environment;
-      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
-      if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live`);
+      if (!values.customer) fail(`create needs --customer ID`);
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name });
       await kv.putAll(apiKeyWrites(hash, record));
       if (values.json) console.log(JSON.stringify({ key, ...record }));
@@ -152,7 +152,7 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       return;
     }
     case "revoke": {
-      const { hash, record } = await readKey(rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`), kv, remote);
+      const { hash, record } = await readKey(rest[0] ?? fail(`revoke needs a KEYID`), kv, remote);
       await kv.putAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }));
       console.log(`Revoked ${record.keyId}. Cached copies may accept it for up to API_KEY_CACHE_TTL_SECONDS (60 s) more.`);
       return;
@@ -165,9 +165,9 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       // The customer's keys share one budget, so they must agree on its limits: a
       // KEYID stands for its customer and environment.
       const named = rest[0] ? (await readKey(rest[0], kv, remote)).record : undefined;
-      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID\n${USAGE}`);
+      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID`);
       const environment = named?.environment ?? values.environment;
-      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live`);
       if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }
