@@ -19,11 +19,16 @@ const FLOORS = [
   ["webhooks", "src/webhooks/"],
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
+  ["privacy", "src/privacy/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
+  // What each route declares of itself for the document (schemas, headers, problems, examples).
+  ["openapi", "src/openapi/(?!document\\.ts)"],
   ["routes", "src/routes/"],
-  ["openapi", "src/openapi/"],
-  // The entries: the Worker's, and the tools' (scripts/ and bench/ import src/ through tools-api.ts and bench-api.ts).
-  ["entry", "src/(app|index|tools-api|bench-api)\\.ts"],
+  ["entry", "src/(app|index)\\.ts"],
+  // The document is built from the app's routes, at build time (scripts/openapi.ts).
+  ["document", "src/openapi/document\\.ts"],
+  // What the tools outside src/ may import of it (scripts/ and bench/): tools-api.ts (Node) and bench-api.ts (the benchmarks' Workers).
+  ["tools", "src/(tools-api|bench-api)\\.ts"],
 ];
 
 const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;

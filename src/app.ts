@@ -9,35 +9,60 @@ import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
-import { referencePage } from "./openapi/reference-page";
-import { API_INDEX } from "./routes/api-index";
+import { deleteBatch, getBatch } from "./routes/batch";
 import { batchEvents } from "./routes/batch-events";
-import { contactInfo } from "./routes/contact-info";
-import { rateLimits } from "./routes/rate-limits";
-import { usage } from "./routes/usage";
+import { listBatches } from "./routes/batch-list";
+import { estimateBatch, submitBatch } from "./routes/contact-info";
+import { type DeclaredRoute, serveRoutes } from "./routes/declare";
+import { apiReference, health, index, openApiDocument } from "./routes/meta";
+import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./routes/privacy";
+import { getRateLimits } from "./routes/rate-limits";
+import { getUsage } from "./routes/usage";
+
+/**
+ * Every route the API serves, by where it is mounted: the Worker serves exactly these,
+ * and scripts/openapi.ts documents exactly these (in this order).
+ */
+export const API_ROUTES = {
+  "/v2/:environment": [
+    submitBatch,
+    estimateBatch,
+    getBatch,
+    batchEvents,
+    listBatches,
+    deleteBatch,
+    getUsage,
+    getRateLimits,
+    erasePersonRoute,
+    getErasure,
+    addSuppressions,
+    listSuppressions,
+    removeSuppression,
+  ],
+  "/": [index, health, openApiDocument, apiReference],
+} satisfies Record<string, DeclaredRoute[]>;
+
+// GET implies HEAD, so Allow leaves HEAD out.
+const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 const v2 = new Hono<AppEnv>();
 v2.use(
   environmentParam(),
   apiKeyAuth(),
-  // A known /v2 path called with another method: 405 with Allow (GET implies HEAD, so Allow leaves it out).
+  // A known /v2 path called with another method: 405 with Allow.
   methodNotAllowed({
     app: v2,
     onMethodNotAllowed: (c, methods) => {
-      throw notAllowed(
-        c.req.method,
-        methods.filter((method) => method !== "HEAD"),
-      );
+      // In a fixed order, whatever order the routes were declared in.
+      const allowed = METHOD_ORDER.filter((method) => methods.includes(method));
+      throw notAllowed(c.req.method, allowed);
     },
   }),
-)
-  .route("/person/contact-info", contactInfo)
-  .route("/person/contact-info", batchEvents)
-  .route("/me/rate-limits", rateLimits)
-  .route("/me/usage", usage);
+);
+serveRoutes(v2, API_ROUTES["/v2/:environment"]);
 
-export const app = new Hono<AppEnv>()
-  .use(
+export const app = serveRoutes(
+  new Hono<AppEnv>().use(
     requestId({
       headerName: "x-request-id",
       // Never adopt a client's x-request-id (no length passes): the id is Cloudflare's
@@ -45,13 +70,9 @@ export const app = new Hono<AppEnv>()
       limitLength: 0,
       generator: (c) => c.req.header("cf-ray") ?? crypto.randomUUID(),
     }),
-  )
-  .get("/", (c) => c.json(API_INDEX))
-  .get("/healthz", (c) => c.json({ status: "ok" }))
-  // A static asset built ahead of time (scripts/openapi.ts), which Cloudflare serves
-  // before the Worker runs; this route answers only when the Worker is called directly.
-  .get("/openapi.json", (c) => c.env.ASSETS.fetch(c.req.raw))
-  .get("/docs", referencePage())
+  ),
+  API_ROUTES["/"],
+)
   .route("/v2/:environment", v2)
   // Answered, not thrown, so that methodNotAllowed can turn a 404 into a 405.
   .notFound((c) => problemResponse(notFound().init, c.get("requestId")))

@@ -1,11 +1,11 @@
 import { app } from "./app";
 import { itemMessageSchema } from "./batch/item-message";
+import { webhookMessageSchema } from "./batch/webhook-message";
 import { log } from "./log";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
 import { QUEUES } from "./queue/names";
 import { type QueueConsumer, validatingConsumer } from "./queue/validating-consumer";
 import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";
-import { webhookMessageSchema } from "./queue/webhook-message";
 
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";

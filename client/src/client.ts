@@ -4,7 +4,17 @@
 // error answer thrown as a typed ProblemError.
 import createOpenApiClient from "openapi-fetch";
 import { followBatch } from "./batch-events.js";
-import type { BatchItem, BatchReceipt, BatchStatus, Environment, Estimate, Field, ItemStatusFilter, SubmitItem } from "./paths.js";
+import type {
+  BatchItem,
+  BatchReceipt,
+  BatchStatus,
+  Environment,
+  Estimate,
+  Field,
+  ItemStatusFilter,
+  SubmitItem,
+  WebhookEvent,
+} from "./paths.js";
 import { type Problem, type ProblemError, problemError } from "./problem.js";
 import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit.js";
 import type { paths } from "./schema.js";
@@ -24,6 +34,8 @@ export interface SubmitOptions {
   /** What to find; default both. */
   fields?: Field[];
   webhookUrl?: string;
+  /** What to send webhookUrl: default ["batch.completed"]; "item.completed" adds deliveries of finished items. Needs webhookUrl. */
+  webhookEvents?: WebhookEvent[];
   /** The most the batch may charge, in credits; default no cap. */
   maxCredits?: number;
   /** Makes the submit safe to repeat for 24 h: the same key and body answer the same batch. */
@@ -135,12 +147,12 @@ export function createClient(options: ClientOptions): Client {
 
   return {
     environment,
-    async submit(items, { fields, webhookUrl, maxCredits, idempotencyKey, signal } = {}) {
+    async submit(items, { fields, webhookUrl, webhookEvents, maxCredits, idempotencyKey, signal } = {}) {
       const { data, response } = await send(
         () =>
           api.POST(BATCHES, {
             params: { path: { environment }, header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } },
-            body: { items, fields, webhookUrl, maxCredits },
+            body: { items, fields, webhookUrl, webhookEvents, maxCredits },
             signal,
           }),
         signal,

@@ -18,6 +18,7 @@ export type {
   Field,
   ItemStatusFilter,
   SubmitItem,
+  WebhookEvent,
 } from "./paths.js";
 export { type Problem, ProblemError, type UnexpectedResponse } from "./problem.js";
 export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit.js";

@@ -1,8 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
+import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
 import { encodeListCursor, type ListPage } from "./list-query";
+import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
+import type { SuppressionPage } from "./suppression-query";
 import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage";
 import { daysOf, type UsageRange } from "./usage-query";
 import type { BatchList, UsageReport } from "./views";
@@ -26,8 +29,11 @@ export class Account extends DurableObject<Env> {
   }
 
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
-  report({ batch, entries }: BatchReport): { reportedSeq: number } {
+  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
+      // A batch emptied (deleted, or expired) holds no one any more.
+      if (batch.deletedAt === null && !batch.expiredAt) privacy.indexPeople(this.#sql, batch.id, people);
+      else privacy.unindexBatch(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]?.reported_seq ?? 0;
       const byDay = new Map<string, UsageCounters>();
@@ -41,9 +47,10 @@ export class Account extends DurableObject<Env> {
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
         `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,
-                              credits_charged, max_credits)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              credits_charged, max_credits, people_complete)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
+           people_complete = max(people_complete, excluded.people_complete),
            completed_items = max(completed_items, excluded.completed_items),
            failed_items = max(failed_items, excluded.failed_items),
            credits_charged = max(credits_charged, excluded.credits_charged),
@@ -60,6 +67,7 @@ export class Account extends DurableObject<Env> {
         reportedSeq,
         batch.creditsCharged,
         batch.maxCredits,
+        batch.peopleComplete ? 1 : 0,
       );
       return { reportedSeq };
     });
@@ -108,6 +116,39 @@ export class Account extends DurableObject<Env> {
     const totals = emptyUsage();
     for (const day of days.values()) addUsage(totals, day);
     return { ...range, days: [...days].map(([date, usage]) => ({ date, ...usage })), totals };
+  }
+
+  /**
+   * Which batches may hold a person (any of their hashed identifier keys): those the index names, and
+   * those not yet wholly in it (just submitted, or from before it); never a scan of the batches.
+   */
+  holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
+    return privacy.holders(this.#sql, keys);
+  }
+
+  saveErasure(receipt: ErasureReceipt, keys: string[], suppress: boolean): void {
+    this.ctx.storage.transactionSync(() => privacy.saveErasure(this.#sql, receipt, keys, suppress));
+  }
+
+  erasure(id: string): ErasureReceipt | null {
+    return privacy.readErasure(this.#sql, id);
+  }
+
+  suppress(keys: string[]): { added: number } {
+    return { added: privacy.addSuppressions(this.#sql, keys, new Date().toISOString()) };
+  }
+
+  unsuppress(key: string): boolean {
+    return privacy.removeSuppression(this.#sql, key);
+  }
+
+  suppressions(page: SuppressionPage): SuppressionList {
+    return privacy.listSuppressions(this.#sql, page);
+  }
+
+  /** Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. */
+  suppressedAmong(keys: string[]): string[] {
+    return privacy.suppressedAmong(this.#sql, keys);
   }
 
   #addUsage(day: string, usage: UsageCounters): void {

@@ -33,6 +33,22 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE usage_days ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batches ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batches ADD COLUMN max_credits INTEGER;`,
+  // Privacy: which batches hold a person (by hashed identifier key, with the hash of the
+  // item's whole person key, the one its cached results are keyed by), the do-not-enrich
+  // list (hashed identifier keys), and the receipts of erasures. Batches not yet wholly in the index
+  // (new ones, and those from before it, until their next alarm) are asked by every erasure.
+  `ALTER TABLE batches ADD COLUMN people_complete INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX batches_unindexed ON batches (id) WHERE people_complete = 0 AND deleted_at IS NULL;
+   CREATE TABLE person_index (
+     key TEXT NOT NULL,
+     batch_id TEXT NOT NULL,
+     person_hash TEXT NOT NULL,
+     PRIMARY KEY (key, batch_id, person_hash)
+   ) WITHOUT ROWID;
+   CREATE INDEX person_index_by_batch ON person_index (batch_id);
+   CREATE TABLE suppressions (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;
+   CREATE INDEX suppressions_newest ON suppressions (created_at DESC, key DESC);
+   CREATE TABLE erasures (id TEXT PRIMARY KEY, erased_at TEXT NOT NULL, items INTEGER NOT NULL, batches INTEGER NOT NULL);`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -5,6 +5,7 @@ import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./cache-purge";
 import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
+import { sendItemDeliveries } from "./item-deliveries";
 import { expireItems, timedOutItems } from "./item-store";
 import { fanOutRoom, nextStep, type Step } from "./next-step";
 import { reportStep } from "./outbox";
@@ -61,6 +62,8 @@ async function takeStep(
       return sendWebhook(env.WEBHOOK_QUEUE, storage, row);
     case "fail_webhook":
       return failWebhook(sql, row);
+    case "send_item_webhooks":
+      return sendItemDeliveries(env.WEBHOOK_QUEUE, storage, row, config);
     case "expire":
       return expire(parts, row);
   }

@@ -1,5 +1,6 @@
 import type { NewBatch } from "../contact-info/batch-contract";
 import { type BatchSummary, summaryOf, type WebhookView } from "../contact-info/batch-views";
+import { DEFAULT_WEBHOOK_EVENTS, type WebhookEventType } from "../contact-info/webhook-events";
 import type { Environment } from "../environment";
 import type { StepFacts } from "./next-step";
 
@@ -20,6 +21,8 @@ export type BatchRow = StepFacts & {
   outbox_seq: number;
   credits_charged: number;
   max_credits: number | null;
+  /** 1 when the batch subscribed to item.completed. */
+  item_webhooks: number;
 };
 
 // The oldest due time is a min() over the partial index items_by_due: named, since left to
@@ -32,8 +35,10 @@ export const BATCH_ROW = `SELECT *,
     (SELECT min(due_at) FROM items INDEXED BY items_by_due WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_due,
     CASE WHEN next_enqueue_index < total_items
       THEN (SELECT count(*) FROM items WHERE status = 'pending' AND idx < batch.next_enqueue_index) ELSE 0 END AS in_flight,
-    (SELECT count(*) FROM outbox) AS unreported,
-    EXISTS (SELECT 1 FROM cache_purge) AS cache_purge_left
+    (SELECT count(*) FROM outbox) + (people_indexed < total_items AND deleted_at IS NULL AND expired_at IS NULL) AS unreported,
+    EXISTS (SELECT 1 FROM cache_purge) AS cache_purge_left,
+    EXISTS (SELECT 1 FROM item_deliveries WHERE state = 'pending') AS item_webhooks_unsent,
+    (SELECT min(max(queued_at, coalesce(attempted_at, ''))) FROM item_deliveries WHERE state = 'queued') AS item_webhooks_idle_since
   FROM batch`;
 
 export function readBatchRow(sql: SqlStorage): BatchRow | undefined {
@@ -80,8 +85,8 @@ export function readStatusRow(sql: SqlStorage): StatusRow | undefined {
 export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, failed: number, completedAt: string | null): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
-                        status_url, webhook_url, webhook_secret, webhook_state, max_credits)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                        status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     batch.id,
     batch.customerId,
     batch.environment,
@@ -94,10 +99,15 @@ export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, 
     batch.statusUrl,
     batch.webhook?.url ?? null,
     batch.webhook?.secret ?? null,
-    batch.webhook ? "pending" : null,
+    subscribes(batch, "batch.completed") ? "pending" : null,
     batch.maxCredits ?? null,
+    subscribes(batch, "item.completed") ? 1 : 0,
   );
 }
+
+/** Whether the batch's webhook is sent `event`: a batch without webhookEvents gets the default. */
+const subscribes = (batch: Pick<NewBatch, "webhook">, event: WebhookEventType): boolean =>
+  batch.webhook !== undefined && (batch.webhook.events ?? DEFAULT_WEBHOOK_EVENTS).includes(event);
 
 /**
  * Adds finished items and their charge to the counters, and completes the batch when none is left.

@@ -24,16 +24,20 @@ const PURGE_RETRY_MS = 30_000;
  * only verdicts cached, verdict-cache.ts): none for a test batch (never cached).
  * Read before the erase's transaction; person keys never change after creation.
  */
-export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow): Promise<string[]> {
+export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow, among: readonly number[] | null = null): Promise<string[]> {
   if (row.environment !== "live") return [];
+  // All items, or those of `among` (an erasure of one person).
+  const items = `(SELECT * FROM items WHERE ?1 IS NULL OR idx IN (SELECT value FROM json_each(?1))) AS items`;
+  const amongJson = among === null ? null : JSON.stringify(among);
   const personKeys = sql
-    .exec<{ person_key: string }>("SELECT DISTINCT person_key FROM items WHERE person_key IS NOT NULL")
+    .exec<{ person_key: string }>(`SELECT DISTINCT person_key FROM ${items} WHERE person_key IS NOT NULL`, amongJson)
     .toArray()
     .map(({ person_key }) => person_key);
   const addresses = sql
     .exec<{ address: string }>(
-      `SELECT DISTINCT lower(e.value ->> 'address') AS address FROM items, json_each(items.emails) AS e WHERE items.emails IS NOT NULL
-       UNION SELECT lower(e.value ->> 'address') FROM items, json_each(items.found_earlier, '$.emails') AS e WHERE items.found_earlier IS NOT NULL`,
+      `SELECT DISTINCT lower(e.value ->> 'address') AS address FROM ${items}, json_each(items.emails) AS e WHERE items.emails IS NOT NULL
+       UNION SELECT lower(e.value ->> 'address') FROM ${items}, json_each(items.found_earlier, '$.emails') AS e WHERE items.found_earlier IS NOT NULL`,
+      amongJson,
     )
     .toArray()
     .flatMap(({ address }) => (typeof address === "string" ? [address] : []));

@@ -3,7 +3,7 @@ import { readConfig } from "../config";
 import type { CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
-import type { CompletedBatch } from "../contact-info/webhook-event";
+import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
 import { kvResultCache } from "../enrichment/result-cache";
 import { log } from "../log";
 import type { BatchOwner } from "../tenant";
@@ -23,7 +23,9 @@ import { cacheKeysToErase } from "./cache-purge";
 import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
 import { eraseBatch, pendingAmong } from "./erase";
+import { erasePersonItems } from "./erase-person";
 import { EventStreams, type EventsRead } from "./event-streams";
+import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
 import { reportToAccount } from "./outbox";
@@ -68,7 +70,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
-    if (this.#hasSchema) migrate(this.#sql);
+    // In one transaction: a migration that rebuilds a table is all or nothing.
+    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
   }
 
   /**
@@ -180,6 +183,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { deletedAt };
   }
 
+  /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
+    const row = this.#ownedRow(owner);
+    return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };
+  }
+
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */
   pendingWebhook(): CompletedBatch | null {
     const row = this.#row();
@@ -190,9 +199,20 @@ export class ContactInfoBatch extends DurableObject<Env> {
     saveWebhookAttempt(this.#sql, attempt);
   }
 
-  /** The webhook's delivery gave up without an attempt being recorded (its consumer kept crashing). */
-  abandonWebhook(): void {
-    failQueuedWebhook(this.#sql);
+  /** Item.completed delivery `seq`'s signed event, while it awaits delivery. */
+  pendingItemDelivery(seq: number): WebhookEvent | null {
+    const row = this.#row();
+    return row ? itemDeliveryEvent(this.#sql, row, seq) : null;
+  }
+
+  recordItemDeliveryAttempt(seq: number, attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+    saveItemDeliveryAttempt(this.#sql, seq, attempt);
+  }
+
+  /** A delivery (batch.completed, or item.completed `delivery`) gave up without an attempt being recorded (its consumer kept crashing). */
+  abandonWebhook(delivery?: number): void {
+    if (delivery === undefined) failQueuedWebhook(this.#sql);
+    else failItemDelivery(this.#sql, delivery);
   }
 
   override async alarm(): Promise<void> {

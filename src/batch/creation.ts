@@ -6,6 +6,7 @@ import { fanOutTarget } from "./alarm-steps";
 import type { BatchParts } from "./batch-parts";
 import { insertBatchRow } from "./batch-row";
 import { fanOutNew } from "./fan-out";
+import { appendInvalidItemDeliveries } from "./item-deliveries";
 import { insertItems } from "./item-store";
 import { appendOutbox } from "./outbox";
 import { createSchema } from "./schema";
@@ -48,6 +49,7 @@ export function storeNewBatch(storage: DurableObjectStorage, hasSchema: boolean,
     completedAt = failed === total ? batch.createdAt : null;
     insertBatchRow(sql, batch, total, failed, completedAt);
     insertItems(sql, { ...batch, firstIndex: batch.stagedItems, sentAtCreation });
+    if (failed > 0) appendInvalidItemDeliveries(sql, batch.createdAt);
     // Registers the batch with its account (and counts the items failed at submission): the first step.
     const usage = emptyUsage();
     tallyFailed(usage, failed);

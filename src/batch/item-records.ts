@@ -5,6 +5,7 @@ import { type ChargedOutcome, chargeOutcomes } from "../credits/credits";
 import { addFinished, type BatchRow } from "./batch-row";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
 import { pendingAmong } from "./erase";
+import { appendItemDeliveries } from "./item-deliveries";
 import { appendOutbox } from "./outbox";
 
 // The record path's SQL of the items table (docs/storage.md): what the consumer
@@ -30,7 +31,7 @@ export const RECORD_FOLLOWERS = `UPDATE items SET status = l.status, outcome = l
     error_code = l.error_code, error_message = l.error_message, from_cache = l.from_cache, sources = l.sources, finished_at = l.finished_at
   FROM (SELECT value AS idx FROM json_each(?1)) AS recorded JOIN items AS l ON l.idx = recorded.idx
   WHERE items.leader_idx = recorded.idx AND items.status = 'pending'
-  RETURNING items.leader_idx AS idx`;
+  RETURNING items.leader_idx AS idx, items.idx AS item`;
 
 const outcomeRow = (outcome: ChargedOutcome) =>
   outcome.status === "completed"
@@ -72,6 +73,8 @@ export function settleItems(
   const usage = emptyUsage();
   // Items changed, per outcome: the item itself, and its followers.
   const changed = new Map<number, number>();
+  // Every item these outcomes finished, followers included: item.completed deliveries carry them.
+  const finished: number[] = [];
   storage.transactionSync(() => {
     const firsts = new Map<number, ItemOutcome>();
     for (const outcome of withEarlierFinds(storage.sql, outcomes)) if (!firsts.has(outcome.index)) firsts.set(outcome.index, outcome);
@@ -81,13 +84,16 @@ export function settleItems(
     const pending = new Set(pendingAmong(storage.sql, [...firsts.keys()]));
     const charged = chargeOutcomes([...firsts.values()], pending, budget, prices);
     for (const outcome of charged.outcomes) first.set(outcome.index, outcome);
-    const count = (rows: Iterable<{ idx: number }>) => {
-      for (const { idx } of rows) changed.set(idx, (changed.get(idx) ?? 0) + 1);
+    const count = (rows: Iterable<{ idx: number; item?: number }>) => {
+      for (const { idx, item } of rows) {
+        changed.set(idx, (changed.get(idx) ?? 0) + 1);
+        finished.push(item ?? idx);
+      }
     };
     count(storage.sql.exec<{ idx: number }>(RECORD_ITEMS, JSON.stringify([...first.values()].map(outcomeRow)), finishedAt));
     // Most batches have no duplicate people: then the followers' statement is not run at all.
     if (changed.size > 0 && storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0) {
-      count(storage.sql.exec<{ idx: number }>(RECORD_FOLLOWERS, JSON.stringify([...changed.keys()])));
+      count(storage.sql.exec<{ idx: number; item: number }>(RECORD_FOLLOWERS, JSON.stringify([...changed.keys()])));
     }
     for (const [index, items] of changed) {
       const outcome = first.get(index)!;
@@ -98,6 +104,7 @@ export function settleItems(
     }
     completedAt = addFinished(storage.sql, row, { completed, failed, credits: charged.credits }, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);
+    appendItemDeliveries(storage.sql, row, finished, finishedAt);
   });
   return { completed, failed, completedAt, recorded: [...changed.keys()], outcomes: [...first.values()] };
 }

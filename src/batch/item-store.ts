@@ -1,7 +1,9 @@
+import { emptyUsage } from "../account/usage";
 import type { ItemOutcome, NewItem } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeItemCursor } from "../http/item-cursor";
+import { appendOutbox } from "./outbox";
 import { deleteItems } from "./scrub";
 
 // SQL of the items table (docs/storage.md): inserts, pages, the deadline and expiry;
@@ -80,7 +82,8 @@ export const ITEM_JSON = `'{"index":' || idx || ',"externalId":' || json_quote(e
   || ',"emails":' || coalesce(emails, '[]') || ',"phones":' || coalesce(phones, '[]')
   || ',"error":' || CASE WHEN error_code IS NULL THEN 'null' ELSE json_object('code', error_code, 'message', coalesce(error_message, '')) END
   || ',"fromCache":' || CASE WHEN from_cache = 1 THEN 'true' ELSE 'false' END || ',"credits":' || credits
-  || ',"sources":' || coalesce(sources, '[]') || '}'`;
+  || ',"sources":' || coalesce(sources, '[]')
+  || CASE WHEN erased_at IS NULL THEN '' ELSE ',"erasedAt":' || json_quote(erased_at) END || '}'`;
 
 /**
  * One page of items as a JSON array of items (itemViewSchema), rendered by SQLite: no
@@ -115,11 +118,15 @@ export function timedOutItems(sql: SqlStorage, error: ItemError): ItemOutcome[] 
     .map(({ idx }) => ({ index: idx, status: "failed", error, sources: [] }));
 }
 
-/** Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410. */
+/**
+ * Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410.
+ * The expiry is reported to the account, which drops the batch from its person index.
+ */
 export function expireItems(storage: DurableObjectStorage): void {
   const expiredAt = new Date().toISOString();
   storage.transactionSync(() => {
     deleteItems(storage);
     storage.sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
+    appendOutbox(storage.sql, expiredAt, emptyUsage(), { register: true });
   });
 }

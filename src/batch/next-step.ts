@@ -18,7 +18,7 @@ export type StepFacts = {
   expired_at: string | null;
   /** Set when the caller deleted the batch: nothing more happens to it but the report of its deletion. */
   deleted_at: string | null;
-  /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet. */
+  /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet, plus 1 while items are left to index (people-index.ts). */
   unreported: number;
   /** 1 while result-cache keys of a deleted batch's people are left to delete (cache_purge), else 0. */
   cache_purge_left: number;
@@ -33,6 +33,10 @@ export type StepFacts = {
   webhook_enqueues: number;
   webhook_queued_at: string | null;
   webhook_attempted_at: string | null;
+  /** 1 while item.completed deliveries wait to be put on their queue the first time, else 0. */
+  item_webhooks_unsent: number;
+  /** The oldest last activity (queued, or attempted) of an item.completed delivery still `queued`. */
+  item_webhooks_idle_since: string | null;
 };
 
 export type StepConfig = Pick<
@@ -57,6 +61,8 @@ export type Step =
   | { kind: "send_webhook" }
   /** A lost webhook used its attempts or enqueues. */
   | { kind: "fail_webhook" }
+  /** Put item.completed deliveries on the webhook queue: new ones, and lost ones again (or fail them). */
+  | { kind: "send_item_webhooks" }
   /** Retention ended: delete the items. */
   | { kind: "expire" }
   | { kind: "wait_until"; at: number };
@@ -65,7 +71,22 @@ export function nextStep(row: StepFacts, now: number, config: StepConfig): Step 
   if (row.unreported > 0) return { kind: "report" };
   if (row.cache_purge_left > 0) return { kind: "purge_cache" };
   if (row.expired_at !== null || row.deleted_at !== null) return { kind: "none" };
-  return row.completed_at === null ? openBatchStep(row, now, config) : completedBatchStep(row, row.completed_at, now, config);
+  const itemWebhooks = itemWebhooksDue(row, config);
+  if (itemWebhooks !== null && now >= itemWebhooks) return { kind: "send_item_webhooks" };
+  return row.completed_at === null
+    ? openBatchStep(row, now, config, itemWebhooks)
+    : completedBatchStep(row, row.completed_at, now, config, itemWebhooks);
+}
+
+/**
+ * When item.completed deliveries need the alarm: now, for any never put on the queue;
+ * else when the longest idle of those `queued` reaches the re-drive time (as for
+ * batch.completed); null when none does.
+ */
+function itemWebhooksDue(row: StepFacts, config: StepConfig): number | null {
+  if (row.item_webhooks_unsent > 0) return 0;
+  const idle = millis(row.item_webhooks_idle_since);
+  return idle === null ? null : idle + config.redriveAfterSeconds * 1000;
 }
 
 /**
@@ -73,14 +94,14 @@ export function nextStep(row: StepFacts, now: number, config: StepConfig): Step 
  * deadline; re-drive when the oldest pending item is overdue. While the window is
  * full the batch waits: recording items re-arms it (`fanOutDue`).
  */
-function openBatchStep(row: StepFacts, now: number, config: StepConfig): Step {
+function openBatchStep(row: StepFacts, now: number, config: StepConfig, itemWebhooks: number | null): Step {
   if (fanOutDue(row, config)) return { kind: "fan_out" };
   const deadline = Date.parse(row.created_at) + config.batchDeadlineSeconds * 1000;
   if (now >= deadline) return { kind: "time_out_items" };
   const oldest = millis(row.oldest_pending_due);
   const redrive = oldest === null ? null : oldest + config.redriveAfterSeconds * 1000;
   if (redrive !== null && now >= redrive) return { kind: "redrive" };
-  return { kind: "wait_until", at: earliest(deadline, redrive) };
+  return { kind: "wait_until", at: earliest(deadline, redrive, itemWebhooks) };
 }
 
 /**
@@ -105,7 +126,7 @@ export const fanOutRoom = (inFlight: number, config: Pick<StepConfig, "fanOutWin
  * was lost) while attempts and enqueues are left, else fail it. Then expire
  * when retention ends.
  */
-function completedBatchStep(row: StepFacts, completedAt: string, now: number, config: StepConfig): Step {
+function completedBatchStep(row: StepFacts, completedAt: string, now: number, config: StepConfig, itemWebhooks: number | null): Step {
   if (row.webhook_state === "pending") return { kind: "send_webhook" };
   let webhookDue: number | null = null;
   if (row.webhook_state === "queued") {
@@ -117,7 +138,7 @@ function completedBatchStep(row: StepFacts, completedAt: string, now: number, co
   }
   const end = retentionEnd(completedAt, config);
   if (now >= end) return { kind: "expire" };
-  return { kind: "wait_until", at: earliest(end, webhookDue) };
+  return { kind: "wait_until", at: earliest(end, webhookDue, itemWebhooks) };
 }
 
 /** When a completed batch's items are deleted. */

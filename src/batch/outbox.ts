@@ -2,8 +2,10 @@ import type { BatchReport, OutboxEntry } from "../account/report";
 import { accountStub } from "../account/stub";
 import { type UsageCounters, usageDeltaSchema } from "../account/usage";
 import { utcDay } from "../account/usage-query";
+import { summaryOf } from "../contact-info/batch-views";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
+import { noteIndexed, peopleToIndex } from "./people-index";
 
 // The batch's outbox (docs/storage.md): usage deltas written in the same transaction
 // as the items they count, numbered by batch.outbox_seq, and reported to the
@@ -20,28 +22,21 @@ export function appendOutbox(sql: SqlStorage, finishedAt: string, usage: UsageCo
   sql.exec("INSERT INTO outbox (seq, day, usage) VALUES (?, ?, ?)", seq, utcDay(finishedAt), JSON.stringify(usage));
 }
 
-/** Sends the outbox and the batch's counters to its account; forgets the rows it applied. */
+/** Sends the outbox, the batch's counters and the next chunk of its people to index to its account; forgets the rows it applied. */
 export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow): Promise<void> {
   const entries = sql
     .exec<{ seq: number; day: string; usage: string }>("SELECT seq, day, usage FROM outbox ORDER BY seq LIMIT ?", MAX_ENTRIES_PER_REPORT)
     .toArray()
     .map((entry): OutboxEntry => ({ seq: entry.seq, day: entry.day, usage: usageDeltaSchema.parse(JSON.parse(entry.usage)) }));
-  const report: BatchReport = {
-    batch: {
-      id: row.id,
-      totalItems: row.total_items,
-      completedItems: row.completed_items,
-      failedItems: row.failed_items,
-      createdAt: row.created_at,
-      completedAt: row.completed_at,
-      deletedAt: row.deleted_at,
-      creditsCharged: row.credits_charged,
-      maxCredits: row.max_credits,
-    },
-    entries,
-  };
+  // The account derives the status from the counters itself.
+  const { status: _, ...counters } = summaryOf(row);
+  const report: BatchReport = { batch: { ...counters, deletedAt: row.deleted_at, expiredAt: row.expired_at }, entries };
+  const people = await peopleToIndex(sql, row);
+  if (people) report.people = people.entries;
+  report.batch.peopleComplete = people === null || people.through >= row.total_items;
   const { reportedSeq } = await accountStub(env, { customerId: row.customer_id, environment: row.environment }).report(report);
   sql.exec("DELETE FROM outbox WHERE seq <= ?", reportedSeq);
+  if (people) noteIndexed(sql, people.through);
 }
 
 /** The alarm's report step: false when the account could not be reached, and the alarm was armed to try again. */

@@ -4,6 +4,7 @@ import type { BatchOwner } from "../tenant";
 import type { BatchPageData, BatchSummary, SourceReport } from "./batch-views";
 import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "./contact";
 import type { NormalizedPerson, PersonInput } from "./person";
+import type { WebhookEventType } from "./webhook-events";
 
 /**
  * A batch to create. Its items come in one call, or, for a batch too large for one
@@ -21,7 +22,8 @@ export interface NewBatch extends BatchOwner {
   /** Items stored before by `stage`, from index 0: 0 unless the batch came in chunks. */
   stagedItems: number;
   statusUrl: string;
-  webhook?: { url: string; secret: string };
+  /** Where to send the batch's webhooks, signed with `secret`, and which events (DEFAULT_WEBHOOK_EVENTS when absent). */
+  webhook?: { url: string; secret: string; events?: readonly WebhookEventType[] };
   /** The most the batch may charge, in credits; absent or null: no cap. */
   maxCredits?: number | null;
 }

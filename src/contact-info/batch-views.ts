@@ -5,7 +5,9 @@ import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
-const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
+/** A completed item's outcome; finding nothing is not a failure. */
+export const ITEM_OUTCOMES = ["found", "not_found"] as const;
+export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
 
@@ -40,12 +42,12 @@ export const sourceReportSchema = z
   .meta({ id: "SourceReport" });
 export type SourceReport = z.infer<typeof sourceReportSchema>;
 
-const itemViewSchema = z
+export const itemViewSchema = z
   .object({
     index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
     externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
     status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
-    outcome: z.enum(["found", "not_found"]).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+    outcome: z.enum(ITEM_OUTCOMES).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
     input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
     emails: z.array(emailSchema),
     phones: z.array(phoneSchema),
@@ -59,6 +61,10 @@ const itemViewSchema = z
     sources: z.array(sourceReportSchema).meta({
       description:
         "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
+    }),
+    erasedAt: z.iso.datetime().optional().meta({
+      description:
+        "Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).",
     }),
   })
   .meta({ id: "Item" });

@@ -78,13 +78,21 @@ function keepBest<T extends { confidence: number }>(values: T[], key: (value: T)
 export type Outcome = "found" | "not_found";
 
 /** Why an item failed. Each is final for that item; only source_unavailable and budget_exhausted are worth resubmitting. */
-const ITEM_ERROR_CODES = ["invalid_input", "processing_failed", "processing_timeout", "source_unavailable", "budget_exhausted"] as const;
+const ITEM_ERROR_CODES = [
+  "invalid_input",
+  "processing_failed",
+  "processing_timeout",
+  "source_unavailable",
+  "budget_exhausted",
+  "suppressed",
+  "erased",
+] as const;
 
 export const itemErrorSchema = z
   .object({
     code: z.enum(ITEM_ERROR_CODES).meta({
       description:
-        "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it.",
+        "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.",
       example: "invalid_input",
     }),
     message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),

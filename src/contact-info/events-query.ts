@@ -16,7 +16,7 @@ export const eventsQuerySchema = z.strictObject({
 // An event id is the batch's event number: a non-negative integer, as the stream sent it.
 const EVENT_ID = /^(0|[1-9][0-9]{0,14})$/;
 
-export const LAST_EVENT_ID_RULE = "Last-Event-ID must be the id of an event this batch's stream sent: a non-negative integer.";
+const LAST_EVENT_ID_RULE = "Last-Event-ID must be the id of an event this batch's stream sent: a non-negative integer.";
 
 /** What an events request asks for, or a 400: `invalid_query` for the query, `invalid_last_event_id` for the header. */
 export function parseEventsRequest(query: Record<string, string>, lastEventId: string | undefined): EventsRequest {

@@ -4,6 +4,7 @@ import { badRequest, tooManyItems } from "../http/errors";
 import type { FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-events";
 import { webhookUrlProblem } from "./webhook-url";
 
 const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -21,14 +22,25 @@ export const webhookUrlSchema = z
   .string({ error: "must be a string" })
   .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
 
+export const webhookEventsSchema = z
+  .array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }), { error: "must be an array of events" })
+  .min(1, { error: "must name at least one event" })
+  .refine((events) => new Set(events).size === events.length, { error: "must not name an event twice" });
+
 // Items are checked one by one (parseItem), so that a bad item fails alone
 // instead of rejecting the batch; the envelope only needs them to be an array.
-const submissionSchema = z.strictObject({
-  items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
-  fields: fieldsSchema.optional(),
-  webhookUrl: webhookUrlSchema.optional(),
-  maxCredits: maxCreditsSchema.optional(),
-});
+const submissionSchema = z
+  .strictObject({
+    items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
+    fields: fieldsSchema.optional(),
+    webhookUrl: webhookUrlSchema.optional(),
+    maxCredits: maxCreditsSchema.optional(),
+    webhookEvents: webhookEventsSchema.optional(),
+  })
+  .refine((envelope) => envelope.webhookEvents === undefined || envelope.webhookUrl !== undefined, {
+    error: "requires webhookUrl",
+    path: ["webhookEvents"],
+  });
 
 export interface SubmittedItem {
   input: PersonInput;
@@ -41,6 +53,8 @@ export interface Submission {
   fields: ContactField[];
   items: SubmittedItem[];
   webhookUrl?: string;
+  /** What webhookUrl is sent: DEFAULT_WEBHOOK_EVENTS unless the submit named others. */
+  webhookEvents: readonly WebhookEventType[];
   /** The most the batch may charge; null: no cap. */
   maxCredits: number | null;
 }
@@ -70,7 +84,10 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   const fields = envelope.data.fields ? [...new Set(envelope.data.fields)] : [...CONTACT_FIELDS];
   const parsed = envelope.data.items.map(parseItem);
   const maxCredits = envelope.data.maxCredits ?? null;
-  return webhookUrl === undefined ? { fields, items: parsed, maxCredits } : { fields, items: parsed, webhookUrl, maxCredits };
+  const webhookEvents = envelope.data.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS;
+  return webhookUrl === undefined
+    ? { fields, items: parsed, maxCredits, webhookEvents }
+    : { fields, items: parsed, webhookUrl, maxCredits, webhookEvents };
 }
 
 export function parseItem(raw: unknown): SubmittedItem {

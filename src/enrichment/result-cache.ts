@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { sourceReportSchema } from "../contact-info/batch-views";
-import { type ContactField, emailSchema, phoneSchema } from "../contact-info/contact";
+import { CONTACT_FIELDS, type ContactField, emailSchema, phoneSchema } from "../contact-info/contact";
 import { fieldsSchema } from "../contact-info/submission";
 import type { Environment } from "../environment";
 import { sha256Hex } from "../sha256";
@@ -43,9 +43,20 @@ export async function erasableCacheKeys(
   fields: readonly ContactField[],
   personKeys: readonly string[],
 ): Promise<string[]> {
-  const hashes = await Promise.all(personKeys.map((key) => sha256Hex(key)));
-  return hashes.flatMap((hash) => [cacheKeyOf(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
+  return cacheKeysOfHashes(owner, fields, await Promise.all(personKeys.map((key) => sha256Hex(key))));
 }
+
+const cacheKeysOfHashes = (owner: CacheOwner, fields: readonly ContactField[], hashes: readonly string[]) =>
+  hashes.flatMap((hash) => [cacheKeyOf(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
+
+// Every set of fields a batch may ask for: its results are cached under each.
+const FIELD_SETS: ContactField[][] = [[]];
+for (const field of CONTACT_FIELDS) FIELD_SETS.push(...FIELD_SETS.map((set) => [...set, field]));
+FIELD_SETS.shift();
+
+/** The keys results for these people (hashes of their person keys) may be cached under, whatever fields were asked. */
+export const cacheKeysOfPeople = (owner: CacheOwner, personHashes: readonly string[]): string[] =>
+  FIELD_SETS.flatMap((fields) => cacheKeysOfHashes(owner, fields, personHashes));
 
 // An entry from before provenance has no `sources`: it does not parse, so it is a miss and is replaced.
 const cachedResultSchema = z.object({

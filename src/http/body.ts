@@ -1,5 +1,5 @@
 import type { HonoRequest } from "hono";
-import { badRequest, payloadTooLarge, problemInit, unsupportedMediaType } from "./errors";
+import { malformedJson, payloadTooLarge, problemInit, unsupportedMediaType } from "./errors";
 import { ApiError } from "./problem";
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -86,6 +86,6 @@ export async function readJsonBody(request: HonoRequest, maxBytes: number): Prom
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
-    throw badRequest("malformed_json", "The body is not valid UTF-8 JSON.");
+    throw malformedJson();
   }
 }

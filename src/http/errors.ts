@@ -23,8 +23,22 @@ export const badRequest = (code: CodeWithStatus<400>, detail: string, errors?: F
 export const clientError = (status: ContentfulStatusCode, detail: string): ApiError =>
   new ApiError({ ...problemInit("bad_request", detail), status });
 
-export const unauthorized = (code: CodeWithStatus<401>, detail: string): ApiError =>
+const unauthorized = (code: CodeWithStatus<401>, detail: string): ApiError =>
   problem(code, detail, { headers: { "www-authenticate": 'ApiKey header="x-api-key"' } });
+
+export const missingApiKey = (): ApiError => unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
+
+export const invalidApiKey = (): ApiError => unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
+
+export const malformedJson = (): ApiError => badRequest("malformed_json", "The body is not valid UTF-8 JSON.");
+
+export const invalidIdempotencyKey = (maxLength: number): ApiError =>
+  badRequest("invalid_idempotency_key", `Idempotency-Key must be 1 to ${maxLength} visible ASCII characters.`, [
+    { path: "Idempotency-Key", message: `1 to ${maxLength} visible ASCII characters` },
+  ]);
+
+export const webhookNotConfigured = (): ApiError =>
+  badRequest("webhook_not_configured", "This API key has no webhook signing secret; create a new key to use webhooks.");
 
 export const environmentMismatch = (keyEnvironment: Environment): ApiError =>
   problem("environment_mismatch", `This is a ${keyEnvironment} key; use it under /v2/${keyEnvironment}/.`);

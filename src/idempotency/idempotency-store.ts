@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { type Tenant, tenantName } from "../tenant";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";
@@ -11,14 +10,6 @@ export type Begin =
   | { kind: "mismatch" };
 
 type Row = { fingerprint: string; batch_id: string; response: string | null; held_until: number };
-
-/**
- * The store of one customer's Idempotency-Keys in one environment: every API
- * key of the customer shares them, as they share the customer's batches.
- */
-export function idempotencyStore(env: Env, tenant: Tenant) {
-  return env.IDEMPOTENCY.getByName(tenantName(tenant));
-}
 
 /**
  * The Idempotency-Key records of one customer and environment. One object runs

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { readConfig } from "../config";
-import { environmentMismatch, unauthorized } from "../http/errors";
+import { environmentMismatch, invalidApiKey, missingApiKey } from "../http/errors";
 import { API_KEY_PATTERN, hashApiKey } from "../keys/api-key";
 import { lookupApiKey } from "../keys/key-lookup";
 
@@ -12,11 +12,11 @@ import { lookupApiKey } from "../keys/key-lookup";
 export const apiKeyAuth = () =>
   createMiddleware<AppEnv>(async function apiKeyAuth(c, next) {
     const apiKey = c.req.header("x-api-key");
-    if (!apiKey) throw unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
+    if (!apiKey) throw missingApiKey();
     const record = API_KEY_PATTERN.test(apiKey)
       ? await lookupApiKey(c.env.API_KEYS, await hashApiKey(apiKey), readConfig(c.env).apiKeyCacheTtlSeconds)
       : null;
-    if (!record || record.revokedAt) throw unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
+    if (!record || record.revokedAt) throw invalidApiKey();
     const environment = c.get("environment");
     if (record.environment !== environment) throw environmentMismatch(record.environment);
     c.set("apiKey", record);

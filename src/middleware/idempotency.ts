@@ -4,9 +4,10 @@ import type { AppEnv } from "../app-env";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
-import { badRequest, idempotencyInProgress, idempotencyKeyReused } from "../http/errors";
-import { idempotencyStore, type StoredResponse } from "../idempotency/idempotency-store";
+import { idempotencyInProgress, idempotencyKeyReused, invalidIdempotencyKey } from "../http/errors";
+import type { StoredResponse } from "../idempotency/idempotency-store";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { idempotencyStore } from "../idempotency/stub";
 import { logError } from "../log";
 import { sha256Hex } from "../sha256";
 
@@ -52,9 +53,7 @@ export const idempotency = () =>
     const key = c.req.header("idempotency-key");
     if (key === undefined) return next();
     if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-      throw badRequest("invalid_idempotency_key", `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`, [
-        { path: "Idempotency-Key", message: `1 to ${MAX_KEY_LENGTH} visible ASCII characters` },
-      ]);
+      throw invalidIdempotencyKey(MAX_KEY_LENGTH);
     }
     const config = readConfig(c.env);
     const url = new URL(c.req.url);

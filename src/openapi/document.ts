@@ -1,32 +1,57 @@
-// The OpenAPI 3.1 document: the request schemas are the ones that validate requests,
-// the response schemas the ones the Worker's types come from, one file per resource.
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { registerAccount } from "./account-paths";
-import { registerContactInfo } from "./contact-info-paths";
-import { registerEvents } from "./events-paths";
-import { registerMeta } from "./meta-paths";
+// The OpenAPI 3.1 document, built from the routes the app serves (app.ts's API_ROUTES):
+// each route's declaration is its entry, registered by @hono/zod-openapi's OpenAPIHono
+// under the same mounts. Run at build time (scripts/openapi.ts), never in the Worker.
+
+import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { OpenAPIHono, type OpenAPIRoute } from "@hono/zod-openapi";
+import { API_ROUTES } from "../app";
+import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
+import { batchCompletedEventSchema } from "../contact-info/webhook-event";
+import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { noKey } from "./common";
 import { problemSchemaDefinitions } from "./problems";
-import { registerRateLimits } from "./rate-limit-paths";
 import { API_KEY_SCHEME } from "./security";
 
-function registry(): OpenAPIRegistry {
-  const r = new OpenAPIRegistry();
-  r.registerComponent("securitySchemes", API_KEY_SCHEME, {
+function documentedApp(): OpenAPIHono {
+  const app = new OpenAPIHono();
+  app.openAPIRegistry.registerComponent("securitySchemes", API_KEY_SCHEME, {
     type: "apiKey",
     in: "header",
     name: "x-api-key",
     description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
-  registerContactInfo(r);
-  registerEvents(r);
-  registerAccount(r);
-  registerRateLimits(r);
-  registerMeta(r);
-  return r;
+  for (const [mount, routes] of Object.entries(API_ROUTES)) app.route(mount, new OpenAPIHono().openapiRoutes(routes as OpenAPIRoute[]));
+  // The webhooks we send: their receiver authenticates us by signature.
+  app.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "batch.completed",
+    operationId: "batchCompleted",
+    tags: ["Webhooks"],
+    summary: "A batch you submitted with webhookUrl has completed",
+    description:
+      "Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff. Sent without an API key: verify the signature.",
+    security: noKey,
+    request: { body: { content: { "application/json": { schema: batchCompletedEventSchema } } } },
+    responses: { 200: { description: "Received." } },
+  });
+  app.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "item.completed",
+    operationId: "itemCompleted",
+    tags: ["Webhooks"],
+    summary: "Items of a batch you submitted with webhookEvents including item.completed have finished",
+    description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
+    security: noKey,
+    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema } } } },
+    responses: { 200: { description: "Received." } },
+  });
+  return app;
 }
 
 export function openApiDocument() {
-  return new OpenApiGeneratorV31([...registry().definitions, ...problemSchemaDefinitions()]).generateDocument({
+  // Every problem code's schema is a component, also those no operation names: the full catalog.
+  const definitions = [...documentedApp().openAPIRegistry.definitions, ...problemSchemaDefinitions()];
+  return new OpenApiGeneratorV31(definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Contact-info batch API",
@@ -41,6 +66,7 @@ export function openApiDocument() {
       { name: "Contact info", description: "Submit batches and read their results." },
       { name: "Rate limits", description: "Per-key limits per endpoint type." },
       { name: "Usage", description: "Items processed per day, for billing and planning." },
+      { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
       { name: "Webhooks", description: "Events we send to you." },
       { name: "Meta", description: "Health and documentation." },
     ],

@@ -3,24 +3,30 @@
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { LAST_EVENT_ID_RULE } from "../contact-info/events-query";
-import { MAX_PAGE_SIZE } from "../contact-info/status-query";
+import { parseEventsRequest } from "../contact-info/events-query";
+import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
+import { parseSubmission } from "../contact-info/submission";
+import { IncompleteBodyError } from "../http/body";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
-  badRequest,
   batchDeleted,
   batchExpired,
+  clientError,
   environmentMismatch,
   idempotencyInProgress,
   idempotencyKeyReused,
   internalError,
+  invalidApiKey,
+  invalidIdempotencyKey,
+  malformedJson,
   methodNotAllowed,
+  missingApiKey,
   notFound,
   payloadTooLarge,
   problemInit,
   tooManyItems,
-  unauthorized,
   unsupportedMediaType,
+  webhookNotConfigured,
 } from "../http/errors";
 import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
@@ -66,29 +72,33 @@ const PROBLEM_MEMBERS = {
   internal_error: {},
 } satisfies Record<ErrorCode, z.ZodRawShape>;
 
-/** One example per code, made by the Worker's own factories (operations may pass their own). */
+/** What `refuse` throws: the ApiError the Worker's own code raises for a bad input. */
+function refusal(refuse: () => unknown): ApiError {
+  try {
+    refuse();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("OpenAPI: an example refusal did not refuse");
+}
+
+/**
+ * One example per code, made by the Worker's own factories or by running the parser
+ * that raises it, so no error text is restated here (operations may pass their own).
+ */
 const EXAMPLES: Record<ErrorCode, ApiError> = {
-  bad_request: new ApiError(problemInit("bad_request", "The request could not be read.")),
-  incomplete_body: new ApiError(problemInit("incomplete_body", "The request body ended before it was complete.")),
-  invalid_idempotency_key: badRequest(
-    "invalid_idempotency_key",
-    `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters.`,
-    [{ path: "Idempotency-Key", message: `1 to ${MAX_KEY_LENGTH} visible ASCII characters` }],
-  ),
-  invalid_last_event_id: badRequest("invalid_last_event_id", LAST_EVENT_ID_RULE),
-  invalid_query: badRequest("invalid_query", `Invalid query: limit must be at most ${MAX_PAGE_SIZE}.`, [
-    { path: "limit", message: `must be at most ${MAX_PAGE_SIZE}` },
-  ]),
-  invalid_request: badRequest("invalid_request", "The request body does not match the submission schema.", [
-    { path: "items", message: "must hold at least one item" },
-  ]),
-  malformed_json: badRequest("malformed_json", "The body is not valid UTF-8 JSON."),
-  webhook_not_configured: badRequest(
-    "webhook_not_configured",
-    "This API key has no webhook signing secret; create a new key to use webhooks.",
-  ),
-  invalid_api_key: unauthorized("invalid_api_key", "The API key is unknown or revoked."),
-  missing_api_key: unauthorized("missing_api_key", "Send your API key in the x-api-key header."),
+  // The detail is whatever Hono's HTTPException said; the code is always this one.
+  bad_request: clientError(400, "The request could not be read."),
+  incomplete_body: new IncompleteBodyError(undefined),
+  invalid_idempotency_key: invalidIdempotencyKey(MAX_KEY_LENGTH),
+  invalid_last_event_id: refusal(() => parseEventsRequest({}, "latest")),
+  invalid_query: refusal(() => parseStatusQuery({ limit: String(MAX_PAGE_SIZE + 1) })),
+  invalid_request: refusal(() => parseSubmission({ items: [] }, 10_000, "live")),
+  malformed_json: malformedJson(),
+  webhook_not_configured: webhookNotConfigured(),
+  invalid_api_key: invalidApiKey(),
+  missing_api_key: missingApiKey(),
   environment_mismatch: environmentMismatch("test"),
   not_found: notFound(),
   method_not_allowed: methodNotAllowed("PUT", ["GET"]),

@@ -10,6 +10,7 @@ import { log, logError } from "../log";
 import { resendHeld } from "./held-resend";
 import { pendingOnly } from "./pending-only";
 import { queueRetryDelaySeconds, retryLater } from "./retry";
+import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
 
@@ -43,7 +44,16 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const started = Date.now();
       const pending = await pendingOnly(env, batchId, group);
       if (pending.length === 0) return;
-      const outcomes: ItemOutcome[] = [];
+      let outcomes: ItemOutcome[];
+      try {
+        outcomes = await suppressedOutcomes(env, pending);
+      } catch (error) {
+        logError("suppression_check_failed", error, { batchId });
+        for (const { message } of pending) retryLater(message, config);
+        return;
+      }
+      // Suppressed people are never looked up: their items end failed, unenriched.
+      const suppressed = new Set(outcomes.map(({ index }) => index));
       // Messages to retry, with the longest Retry-After (in seconds) of their items.
       const retries = new Map<ItemQueueMessage, number>();
       // What items to retry found meanwhile: the batch keeps it for their end.
@@ -63,6 +73,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       await Promise.all(
         pending.flatMap(({ message, items }) =>
           items.map(async (item) => {
+            if (suppressed.has(item.index)) return;
             const { environment, customerId, fields, attemptsBefore = 0 } = message.body;
             const attempt = attemptsBefore + message.attempts;
             let resolution: Resolution;

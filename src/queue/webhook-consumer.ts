@@ -1,12 +1,12 @@
 import { batchStub } from "../batch/stub";
+import type { WebhookMessage } from "../batch/webhook-message";
 import { readConfig } from "../config";
 import { logError } from "../log";
 import { webhookSender } from "../webhooks/webhook-sender";
 import { retryLater } from "./retry";
-import type { WebhookMessage } from "./webhook-message";
 
 /**
- * Hands each batch.completed delivery to its batch's WebhookSender and acks.
+ * Hands each webhook delivery to its batch's WebhookSender and acks.
  * The consumer never calls a receiver itself: a queue consumer handles one
  * batch of messages at a time (always under Miniflare, and on Cloudflare until
  * concurrency scales up), so a slow receiver here would hold back every
@@ -16,9 +16,9 @@ export async function deliverWebhooks(messages: readonly Message<WebhookMessage>
   const config = readConfig(env);
   await Promise.all(
     messages.map(async (message) => {
-      const { batchId } = message.body;
+      const { batchId, delivery } = message.body;
       try {
-        await webhookSender(env, batchId).start(batchId);
+        await webhookSender(env, batchId).start(batchId, delivery);
         message.ack();
       } catch (error) {
         logError("webhook_handoff_error", error, { batchId, attempt: message.attempts });
@@ -33,7 +33,7 @@ export async function abandonWebhooks(messages: readonly Message<WebhookMessage>
   const config = readConfig(env);
   for (const message of messages) {
     try {
-      await batchStub(env, message.body.batchId).abandonWebhook();
+      await batchStub(env, message.body.batchId).abandonWebhook(message.body.delivery);
       message.ack();
     } catch (error) {
       logError("webhook_abandon_failed", error, { batchId: message.body.batchId, attempt: message.attempts });

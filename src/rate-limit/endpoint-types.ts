@@ -15,7 +15,7 @@ export type RateLimitOverrides = Partial<Record<EndpointType, RateLimitSetting>>
 export const TIERS = ["Tier 3", "Tier 4"] as const;
 type Tier = (typeof TIERS)[number];
 
-// Writes (submit, delete) and the estimate (which does a submit's work, storing nothing) share the Tier 3 budget; reads of batches and of the account share Tier 4 ones.
+// Writes (submit, delete, erasure, the suppression list) and the estimate (which does a submit's work, storing nothing) share the Tier 3 budget; reads of batches and of the account (its privacy records included) share Tier 4 ones.
 const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: Environment) => string[] }> = {
   contact_info_request: {
     tier: "Tier 3",
@@ -23,6 +23,9 @@ const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: En
       `POST /v2/${env}/person/contact-info`,
       `POST /v2/${env}/person/contact-info/estimate`,
       `DELETE /v2/${env}/person/contact-info/{id}`,
+      `POST /v2/${env}/privacy/erasures`,
+      `PUT /v2/${env}/privacy/suppressions`,
+      `DELETE /v2/${env}/privacy/suppressions/{key}`,
     ],
   },
   contact_info_status: {
@@ -33,7 +36,15 @@ const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: En
       `GET /v2/${env}/person/contact-info/{id}/events`,
     ],
   },
-  rate_limits: { tier: "Tier 4", operations: (env) => [`GET /v2/${env}/me/rate-limits`, `GET /v2/${env}/me/usage`] },
+  rate_limits: {
+    tier: "Tier 4",
+    operations: (env) => [
+      `GET /v2/${env}/me/rate-limits`,
+      `GET /v2/${env}/me/usage`,
+      `GET /v2/${env}/privacy/erasures/{id}`,
+      `GET /v2/${env}/privacy/suppressions`,
+    ],
+  },
 };
 
 export interface EndpointLimit extends RateLimitSetting {

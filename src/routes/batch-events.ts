@@ -1,34 +1,121 @@
-import { Hono } from "hono";
+// The progress stream: GET /v2/{environment}/person/contact-info/{id}/events, as server-sent events.
 import { streamSSE } from "hono/streaming";
-import type { AppEnv } from "../app-env";
+import * as z from "zod";
+import { PROGRESS_INTERVAL_MS, sseText } from "../batch/event-plan";
 import { batchStub } from "../batch/stub";
-import { parseEventsRequest } from "../contact-info/events-query";
+import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { relay } from "../http/sse-relay";
 import { log } from "../log";
 import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, internalError, keyRequired, rateLimited } from "../openapi/common";
+import { batchStatusExample } from "../openapi/examples";
+import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { batchParams } from "./batch";
 import { BATCH_ID } from "./batch-id";
+import { declareRoute } from "./declare";
 
-/** GET …/person/contact-info/{id}/events: one Tier 4 request however long the stream stays open. */
-export const batchEvents = new Hono<AppEnv>().get("/:id/events", rateLimit("contact_info_status"), async (c) => {
-  const id = c.req.param("id");
-  if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
-  const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
-  const apiKey = c.get("apiKey");
-  const read = await batchStub(c.env, id.toLowerCase()).events(
-    { customerId: apiKey.customerId, environment: c.get("environment") },
-    request,
-  );
-  // Another customer's or environment's batch answers exactly like a missing one.
-  if (read.kind === "none") throw notFound("No batch with this id exists.");
-  if (read.kind === "expired") throw batchExpired(read.expiredAt);
-  if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
-  if (read.kind === "unknown_event_id") {
-    throw badRequest("invalid_last_event_id", `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`);
-  }
-  const opened = Date.now();
-  return streamSSE(c, async (sse) => {
-    await relay(read.stream, sse);
-    log("event_stream_closed", { batchId: id.toLowerCase(), requestId: c.get("requestId"), durationMs: Date.now() - opened });
-  });
+const { items, webhook, nextCursor, ...counters } = batchStatusExample;
+const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };
+
+const streamExample = sseText([
+  { id: 0, event: "progress", data: JSON.stringify({ ...counters, completedItems: 0, failedItems: 0, status: "pending" }) },
+  { id: 1, event: "item", data: JSON.stringify(items[0]) },
+  { id: 2, event: "item", data: JSON.stringify(items[1]) },
+  { id: 2, event: "progress", data: JSON.stringify(counters) },
+  { id: 3, event: "item", data: JSON.stringify({ ...items[0], index: 2, externalId: "crm-3" }) },
+  { id: 3, event: "completed", data: JSON.stringify(done) },
+]);
+
+const documentedEventsQuery = z.object({
+  items: eventsQuerySchema.shape.items.meta({
+    description: "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
+    example: "true",
+  }),
+});
+
+const lastEventIdHeader = z.object({
+  "Last-Event-ID": z
+    .string()
+    .regex(/^[0-9]+$/)
+    .optional()
+    .meta({
+      description:
+        "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
+      example: "2",
+    }),
+});
+
+/** One Tier 4 request however long the stream stays open. */
+export const batchEvents = declareRoute({
+  route: {
+    method: "get",
+    path: "/person/contact-info/{id}/events",
+    middleware: [rateLimit("contact_info_status")],
+    operationId: "streamContactInfoBatchEvents",
+    tags: ["Contact info"],
+    summary: "Follow a batch as it runs: a stream of server-sent events",
+    description: [
+      "A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch):",
+      "`progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every",
+      `${PROGRESS_INTERVAL_MS} ms (those in between are coalesced);`,
+      "`item` (with `items=true`): one per finished item, the item as GET …/{id} shows it;",
+      "`completed`: the counters once every item has finished; then the stream ends.",
+      "A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`.",
+      "Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID.",
+      "Opening a stream counts as one request of contact_info_status (Tier 4), however long it stays open.",
+    ].join(" "),
+    security: keyRequired,
+    request: { params: batchParams, query: documentedEventsQuery, headers: lastEventIdHeader },
+    responses: {
+      200: {
+        description: "The stream of events.",
+        headers: {
+          "Cache-Control": header("Never cached.", "no-cache", true),
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
+        },
+        content: {
+          "text/event-stream": {
+            schema: z
+              .string()
+              .meta({ description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each." }),
+            example: streamExample,
+          },
+        },
+      },
+      400: problem(
+        ["invalid_query", "invalid_last_event_id"],
+        "A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent",
+      ),
+      ...authProblems,
+      404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
+      410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
+      429: rateLimited("contact_info_status", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const id = c.req.param("id");
+    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
+    const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
+    const apiKey = c.get("apiKey");
+    const read = await batchStub(c.env, id.toLowerCase()).events(
+      { customerId: apiKey.customerId, environment: c.get("environment") },
+      request,
+    );
+    // Another customer's or environment's batch answers exactly like a missing one.
+    if (read.kind === "none") throw notFound("No batch with this id exists.");
+    if (read.kind === "expired") throw batchExpired(read.expiredAt);
+    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
+    if (read.kind === "unknown_event_id") {
+      throw badRequest("invalid_last_event_id", `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`);
+    }
+    const opened = Date.now();
+    return streamSSE(c, async (sse) => {
+      await relay(read.stream, sse);
+      log("event_stream_closed", { batchId: id.toLowerCase(), requestId: c.get("requestId"), durationMs: Date.now() - opened });
+    });
+  },
 });

@@ -1,32 +1,26 @@
-import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
-import { parseListQuery } from "../account/list-query";
-import { accountStub } from "../account/stub";
-import type { AppEnv } from "../app-env";
+// Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
+import * as z from "zod";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import { readConfig } from "../config";
-import { batchPageJson } from "../contact-info/batch-views";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
-import { parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission, type Submission } from "../contact-info/submission";
-import { estimateOf } from "../credits/estimate";
+import { estimateOf, estimateSchema } from "../credits/estimate";
 import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
-import { readJsonBody } from "../http/body";
-import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import { webhookNotConfigured } from "../http/errors";
+import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotency } from "../middleware/idempotency";
+import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { BATCH_ID } from "./batch-id";
-
-// The body is read and checked (415, 413, malformed JSON) before the Idempotency-Key
-// is looked up, so a malformed retry is told what is wrong, never replayed.
-const jsonBody = () =>
-  createMiddleware<AppEnv & { Variables: { jsonBody: unknown } }>(async function jsonBody(c, next) {
-    c.set("jsonBody", await readJsonBody(c.req, readConfig(c.env).maxBodyBytes));
-    await next();
-  });
+import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import { batchLocationExample, estimateExample } from "../openapi/examples";
+import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { receiptSchema } from "../openapi/schemas";
+import { declareRoute } from "./declare";
+import { bodyProblems, submissionBody } from "./submit-request";
 
 function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
   return (
@@ -47,19 +41,65 @@ function intake(submission: Submission) {
   return { items, leaders: leaderIndexes(items) };
 }
 
-export const contactInfo = new Hono<AppEnv>()
-  .get("/", rateLimit("contact_info_status", { parallel: true }), async (c) => {
-    const page = parseListQuery(c.req.query());
-    const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).list(page));
-  })
-  .post("/", rateLimit("contact_info_request"), jsonBody(), idempotency(), async (c) => {
+const idempotencyKeyHeader = z.object({
+  "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({
+    description:
+      "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
+    example: "crm-sync-2026-11-22-001",
+  }),
+});
+
+export const submitBatch = declareRoute({
+  route: {
+    method: "post",
+    path: "/person/contact-info",
+    middleware: [rateLimit("contact_info_request"), jsonBody(), idempotency()],
+    operationId: "submitContactInfoBatch",
+    tags: ["Contact info"],
+    summary: "Submit a batch of people to enrich",
+    description:
+      "Accepts the batch and queues every valid item; poll the Location URL for results. Rate limited as contact_info_request (Tier 3).",
+    security: keyRequired,
+    request: { params: environmentParams, headers: idempotencyKeyHeader, body: submissionBody },
+    responses: {
+      202: {
+        description: "Accepted.",
+        headers: {
+          Location: header("The batch's status URL.", batchLocationExample, true),
+          "Idempotent-Replayed": {
+            description: "`true` when this answer replays the first answer to the same Idempotency-Key; absent otherwise.",
+            schema: { type: "string", enum: ["true"] },
+          },
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
+        },
+        content: { "application/json": { schema: receiptSchema } },
+      },
+      400: problem(
+        ["invalid_request", "malformed_json", "invalid_idempotency_key", "webhook_not_configured", "incomplete_body"],
+        "The body is not JSON or does not match the schema, the Idempotency-Key is malformed, or the body was cut short",
+      ),
+      ...authProblems,
+      404: unknownEnvironment,
+      409: problem(["idempotency_in_progress"], "A request with this Idempotency-Key is still running", {
+        headers: { "Retry-After": retryAfterHeader("Seconds until the first request's hold on the key ends.", 42) },
+      }),
+      ...bodyProblems,
+      422: problem(
+        ["idempotency_key_reused"],
+        "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
+      ),
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
     const apiKey = c.get("apiKey");
     if (submission.webhookUrl && !apiKey.webhookSecret) {
-      throw badRequest("webhook_not_configured", "This API key has no webhook signing secret; create a new key to use webhooks.");
+      throw webhookNotConfigured();
     }
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
@@ -92,16 +132,49 @@ export const contactInfo = new Hono<AppEnv>()
       stagedItems,
       maxCredits: submission.maxCredits,
       statusUrl: new URL(location, c.req.url).href,
-      ...(submission.webhookUrl ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret! } } : {}),
+      ...(submission.webhookUrl
+        ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
+        : {}),
     });
     c.header("location", location);
     // A resumed idempotent request found the batch its first attempt made before dying;
     // the request is the same (same fingerprint), so this is the original receipt again.
     if (!batch.created) c.header("idempotent-replayed", "true");
     return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items, leaders)) }, 202);
-  })
-  // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
-  .post("/estimate", rateLimit("contact_info_request"), jsonBody(), async (c) => {
+  },
+});
+
+export const estimateBatch = declareRoute({
+  route: {
+    method: "post",
+    path: "/person/contact-info/estimate",
+    // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
+    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    operationId: "estimateContactInfoBatch",
+    tags: ["Contact info"],
+    summary: "Estimate a batch before submitting it",
+    description:
+      "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.",
+    security: keyRequired,
+    request: { params: environmentParams, body: submissionBody },
+    responses: {
+      200: {
+        description: "The estimate.",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
+        content: { "application/json": { schema: estimateSchema, example: estimateExample } },
+      },
+      400: problem(
+        ["invalid_request", "malformed_json", "incomplete_body"],
+        "The body is not JSON or does not match the schema, or the body was cut short",
+      ),
+      ...authProblems,
+      404: unknownEnvironment,
+      ...bodyProblems,
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
@@ -120,29 +193,6 @@ export const contactInfo = new Hono<AppEnv>()
       cachedItems = await countCached(c.env.RESULT_CACHE, keys);
     }
     const verifiers = verifiersFor(environment, c.env, config).length;
-    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers));
-  })
-  .get("/:id", rateLimit("contact_info_status", { parallel: true }), async (c) => {
-    const id = c.req.param("id");
-    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
-    const query = parseStatusQuery(c.req.query());
-    const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id.toLowerCase()).status(
-      { customerId: apiKey.customerId, environment: c.get("environment") },
-      query,
-    );
-    // Another customer's or environment's batch answers exactly like a missing one.
-    if (read.kind === "none") throw notFound("No batch with this id exists.");
-    if (read.kind === "expired") throw batchExpired(read.expiredAt);
-    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
-    return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
-  })
-  .delete("/:id", rateLimit("contact_info_request"), async (c) => {
-    const id = c.req.param("id");
-    if (!BATCH_ID.test(id)) throw notFound("No batch with this id exists.");
-    const apiKey = c.get("apiKey");
-    const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
-    // Another customer's or environment's batch answers exactly like a missing one.
-    if (!deleted) throw notFound("No batch with this id exists.");
-    return c.body(null, 204);
-  });
+    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers), 200);
+  },
+});

@@ -1,21 +1,50 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+// The caller's rate limits and usage: GET /v2/{environment}/me/rate-limits.
+import * as z from "zod";
 import { readConfig } from "../config";
 import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { rateLimitInfoSchema } from "../openapi/schemas";
 import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
+import { declareRoute } from "./declare";
 
-export const rateLimits = new Hono<AppEnv>().get("/", rateLimit("rate_limits", { parallel: true, withUsage: true }), async (c) => {
-  const config = readConfig(c.env);
-  const environment = c.get("environment");
-  const overrides = c.get("apiKey").rateLimits;
-  // Usage is the customer's in this environment (all its keys); limits are those on
-  // the calling key's record. This request is counted too, so its own entry includes it.
-  const { usage } = await c.get("rateLimit");
-  if (!usage) throw new Error("the rate limiter answered without the usage it was asked for");
-  return c.json(
-    ENDPOINT_TYPES.map((type) => {
-      const { used, remaining, resetSeconds } = usage[type];
-      return { ...endpointLimit(type, environment, config, overrides), remaining, resetSeconds, used };
-    }),
-  );
+export const getRateLimits = declareRoute({
+  route: {
+    method: "get",
+    path: "/me/rate-limits",
+    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })],
+    operationId: "getRateLimits",
+    tags: ["Rate limits"],
+    summary: "Your rate limits and usage, per endpoint type",
+    description: "Counts itself as rate_limits (Tier 4).",
+    security: keyRequired,
+    request: { params: environmentParams },
+    responses: {
+      200: {
+        description: "One entry per endpoint type.",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("rate_limits", exampleUsage(100, 1, 60)) },
+        content: { "application/json": { schema: z.array(rateLimitInfoSchema) } },
+      },
+      ...authProblems,
+      404: unknownEnvironment,
+      429: rateLimited("rate_limits", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const config = readConfig(c.env);
+    const environment = c.get("environment");
+    const overrides = c.get("apiKey").rateLimits;
+    // Usage is the customer's in this environment (all its keys); limits are those on
+    // the calling key's record. This request is counted too, so its own entry includes it.
+    const { usage } = await c.get("rateLimit");
+    if (!usage) throw new Error("the rate limiter answered without the usage it was asked for");
+    return c.json(
+      ENDPOINT_TYPES.map((type) => {
+        const { used, remaining, resetSeconds } = usage[type];
+        return { ...endpointLimit(type, environment, config, overrides), remaining, resetSeconds, used };
+      }),
+      200,
+    );
+  },
 });

@@ -1,12 +1,43 @@
-import { Hono } from "hono";
+// Items finished per UTC day for the customer in this environment: GET /v2/{environment}/me/usage.
 import { accountStub } from "../account/stub";
-import { parseUsageQuery } from "../account/usage-query";
-import type { AppEnv } from "../app-env";
+import { MAX_USAGE_DAYS, parseUsageQuery, usageQuerySchema } from "../account/usage-query";
+import { usageReportSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { declareRoute } from "./declare";
 
-/** Items finished per UTC day for the customer in this environment, with their data sources. */
-export const usage = new Hono<AppEnv>().get("/", rateLimit("rate_limits", { parallel: true }), async (c) => {
-  const range = parseUsageQuery(c.req.query(), Date.now());
-  const apiKey = c.get("apiKey");
-  return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).usage(range));
+export const getUsage = declareRoute({
+  route: {
+    method: "get",
+    path: "/me/usage",
+    middleware: [rateLimit("rate_limits", { parallel: true })],
+    operationId: "getUsage",
+    tags: ["Usage"],
+    summary: "Items you had processed, per UTC day",
+    description: `Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most ${MAX_USAGE_DAYS} days. Rate limited as rate_limits (Tier 4).`,
+    security: keyRequired,
+    request: { params: environmentParams, query: usageQuerySchema },
+    responses: {
+      200: {
+        description: "Usage per day and in total.",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("rate_limits", exampleUsage(100, 1, 60)) },
+        content: { "application/json": { schema: usageReportSchema } },
+      },
+      400: problem(
+        ["invalid_query"],
+        `A date is not YYYY-MM-DD, from is after to, the range exceeds ${MAX_USAGE_DAYS} days, or a parameter is unknown`,
+      ),
+      ...authProblems,
+      404: unknownEnvironment,
+      429: rateLimited("rate_limits", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const range = parseUsageQuery(c.req.query(), Date.now());
+    const apiKey = c.get("apiKey");
+    return c.json(await accountStub(c.env, { customerId: apiKey.customerId, environment: c.get("environment") }).usage(range), 200);
+  },
 });

@@ -8,6 +8,7 @@ import { DEV_KEYS } from "../../scripts/dev-keys";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { openApiDocument } from "../../src/openapi/document";
 import { batchStatusExample, estimateExample, submitRequestExample } from "../../src/openapi/examples";
+import { until } from "../until";
 
 const document = openApiDocument() as unknown as {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
@@ -70,6 +71,29 @@ describe("real responses conform to the OpenAPI document", () => {
     expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body)).toEqual([]);
     const limits = await call("/v2/test/me/rate-limits");
     expect(violations("/v2/{environment}/me/rate-limits", "get", 200, "application/json", limits.body)).toEqual([]);
+  });
+
+  it("privacy: an erasure's receipt, an erased item, and the suppression list", async () => {
+    const email = `conformance-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const submitted = await call("/v2/test/person/contact-info", { method: "POST", body: JSON.stringify({ items: [{ email }] }) });
+    const location = submitted.response.headers.get("location")!;
+    // The erasure finds the batch once its report fed the account's index, within moments of the 202.
+    const erasure = await until(() => call("/v2/test/privacy/erasures", { method: "POST", body: JSON.stringify({ email }) }), {
+      what: "the erasure of the submitted person",
+      done: ({ body }) => (body as { items: number }).items > 0,
+    });
+    expect(erasure.body).toMatchObject({ items: 1, batches: 1 });
+    expect(violations("/v2/{environment}/privacy/erasures", "post", 200, "application/json", erasure.body)).toEqual([]);
+    const { id, erasedAt } = erasure.body as { id: string; erasedAt: string };
+    const receipt = await call(`/v2/test/privacy/erasures/${id}`);
+    expect(violations("/v2/{environment}/privacy/erasures/{id}", "get", 200, "application/json", receipt.body)).toEqual([]);
+    const status = await call(location);
+    expect((status.body as { items: { erasedAt?: string }[] }).items[0]?.erasedAt).toBe(erasedAt);
+    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body)).toEqual([]);
+    const added = await call("/v2/test/privacy/suppressions", { method: "PUT", body: JSON.stringify({ items: [{ email: `x${email}` }] }) });
+    expect(violations("/v2/{environment}/privacy/suppressions", "put", 200, "application/json", added.body)).toEqual([]);
+    const list = await call("/v2/test/privacy/suppressions?limit=1");
+    expect(violations("/v2/{environment}/privacy/suppressions", "get", 200, "application/json", list.body)).toEqual([]);
   });
 
   it("problems: 400, 401, 403, 404, 413 and 415 match their code's schema", async () => {

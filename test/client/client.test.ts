@@ -100,6 +100,12 @@ describe("errors as typed problems", () => {
     expect(problem).toMatchObject({ status: 404, code: "not_found", title: "Not Found", type: expect.stringContaining("not_found") });
   });
 
+  it("sends webhookEvents, and names webhookEvents without webhookUrl in an invalid_request", async () => {
+    await expect(client.submit([{ email: "a@b.example" }], { webhookEvents: ["item.completed"] })).rejects.toMatchObject({
+      problem: { status: 400, code: "invalid_request", errors: [{ path: "webhookEvents", message: "requires webhookUrl" }] },
+    });
+  });
+
   it("names an unknown key invalid_api_key", async () => {
     const stranger = createClient({ baseUrl: running.server.url, apiKey: "ck_test_unknownunknownunknownunknown1234" });
     await expect(stranger.submit([{ email: "a@b.example" }])).rejects.toMatchObject({ problem: { status: 401, code: "invalid_api_key" } });

@@ -30,6 +30,7 @@
 //     /held/… → answers (204) only once the test releases it: POST https://hooks.test/__release/held/…
 //     /redirect/… → 307 to a metadata address (must not be followed)
 // GET https://<host>/__calls answers how many calls each host has had, for cache tests;
+// GET https://<host>/__mentions/<text> how many requests to any host had <text> in their URL or body;
 // GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
 // "Slow" is twice the tests' 500 ms timeouts (PROVIDER_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS), and no
 // more: a test that needs a receiver to wait for an event holds it (/held/) instead of sleeping.
@@ -44,6 +45,9 @@ export const FAKE_KEYS = {
 };
 
 const calls = new Map<string, number>();
+// Each request's URL and body, for tests that must prove no call named someone (the last 10,000).
+const requestTexts: string[] = [];
+const MAX_REQUEST_TEXTS = 10_000;
 const flakySeen = new Set<string>();
 const busySeen = new Set<string>();
 
@@ -240,10 +244,9 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
     held.delete(path);
     return new Response(null, { status: 204 });
   }
-  deliveries.set(url.pathname, [
-    ...(deliveries.get(url.pathname) ?? []),
-    { headers: Object.fromEntries(request.headers), body: await request.text() },
-  ]);
+  // The body is read before the list is, so deliveries arriving together are all kept.
+  const delivery = { headers: Object.fromEntries(request.headers), body: await request.text() };
+  deliveries.set(url.pathname, [...(deliveries.get(url.pathname) ?? []), delivery]);
   if (url.pathname.startsWith("/fail-once/") && !failedOnce.has(url.pathname)) {
     failedOnce.add(url.pathname);
     return new Response("try again", { status: 500 });
@@ -260,7 +263,13 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
 export async function fakeUpstreams(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/__calls") return json(Object.fromEntries(calls));
+  if (url.pathname.startsWith("/__mentions/")) {
+    const text = decodeURIComponent(url.pathname.slice("/__mentions/".length)).toLowerCase();
+    return json({ requests: requestTexts.filter((request) => request.includes(text)).length });
+  }
   calls.set(url.hostname, (calls.get(url.hostname) ?? 0) + 1);
+  requestTexts.push(`${url.href} ${await request.clone().text()}`.toLowerCase());
+  if (requestTexts.length > MAX_REQUEST_TEXTS) requestTexts.shift();
   switch (url.hostname) {
     case "doh.test":
       return dns(url);

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { normalizePerson, personKey } from "../../src/contact-info/person";
-import { idempotencyStore } from "../../src/idempotency/idempotency-store";
 import { HOLD_MS } from "../../src/idempotency/record-policy";
+import { idempotencyStore } from "../../src/idempotency/stub";
 import { requestFingerprint } from "../../src/middleware/idempotency";
 import { createKey, expectProblem, getStatus, person, request } from "../helpers";
 

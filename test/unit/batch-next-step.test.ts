@@ -30,6 +30,8 @@ const open: StepFacts = {
   webhook_enqueues: 0,
   webhook_queued_at: null,
   webhook_attempted_at: null,
+  item_webhooks_unsent: 0,
+  item_webhooks_idle_since: null,
 };
 const deadline = now + 50 * minute;
 
@@ -139,6 +141,32 @@ describe("a completed batch's next step", () => {
       expect(nextStep(late, retentionEnd - minute, config)).toEqual({ kind: "wait_until", at: retentionEnd });
       expect(nextStep(late, retentionEnd, config)).toEqual({ kind: "expire" });
     });
+  });
+});
+
+describe("item.completed deliveries", () => {
+  it("are handed to the queue at once, open or completed, after the report and before the fan-out", () => {
+    expect(nextStep({ ...open, item_webhooks_unsent: 1, next_enqueue_index: 1 }, now, config)).toEqual({ kind: "send_item_webhooks" });
+    expect(nextStep({ ...completed, item_webhooks_unsent: 1, webhook_state: "pending" }, now, config)).toEqual({
+      kind: "send_item_webhooks",
+    });
+    expect(nextStep({ ...open, item_webhooks_unsent: 1, unreported: 1 }, now, config)).toEqual({ kind: "report" });
+  });
+
+  it("are checked again REDRIVE_AFTER_SECONDS after the oldest last activity of one still queued, then re-sent", () => {
+    const idle = { ...completed, item_webhooks_idle_since: iso(now - minute) };
+    expect(nextStep(idle, now, config)).toEqual({ kind: "wait_until", at: now + minute });
+    expect(nextStep(idle, now + minute, config)).toEqual({ kind: "send_item_webhooks" });
+    expect(nextStep({ ...open, item_webhooks_idle_since: iso(now - 90 * second) }, now, config)).toEqual({
+      kind: "wait_until",
+      at: now + 30 * second,
+    });
+  });
+
+  it("stop with the batch: deleted or expired, nothing more is sent", () => {
+    const waiting = { ...completed, item_webhooks_unsent: 1, item_webhooks_idle_since: iso(now - 10 * minute) };
+    expect(nextStep({ ...waiting, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...waiting, expired_at: iso(now) }, now, config)).toEqual({ kind: "none" });
   });
 });
 

@@ -15,6 +15,9 @@ describe("endpoint limits", () => {
         "POST /v2/test/person/contact-info",
         "POST /v2/test/person/contact-info/estimate",
         "DELETE /v2/test/person/contact-info/{id}",
+        "POST /v2/test/privacy/erasures",
+        "PUT /v2/test/privacy/suppressions",
+        "DELETE /v2/test/privacy/suppressions/{key}",
       ],
       limit: 50,
       windowSeconds: 60,
@@ -22,7 +25,12 @@ describe("endpoint limits", () => {
     expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({ tier: "Tier 4", limit: 100, windowSeconds: 60 });
     expect(endpointLimit("rate_limits", "live", config)).toMatchObject({
       tier: "Tier 4",
-      operations: ["GET /v2/live/me/rate-limits", "GET /v2/live/me/usage"],
+      operations: [
+        "GET /v2/live/me/rate-limits",
+        "GET /v2/live/me/usage",
+        "GET /v2/live/privacy/erasures/{id}",
+        "GET /v2/live/privacy/suppressions",
+      ],
     });
   });
 

@@ -104,3 +104,41 @@ describe("DELETE", () => {
     expect(after.length).toBeLessThan(Math.max(3, before.length / 4));
   });
 });
+
+describe("POST …/privacy/erasures", () => {
+  it("leaves none of the person's data in the batch's SQLite files, and the others' where it was", async () => {
+    const marker = `Zp${crypto.randomUUID().replaceAll("-", "")}`;
+    const kept = `Kp${crypto.randomUUID().replaceAll("-", "")}`;
+    // The person four times (a leader and its followers, each with its own externalId), among 36 others.
+    const items = Array.from({ length: 40 }, (_, i) =>
+      i % 10 === 0
+        ? { externalId: `${marker}-ext-${i}`, firstName: marker, lastName: "Erased", companyDomain: "ok.example" }
+        : { externalId: `${kept}-ext-${i}`, firstName: `${kept}${i}`, lastName: "Kept", companyDomain: "ok.example" },
+    );
+    const batchId = await api.submit({ items });
+    await api.untilCompleted([batchId], 60_000);
+    const before = await until(() => holding(marker), {
+      what: "the marker in a database's pages",
+      done: (pages) => pages.some((page) => page.endsWith("in use")),
+    });
+
+    // The batch reaches the account's person index within moments of its 202; until then an erasure finds nothing.
+    const receipt = await until(
+      async () => {
+        const response = await api.call("/v2/test/privacy/erasures", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ firstName: marker, lastName: "Erased", companyDomain: "ok.example", suppress: false }),
+        });
+        return response.json<{ items: number; batches: number }>();
+      },
+      { what: "the erasure of the person's items", done: ({ items }) => items > 0 },
+    );
+    expect(receipt).toMatchObject({ items: 4, batches: 1 });
+    const after = holding(marker);
+    expect(after.filter((page) => page.endsWith("in use"))).toEqual([]);
+    expect(after.length).toBeLessThan(Math.max(3, before.length / 4));
+    // The batch's other people are still there, in the pages in use.
+    expect(holding(kept).filter((page) => page.endsWith("in use")).length).toBeGreaterThan(0);
+  });
+});

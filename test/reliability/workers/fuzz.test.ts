@@ -66,6 +66,12 @@ const body = fc.oneof(
           items: fc.array(item, { maxLength: 4 }),
           fields: fc.option(fc.array(fc.string()), { nil: undefined }),
           webhookUrl: fc.option(fc.oneof(fc.webUrl(), fc.string()), { nil: undefined }),
+          webhookEvents: fc.option(
+            fc.oneof(fc.array(fc.constantFrom("batch.completed", "item.completed", "item.failed")), fc.jsonValue()),
+            {
+              nil: undefined,
+            },
+          ),
         },
         { requiredKeys: [] },
       )

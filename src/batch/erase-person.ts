@@ -1,0 +1,78 @@
+import type { Config } from "../config";
+import type { ItemError } from "../contact-info/contact";
+import { storedItemKeys } from "../contact-info/person-keys";
+import { log } from "../log";
+import type { BatchParts } from "./batch-parts";
+import { type BatchRow, requireBatchRow } from "./batch-row";
+import { cacheKeysToErase } from "./cache-purge";
+import { reportStep } from "./outbox";
+import { eraseItemsInPlace, noteDatabaseSize } from "./scrub";
+import { settle } from "./settle";
+
+// Erasure of one person from one batch (POST …/privacy/erasures): the items
+// that carry any of the person's identifier keys keep their place, status,
+// outcome and credits (the counters do not change), and lose their input and
+// results to the erased marker, scrubbed as a deleted batch's items are.
+
+const ERASED: ItemError = { code: "erased", message: "the person was erased at the customer's request before the item was processed" };
+
+/** The items, not yet erased, whose input carries any of `keys` (unhashed identifier keys), and which of them are pending. */
+function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: number[]; pending: number[] } {
+  const wanted = new Set(keys);
+  const indexes: number[] = [];
+  const pending: number[] = [];
+  for (const { idx, input, status } of sql.exec<{ idx: number; input: string; status: string }>(
+    "SELECT idx, input, status FROM items WHERE erased_at IS NULL AND idx >= 0",
+  )) {
+    if (!storedItemKeys(input)?.keys.some((key) => wanted.has(key))) continue;
+    indexes.push(idx);
+    if (status === "pending") pending.push(idx);
+  }
+  return { indexes, pending };
+}
+
+/**
+ * Erases the person's items from the batch whose row is `row`: those still
+ * pending end `failed` with `erased` (so every item still ends, and no provider
+ * is asked for them afterwards); the cache entries of their results and verdicts
+ * are deleted first, once the cache writes under way have landed, so a failure
+ * leaves the items to a repeated erasure; then their data goes, marked erased at
+ * `erasedAt` (the receipt's time). Answers how many items. A batch its items are
+ * gone from answers 0, and tells its account if it had not (an older deploy's
+ * retention), so no erasure asks it again.
+ */
+export async function erasePersonItems(
+  parts: BatchParts,
+  row: BatchRow,
+  keys: readonly string[],
+  erasedAt: string,
+  config: Config,
+): Promise<number> {
+  const { storage, sql, cache, cacheWrites } = parts;
+  if (row.deleted_at !== null || row.expired_at !== null) {
+    await reportStep(parts.env, storage, row);
+    return 0;
+  }
+  // A batch not yet wholly in its account's index (from before it, its next alarm far off) indexes itself now.
+  if (sql.exec<{ left: number }>("SELECT people_indexed < total_items AS left FROM batch").one().left) {
+    await storage.setAlarm(Date.now());
+  }
+  const { indexes, pending } = itemsOfPerson(sql, keys);
+  if (indexes.length === 0) return 0;
+  if (pending.length > 0) {
+    await settle(
+      parts,
+      requireBatchRow(sql),
+      pending.map((index) => ({ index, status: "failed", error: ERASED, sources: [] })),
+      config,
+    );
+  }
+  const cacheKeys = await cacheKeysToErase(sql, row, indexes);
+  await cacheWrites.settled();
+  await Promise.all(cacheKeys.map((key) => cache.delete(key)));
+  storage.transactionSync(() => eraseItemsInPlace(storage, indexes, erasedAt));
+  noteDatabaseSize(storage);
+  parts.pages.clear();
+  log("person_erased_from_batch", { batchId: row.id, items: indexes.length, pending: pending.length });
+  return indexes.length;
+}

@@ -1,0 +1,32 @@
+import { accountStub } from "../account/stub";
+import type { ItemOutcome } from "../contact-info/batch-contract";
+import type { ItemError } from "../contact-info/contact";
+import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import type { PendingMessage } from "./pending-only";
+
+// The do-not-enrich list is checked when items are processed, not at submission:
+// a person suppressed after a batch was submitted is still never looked up, and
+// a submit costs no call to the account. The cost is one RPC to the account per
+// group of messages of one batch (up to 100 items), not one per item.
+
+const SUPPRESSED: ItemError = { code: "suppressed", message: "the person is on the do-not-enrich list: no source was asked" };
+
+/**
+ * The items of one batch's pending messages whose person is on the customer's
+ * suppression list, as failed outcomes (which cost nothing): one account call.
+ * None for a message from an older deploy, which does not name its customer.
+ */
+export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<ItemOutcome[]> {
+  const body = pending[0]?.message.body;
+  if (body?.customerId === undefined) return [];
+  const items = await Promise.all(
+    pending.flatMap(({ items }) => items.map(async ({ index, person }) => ({ index, keys: await hashKeys(identifierKeys(person)) }))),
+  );
+  const keys = [...new Set(items.flatMap((item) => item.keys))];
+  if (keys.length === 0) return [];
+  const listed = new Set(await accountStub(env, { customerId: body.customerId, environment: body.environment }).suppressedAmong(keys));
+  if (listed.size === 0) return [];
+  return items
+    .filter((item) => item.keys.some((key) => listed.has(key)))
+    .map(({ index }) => ({ index, status: "failed", error: SUPPRESSED, sources: [] }));
+}

@@ -1,0 +1,116 @@
+// One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
+import * as z from "zod";
+import { batchStub } from "../batch/stub";
+import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
+import { MAX_PAGE_SIZE, parseStatusQuery, statusQuerySchema } from "../contact-info/status-query";
+import { batchDeleted, batchExpired, notFound } from "../http/errors";
+import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, rateLimited } from "../openapi/common";
+import { batchStatusExample } from "../openapi/examples";
+import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { BATCH_ID } from "./batch-id";
+import { declareRoute } from "./declare";
+
+export const batchParams = environmentParams.extend({
+  id: z.uuid().meta({ description: "The batchId from the submit receipt.", example: "3e1cab3a-0527-4fea-987c-d486f470829c" }),
+});
+
+// Another customer's or environment's batch answers exactly like a missing one.
+const noSuchBatch = () => notFound("No batch with this id exists.");
+const noSuchBatchProblem = problem(
+  ["not_found"],
+  "No such batch for this customer and environment (another customer's batch looks the same)",
+);
+
+// Query values arrive as strings, which statusQuerySchema parses; the document says what
+// they mean (limit is an integer), from the same constants and enums. Extended from the
+// parsing schema, so a parameter it gains is documented too.
+const documentedStatusQuery = statusQuerySchema.extend({
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(MAX_PAGE_SIZE)
+    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, example: 100 }),
+  cursor: statusQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+  status: statusQuerySchema.shape.status.meta({
+    description: "Only items in this status (their index stays their position in the whole batch).",
+    example: "completed",
+  }),
+});
+
+export const getBatch = declareRoute({
+  route: {
+    method: "get",
+    path: "/person/contact-info/{id}",
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    operationId: "getContactInfoBatch",
+    tags: ["Contact info"],
+    summary: "Read a batch: counts and per-item contact data",
+    description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
+    security: keyRequired,
+    request: { params: batchParams, query: documentedStatusQuery },
+    responses: {
+      200: {
+        description: "The batch.",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
+        content: { "application/json": { schema: batchPageSchema, example: batchStatusExample } },
+      },
+      400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
+      ...authProblems,
+      404: noSuchBatchProblem,
+      410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
+      429: rateLimited("contact_info_status", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const id = c.req.param("id");
+    if (!BATCH_ID.test(id)) throw noSuchBatch();
+    const query = parseStatusQuery(c.req.query());
+    const apiKey = c.get("apiKey");
+    const read = await batchStub(c.env, id.toLowerCase()).status(
+      { customerId: apiKey.customerId, environment: c.get("environment") },
+      query,
+    );
+    if (read.kind === "none") throw noSuchBatch();
+    if (read.kind === "expired") throw batchExpired(read.expiredAt);
+    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
+    // The items come pre-rendered as JSON (batchPageJson): the body is the documented BatchStatus.
+    return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
+  },
+});
+
+export const deleteBatch = declareRoute({
+  route: {
+    method: "delete",
+    path: "/person/contact-info/{id}",
+    middleware: [rateLimit("contact_info_request")],
+    operationId: "deleteContactInfoBatch",
+    tags: ["Contact info"],
+    summary: "Cancel a batch and erase its data",
+    description:
+      "Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).",
+    security: keyRequired,
+    request: { params: batchParams },
+    responses: {
+      204: {
+        description: "Deleted (or deleted before).",
+        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
+      },
+      ...authProblems,
+      404: noSuchBatchProblem,
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const id = c.req.param("id");
+    if (!BATCH_ID.test(id)) throw noSuchBatch();
+    const apiKey = c.get("apiKey");
+    const deleted = await batchStub(c.env, id.toLowerCase()).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
+    if (!deleted) throw noSuchBatch();
+    return c.body(null, 204);
+  },
+});

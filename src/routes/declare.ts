@@ -1,0 +1,37 @@
+// Each route is declared once, in @hono/zod-openapi's shape: its method, path,
+// middleware and OpenAPI metadata (createRoute's config) beside its handler. The
+// Worker serves the declarations with plain Hono; scripts/openapi.ts hands the same
+// objects to an OpenAPIHono to build the document. Only types come from the library
+// here: its runtime (the generator, and zod whole) would more than double the bundle.
+import type { OpenAPIRoute, RouteConfig } from "@hono/zod-openapi";
+import type { Handler, Hono } from "hono";
+import type { H } from "hono/types";
+import type { AppEnv } from "../app-env";
+
+/** A route and its handler, as a list of routes holds it: checked by declareRoute, then of any config. */
+export interface DeclaredRoute {
+  route: RouteConfig;
+  handler: Handler<AppEnv>;
+}
+
+/**
+ * A route with its handler, typed from its config: the handler sees its middleware's
+ * variables (M keeps the list a tuple) and its path's params (P keeps the path literal).
+ * Its answers are not held to the documented bodies (the problem responses admit any
+ * Response); openapi/schemas.ts and the conformance test tie those.
+ */
+export const declareRoute = <const M extends H[], P extends string, R extends RouteConfig & { path: P; middleware?: M }>(
+  declared: OpenAPIRoute<R, AppEnv>,
+): DeclaredRoute => declared as DeclaredRoute;
+
+/** `{id}` as Hono writes it, `:id` (as OpenAPIHono converts it). */
+const honoPath = (path: string) => path.replaceAll(/\/{(.+?)}/g, "/:$1");
+
+/** Serves each declared route on `router`: its middleware, in order, then its handler. */
+export function serveRoutes(router: Hono<AppEnv>, routes: readonly DeclaredRoute[]): Hono<AppEnv> {
+  for (const { route, handler } of routes) {
+    const middleware = route.middleware === undefined ? [] : [route.middleware].flat();
+    router.on(route.method.toUpperCase(), [honoPath(route.path)], ...(middleware as Handler<AppEnv>[]), handler);
+  }
+  return router;
+}

@@ -1,0 +1,208 @@
+// Erasure of a person across the caller's batches, and the do-not-enrich list:
+// under /v2/{environment}/privacy (docs/storage.md, "Privacy").
+import * as z from "zod";
+import { accountStub } from "../account/stub";
+import { MAX_SUPPRESSION_LIMIT, parseSuppressionQuery, suppressionQuerySchema } from "../account/suppression-query";
+import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import {
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  parseErasureRequest,
+  parseSuppressionRequest,
+  suppressionRequestSchema,
+} from "../contact-info/privacy-requests";
+import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
+import { notFound } from "../http/errors";
+import { jsonBody } from "../middleware/json-body";
+import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { erasePerson } from "../privacy/erasure";
+import { declareRoute } from "./declare";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Query values arrive as strings, which the route's schema parses; the document says what they mean.
+const documentedListQuery = suppressionQuerySchema.extend({
+  limit: z
+    .int()
+    .min(1)
+    .max(MAX_SUPPRESSION_LIMIT)
+    .default(20)
+    .meta({ description: `Entries per page, 1 to ${MAX_SUPPRESSION_LIMIT}.`, example: 20 }),
+  cursor: suppressionQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+});
+
+const bodyProblems = {
+  400: problem(
+    ["invalid_request", "malformed_json", "incomplete_body"],
+    "The body is not JSON, does not identify a person as a submit item does, or was cut short",
+  ),
+  413: problem(["payload_too_large"], "A body over the size limit"),
+  415: problem(["unsupported_media_type"], "The body is not application/json", {
+    headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+  }),
+};
+
+const headers = (endpointType: "contact_info_request" | "rate_limits", limit: number) => ({
+  "x-request-id": requestIdHeader,
+  ...rateLimitHeaders(endpointType, exampleUsage(limit, 1, 60)),
+});
+
+export const erasePersonRoute = declareRoute({
+  route: {
+    method: "post",
+    path: "/privacy/erasures",
+    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    operationId: "erasePerson",
+    tags: ["Privacy"],
+    summary: "Erase a person from all your batches and caches",
+    description:
+      "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway). Rate limited as contact_info_request (Tier 3).",
+    security: keyRequired,
+    request: { params: environmentParams, body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } } },
+    responses: {
+      200: {
+        description: "Erased.",
+        headers: headers("contact_info_request", 50),
+        content: { "application/json": { schema: erasureReceiptSchema } },
+      },
+      ...bodyProblems,
+      ...authProblems,
+      404: unknownEnvironment,
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const { person, suppress } = parseErasureRequest(c.get("jsonBody"));
+    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    return c.json(await erasePerson(c.env, tenant, person, suppress), 200);
+  },
+});
+
+export const getErasure = declareRoute({
+  route: {
+    method: "get",
+    path: "/privacy/erasures/{id}",
+    middleware: [rateLimit("rate_limits", { parallel: true })],
+    operationId: "getErasure",
+    tags: ["Privacy"],
+    summary: "Read an erasure's receipt",
+    description: "Rate limited as rate_limits (Tier 4).",
+    security: keyRequired,
+    request: { params: environmentParams.extend({ id: erasureReceiptSchema.shape.id }) },
+    responses: {
+      200: {
+        description: "The receipt.",
+        headers: headers("rate_limits", 100),
+        content: { "application/json": { schema: erasureReceiptSchema } },
+      },
+      ...authProblems,
+      404: problem(["not_found"], "No such erasure for this customer and environment"),
+      429: rateLimited("rate_limits", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const id = c.req.param("id");
+    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    // Receipts live in the caller's own account: another customer's id is simply not there.
+    const receipt = UUID.test(id) ? await accountStub(c.env, tenant).erasure(id.toLowerCase()) : null;
+    if (!receipt) throw notFound("No erasure with this id exists.");
+    return c.json(receipt, 200);
+  },
+});
+
+export const addSuppressions = declareRoute({
+  route: {
+    method: "put",
+    path: "/privacy/suppressions",
+    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    operationId: "addSuppressions",
+    tags: ["Privacy"],
+    summary: "Add people to the do-not-enrich list",
+    description: `Up to ${MAX_SUPPRESSIONS_PER_REQUEST} people, each as a submit item. A suppressed person's items, also in batches submitted before, end failed with suppressed when they are processed: no data source is asked and nothing is charged. Adding a person again changes nothing. Only hashed keys are stored. Rate limited as contact_info_request (Tier 3).`,
+    security: keyRequired,
+    request: { params: environmentParams, body: { required: true, content: { "application/json": { schema: suppressionRequestSchema } } } },
+    responses: {
+      200: {
+        description: "Added.",
+        headers: headers("contact_info_request", 50),
+        content: { "application/json": { schema: suppressionsAddedSchema } },
+      },
+      ...bodyProblems,
+      ...authProblems,
+      404: unknownEnvironment,
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const people = parseSuppressionRequest(c.get("jsonBody"));
+    const keys = await Promise.all(people.map((person) => hashKeys(identifierKeys(person))));
+    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const { added } = await accountStub(c.env, tenant).suppress([...new Set(keys.flat())]);
+    return c.json({ keys, added }, 200);
+  },
+});
+
+export const listSuppressions = declareRoute({
+  route: {
+    method: "get",
+    path: "/privacy/suppressions",
+    middleware: [rateLimit("rate_limits", { parallel: true })],
+    operationId: "listSuppressions",
+    tags: ["Privacy"],
+    summary: "List the do-not-enrich list, newest first",
+    description: "Hashed keys and dates, never the identifiers. Rate limited as rate_limits (Tier 4).",
+    security: keyRequired,
+    request: { params: environmentParams, query: documentedListQuery },
+    responses: {
+      200: {
+        description: "One page of the list.",
+        headers: headers("rate_limits", 100),
+        content: { "application/json": { schema: suppressionListSchema } },
+      },
+      400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
+      ...authProblems,
+      404: unknownEnvironment,
+      429: rateLimited("rate_limits", 100),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const page = parseSuppressionQuery(c.req.query());
+    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    return c.json(await accountStub(c.env, tenant).suppressions(page), 200);
+  },
+});
+
+export const removeSuppression = declareRoute({
+  route: {
+    method: "delete",
+    path: "/privacy/suppressions/{key}",
+    middleware: [rateLimit("contact_info_request")],
+    operationId: "removeSuppression",
+    tags: ["Privacy"],
+    summary: "Remove a key from the do-not-enrich list",
+    description: "Rate limited as contact_info_request (Tier 3).",
+    security: keyRequired,
+    request: { params: environmentParams.extend({ key: suppressionKeySchema }) },
+    responses: {
+      204: { description: "Removed.", headers: headers("contact_info_request", 50) },
+      ...authProblems,
+      404: problem(["not_found"], "The key is not on the list"),
+      429: rateLimited("contact_info_request", 50),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const key = c.req.param("key");
+    const tenant = { customerId: c.get("apiKey").customerId, environment: c.get("environment") };
+    const removed = suppressionKeySchema.safeParse(key).success && (await accountStub(c.env, tenant).unsuppress(key));
+    if (!removed) throw notFound("This key is not on the suppression list.");
+    return c.body(null, 204);
+  },
+});
