@@ -32,6 +32,8 @@ const FLOORS = [
   ["entry", "src/(app|index)\\.ts"],
   // The document is built from the app's routes, at build time (scripts/openapi.ts).
   ["document", "src/openapi/document\\.ts"],
+  // What the tools outside src/ may import of it (scripts/ and bench/): tools-api.ts (Node) and bench-api.ts (the benchmarks' Workers).
+  ["tools", "src/(tools-api|bench-api)\\.ts"],
 ];
 
 const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;

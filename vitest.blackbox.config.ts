@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-// Black-box tests in Node against `wrangler dev` (see test/local-server.ts):
+// Black-box tests in Node against `wrangler dev` (see scripts/local-server.ts):
 // the /docs page in Chromium, the reliability pipeline tests, and (BLACKBOX=tools)
 // the operator tools and the README walk-through as a reader runs them, and
 // (BLACKBOX=client) the typed client and `npm run enrich`.

@@ -1,7 +1,7 @@
 // The key tool's side of the admin API (src/admin/admin-api.ts). The token is read from the
 // environment and sent only in the Authorization header: never printed, logged or put on a
 // command line.
-import type { Revocation } from "../src/keys/api-key";
+import type { Revocation } from "../src/tools-api";
 import { isLoopback } from "./base-url";
 import { DEV_ADMIN_TOKEN } from "./dev-keys";
 

@@ -1,11 +1,17 @@
 // npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local|--remote] [--dry-run]
 import { parseArgs } from "node:util";
-import type { DirectoryEntry } from "../src/enrichment/directory";
-import { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "../src/enrichment/directory-import";
 import { readCsvBytes } from "../src/file-core";
+import {
+  DIRECTORY_COLUMNS,
+  type DirectoryEntry,
+  directoryRecords,
+  directoryWrites,
+  type Rejection,
+  toDirectoryEntry,
+} from "../src/tools-api";
 import { readFileBytes, runCli, usageError } from "./cli";
 import { delimiterFlag, encodingFlag, inputKind, jsonlTable, xlsxTable } from "./file-input";
-import { kvPutAll } from "./wrangler-kv";
+import { withKv } from "./kv-store";
 
 const USAGE = `usage: npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local | --remote] [--dry-run]
   --local            write to the local store that \`npm run dev\` reads (the default)
@@ -19,8 +25,6 @@ Columns: ${DIRECTORY_COLUMNS.join(", ")}, or a CRM export's names for them ("Fir
 "Phone", "LinkedIn URL", "Website", …: a HubSpot, Salesforce, Pipedrive, Apollo or Zoho export imports as it is).
 Other columns are ignored (and listed). A malformed optional value (a phone not in +<country code> form) is left out
 of its row, with a warning; a row is rejected only when what is left cannot be found or has no contact data.`;
-// wrangler kv bulk put takes at most 10,000 pairs per call.
-const WRITES_PER_CALL = 10_000;
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -72,11 +76,8 @@ async function main(argv: string[]): Promise<void> {
   const writes = directoryWrites(entries);
   const dryRun = values["dry-run"];
   if (!dryRun) {
-    for (let start = 0; start < writes.length; start += WRITES_PER_CALL) {
-      const chunk = writes.slice(start, start + WRITES_PER_CALL);
-      kvPutAll(chunk, values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] }, "DIRECTORY");
-      if (writes.length > WRITES_PER_CALL) console.error(`  wrote ${start + chunk.length} of ${writes.length} KV entries`);
-    }
+    const store = values.remote ? ({ target: "--remote" } as const) : ({ target: "--local", persistTo: values["persist-to"] } as const);
+    await withKv(store, "DIRECTORY", (kv) => kv.putAll(writes));
   }
   console.log(
     `${dryRun ? "Checked" : "Imported"} ${file}: ${entries.length} row(s) accepted, ${rejected.length} rejected, ${writes.length} KV entries${dryRun ? " (dry run: nothing written)" : ""}.`,

@@ -1,13 +1,23 @@
 // npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
-import { JURISDICTIONS, type Jurisdiction } from "../src/jurisdiction";
-import { type ApiKeyRecord, apiKeyRecordSchema, apiKeyWrites, hashApiKey, issueApiKey, kvKey, revocationSchema } from "../src/keys/api-key";
-import { ENDPOINT_TYPES, type EndpointType } from "../src/rate-limit/endpoint-types";
+import {
+  type ApiKeyRecord,
+  apiKeyRecordSchema,
+  apiKeyWrites,
+  ENDPOINT_TYPES,
+  type EndpointType,
+  hashApiKey,
+  issueApiKey,
+  JURISDICTIONS,
+  type Jurisdiction,
+  kvKey,
+  revocationSchema,
+} from "../src/tools-api";
 import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
-import { CliError, runCli } from "./cli";
+import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
-import { kvGet, kvList, kvPutAll, type Store } from "./wrangler-kv";
+import { type KvStore, type Store, withKv } from "./kv-store";
 
 const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
   create --customer ID --environment test|live [--name NAME] [--jurisdiction ${JURISDICTIONS.join("|")}] [--json]
@@ -23,9 +33,9 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
-// A usage mistake: its first line and a pointer to --help (runCli prints it).
+// A usage mistake, as an expression (`?? fail(…)`): runCli prints it with a pointer to --help.
 function fail(message: string): never {
-  throw new CliError(`${message.split("\n")[0]} (see --help)`, 2);
+  throw usageError(message);
 }
 
 // Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
@@ -44,14 +54,13 @@ function parseRecord(stored: string): ApiKeyRecord | undefined {
   }
 }
 
-function readKey(keyId: string, store: Store): { hash: string; record: ApiKeyRecord } {
-  const remote = store.target === "--remote";
+async function readKey(keyId: string, kv: KvStore, remote: boolean): Promise<{ hash: string; record: ApiKeyRecord }> {
   const hash =
-    kvGet(kvKey.byId(keyId), store) ??
+    (await kv.get(kvKey.byId(keyId))) ??
     fail(
       `no key ${keyId} in the ${remote ? "deployed" : "local"} store; \`npm run keys -- list${remote ? " --remote" : ""}\` shows the ids`,
     );
-  const stored = kvGet(kvKey.byHash(hash), store) ?? fail(`key ${keyId} has no record`);
+  const stored = (await kv.get(kvKey.byHash(hash))) ?? fail(`key ${keyId} has no record`);
   const record =
     parseRecord(stored) ?? fail(`the record of key ${keyId} is not a valid key record (the Worker refuses the key); create a new key`);
   return { hash, record };
@@ -60,14 +69,14 @@ function readKey(keyId: string, store: Store): { hash: string; record: ApiKeyRec
 const keyIdOf = (entry: { name: string }): string => entry.name.slice(kvKey.byId("").length);
 
 /** Every key of a customer in one environment: the keys that share its rate limits. */
-function keysOf(customerId: string, environment: string, store: Store): { hash: string; record: ApiKeyRecord }[] {
-  return kvList(kvKey.byId(""), store)
-    .filter((entry) => {
-      const listed = entry.metadata as Partial<ApiKeyRecord> | undefined;
-      return !listed || (listed.customerId === customerId && listed.environment === environment);
-    })
-    .map((entry) => readKey(keyIdOf(entry), store))
-    .filter(({ record }) => record.customerId === customerId && record.environment === environment);
+async function keysOf(customerId: string, environment: string, kv: KvStore, remote: boolean) {
+  const listed = (await kv.list(kvKey.byId(""))).filter((entry) => {
+    const metadata = entry.metadata as Partial<ApiKeyRecord> | undefined;
+    return !metadata || (metadata.customerId === customerId && metadata.environment === environment);
+  });
+  const keys = [];
+  for (const entry of listed) keys.push(await readKey(keyIdOf(entry), kv, remote));
+  return keys.filter(({ record }) => record.customerId === customerId && record.environment === environment);
 }
 
 function wholeNumber(value: string | undefined, flag: string): number {
@@ -89,6 +98,20 @@ function describe(r: ApiKeyRecord): string {
     r.name,
     ...(r.jurisdiction ? [`jurisdiction ${r.jurisdiction}`] : []),
   ].join("\t");
+}
+
+const COMMANDS = ["create", "list", "revoke", "set-limits", "seed-dev"];
+
+interface Flags {
+  customer?: string;
+  environment?: string;
+  name?: string;
+  json: boolean;
+  jurisdiction?: string;
+  "base-url"?: string;
+  "endpoint-type"?: string;
+  limit?: string;
+  window?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -114,18 +137,24 @@ async function main(argv: string[]): Promise<void> {
   if (values.remote && values["persist-to"]) fail("--persist-to is for the local store; drop it with --remote");
   const store: Store = values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] };
   const [command, ...rest] = positionals;
+  if (!command) fail("give a command: create, list, revoke, set-limits or seed-dev");
+  if (!COMMANDS.includes(command)) fail(`unknown command ${command}; the commands are ${COMMANDS.join(", ")}`);
+  await withKv(store, "API_KEYS", (kv) => run(command, rest, values, store, kv));
+}
 
+async function run(command: string, rest: string[], values: Flags, store: Store, kv: KvStore): Promise<void> {
+  const remote = store.target === "--remote";
   switch (command) {
     case "create": {
       const environment = values.environment;
-      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
-      if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live`);
+      if (!values.customer) fail(`create needs --customer ID`);
       const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
       if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
         fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
       // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
       // One list call: the id entries' metadata carries the record (an entry without it predates jurisdictions).
-      const other = kvList(kvKey.byId(""), store)
+      const other = (await kv.list(kvKey.byId("")))
         .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
         .find(
           (r) => r !== undefined && r.customerId === values.customer && r.environment === environment && r.jurisdiction !== jurisdiction,
@@ -135,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
           `${values.customer} (${environment}) already has ${other.keyId} ${other.jurisdiction ? `in jurisdiction ${other.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
         );
       const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name, jurisdiction });
-      kvPutAll(apiKeyWrites(hash, record), store);
+      await kv.putAll(apiKeyWrites(hash, record));
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
         console.log(
@@ -147,24 +176,26 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case "list": {
-      const records = kvList(kvKey.byId(""), store).map(
-        (entry) => listedRecordSchema.safeParse(entry.metadata).data ?? listedRecordSchema.parse(readKey(keyIdOf(entry), store).record),
-      );
+      const records = [];
+      for (const entry of await kv.list(kvKey.byId(""))) {
+        records.push(
+          listedRecordSchema.safeParse(entry.metadata).data ?? listedRecordSchema.parse((await readKey(keyIdOf(entry), kv, remote)).record),
+        );
+      }
       if (values.json) console.log(JSON.stringify(records));
       else if (records.length === 0) console.log("No keys.");
       else for (const r of records) console.log(describe(r));
       return;
     }
     case "revoke": {
-      const keyId = rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`);
-      const remote = store.target === "--remote";
+      const keyId = rest[0] ?? fail(`revoke needs a KEYID`);
       if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)
         fail("revoke --remote needs --base-url URL (or CONTACT_INFO_BASE_URL): the deployment to tell");
       const baseUrl = resolveBaseUrl(values["base-url"]);
       const token = adminToken(baseUrl);
       if (remote && !token) fail("revoke --remote needs CONTACT_INFO_ADMIN_TOKEN, the deployment's ADMIN_TOKEN secret");
-      const { hash, record } = readKey(keyId, store);
-      kvPutAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }), store);
+      const { hash, record } = await readKey(keyId, kv, remote);
+      await kv.putAll(apiKeyWrites(hash, { ...record, revokedAt: new Date().toISOString() }));
       const problem = token
         ? await sendRevocation(baseUrl, token, revocationSchema.parse(record))
         : `no admin token for ${baseUrl} (set CONTACT_INFO_ADMIN_TOKEN)`;
@@ -185,20 +216,19 @@ async function main(argv: string[]): Promise<void> {
       const windowSeconds = wholeNumber(values.window, "--window");
       // The customer's keys share one budget, so they must agree on its limits: a
       // KEYID stands for its customer and environment.
-      const named = rest[0] ? readKey(rest[0], store).record : undefined;
-      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID\n${USAGE}`);
+      const named = rest[0] ? (await readKey(rest[0], kv, remote)).record : undefined;
+      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID`);
       const environment = named?.environment ?? values.environment;
-      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live`);
       if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }
-      const keys = keysOf(customerId, environment, store);
+      const keys = await keysOf(customerId, environment, kv, remote);
       if (keys.length === 0) fail(`no keys for ${customerId} (${environment})`);
-      kvPutAll(
+      await kv.putAll(
         keys.flatMap(({ hash, record }) =>
           apiKeyWrites(hash, { ...record, rateLimits: { ...record.rateLimits, [type]: { limit, windowSeconds } } }),
         ),
-        store,
       );
       console.log(
         `${customerId} (${environment}): ${type} limited to ${limit} per ${windowSeconds} s on ${keys.map(({ record }) => record.keyId).join(", ")} (in effect within API_KEY_CACHE_TTL_SECONDS).`,
@@ -219,16 +249,10 @@ async function main(argv: string[]): Promise<void> {
         };
         entries.push(...apiKeyWrites(await hashApiKey(key), record));
       }
-      kvPutAll(entries, store);
+      await kv.putAll(entries);
       console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);
       return;
     }
-    default:
-      fail(
-        command
-          ? `unknown command ${command}; the commands are create, list, revoke, set-limits, seed-dev`
-          : "give a command: create, list, revoke, set-limits or seed-dev",
-      );
   }
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openApiDocument } from "../src/openapi/document";
+import { openApiDocument } from "../src/tools-api";
 
 /**
  * Writes the document to `out` unless it already holds it. An unchanged file is left

@@ -1,7 +1,7 @@
 // npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
 // Checks a deployment end to end, one line per check; exit 0 only if all pass.
 import { parseArgs } from "node:util";
-import { type BatchItem, type BatchSummary, createClient, ProblemError, type SubmitItem } from "../client/src/index";
+import { type ApiProblem, type BatchItem, type BatchSummary, createClient, ProblemError, type SubmitItem } from "../client/src/index";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
       "no key is refused",
       async () => {
         const response = await call("/v2/test/me/rate-limits");
-        const problem = (await response.json()) as { code?: string };
+        const problem = (await response.json()) as ApiProblem;
         must(
           response.status === 401 &&
             problem.code === "missing_api_key" &&

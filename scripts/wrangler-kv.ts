@@ -1,5 +1,5 @@
-// The operator tools' access to KV, through wrangler so that `--local` is the
-// very store `wrangler dev` reads and `--remote` the deployed one.
+// The operator tools' access to the deployed KV (`--remote`), through wrangler, which
+// holds the login (the local store: local-kv.ts).
 //
 // Values (webhook secrets, the directory's names, emails and phones) never pass
 // through wrangler's logger, which copies everything it prints into a log file
@@ -11,19 +11,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliError } from "./cli";
-
-/** A KV store: the local one (a `wrangler dev --persist-to DIR` state, or the default) or the deployed one. */
-export interface Store {
-  target: "--local" | "--remote";
-  persistTo?: string;
-}
+import type { KvEntry, KvStore } from "./kv-store";
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
-function wrangler(args: string[], store: Store): string {
-  const where = [store.target, ...(store.persistTo ? ["--persist-to", store.persistTo] : [])];
+function wrangler(args: string[]): string {
   try {
-    return execFileSync("wrangler", [...args, ...where], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("wrangler", [...args, "--remote"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
     throw wranglerFailure(args, error as WranglerError);
   }
@@ -69,20 +63,14 @@ function holdSignalsUntilCleanedUp(): void {
   }
 }
 
-export interface KvEntry {
-  key: string;
-  value: string;
-  metadata?: unknown;
-}
-
-export function kvPutAll(entries: KvEntry[], store: Store, binding = "API_KEYS"): void {
+function putAll(entries: readonly KvEntry[], binding: string): void {
   holdSignalsUntilCleanedUp();
   // mkdtemp makes the folder 0700; the file is 0600 as well, should the folder be moved.
   const dir = mkdtempSync(join(tmpdir(), "kv-"));
   try {
     const file = join(dir, "entries.json");
     writeFileSync(file, JSON.stringify(entries), { mode: 0o600 });
-    wrangler(["kv", "bulk", "put", file, "--binding", binding], store);
+    wrangler(["kv", "bulk", "put", file, "--binding", binding]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,14 +78,27 @@ export function kvPutAll(entries: KvEntry[], store: Store, binding = "API_KEYS")
 
 const NOT_FOUND = "Value not found\n";
 
-export function kvGet(key: string, store: Store): string | null {
-  // Without --text, wrangler writes the value's bytes to stdout itself; with it, the value
-  // goes through its logger and so into its log file. "Value not found" is logged (a line).
-  const output = wrangler(["kv", "key", "get", key, "--binding", "API_KEYS"], store);
-  return output === NOT_FOUND ? null : output;
-}
+// wrangler kv bulk put takes at most 10,000 pairs per call.
+const WRITES_PER_CALL = 10_000;
 
-/** Names and metadata only: wrangler logs what it lists, so nothing listed may be secret. */
-export function kvList(prefix: string, store: Store): { name: string; metadata?: unknown }[] {
-  return JSON.parse(wrangler(["kv", "key", "list", "--binding", "API_KEYS", "--prefix", prefix], store));
+/** The deployed namespace bound as `binding`. */
+export function remoteKv(binding: string): KvStore {
+  return {
+    async get(key) {
+      // Without --text, wrangler writes the value's bytes to stdout itself; with it, the value
+      // goes through its logger and so into its log file. "Value not found" is logged (a line).
+      const output = wrangler(["kv", "key", "get", key, "--binding", binding]);
+      return output === NOT_FOUND ? null : output;
+    },
+    async list(prefix) {
+      return JSON.parse(wrangler(["kv", "key", "list", "--binding", binding, "--prefix", prefix]));
+    },
+    async putAll(entries) {
+      for (let start = 0; start < entries.length; start += WRITES_PER_CALL) {
+        putAll(entries.slice(start, start + WRITES_PER_CALL), binding);
+        if (entries.length > WRITES_PER_CALL)
+          console.error(`  wrote ${Math.min(start + WRITES_PER_CALL, entries.length)} of ${entries.length} KV entries`);
+      }
+    },
+  };
 }

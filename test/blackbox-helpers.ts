@@ -1,8 +1,9 @@
-// Shared by the Node black-box tests against `wrangler dev` (test/local-server.ts):
+// Shared by the Node black-box tests against `wrangler dev` (scripts/local-server.ts):
 // a client for the batch API with one key, and the checks every batch must pass.
+import { spawn } from "node:child_process";
 import { expect } from "vitest";
+import type { LocalServer, ServerKey } from "../scripts/local-server";
 import type { BatchPage } from "../src/contact-info/batch-views";
-import type { LocalServer, ServerKey } from "./local-server";
 import { until } from "./until";
 
 export { until };
@@ -78,4 +79,31 @@ export function expectExactCounts(batch: BatchPage): void {
   expect(batch.items.filter((item) => item.status === "completed")).toHaveLength(batch.completedItems);
   expect(batch.items.filter((item) => item.status === "failed")).toHaveLength(batch.failedItems);
   expect(batch.items.filter((item) => item.status === "pending")).toEqual([]);
+}
+
+/**
+ * Runs a command (a tool, as `npm run keys -- …`) to its end without blocking this process, so the
+ * connections it keeps alive to a server stay in step with it. A synchronous run (spawnSync,
+ * execFileSync) holds the event loop: the server closes a connection idle for 15 s (wrangler dev),
+ * nothing here notices, and the next request on it fails before any answer (`fetch failed`, "other
+ * side closed"). On a busy machine a tool takes longer than that (issue 25).
+ */
+export function runTool(
+  command: string,
+  args: readonly string[],
+  { env = process.env, timeoutMs = 180_000 }: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }

@@ -18,7 +18,7 @@
 // rate limiter does), one reading a row and returning a page of N bytes kept in
 // memory (as the batch does), and that page as the answer.
 import { DurableObject } from "cloudflare:workers";
-import { ITEMS_PER_MESSAGE } from "../../src/batch/item-message";
+import { ITEMS_PER_MESSAGE } from "../../src/bench-api";
 
 interface FloorEnv {
   BATCHES: DurableObjectNamespace<FloorBatch>;

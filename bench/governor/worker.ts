@@ -5,10 +5,9 @@
 // and recorded; low, most are refused (a vendor saturated). Answers the calls, the
 // milliseconds they took and the tokens granted.
 
-import type { VendorGovernor } from "../../src/vendor-governor/vendor-governor";
-import type { RateWindow } from "../../src/vendor-limits";
+import type { RateWindow, VendorGovernor } from "../../src/bench-api";
 
-export { VendorGovernor } from "../../src/vendor-governor/vendor-governor";
+export { VendorGovernor } from "../../src/bench-api";
 
 interface BenchEnv {
   VENDOR_GOVERNORS: DurableObjectNamespace<VendorGovernor>;

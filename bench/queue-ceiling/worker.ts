@@ -5,7 +5,7 @@
 // - GROUPED_QUEUE: the service's shape today (ITEMS_PER_MESSAGE items per message,
 //   10 messages per invocation): what the service's own code costs on top of its queue.
 import { DurableObject } from "cloudflare:workers";
-import { ITEMS_PER_MESSAGE } from "../../src/batch/item-message";
+import { ITEMS_PER_MESSAGE } from "../../src/bench-api";
 
 interface CeilingEnv {
   QUEUE: Queue;

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
-import { type LocalServer, startLocalServer } from "../local-server";
 
 // Debian's Chromium; .ci/run installs it. Never a downloaded browser.
 const CHROMIUM = "/usr/bin/chromium";

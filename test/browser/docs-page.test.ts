@@ -3,9 +3,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { estimateExample } from "../../src/openapi/examples";
 import { until } from "../blackbox-helpers";
-import { type LocalServer, startLocalServer } from "../local-server";
 
 // Debian's Chromium; .ci/run installs it. Never a downloaded browser.
 const CHROMIUM = "/usr/bin/chromium";

@@ -5,9 +5,9 @@ import { execFileSync } from "node:child_process";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { openApiDocument } from "../../src/openapi/document";
 import { batchStatusExample, estimateExample, submitRequestExample } from "../../src/openapi/examples";
-import { type LocalServer, startLocalServer } from "../local-server";
 import { until } from "../until";
 
 const document = openApiDocument() as unknown as {

@@ -1,10 +1,10 @@
-// One `wrangler dev` (test/local-server.ts) for the client and enrich tests, with
+// One `wrangler dev` (scripts/local-server.ts) for the client and enrich tests, with
 // two keys of one test customer: `key`, whose limits are out of the way, and
 // `slowKey`, of another customer, whose tiny limits make the server answer 429s.
-import { kvPutAll } from "../../scripts/wrangler-kv";
-import { apiKeyWrites, issueApiKey } from "../../src/keys/api-key";
-import { ENDPOINT_TYPES } from "../../src/rate-limit/endpoint-types";
-import { type LocalServer, startLocalServer } from "../local-server";
+
+import { withKv } from "../../scripts/kv-store";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../../src/tools-api";
 
 export interface ClientTestServer {
   server: LocalServer;
@@ -28,7 +28,9 @@ export async function startClientTestServer(): Promise<ClientTestServer> {
       fast.record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
       const slow = await issueApiKey({ customerId: "cus_client_slow", environment: "test" });
       slow.record.rateLimits = { ...SLOW_LIMITS };
-      kvPutAll([...apiKeyWrites(fast.hash, fast.record), ...apiKeyWrites(slow.hash, slow.record)], { target: "--local", persistTo: state });
+      await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) =>
+        kv.putAll([...apiKeyWrites(fast.hash, fast.record), ...apiKeyWrites(slow.hash, slow.record)]),
+      );
       key = fast.key;
       slowKey = slow.key;
     },

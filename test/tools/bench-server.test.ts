@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../scripts/local-server";
 import { batchClient, expectExactCounts } from "../blackbox-helpers";
-import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../local-server";
 
-// The benchmarks' server (scripts/bench/serve.ts: the Worker as `wrangler dev` runs
+// The benchmarks' server (bench/serve.ts: the Worker as `wrangler dev` runs
 // it, without its DevTools session and trace collector) must be the same service:
 // its vars, its seeded keys, its queue and Durable Objects, and its logs on the output.
 let server: LocalServer;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, startLocalServer } from "../local-server";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 
 // `npm run dev -- --port N` as a reader runs it when 8787 is busy, and the tools finding
 // that server by one rule: --base-url, then CONTACT_INFO_BASE_URL, then the default.

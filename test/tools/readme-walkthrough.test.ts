@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, startLocalServer } from "../local-server";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 
 // The README's walk-through, run as a reader pastes it (bash, curl, node) against
 // `wrangler dev` with `npm run dev`'s settings and seeding; every result the README

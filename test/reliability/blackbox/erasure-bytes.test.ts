@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../../scripts/local-server";
 import { type BatchClient, batchClient, until } from "../../blackbox-helpers";
-import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 
 // Black-box: after DELETE, the bytes of a batch's personal data are gone from every
 // page of the files `wrangler dev` keeps its Durable Objects in (the .sqlite files and

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../../scripts/local-server";
 import { type BatchClient, batchClient, expectExactCounts } from "../../blackbox-helpers";
-import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 import { type FakeVendor, startFakeVendor } from "./fake-vendor";
 
 // Black-box, against `wrangler dev` with its real local queue: load, faults and

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../../scripts/local-server";
 import type { BatchPage } from "../../../src/contact-info/batch-views";
 import { type BatchClient, batchClient, expectExactCounts, until } from "../../blackbox-helpers";
-import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 
 // Black-box: `wrangler dev` is SIGKILLed mid-batch (items and a webhook in
 // retry) and restarted on the same state. The local queue keeps its messages in

@@ -1,7 +1,7 @@
 import { type ClientRequest, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../../scripts/local-server";
 import { until } from "../../blackbox-helpers";
-import { type LocalServer, type ServerKey, seedKeys, startLocalServer } from "../../local-server";
 
 // Black-box, against `wrangler dev` over real sockets: how the Worker reads a
 // request body it cannot trust (too large, unframed, or cut off mid-upload).

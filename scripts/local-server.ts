@@ -1,4 +1,4 @@
-// Starts `wrangler dev` for black-box tests (or, for benchmarks, scripts/bench/serve.ts):
+// Starts `wrangler dev` for black-box tests (or, for benchmarks, bench/serve.ts):
 // loopback only, a free port, its own state directory, bounded in time, and stopped by
 // its own process group.
 import { type ChildProcess, spawn } from "node:child_process";
@@ -6,10 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { kvPutAll } from "../scripts/wrangler-kv";
-import type { Environment } from "../src/environment";
-import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
-import { ENDPOINT_TYPES } from "../src/rate-limit/endpoint-types";
+import { apiKeyWrites, ENDPOINT_TYPES, type Environment, issueApiKey } from "../src/tools-api";
+import { type KvEntry, withKv } from "./kv-store";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,6 +46,7 @@ export interface LocalServer {
 
 export interface ServerKey {
   key: string;
+  keyId: string;
   customerId: string;
   environment: Environment;
 }
@@ -58,14 +57,14 @@ export interface ServerKey {
  */
 export async function seedKeys(state: string, specs: { customerId: string; environment: Environment }[]): Promise<ServerKey[]> {
   const keys: ServerKey[] = [];
-  const entries = [];
+  const entries: KvEntry[] = [];
   for (const spec of specs) {
     const { key, hash, record } = await issueApiKey(spec);
     record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
     entries.push(...apiKeyWrites(hash, record));
-    keys.push({ key, ...spec });
+    keys.push({ key, keyId: record.keyId, ...spec });
   }
-  kvPutAll(entries, { target: "--local", persistTo: state });
+  await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) => kv.putAll(entries));
   return keys;
 }
 
@@ -75,7 +74,7 @@ export async function startLocalServer(
     vars?: Record<string, string>;
     prepare?: (state: string) => Promise<void>;
     config?: string;
-    /** false: served by scripts/bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
+    /** false: served by bench/serve.ts, without wrangler dev's DevTools session and trace collector (for benchmarks; see there). */
     devTooling?: boolean;
     /** Started as a reader does, `npm run dev -- --port N` (its own --var flags, wrangler.toml's [dev]; no predev seeding). */
     viaDevScript?: boolean;
@@ -106,7 +105,7 @@ export async function startLocalServer(
     const interactive = "--show-interactive-dev-session=false";
     const [command, args] =
       options.devTooling === false
-        ? ["tsx", ["scripts/bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
+        ? ["tsx", ["bench/serve.ts", ...config, "--port", String(port), "--persist-to", state, ...vars]]
         : options.viaDevScript
           ? [
               "npm",

@@ -1,5 +1,5 @@
 // npm run bench: HTTP throughput of each route against a floor measured side by
-// side in one run on loopback (the Worker served by scripts/bench/serve.ts): GET /healthz for the reads, and
+// side in one run on loopback (the Worker served by bench/serve.ts): GET /healthz for the reads, and
 // for the submit the submit floor (bench/floors/: a new SQLite Durable Object,
 // 100 rows in one transaction and an alarm per request), with the same body and settings.
 // The submit is also shown against a second floor that sends the batch's 100 items
@@ -11,7 +11,8 @@
 // median round is reported with the range.
 import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { type ServerKey, seedKeys, startLocalServer } from "../../test/local-server";
+import { createClient } from "../client/src/index";
+import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import { barChart } from "./chart";
 import { untilQuiet } from "./quiet";
 import { DEV_TOOLING, flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
@@ -21,7 +22,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // Rest between rounds. Right after a submit run (hundreds of new batch objects) the status read ran
 // slower, though the queue was drained and the disk synced: 0.45-0.54 of /healthz with no rest,
-// 0.52-0.56 with 40 s of it, in two runs of the same code (benchmarks/NOTES.md); cause not isolated.
+// 0.52-0.56 with 40 s of it, in two runs of the same code (bench/NOTES.md); cause not isolated.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 40);
 
 const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Person", companyDomain: "bench.example" }));
@@ -45,24 +46,11 @@ async function main() {
     throw error;
   });
   try {
+    // Setting up goes through the typed client; the measured requests are autocannon's own.
     const headers = { "x-api-key": key!.key, "content-type": "application/json" };
-    const submitted = await fetch(`${server.url}/v2/test/person/contact-info`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ items }),
-    });
-    const { batchId } = (await submitted.json()) as { batchId: string };
-    const untilCompleted = async (id: string) => {
-      const deadline = Date.now() + 300_000;
-      for (;;) {
-        const page = (await (await fetch(`${server.url}/v2/test/person/contact-info/${id}?limit=1`, { headers })).json()) as {
-          status: string;
-        };
-        if (page.status === "completed") return;
-        if (Date.now() > deadline) throw new Error(`batch ${id} did not complete`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    };
+    const client = createClient({ baseUrl: server.url, apiKey: key!.key, environment: "test" });
+    const untilCompleted = (id: string) => client.waitForBatch(id, { intervalMs: 200, signal: AbortSignal.timeout(300_000) });
+    const { batchId } = await client.submit(items);
     await untilCompleted(batchId);
     // The read floor answers with as many bytes as the status page, as carrying them costs the platform too.
     const statusUrl = `${server.url}/v2/test/person/contact-info/${batchId}`;
@@ -104,14 +92,7 @@ async function main() {
     // Until a batch submitted now completes: the batches a submit run left are processed
     // (the local queue delivers in order), so the next round's floors run on a quiet machine.
     const drain = async () => {
-      const { batchId: last } = (await (
-        await fetch(`${server.url}/v2/test/person/contact-info`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ items: items.slice(0, 1) }),
-        })
-      ).json()) as { batchId: string };
-      await untilCompleted(last);
+      await untilCompleted((await client.submit(items.slice(0, 1))).batchId);
     };
     const rounds: Map<string, autocannon.Result>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -175,7 +156,7 @@ async function main() {
       ),
     );
     writeFileSync(
-      "benchmarks/http.svg",
+      "bench/results/http.svg",
       barChart(
         "Requests per second, against their floors",
         // One bar per route: a route's ratio to its second floor is in the table.

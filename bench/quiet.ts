@@ -8,7 +8,7 @@
 // all of one: it was waiting on the disk, not the CPU. So this asks the operating system for
 // both, per process of each server's group.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import type { LocalServer } from "../../test/local-server";
+import type { LocalServer } from "../scripts/local-server";
 
 // Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ; 100 on every common build).
 const TICKS_PER_SECOND = 100;

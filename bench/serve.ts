@@ -2,7 +2,7 @@
 // the same bundling, the same local workerd, KV, Durable Objects and Queues, the same
 // proxy in front), without the two debugging aids `wrangler dev` attaches to every
 // Worker, which no deployed Worker has and which weigh on the service more than on
-// the floors (benchmarks/NOTES.md):
+// the floors (bench/NOTES.md):
 // - its DevTools session: every console.log becomes a DevTools event on the Worker's
 //   thread, forwarded by wrangler's inspector proxy (a Worker printing 10 lines per
 //   request lost 76% of its throughput with it, 37% without);
@@ -10,7 +10,7 @@
 //   an event for every invocation and span of the Worker, each Durable Object call and
 //   SQL statement included (the status read: 0.52 of /healthz with it, 0.70 without).
 //
-// Usage (by test/local-server.ts): tsx scripts/bench/serve.ts --port N --persist-to DIR
+// Usage (by scripts/local-server.ts): tsx bench/serve.ts --port N --persist-to DIR
 //   [--config wrangler.toml] [--var NAME:VALUE]...
 // Prints "Ready on <url>" once serving, and the Worker's logs; stops on SIGTERM or SIGINT.
 import { parseArgs } from "node:util";
@@ -25,7 +25,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.port || !values["persist-to"]) {
-  console.error("serve: --port and --persist-to are required (see the usage at the top of scripts/bench/serve.ts)");
+  console.error("serve: --port and --persist-to are required (see the usage at the top of bench/serve.ts)");
   process.exit(2);
 }
 

@@ -1,4 +1,4 @@
-// Minimal SVG charts for BENCHMARKS.md: no plotting dependency needed.
+// Minimal SVG charts for bench/README.md: no plotting dependency needed.
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 export function barChart(

@@ -1,13 +1,13 @@
-// Renders BENCHMARKS.md from the latest results of `npm run bench` and `npm run bench:e2e`,
+// Renders bench/README.md from the latest results of `npm run bench` and `npm run bench:e2e`,
 // and what the two share.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 
-export const RESULTS = { http: "benchmarks/http.json", e2e: "benchmarks/e2e.json" };
+export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json" };
 
 // The benchmarks' servers run without wrangler dev's DevTools session and trace collector
-// (scripts/bench/serve.ts); BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
+// (bench/serve.ts); BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
 export const DEV_TOOLING = process.env.BENCH_DEV_TOOLING === "1";
 
 export interface HttpResult {
@@ -81,14 +81,14 @@ export function writeReport(): void {
   const lines = [
     "# Benchmarks",
     "",
-    "Measured with `npm run bench` and `npm run bench:e2e` on loopback, against the Worker as `wrangler dev` runs it (local workerd, local Queues, KV and Durable Objects, wrangler's proxy in front) but without the two debugging aids `wrangler dev` attaches to every Worker and no deployed Worker has: its DevTools session, which makes every log line a debugger event, and its local trace collector, fed an event for every invocation, Durable Object call and SQL statement (`scripts/bench/serve.ts`; `BENCH_DEV_TOOLING=1` keeps them). Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
+    "Measured with `npm run bench` and `npm run bench:e2e` on loopback, against the Worker as `wrangler dev` runs it (local workerd, local Queues, KV and Durable Objects, wrangler's proxy in front) but without the two debugging aids `wrangler dev` attaches to every Worker and no deployed Worker has: its DevTools session, which makes every log line a debugger event, and its local trace collector, fed an event for every invocation, Durable Object call and SQL statement (`bench/serve.ts`; `BENCH_DEV_TOOLING=1` keeps them). Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
     "",
   ];
   if (http) {
     lines.push(
       "## HTTP throughput (`npm run bench`)",
       "",
-      `${http.date}, ${http.machine}. autocannon, ${http.connections} connections, ${http.durationSeconds} s per route, one route at a time${http.rounds ? `, in ${http.rounds} rounds: every route once per round, each ratio against its floor in the same round, and after each round the queue drained of the batches the submit made and the disk synced (\`sync\`), so that the next round's writes (the limiter's row per request, a new batch) do not wait behind those batches' write-back, then 40 s of rest (\`BENCH_SETTLE_SECONDS\`) before the next round, as the status read measured right after a submit run ran slower (0.45–0.54 of \`/healthz\` with no rest, 0.52–0.56 with it). Every run starts once the servers' processes have been idle for 5 s (under 5% of a CPU and at most 20 write calls in every half second; \`scripts/bench/quiet.ts\`), as some runs leave work behind for seconds, not all of it on the CPU: measured right after the floor that sends, the submit waited on the disk, at a third of its throughput. Shown: the median ratio, the figures of the round it came from, and every round's ratio` : ""}. Floors: \`GET /healthz\` (the request path of \`wrangler dev\` and the Worker) for the reads, and for the submit a minimal Worker (\`bench/floors/\`) that per request parses the same body, creates a new SQLite Durable Object, writes the 100 items in one transaction and sets an alarm: what one batch costs the platform at the least. The submit is shown once more, without a target, against that Worker doing also what the service must do per batch on the platform: after answering, send the 100 items to a queue in messages of 10, as the service does (acked by a no-op consumer taking as many per invocation as the service's) and call one more Durable Object (one row), so its gap to that floor is the service's own code. Likewise the status read is shown against the same Worker making a read's two calls in parallel: one to an object that counts the request with an INSERT (as the rate limiter does), one to an object that reads a row and returns a page of as many bytes as the status page, kept in memory (as the batch does), which is the answer.`,
+      `${http.date}, ${http.machine}. autocannon, ${http.connections} connections, ${http.durationSeconds} s per route, one route at a time${http.rounds ? `, in ${http.rounds} rounds: every route once per round, each ratio against its floor in the same round, and after each round the queue drained of the batches the submit made and the disk synced (\`sync\`), so that the next round's writes (the limiter's row per request, a new batch) do not wait behind those batches' write-back, then 40 s of rest (\`BENCH_SETTLE_SECONDS\`) before the next round, as the status read measured right after a submit run ran slower (0.45–0.54 of \`/healthz\` with no rest, 0.52–0.56 with it). Every run starts once the servers' processes have been idle for 5 s (under 5% of a CPU and at most 20 write calls in every half second; \`bench/quiet.ts\`), as some runs leave work behind for seconds, not all of it on the CPU: measured right after the floor that sends, the submit waited on the disk, at a third of its throughput. Shown: the median ratio, the figures of the round it came from, and every round's ratio` : ""}. Floors: \`GET /healthz\` (the request path of \`wrangler dev\` and the Worker) for the reads, and for the submit a minimal Worker (\`bench/floors/\`) that per request parses the same body, creates a new SQLite Durable Object, writes the 100 items in one transaction and sets an alarm: what one batch costs the platform at the least. The submit is shown once more, without a target, against that Worker doing also what the service must do per batch on the platform: after answering, send the 100 items to a queue in messages of 10, as the service does (acked by a no-op consumer taking as many per invocation as the service's) and call one more Durable Object (one row), so its gap to that floor is the service's own code. Likewise the status read is shown against the same Worker making a read's two calls in parallel: one to an object that counts the request with an INSERT (as the rate limiter does), one to an object that reads a row and returns a page of as many bytes as the status page, kept in memory (as the batch does), which is the answer.`,
       "",
       "| route | requests/s | p50 ms | p99 ms | non-2xx | ratio | rounds | to | target | met |",
       "|---|---:|---:|---:|---:|---:|---|---|---:|---|",
@@ -99,7 +99,7 @@ export function writeReport(): void {
         return `| ${r.name} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.ratio.toFixed(2)} | ${rounds} | ${floor ? "" : against} | ${r.target ?? (floor ? "floor" : "")} | ${r.target === undefined ? "" : r.ratio >= r.target ? "yes" : "**no**"} |`;
       }),
       "",
-      "![throughput vs floor](benchmarks/http.svg)",
+      "![throughput vs floor](results/http.svg)",
       "",
     );
   }
@@ -121,7 +121,7 @@ export function writeReport(): void {
           `| ${r.items.toLocaleString("en")} | ${r.acceptMs.toFixed(0)} | ${r.completeMs.toFixed(0)} | ${r.itemsPerSecond.toFixed(0)} | ${r.msPerItem.toFixed(3)} | ${ratio(r).toFixed(2)} | ${(r.ratios ?? []).map((x) => x.toFixed(2)).join(", ")} |${r.groupedRatios ? ` ${median(r.groupedRatios).toFixed(2)} |` : ""}`,
       ),
       "",
-      "![e2e time vs batch size](benchmarks/e2e.svg)",
+      "![e2e time vs batch size](results/e2e.svg)",
       "",
       "Targets:",
       "",
@@ -141,6 +141,6 @@ export function writeReport(): void {
       "",
     );
   }
-  const notes = existsSync("benchmarks/NOTES.md") ? readFileSync("benchmarks/NOTES.md", "utf8") : "";
-  writeFileSync("BENCHMARKS.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
+  const notes = existsSync("bench/NOTES.md") ? readFileSync("bench/NOTES.md", "utf8") : "";
+  writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
 }

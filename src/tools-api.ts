@@ -1,0 +1,24 @@
+// The Worker's source as the tools outside src/ use it (scripts/ and bench/): the
+// formats of the records they write into the Worker's KV stores, the limits they set,
+// and the document they publish. With src/file-core/index.ts (the file core's public
+// API) and src/bench-api.ts (the benchmarks' Workers) it is all they may import from src/ (test/tools/tool-imports.test.ts checks),
+// so the rooms inside src/ can move without touching a tool: re-point these lines.
+
+export type { DirectoryEntry } from "./enrichment/directory";
+export { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "./enrichment/directory-import";
+export type { Environment } from "./environment";
+export { JURISDICTIONS, type Jurisdiction } from "./jurisdiction";
+export {
+  type ApiKeyRecord,
+  apiKeyRecordSchema,
+  apiKeyWrites,
+  hashApiKey,
+  issueApiKey,
+  kvKey,
+  type Revocation,
+  revocationSchema,
+} from "./keys/api-key";
+export { openApiDocument } from "./openapi/document";
+export { ENDPOINT_TYPES, type EndpointType } from "./rate-limit/endpoint-types";
+// How many vendor calls one lease of the governor covers, which bench/governor.ts reports.
+export { MAX_TOKENS_PER_LEASE } from "./vendor-governor/lease-decision";
