@@ -15,7 +15,7 @@ import {
 } from "../src/tools-api";
 import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
-import { CliError, runCli } from "./cli";
+import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { type KvStore, type Store, withKv } from "./kv-store";
 
@@ -33,9 +33,9 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
-// A usage mistake: its first line and a pointer to --help (runCli prints it).
+// A usage mistake, as an expression (`?? fail(…)`): runCli prints it with a pointer to --help.
 function fail(message: string): never {
-  throw new CliError(`${message.split("\n")[0]} (see --help)`, 2);
+  throw usageError(message);
 }
 
 // Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
@@ -107,11 +107,11 @@ interface Flags {
   environment?: string;
   name?: string;
   json: boolean;
+  jurisdiction?: string;
+  "base-url"?: string;
   "endpoint-type"?: string;
   limit?: string;
   window?: string;
-  jurisdiction?: string;
-  "base-url"?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -147,8 +147,8 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
   switch (command) {
     case "create": {
       const environment = values.environment;
-      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live\n${USAGE}`);
-      if (!values.customer) fail(`create needs --customer ID\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`create needs --environment test|live`);
+      if (!values.customer) fail(`create needs --customer ID`);
       const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
       if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
         fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
@@ -188,7 +188,7 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       return;
     }
     case "revoke": {
-      const keyId = rest[0] ?? fail(`revoke needs a KEYID\n${USAGE}`);
+      const keyId = rest[0] ?? fail(`revoke needs a KEYID`);
       if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)
         fail("revoke --remote needs --base-url URL (or CONTACT_INFO_BASE_URL): the deployment to tell");
       const baseUrl = resolveBaseUrl(values["base-url"]);
@@ -217,9 +217,9 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       // The customer's keys share one budget, so they must agree on its limits: a
       // KEYID stands for its customer and environment.
       const named = rest[0] ? (await readKey(rest[0], kv, remote)).record : undefined;
-      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID\n${USAGE}`);
+      const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID`);
       const environment = named?.environment ?? values.environment;
-      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live\n${USAGE}`);
+      if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live`);
       if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }

@@ -2,14 +2,14 @@
 // command in a runtime of the tool's own, as `wrangler kv … --local` opens it, with the
 // namespace ids `wrangler dev` gives wrangler.toml's bindings.
 //
-// Once per command, not once per KV call: wrangler starts a runtime for every call, and a
-// key tool command made up to six (10-15 s on a quiet machine, 20-50 s on a busy one; a
-// script that ran the tool synchronously and then called a running server on a connection
-// it had opened before found that connection closed by the server, idle past 15 s: the
-// `fetch failed` of issue 25). Every runtime also opens the store's SQLite files again
-// while the server serves from them. SQLite's file locks keep that consistent (the server
-// reads what the tool committed: measured in test/tools/admin-tools-while-serving.test.ts),
-// and one short opening instead of six keeps the two runtimes' overlap short.
+// Once per command, not once per KV call: `wrangler kv` starts a Node process and a runtime
+// for every call, and `set-limits` made up to six (10-23 s a command on this 2-core machine
+// with other work running, over 120 s at a load average of 17). Each runtime also opens the
+// store's SQLite files again while `wrangler dev` serves from them; SQLite's own locks keep
+// that consistent (the server reads what the tool committed within moments of its key cache
+// expiring: test/tools/admin-tools-while-serving.test.ts), and one opening instead of six
+// keeps the overlap short. (Issue 25's `fetch failed` after a command was the caller's
+// stale connection, not the store: see runTool in test/blackbox-helpers.ts.)
 //
 // Values never leave this process: Miniflare logs nothing, and nothing is written but the store.
 import { dirname, join, resolve } from "node:path";

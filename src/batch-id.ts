@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { Jurisdiction } from "./jurisdiction";
+import { documented } from "./once";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID}$`);
@@ -9,10 +10,17 @@ const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID}$`);
  * one. The id alone then tells where the batch and its webhook sender live, to every
  * reader: the routes, both queue consumers, the batch object itself.
  */
-export const batchIdSchema = z.string().regex(BATCH_ID).meta({
-  description: "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
-  example: "3e1cab3a-0527-4fea-987c-d486f470829c",
-});
+export const batchIdSchema = z
+  .string()
+  .regex(BATCH_ID)
+  .meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
+        example: "3e1cab3a-0527-4fea-987c-d486f470829c",
+      },
+    ),
+  );
 
 export const newBatchId = (jurisdiction: Jurisdiction | undefined): string =>
   jurisdiction ? `${jurisdiction}-${crypto.randomUUID()}` : crypto.randomUUID();

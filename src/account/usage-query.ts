@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { badRequest } from "../http/errors";
 import { parseQuery } from "../http/query";
+import { documented } from "../once";
 
 // The usage report's range: UTC days, both ends included.
 
@@ -23,8 +24,16 @@ const day = z
   );
 
 export const usageQuerySchema = z.strictObject({
-  from: day.optional().meta({ description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.", example: "2026-11-01" }),
-  to: day.optional().meta({ description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).", example: "2026-11-30" }),
+  from: day
+    .optional()
+    .meta(
+      documented(OPENAPI_METADATA && { description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.", example: "2026-11-01" }),
+    ),
+  to: day
+    .optional()
+    .meta(
+      documented(OPENAPI_METADATA && { description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).", example: "2026-11-30" }),
+    ),
 });
 
 export interface UsageRange {

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import { documented } from "../once";
 
 // Usage: what finished items add to the day they finished on. Pure, so the batch
 // object (which tallies) and the account object (which sums) agree on one shape.
@@ -7,18 +8,22 @@ import type { ItemOutcome } from "../contact-info/batch-contract";
 const count = z.number().int().nonnegative();
 
 const sourceUsageSchema = z.object({
-  calls: count.meta({ description: "Items for which this source was asked (its outcome was not skipped)." }),
-  found: count.meta({ description: "Items for which this source found something." }),
+  calls: count.meta(
+    documented(OPENAPI_METADATA && { description: "Items for which this source was asked (its outcome was not skipped)." }),
+  ),
+  found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
 });
 
 export const usageCountersSchema = z.object({
-  items: count.meta({ description: "Items that finished: completed or failed, each counted once." }),
+  items: count.meta(documented(OPENAPI_METADATA && { description: "Items that finished: completed or failed, each counted once." })),
   found: count,
   notFound: count,
   failed: count,
   fromCache: count,
-  credits: count.meta({ description: "Credits charged for the items that finished (see each item's credits)." }),
-  sources: z.record(z.string(), sourceUsageSchema).meta({ description: "Per data source, by name." }),
+  credits: count.meta(
+    documented(OPENAPI_METADATA && { description: "Credits charged for the items that finished (see each item's credits)." }),
+  ),
+  sources: z.record(z.string(), sourceUsageSchema).meta(documented(OPENAPI_METADATA && { description: "Per data source, by name." })),
 });
 
 export type UsageCounters = z.infer<typeof usageCountersSchema>;

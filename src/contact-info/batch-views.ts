@@ -2,6 +2,7 @@
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
 import { batchIdSchema } from "../batch-id";
+import { documented, once } from "../once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -26,95 +27,120 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
 
 export const sourceReportSchema = z
   .object({
-    name: z.string().meta({
-      description:
-        "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
-      example: "directory",
-    }),
-    outcome: z.enum(SOURCE_OUTCOMES).meta({
-      description:
-        "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
-    }),
-    kind: z.literal("verifier").optional().meta({
-      description:
-        "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
-    }),
+    name: z.string().meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
+          example: "directory",
+        },
+      ),
+    ),
+    outcome: z.enum(SOURCE_OUTCOMES).meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+        },
+      ),
+    ),
+    kind: z
+      .literal("verifier")
+      .optional()
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
+          },
+        ),
+      ),
   })
   .meta({ id: "SourceReport" });
 export type SourceReport = z.infer<typeof sourceReportSchema>;
 
-export const itemViewSchema = z
-  .object({
-    index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
-    externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
-    status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
-    outcome: z.enum(ITEM_OUTCOMES).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
-    input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
-    emails: z.array(emailSchema),
-    phones: z.array(phoneSchema),
-    error: itemErrorSchema.nullable(),
-    fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
-    credits: z.number().int().min(0).meta({
-      description:
-        "What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.",
-      example: 1,
-    }),
-    sources: z.array(sourceReportSchema).meta({
-      description:
-        "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
-    }),
-    erasedAt: z.iso.datetime().optional().meta({
-      description:
-        "Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).",
-    }),
-  })
-  .meta({ id: "Item" });
+export const itemViewSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
+      externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
+      status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
+      outcome: z.enum(ITEM_OUTCOMES).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+      input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
+      emails: z.array(emailSchema),
+      phones: z.array(phoneSchema),
+      error: itemErrorSchema.nullable(),
+      fromCache: z.boolean().meta({ description: "The result came from the result cache (live only)." }),
+      credits: z.number().int().min(0).meta({
+        description:
+          "What this item was charged: the price of each kind of contact it delivered (an email, a phone). 0 while pending, and for misses, failures (budget_exhausted included), cached results (fromCache) and duplicates of an earlier item of the batch.",
+        example: 1,
+      }),
+      sources: z.array(sourceReportSchema).meta({
+        description:
+          "The data sources asked for this item, in order, at its last attempt (for a cached result: when it was found). Empty for items never enriched (invalid, timed out, lost).",
+      }),
+      erasedAt: z.iso.datetime().optional().meta({
+        description:
+          "Present when the person was erased (POST …/privacy/erasures): input, externalId, emails and phones are then empty; status, outcome, credits and the batch's counters stay as they were (an item still pending then ends failed with error erased).",
+      }),
+    })
+    .meta({ id: "Item" }),
+);
 
-const webhookViewSchema = z
-  .object({
-    url: z.string().meta({ description: "Where batch.completed is POSTed." }),
-    state: z.enum(WEBHOOK_STATES).meta({
-      description:
-        "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
-    }),
-    attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
-    lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
-  })
-  .meta({ id: "WebhookDelivery" });
+// Only the document reads the page's schema (the Worker sends pages pre-rendered): made on
+// first use (src/once.ts), so the Worker build drops it.
+const webhookViewSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      url: z.string().meta({ description: "Where batch.completed is POSTed." }),
+      state: z.enum(WEBHOOK_STATES).meta({
+        description:
+          "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
+      }),
+      attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
+      lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+    })
+    .meta({ id: "WebhookDelivery" }),
+);
 
-export const batchSummarySchema = z.object({
-  id: batchIdSchema,
-  status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
-  totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
-  completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),
-  failedItems: z
-    .number()
-    .int()
-    .meta({ description: "Items failed: invalid at submission, or failed while processing (see each item's error)." }),
-  createdAt: z.iso.datetime().meta({ description: "When the batch was accepted." }),
-  completedAt: z.iso.datetime().nullable().meta({ description: "When its last item finished; null until then." }),
-  creditsCharged: z
-    .number()
-    .int()
-    .min(0)
-    .meta({ description: "Credits charged so far: the sum of the items' credits; never more than maxCredits." }),
-  maxCredits: z
-    .number()
-    .int()
-    .min(0)
-    .nullable()
-    .meta({ description: "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted." }),
-});
+export const batchSummarySchema = /* @__PURE__ */ once(() =>
+  z.object({
+    id: batchIdSchema,
+    status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
+    totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
+    completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),
+    failedItems: z
+      .number()
+      .int()
+      .meta({ description: "Items failed: invalid at submission, or failed while processing (see each item's error)." }),
+    createdAt: z.iso.datetime().meta({ description: "When the batch was accepted." }),
+    completedAt: z.iso.datetime().nullable().meta({ description: "When its last item finished; null until then." }),
+    creditsCharged: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "Credits charged so far: the sum of the items' credits; never more than maxCredits." }),
+    maxCredits: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted." }),
+  }),
+);
 
-export const batchPageSchema = batchSummarySchema
-  .extend({
-    webhook: webhookViewSchema.nullable(),
-    items: z.array(itemViewSchema),
-    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-  })
-  .meta({ id: "BatchStatus" });
+export const batchPageSchema = /* @__PURE__ */ once(() =>
+  batchSummarySchema()
+    .extend({
+      webhook: webhookViewSchema().nullable(),
+      items: z.array(itemViewSchema()),
+      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+    })
+    .meta({ id: "BatchStatus" }),
+);
 
-export type BatchSummary = z.infer<typeof batchSummarySchema>;
+export type BatchSummary = z.infer<ReturnType<typeof batchSummarySchema>>;
 
 /** The summary columns, as both the batch's own row and the account's batch list store them. */
 export type SummaryColumns = {
@@ -141,9 +167,9 @@ export function summaryOf(row: SummaryColumns): BatchSummary {
     maxCredits: row.max_credits,
   };
 }
-export type WebhookView = z.infer<typeof webhookViewSchema>;
+export type WebhookView = z.infer<ReturnType<typeof webhookViewSchema>>;
 /** The status response body. */
-export type BatchPage = z.infer<typeof batchPageSchema>;
+export type BatchPage = z.infer<ReturnType<typeof batchPageSchema>>;
 
 /** A BatchPage as the batch object returns it: the items already rendered as a JSON array of itemViewSchema items. */
 export type BatchPageData = Omit<BatchPage, "items"> & { itemsJson: string };

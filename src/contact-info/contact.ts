@@ -1,6 +1,7 @@
 // The contact data a batch finds, as zod schemas: the one source of the
 // TypeScript types, of the values the providers may give, and of the OpenAPI document.
 import * as z from "zod";
+import { documented } from "../once";
 
 export const CONTACT_FIELDS = ["email", "phone"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -18,34 +19,52 @@ const confidence = z
   .int()
   .min(0)
   .max(100)
-  .meta({ description: "How sure the source is that the value belongs to this person, 0–100.", example: 80 });
+  .meta(
+    documented(OPENAPI_METADATA && { description: "How sure the source is that the value belongs to this person, 0–100.", example: 80 }),
+  );
 
 export const emailSchema = z
   .object({
-    address: z.string().meta({ example: "ada.lovelace@analytical.example" }),
-    type: z.enum(EMAIL_TYPES).meta({ description: "work: at the person's company domain; personal: a private mailbox." }),
-    status: z.enum(EMAIL_STATUSES).meta({
-      description:
-        "valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.",
-    }),
+    address: z.string().meta(documented(OPENAPI_METADATA && { example: "ada.lovelace@analytical.example" })),
+    type: z
+      .enum(EMAIL_TYPES)
+      .meta(documented(OPENAPI_METADATA && { description: "work: at the person's company domain; personal: a private mailbox." })),
+    status: z.enum(EMAIL_STATUSES).meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.",
+        },
+      ),
+    ),
     role: z
       .literal(true)
       .optional()
-      .meta({ description: "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's." }),
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description: "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.",
+          },
+        ),
+      ),
     confidence,
-    source: z.string().meta({
-      description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.",
-      example: "directory",
-    }),
+    source: z.string().meta(
+      documented(
+        OPENAPI_METADATA && {
+          description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.",
+          example: "directory",
+        },
+      ),
+    ),
   })
   .meta({ id: "Email" });
 
 export const phoneSchema = z
   .object({
-    number: z.string().meta({ description: "E.164", example: "+14155550132" }),
-    type: z.enum(PHONE_TYPES).meta({ description: "The line type, where the source knows it." }),
+    number: z.string().meta(documented(OPENAPI_METADATA && { description: "E.164", example: "+14155550132" })),
+    type: z.enum(PHONE_TYPES).meta(documented(OPENAPI_METADATA && { description: "The line type, where the source knows it." })),
     confidence,
-    source: z.string().meta({ description: "The provider that gave this value.", example: "directory" }),
+    source: z.string().meta(documented(OPENAPI_METADATA && { description: "The provider that gave this value.", example: "directory" })),
   })
   .meta({ id: "Phone" });
 
@@ -90,12 +109,16 @@ const ITEM_ERROR_CODES = [
 
 export const itemErrorSchema = z
   .object({
-    code: z.enum(ITEM_ERROR_CODES).meta({
-      description:
-        "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.",
-      example: "invalid_input",
-    }),
-    message: z.string().meta({ example: "email must be an email address such as jane@example.com" }),
+    code: z.enum(ITEM_ERROR_CODES).meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.",
+          example: "invalid_input",
+        },
+      ),
+    ),
+    message: z.string().meta(documented(OPENAPI_METADATA && { example: "email must be an email address such as jane@example.com" })),
   })
   .meta({ id: "ItemError" });
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { badRequest } from "../http/errors";
 import type { FieldError } from "../http/problem";
+import { documented } from "../once";
 import { type NormalizedPerson, normalizePerson, personInputSchema } from "./person";
 
 // The privacy routes' bodies: a person is given as a submit item is (personInputSchema),
@@ -10,10 +11,17 @@ export const MAX_SUPPRESSIONS_PER_REQUEST = 1_000;
 
 export const erasureRequestSchema = personInputSchema
   .safeExtend({
-    suppress: z.boolean({ error: "must be true or false" }).optional().meta({
-      description: "Also add the person to the do-not-enrich list (the default); false: erase only.",
-      example: true,
-    }),
+    suppress: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description: "Also add the person to the do-not-enrich list (the default); false: erase only.",
+            example: true,
+          },
+        ),
+      ),
   })
   .meta({ id: "ErasureRequest", example: { email: "ada.lovelace@analytical.example" } });
 
@@ -23,7 +31,13 @@ export const suppressionRequestSchema = z
       .array(personInputSchema)
       .min(1, { error: "must hold at least one item" })
       .max(MAX_SUPPRESSIONS_PER_REQUEST, { error: `must hold at most ${MAX_SUPPRESSIONS_PER_REQUEST} items` })
-      .meta({ description: "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName." }),
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description: "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName.",
+          },
+        ),
+      ),
   })
   .meta({ id: "SuppressionRequest", example: { items: [{ email: "ada.lovelace@analytical.example" }] } });
 

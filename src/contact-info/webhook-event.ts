@@ -1,13 +1,16 @@
 import * as z from "zod";
 import { ENVIRONMENTS, type Environment } from "../environment";
+import { once } from "../once";
 import { type BatchSummary, batchSummarySchema } from "./batch-views";
 
 /** The batch.completed event body, as receivers get it (and as the OpenAPI document describes it). */
-export const batchCompletedEventSchema = z.object({
-  type: z.literal("batch.completed"),
-  timestamp: z.iso.datetime(),
-  data: batchSummarySchema.extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
-});
+export const batchCompletedEventSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    type: z.literal("batch.completed"),
+    timestamp: z.iso.datetime(),
+    data: batchSummarySchema().extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
+  }),
+);
 
 /** What the batch supplies for its event: a completed batch whose webhook awaits delivery. */
 export interface CompletedBatch {
@@ -42,6 +45,6 @@ export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secr
     maxCredits,
     statusUrl,
   };
-  const event: z.infer<typeof batchCompletedEventSchema> = { type: "batch.completed", timestamp: completedAt, data };
+  const event: z.infer<ReturnType<typeof batchCompletedEventSchema>> = { type: "batch.completed", timestamp: completedAt, data };
   return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
 }

@@ -3,32 +3,36 @@ import type { Prices } from "../config";
 import type { NewItem } from "../contact-info/batch-contract";
 import type { ContactField } from "../contact-info/contact";
 import { intakeCounts } from "../contact-info/leaders";
+import { once } from "../once";
 import { maxItemCharge } from "./credits";
 
 // What a batch would be, told before it is submitted: the response of POST …/estimate.
+// Its schema only types it and documents it: made on first use (src/once.ts), so the Worker build drops it.
 
-export const estimateSchema = z
-  .object({
-    itemCount: z.number().int().min(0).meta({ description: "Items in the body, invalid ones included." }),
-    validItems: z.number().int().min(0).meta({ description: "Items that pass validation (duplicates included)." }),
-    invalidItems: z.number().int().min(0).meta({ description: "Items that would fail at submission with invalid_input: never charged." }),
-    duplicateItems: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: "Valid items with the same person as an earlier item: they share its result, and are never charged." }),
-    cachedItems: z.number().int().min(0).meta({
-      description:
-        "Of the other valid items, those your result cache would answer now (live only; 0 in test): never charged. An entry may expire before the batch runs.",
-    }),
-    maxCredits: z.number().int().min(0).meta({
-      description:
-        "The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it.",
-    }),
-  })
-  .meta({ id: "BatchEstimate" });
+export const estimateSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      itemCount: z.number().int().min(0).meta({ description: "Items in the body, invalid ones included." }),
+      validItems: z.number().int().min(0).meta({ description: "Items that pass validation (duplicates included)." }),
+      invalidItems: z.number().int().min(0).meta({ description: "Items that would fail at submission with invalid_input: never charged." }),
+      duplicateItems: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: "Valid items with the same person as an earlier item: they share its result, and are never charged." }),
+      cachedItems: z.number().int().min(0).meta({
+        description:
+          "Of the other valid items, those your result cache would answer now (live only; 0 in test): never charged. An entry may expire before the batch runs.",
+      }),
+      maxCredits: z.number().int().min(0).meta({
+        description:
+          "The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it.",
+      }),
+    })
+    .meta({ id: "BatchEstimate" }),
+);
 
-export type Estimate = z.infer<typeof estimateSchema>;
+export type Estimate = z.infer<ReturnType<typeof estimateSchema>>;
 
 /** The estimate of items as submitted, with `cachedItems` of the leaders found in the cache. */
 export function estimateOf(

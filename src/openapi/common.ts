@@ -1,8 +1,10 @@
 // What every /v2 operation shares: the key (as the security scheme, never as a
 // parameter), the environment in the path, and the problems any of them may answer.
+// Documentation only: what is made here is made on first use or in a pure call (src/once.ts).
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { ENVIRONMENTS } from "../environment";
+import { once } from "../once";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimited as rateLimitedError } from "../rate-limit/rate-limited";
 import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";
@@ -14,24 +16,26 @@ export const keyRequired = [{ [API_KEY_SCHEME]: [] }];
 export const noKey = [];
 
 // The example is the parameter's own (param.example), which samples use before the enum's first value.
-export const environmentParams = z.object({
-  environment: z.enum(ENVIRONMENTS).meta({
-    description: "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
-    param: { example: EXAMPLE_ENVIRONMENT },
-    example: EXAMPLE_ENVIRONMENT,
+export const environmentParams = /* @__PURE__ */ once(() =>
+  z.object({
+    environment: z.enum(ENVIRONMENTS).meta({
+      description: "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
+      param: { example: EXAMPLE_ENVIRONMENT },
+      example: EXAMPLE_ENVIRONMENT,
+    }),
   }),
-});
+);
 
-export const authProblems = {
+export const authProblems = /* @__PURE__ */ once(() => ({
   401: problem(["missing_api_key", "invalid_api_key"], "Missing, unknown or revoked API key", {
     headers: { "WWW-Authenticate": header("How to authenticate.", 'ApiKey header="x-api-key"', true) },
   }),
   403: problem(["environment_mismatch"], "The key belongs to the other environment"),
-};
+}));
 
-export const unknownEnvironment = problem(["not_found"], "Unknown environment");
+export const unknownEnvironment = /* @__PURE__ */ problem(["not_found"], "Unknown environment");
 
-export const internalError = problem(["internal_error"], "Something failed on our side; retry later");
+export const internalError = /* @__PURE__ */ problem(["internal_error"], "Something failed on our side; retry later");
 
 export const rateLimited = (endpointType: EndpointType, limit: number): ResponseConfig => {
   const usage = exampleUsage(limit, limit, 12);

@@ -2,15 +2,25 @@
 // each route's declaration is its entry, registered by @hono/zod-openapi's OpenAPIHono
 // under the same mounts. Run at build time (scripts/openapi.ts), never in the Worker.
 
+// First: the routes below must load with their metadata.
+import "./documenting";
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
-import { OpenAPIHono, type OpenAPIRoute } from "@hono/zod-openapi";
+import { OpenAPIHono, type OpenAPIRoute, type RouteConfig } from "@hono/zod-openapi";
 import { API_ROUTES } from "../app";
+import type { AppEnv } from "../app-env";
 import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import type { DeclaredRoute } from "../routes/declare";
 import { noKey } from "./common";
 import { problemSchemaDefinitions } from "./problems";
 import { API_KEY_SCHEME } from "./security";
+
+/** A declaration as OpenAPIHono takes it: its route with its docs. */
+function documented({ route, docs, handler }: DeclaredRoute): OpenAPIRoute<RouteConfig, AppEnv> {
+  if (!docs) throw new Error(`OpenAPI: ${route.method} ${route.path} was loaded without its metadata (OPENAPI_METADATA is false)`);
+  return { route: { ...route, ...docs }, handler };
+}
 
 function documentedApp(): OpenAPIHono {
   const app = new OpenAPIHono();
@@ -20,7 +30,8 @@ function documentedApp(): OpenAPIHono {
     name: "x-api-key",
     description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
-  for (const [mount, routes] of Object.entries(API_ROUTES)) app.route(mount, new OpenAPIHono().openapiRoutes(routes as OpenAPIRoute[]));
+  for (const [mount, routes] of Object.entries(API_ROUTES))
+    app.route(mount, new OpenAPIHono<AppEnv>().openapiRoutes(routes.map(documented)));
   // The webhooks we send: their receiver authenticates us by signature.
   app.openAPIRegistry.registerWebhook({
     method: "post",
@@ -31,7 +42,7 @@ function documentedApp(): OpenAPIHono {
     description:
       "Signed per Standard Webhooks with your key's whsec_ secret: webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Answer 2xx; other answers and timeouts are retried with backoff. Sent without an API key: verify the signature.",
     security: noKey,
-    request: { body: { content: { "application/json": { schema: batchCompletedEventSchema } } } },
+    request: { body: { content: { "application/json": { schema: batchCompletedEventSchema() } } } },
     responses: { 200: { description: "Received." } },
   });
   app.openAPIRegistry.registerWebhook({
@@ -42,7 +53,7 @@ function documentedApp(): OpenAPIHono {
     summary: "Items of a batch you submitted with webhookEvents including item.completed have finished",
     description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
     security: noKey,
-    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema } } } },
+    request: { body: { content: { "application/json": { schema: itemCompletedEventSchema() } } } },
     responses: { 200: { description: "Received." } },
   });
   return app;

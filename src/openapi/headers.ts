@@ -17,7 +17,7 @@ export const header = (description: string, example: string | number, required =
   ...(required ? { required: true } : {}),
 });
 
-export const requestIdHeader = header(
+export const requestIdHeader = /* @__PURE__ */ header(
   "The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support.",
   "8f0c2e1a9b7d4c3e-AMS",
   true,

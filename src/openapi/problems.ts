@@ -1,6 +1,9 @@
 // Problem responses, typed per code: each code the API answers with has its own
 // schema (its status, title and type fixed, its extension members typed), and each
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
+// Nothing is made at the top level (the schemas on first use, the examples per call): the
+// Worker imports this module only for route docs its build drops, so esbuild drops it too
+// (routes/declare.ts).
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { parseEventsRequest } from "../contact-info/events-query";
@@ -36,41 +39,45 @@ import { type Header, requestIdHeader } from "./headers";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
-const fieldErrors = z
+const fieldErrors = /* @__PURE__ */ z
   .array(z.object({ path: z.string(), message: z.string() }))
   .meta({ description: "One entry per invalid field or parameter: where (`path`) and what is wrong." });
-const retryAfterSeconds = z.int().min(0).meta({ description: "Seconds to wait before retrying; the Retry-After header says the same." });
+const retryAfterSeconds = /* @__PURE__ */ z
+  .int()
+  .min(0)
+  .meta({ description: "Seconds to wait before retrying; the Retry-After header says the same." });
 
 /** The members each code adds to the RFC 9457 ones, as the factories in http/errors.ts send them. */
-const PROBLEM_MEMBERS = {
-  bad_request: {},
-  incomplete_body: {},
-  invalid_idempotency_key: { errors: fieldErrors },
-  invalid_last_event_id: {},
-  invalid_query: { errors: fieldErrors },
-  invalid_request: { errors: fieldErrors.optional() },
-  malformed_json: {},
-  webhook_not_configured: {},
-  invalid_api_key: {},
-  missing_api_key: {},
-  environment_mismatch: {},
-  not_found: {},
-  method_not_allowed: {},
-  idempotency_in_progress: { retryAfterSeconds },
-  batch_deleted: { deletedAt: z.iso.datetime().meta({ description: "When its owner deleted the batch." }) },
-  batch_expired: { expiredAt: z.iso.datetime().meta({ description: "When retention deleted the batch's data." }) },
-  payload_too_large: { maxBytes: z.int().min(1).meta({ description: "The largest body this deployment accepts, in bytes." }) },
-  too_many_items: { maxItems: z.int().min(1).meta({ description: "The most items one batch may hold here." }) },
-  unsupported_media_type: {},
-  idempotency_key_reused: {},
-  rate_limited: {
-    endpointType: z.enum(ENDPOINT_TYPES),
-    limit: z.int().min(1).meta({ description: "Requests allowed per window for this endpoint type." }),
-    windowSeconds: z.int().min(1),
-    retryAfterSeconds,
-  },
-  internal_error: {},
-} satisfies Record<ErrorCode, z.ZodRawShape>;
+const problemMembers = () =>
+  ({
+    bad_request: {},
+    incomplete_body: {},
+    invalid_idempotency_key: { errors: fieldErrors },
+    invalid_last_event_id: {},
+    invalid_query: { errors: fieldErrors },
+    invalid_request: { errors: fieldErrors.optional() },
+    malformed_json: {},
+    webhook_not_configured: {},
+    invalid_api_key: {},
+    missing_api_key: {},
+    environment_mismatch: {},
+    not_found: {},
+    method_not_allowed: {},
+    idempotency_in_progress: { retryAfterSeconds },
+    batch_deleted: { deletedAt: z.iso.datetime().meta({ description: "When its owner deleted the batch." }) },
+    batch_expired: { expiredAt: z.iso.datetime().meta({ description: "When retention deleted the batch's data." }) },
+    payload_too_large: { maxBytes: z.int().min(1).meta({ description: "The largest body this deployment accepts, in bytes." }) },
+    too_many_items: { maxItems: z.int().min(1).meta({ description: "The most items one batch may hold here." }) },
+    unsupported_media_type: {},
+    idempotency_key_reused: {},
+    rate_limited: {
+      endpointType: z.enum(ENDPOINT_TYPES),
+      limit: z.int().min(1).meta({ description: "Requests allowed per window for this endpoint type." }),
+      windowSeconds: z.int().min(1),
+      retryAfterSeconds,
+    },
+    internal_error: {},
+  }) satisfies Record<ErrorCode, z.ZodRawShape>;
 
 /** What `refuse` throws: the ApiError the Worker's own code raises for a bad input. */
 function refusal(refuse: () => unknown): ApiError {
@@ -87,7 +94,7 @@ function refusal(refuse: () => unknown): ApiError {
  * One example per code, made by the Worker's own factories or by running the parser
  * that raises it, so no error text is restated here (operations may pass their own).
  */
-const EXAMPLES: Record<ErrorCode, ApiError> = {
+const examples = (): Record<ErrorCode, ApiError> => ({
   // The detail is whatever Hono's HTTPException said; the code is always this one.
   bad_request: clientError(400, "The request could not be read."),
   incomplete_body: new IncompleteBodyError(undefined),
@@ -111,11 +118,11 @@ const EXAMPLES: Record<ErrorCode, ApiError> = {
   idempotency_key_reused: idempotencyKeyReused(),
   rate_limited: rateLimited("contact_info_request", { limit: 50, windowSeconds: 60, used: 50, remaining: 0, resetSeconds: 12 }),
   internal_error: internalError(),
-};
+});
 
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
-function codeSchema(code: ErrorCode) {
+function codeSchema(code: ErrorCode, members: ReturnType<typeof problemMembers>) {
   const { type, title, status } = problemBody(problemInit(code, ""), EXAMPLE_REQUEST_ID);
   return z
     .object({
@@ -125,24 +132,30 @@ function codeSchema(code: ErrorCode) {
       detail: z.string().meta({ description: "What went wrong, for people; may change." }),
       code: z.enum([code]).meta({ description: "Stable, snake_case: switch on it." }),
       requestId: z.string().meta({ description: "The x-request-id of the answer: quote it to support." }),
-      ...PROBLEM_MEMBERS[code],
+      ...members[code],
     })
     .meta({ id: `${pascal(code)}Problem`, description: `RFC 9457 problem details, code \`${code}\`.` });
 }
 
-const SCHEMAS = Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, codeSchema(code)])) as Record<
-  ErrorCode,
-  ReturnType<typeof codeSchema>
->;
+type CodeSchemas = Record<ErrorCode, ReturnType<typeof codeSchema>>;
+let codeSchemas: CodeSchemas | undefined;
+/** Every code's schema, made once (each registers its meta id, which zod allows once). */
+function schemas(): CodeSchemas {
+  const members = problemMembers();
+  codeSchemas ??= Object.fromEntries(
+    (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [code, codeSchema(code, members)]),
+  ) as CodeSchemas;
+  return codeSchemas;
+}
 
 /** Every code's schema as a component (by its meta id), also those no operation names (bad_request, method_not_allowed): the full catalog. */
 type Definition = ConstructorParameters<typeof OpenApiGeneratorV31>[0][number];
-export const problemSchemaDefinitions = (): Definition[] => Object.values(SCHEMAS).map((schema) => ({ type: "schema", schema }));
+export const problemSchemaDefinitions = (): Definition[] => Object.values(schemas()).map((schema) => ({ type: "schema", schema }));
 
 /** A problem body as the Worker sends it, checked against its code's schema (no member undocumented). */
 function exampleBody(error: ApiError) {
   const body = problemBody(error.init, EXAMPLE_REQUEST_ID);
-  const checked = SCHEMAS[error.init.code].strict().safeParse(body);
+  const checked = schemas()[error.init.code].strict().safeParse(body);
   if (!checked.success) throw new Error(`OpenAPI: the ${error.init.code} example does not match its schema: ${checked.error.message}`);
   return body;
 }
@@ -159,10 +172,11 @@ export function problem(
   const [first, ...rest] = codes;
   const stray = codes.filter((code) => ERROR_CODES[code] !== ERROR_CODES[first]);
   if (stray.length > 0) throw new Error(`OpenAPI: ${stray.join(", ")} and ${first} answer different statuses`);
-  const schema = rest.length === 0 ? SCHEMAS[first] : z.discriminatedUnion("code", [SCHEMAS[first], ...rest.map((code) => SCHEMAS[code])]);
+  const all = schemas();
+  const schema = rest.length === 0 ? all[first] : z.discriminatedUnion("code", [all[first], ...rest.map((code) => all[code])]);
   return {
     description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
     headers: { "x-request-id": requestIdHeader, ...options.headers },
-    content: { [PROBLEM_CONTENT_TYPE]: { schema, example: exampleBody(options.example ?? EXAMPLES[first]) } },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema, example: exampleBody(options.example ?? examples()[first]) } },
   };
 }

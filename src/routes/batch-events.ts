@@ -9,6 +9,7 @@ import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors
 import { relay } from "../http/sse-relay";
 import { log } from "../log";
 import { rateLimit } from "../middleware/rate-limit";
+import { once } from "../once";
 import { authProblems, internalError, keyRequired, rateLimited } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
@@ -16,36 +17,42 @@ import { problem } from "../openapi/problems";
 import { batchParams } from "./batch";
 import { declareRoute } from "./declare";
 
-const { items, webhook, nextCursor, ...counters } = batchStatusExample;
-const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };
+// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
+function streamExample() {
+  const { items, webhook, nextCursor, ...counters } = batchStatusExample;
+  const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };
+  return sseText([
+    { id: 0, event: "progress", data: JSON.stringify({ ...counters, completedItems: 0, failedItems: 0, status: "pending" }) },
+    { id: 1, event: "item", data: JSON.stringify(items[0]) },
+    { id: 2, event: "item", data: JSON.stringify(items[1]) },
+    { id: 2, event: "progress", data: JSON.stringify(counters) },
+    { id: 3, event: "item", data: JSON.stringify({ ...items[0], index: 2, externalId: "crm-3" }) },
+    { id: 3, event: "completed", data: JSON.stringify(done) },
+  ]);
+}
 
-const streamExample = sseText([
-  { id: 0, event: "progress", data: JSON.stringify({ ...counters, completedItems: 0, failedItems: 0, status: "pending" }) },
-  { id: 1, event: "item", data: JSON.stringify(items[0]) },
-  { id: 2, event: "item", data: JSON.stringify(items[1]) },
-  { id: 2, event: "progress", data: JSON.stringify(counters) },
-  { id: 3, event: "item", data: JSON.stringify({ ...items[0], index: 2, externalId: "crm-3" }) },
-  { id: 3, event: "completed", data: JSON.stringify(done) },
-]);
-
-const documentedEventsQuery = z.object({
-  items: eventsQuerySchema.shape.items.meta({
-    description: "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
-    example: "true",
-  }),
-});
-
-const lastEventIdHeader = z.object({
-  "Last-Event-ID": z
-    .string()
-    .regex(/^[0-9]+$/)
-    .optional()
-    .meta({
-      description:
-        "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
-      example: "2",
+const documentedEventsQuery = /* @__PURE__ */ once(() =>
+  z.object({
+    items: eventsQuerySchema.shape.items.meta({
+      description: "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
+      example: "true",
     }),
-});
+  }),
+);
+
+const lastEventIdHeader = /* @__PURE__ */ once(() =>
+  z.object({
+    "Last-Event-ID": z
+      .string()
+      .regex(/^[0-9]+$/)
+      .optional()
+      .meta({
+        description:
+          "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
+        example: "2",
+      }),
+  }),
+);
 
 /** One Tier 4 request however long the stream stays open. */
 export const batchEvents = declareRoute({
@@ -53,6 +60,8 @@ export const batchEvents = declareRoute({
     method: "get",
     path: "/person/contact-info/{id}/events",
     middleware: [rateLimit("contact_info_status")],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "streamContactInfoBatchEvents",
     tags: ["Contact info"],
     summary: "Follow a batch as it runs: a stream of server-sent events",
@@ -67,7 +76,7 @@ export const batchEvents = declareRoute({
       "Opening a stream counts as one request of contact_info_status (Tier 4), however long it stays open.",
     ].join(" "),
     security: keyRequired,
-    request: { params: batchParams, query: documentedEventsQuery, headers: lastEventIdHeader },
+    request: { params: batchParams(), query: documentedEventsQuery(), headers: lastEventIdHeader() },
     responses: {
       200: {
         description: "The stream of events.",
@@ -81,7 +90,7 @@ export const batchEvents = declareRoute({
             schema: z
               .string()
               .meta({ description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each." }),
-            example: streamExample,
+            example: streamExample(),
           },
         },
       },
@@ -89,7 +98,7 @@ export const batchEvents = declareRoute({
         ["invalid_query", "invalid_last_event_id"],
         "A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent",
       ),
-      ...authProblems,
+      ...authProblems(),
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
       410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
       429: rateLimited("contact_info_status", 100),

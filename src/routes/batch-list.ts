@@ -4,6 +4,7 @@ import { listQuerySchema, MAX_LIST_LIMIT, parseListQuery } from "../account/list
 import { accountStub } from "../account/stub";
 import { batchListSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
+import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
@@ -12,36 +13,41 @@ import { declareRoute } from "./declare";
 
 // Query values arrive as strings, which listQuerySchema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
-const documentedListQuery = listQuerySchema.extend({
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_LIST_LIMIT)
-    .default(20)
-    .meta({ description: `Batches per page, 1 to ${MAX_LIST_LIMIT}.`, example: 20 }),
-  cursor: listQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
-});
+// Documentation only: made on first use (src/once.ts).
+const documentedListQuery = /* @__PURE__ */ once(() =>
+  listQuerySchema.extend({
+    limit: z
+      .int()
+      .min(1)
+      .max(MAX_LIST_LIMIT)
+      .default(20)
+      .meta({ description: `Batches per page, 1 to ${MAX_LIST_LIMIT}.`, example: 20 }),
+    cursor: listQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+  }),
+);
 
 export const listBatches = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info",
     middleware: [rateLimit("contact_info_status", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "listContactInfoBatches",
     tags: ["Contact info"],
     summary: "List your batches, newest first",
     description:
       "The batches of your customer account in this environment (any of its keys), newest first; a batch appears within seconds of its 202, a deleted one no more. Rate limited as contact_info_status (Tier 4).",
     security: keyRequired,
-    request: { params: environmentParams, query: documentedListQuery },
+    request: { params: environmentParams(), query: documentedListQuery() },
     responses: {
       200: {
         description: "One page of batches.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
-        content: { "application/json": { schema: batchListSchema } },
+        content: { "application/json": { schema: batchListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
-      ...authProblems,
+      ...authProblems(),
       404: unknownEnvironment,
       429: rateLimited("contact_info_status", 100),
       500: internalError,

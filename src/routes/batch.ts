@@ -6,17 +6,19 @@ import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, parseStatusQuery, statusQuerySchema } from "../contact-info/status-query";
 import { batchDeleted, batchExpired, notFound } from "../http/errors";
 import { rateLimit } from "../middleware/rate-limit";
+import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { declareRoute } from "./declare";
 
-export const batchParams = environmentParams.extend({ id: batchIdSchema });
+// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
+export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
 
 // Another customer's or environment's batch answers exactly like a missing one.
 const noSuchBatch = () => notFound("No batch with this id exists.");
-const noSuchBatchProblem = problem(
+const noSuchBatchProblem = /* @__PURE__ */ problem(
   ["not_found"],
   "No such batch for this customer and environment (another customer's batch looks the same)",
 );
@@ -24,39 +26,43 @@ const noSuchBatchProblem = problem(
 // Query values arrive as strings, which statusQuerySchema parses; the document says what
 // they mean (limit is an integer), from the same constants and enums. Extended from the
 // parsing schema, so a parameter it gains is documented too.
-const documentedStatusQuery = statusQuerySchema.extend({
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(MAX_PAGE_SIZE)
-    .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, example: 100 }),
-  cursor: statusQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
-  status: statusQuerySchema.shape.status.meta({
-    description: "Only items in this status (their index stays their position in the whole batch).",
-    example: "completed",
+const documentedStatusQuery = /* @__PURE__ */ once(() =>
+  statusQuerySchema.extend({
+    limit: z
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .default(MAX_PAGE_SIZE)
+      .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, example: 100 }),
+    cursor: statusQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+    status: statusQuerySchema.shape.status.meta({
+      description: "Only items in this status (their index stays their position in the whole batch).",
+      example: "completed",
+    }),
   }),
-});
+);
 
 export const getBatch = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}",
     middleware: [rateLimit("contact_info_status", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "getContactInfoBatch",
     tags: ["Contact info"],
     summary: "Read a batch: counts and per-item contact data",
     description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
     security: keyRequired,
-    request: { params: batchParams, query: documentedStatusQuery },
+    request: { params: batchParams(), query: documentedStatusQuery() },
     responses: {
       200: {
         description: "The batch.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
-        content: { "application/json": { schema: batchPageSchema, example: batchStatusExample } },
+        content: { "application/json": { schema: batchPageSchema(), example: batchStatusExample } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
-      ...authProblems,
+      ...authProblems(),
       404: noSuchBatchProblem,
       410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
       429: rateLimited("contact_info_status", 100),
@@ -82,19 +88,21 @@ export const deleteBatch = declareRoute({
     method: "delete",
     path: "/person/contact-info/{id}",
     middleware: [rateLimit("contact_info_request")],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "deleteContactInfoBatch",
     tags: ["Contact info"],
     summary: "Cancel a batch and erase its data",
     description:
       "Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
-    request: { params: batchParams },
+    request: { params: batchParams() },
     responses: {
       204: {
         description: "Deleted (or deleted before).",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
       },
-      ...authProblems,
+      ...authProblems(),
       404: noSuchBatchProblem,
       429: rateLimited("contact_info_request", 50),
       500: internalError,

@@ -15,6 +15,7 @@ import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
+import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { batchLocationExample, estimateExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "../openapi/headers";
@@ -42,26 +43,31 @@ function intake(submission: Submission) {
   return { items, leaders: leaderIndexes(items) };
 }
 
-const idempotencyKeyHeader = z.object({
-  "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({
-    description:
-      "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
-    example: "crm-sync-2026-11-22-001",
+// Documentation only: made on first use (src/once.ts).
+const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
+  z.object({
+    "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({
+      description:
+        "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
+      example: "crm-sync-2026-11-22-001",
+    }),
   }),
-});
+);
 
 export const submitBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info",
     middleware: [rateLimit("contact_info_request"), jsonBody(), idempotency()],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "submitContactInfoBatch",
     tags: ["Contact info"],
     summary: "Submit a batch of people to enrich",
     description:
       "Accepts the batch and queues every valid item; poll the Location URL for results. Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
-    request: { params: environmentParams, headers: idempotencyKeyHeader, body: submissionBody },
+    request: { params: environmentParams(), headers: idempotencyKeyHeader(), body: submissionBody() },
     responses: {
       202: {
         description: "Accepted.",
@@ -74,18 +80,18 @@ export const submitBatch = declareRoute({
           "x-request-id": requestIdHeader,
           ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
         },
-        content: { "application/json": { schema: receiptSchema } },
+        content: { "application/json": { schema: receiptSchema() } },
       },
       400: problem(
         ["invalid_request", "malformed_json", "invalid_idempotency_key", "webhook_not_configured", "incomplete_body"],
         "The body is not JSON or does not match the schema, the Idempotency-Key is malformed, or the body was cut short",
       ),
-      ...authProblems,
+      ...authProblems(),
       404: unknownEnvironment,
       409: problem(["idempotency_in_progress"], "A request with this Idempotency-Key is still running", {
         headers: { "Retry-After": retryAfterHeader("Seconds until the first request's hold on the key ends.", 42) },
       }),
-      ...bodyProblems,
+      ...bodyProblems(),
       422: problem(
         ["idempotency_key_reused"],
         "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
@@ -151,26 +157,28 @@ export const estimateBatch = declareRoute({
     path: "/person/contact-info/estimate",
     // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
     middleware: [rateLimit("contact_info_request"), jsonBody()],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "estimateContactInfoBatch",
     tags: ["Contact info"],
     summary: "Estimate a batch before submitting it",
     description:
       "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.",
     security: keyRequired,
-    request: { params: environmentParams, body: submissionBody },
+    request: { params: environmentParams(), body: submissionBody() },
     responses: {
       200: {
         description: "The estimate.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
-        content: { "application/json": { schema: estimateSchema, example: estimateExample } },
+        content: { "application/json": { schema: estimateSchema(), example: estimateExample } },
       },
       400: problem(
         ["invalid_request", "malformed_json", "incomplete_body"],
         "The body is not JSON or does not match the schema, or the body was cut short",
       ),
-      ...authProblems,
+      ...authProblems(),
       404: unknownEnvironment,
-      ...bodyProblems,
+      ...bodyProblems(),
       429: rateLimited("contact_info_request", 50),
       500: internalError,
     },

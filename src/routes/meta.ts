@@ -16,6 +16,8 @@ export const index = declareRoute({
   route: {
     method: "get",
     path: "/",
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "index",
     tags: ["Meta"],
     summary: "Where to start",
@@ -39,6 +41,8 @@ export const health = declareRoute({
   route: {
     method: "get",
     path: "/healthz",
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "health",
     tags: ["Meta"],
     summary: "Liveness, for load balancers",
@@ -53,6 +57,8 @@ export const openApiDocument = declareRoute({
   route: {
     method: "get",
     path: "/openapi.json",
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "openApiDocument",
     tags: ["Meta"],
     summary: "This document",
@@ -70,6 +76,8 @@ export const apiReference = declareRoute({
   route: {
     method: "get",
     path: "/docs",
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "apiReference",
     tags: ["Meta"],
     summary: "Interactive API reference",

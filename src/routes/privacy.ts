@@ -15,6 +15,7 @@ import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, supp
 import { notFound } from "../http/errors";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
+import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
@@ -25,17 +26,20 @@ import { declareRoute } from "./declare";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Query values arrive as strings, which the route's schema parses; the document says what they mean.
-const documentedListQuery = suppressionQuerySchema.extend({
-  limit: z
-    .int()
-    .min(1)
-    .max(MAX_SUPPRESSION_LIMIT)
-    .default(20)
-    .meta({ description: `Entries per page, 1 to ${MAX_SUPPRESSION_LIMIT}.`, example: 20 }),
-  cursor: suppressionQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
-});
+// Documentation only: made on first use, or on call (src/once.ts).
+const documentedListQuery = /* @__PURE__ */ once(() =>
+  suppressionQuerySchema.extend({
+    limit: z
+      .int()
+      .min(1)
+      .max(MAX_SUPPRESSION_LIMIT)
+      .default(20)
+      .meta({ description: `Entries per page, 1 to ${MAX_SUPPRESSION_LIMIT}.`, example: 20 }),
+    cursor: suppressionQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+  }),
+);
 
-const bodyProblems = {
+const bodyProblems = () => ({
   400: problem(
     ["invalid_request", "malformed_json", "incomplete_body"],
     "The body is not JSON, does not identify a person as a submit item does, or was cut short",
@@ -44,7 +48,7 @@ const bodyProblems = {
   415: problem(["unsupported_media_type"], "The body is not application/json", {
     headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
   }),
-};
+});
 
 const headers = (endpointType: "contact_info_request" | "rate_limits", limit: number) => ({
   "x-request-id": requestIdHeader,
@@ -56,21 +60,23 @@ export const erasePersonRoute = declareRoute({
     method: "post",
     path: "/privacy/erasures",
     middleware: [rateLimit("contact_info_request"), jsonBody()],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "erasePerson",
     tags: ["Privacy"],
     summary: "Erase a person from all your batches and caches",
     description:
       "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway). Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
-    request: { params: environmentParams, body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } } },
+    request: { params: environmentParams(), body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } } },
     responses: {
       200: {
         description: "Erased.",
         headers: headers("contact_info_request", 50),
-        content: { "application/json": { schema: erasureReceiptSchema } },
+        content: { "application/json": { schema: erasureReceiptSchema() } },
       },
-      ...bodyProblems,
-      ...authProblems,
+      ...bodyProblems(),
+      ...authProblems(),
       404: unknownEnvironment,
       429: rateLimited("contact_info_request", 50),
       500: internalError,
@@ -88,19 +94,21 @@ export const getErasure = declareRoute({
     method: "get",
     path: "/privacy/erasures/{id}",
     middleware: [rateLimit("rate_limits", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "getErasure",
     tags: ["Privacy"],
     summary: "Read an erasure's receipt",
     description: "Rate limited as rate_limits (Tier 4).",
     security: keyRequired,
-    request: { params: environmentParams.extend({ id: erasureReceiptSchema.shape.id }) },
+    request: { params: environmentParams().extend({ id: erasureReceiptSchema().shape.id }) },
     responses: {
       200: {
         description: "The receipt.",
         headers: headers("rate_limits", 100),
-        content: { "application/json": { schema: erasureReceiptSchema } },
+        content: { "application/json": { schema: erasureReceiptSchema() } },
       },
-      ...authProblems,
+      ...authProblems(),
       404: problem(["not_found"], "No such erasure for this customer and environment"),
       429: rateLimited("rate_limits", 100),
       500: internalError,
@@ -121,20 +129,25 @@ export const addSuppressions = declareRoute({
     method: "put",
     path: "/privacy/suppressions",
     middleware: [rateLimit("contact_info_request"), jsonBody()],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "addSuppressions",
     tags: ["Privacy"],
     summary: "Add people to the do-not-enrich list",
     description: `Up to ${MAX_SUPPRESSIONS_PER_REQUEST} people, each as a submit item. A suppressed person's items, also in batches submitted before, end failed with suppressed when they are processed: no data source is asked and nothing is charged. Adding a person again changes nothing. Only hashed keys are stored. Rate limited as contact_info_request (Tier 3).`,
     security: keyRequired,
-    request: { params: environmentParams, body: { required: true, content: { "application/json": { schema: suppressionRequestSchema } } } },
+    request: {
+      params: environmentParams(),
+      body: { required: true, content: { "application/json": { schema: suppressionRequestSchema } } },
+    },
     responses: {
       200: {
         description: "Added.",
         headers: headers("contact_info_request", 50),
-        content: { "application/json": { schema: suppressionsAddedSchema } },
+        content: { "application/json": { schema: suppressionsAddedSchema() } },
       },
-      ...bodyProblems,
-      ...authProblems,
+      ...bodyProblems(),
+      ...authProblems(),
       404: unknownEnvironment,
       429: rateLimited("contact_info_request", 50),
       500: internalError,
@@ -154,20 +167,22 @@ export const listSuppressions = declareRoute({
     method: "get",
     path: "/privacy/suppressions",
     middleware: [rateLimit("rate_limits", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "listSuppressions",
     tags: ["Privacy"],
     summary: "List the do-not-enrich list, newest first",
     description: "Hashed keys and dates, never the identifiers. Rate limited as rate_limits (Tier 4).",
     security: keyRequired,
-    request: { params: environmentParams, query: documentedListQuery },
+    request: { params: environmentParams(), query: documentedListQuery() },
     responses: {
       200: {
         description: "One page of the list.",
         headers: headers("rate_limits", 100),
-        content: { "application/json": { schema: suppressionListSchema } },
+        content: { "application/json": { schema: suppressionListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
-      ...authProblems,
+      ...authProblems(),
       404: unknownEnvironment,
       429: rateLimited("rate_limits", 100),
       500: internalError,
@@ -185,15 +200,17 @@ export const removeSuppression = declareRoute({
     method: "delete",
     path: "/privacy/suppressions/{key}",
     middleware: [rateLimit("contact_info_request")],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "removeSuppression",
     tags: ["Privacy"],
     summary: "Remove a key from the do-not-enrich list",
     description: "Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
-    request: { params: environmentParams.extend({ key: suppressionKeySchema }) },
+    request: { params: environmentParams().extend({ key: suppressionKeySchema }) },
     responses: {
       204: { description: "Removed.", headers: headers("contact_info_request", 50) },
-      ...authProblems,
+      ...authProblems(),
       404: problem(["not_found"], "The key is not on the list"),
       429: rateLimited("contact_info_request", 50),
       500: internalError,

@@ -5,43 +5,47 @@ import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { fieldsSchema, maxCreditsSchema, webhookEventsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { once } from "../once";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
-const documentedSubmission = z
-  .strictObject({
-    items: z.array(personInputSchema).min(1).meta({
-      description:
-        "Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items).",
-    }),
-    fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
-    webhookUrl: webhookUrlSchema.optional().meta({
-      description:
-        "Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
-      example: "https://example.com/hooks/contact-info",
-    }),
-    webhookEvents: webhookEventsSchema.optional().meta({
-      description: `The events to send to webhookUrl (required with this field), each at most once; default ${JSON.stringify(DEFAULT_WEBHOOK_EVENTS)}. item.completed: a delivery for the items each record finishes, at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, every item in exactly one (see the webhooks).`,
-      example: ["batch.completed", "item.completed"],
-      uniqueItems: true,
-    }),
-    maxCredits: maxCreditsSchema.optional().meta({
-      description:
-        "The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.",
-      example: 100,
-    }),
-  })
-  .meta({ id: "SubmitRequest", example: submitRequestExample });
+// Documentation only: made on first use (src/once.ts).
+const documentedSubmission = /* @__PURE__ */ once(() =>
+  z
+    .strictObject({
+      items: z.array(personInputSchema).min(1).meta({
+        description:
+          "Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items).",
+      }),
+      fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
+      webhookUrl: webhookUrlSchema.optional().meta({
+        description:
+          "Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
+        example: "https://example.com/hooks/contact-info",
+      }),
+      webhookEvents: webhookEventsSchema.optional().meta({
+        description: `The events to send to webhookUrl (required with this field), each at most once; default ${JSON.stringify(DEFAULT_WEBHOOK_EVENTS)}. item.completed: a delivery for the items each record finishes, at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, every item in exactly one (see the webhooks).`,
+        example: ["batch.completed", "item.completed"],
+        uniqueItems: true,
+      }),
+      maxCredits: maxCreditsSchema.optional().meta({
+        description:
+          "The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.",
+        example: 100,
+      }),
+    })
+    .meta({ id: "SubmitRequest", example: submitRequestExample }),
+);
 
-export const submissionBody = { required: true, content: { "application/json": { schema: documentedSubmission } } };
+export const submissionBody = () => ({ required: true, content: { "application/json": { schema: documentedSubmission() } } });
 
 /** The 413 and 415 of a route that reads a submission. */
-export const bodyProblems = {
+export const bodyProblems = () => ({
   413: problem(["too_many_items", "payload_too_large"], "More items than a batch holds, or a body over the size limit"),
   415: problem(["unsupported_media_type"], "The body is not application/json", {
     headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
   }),
-};
+});

@@ -14,23 +14,25 @@ export const getUsage = declareRoute({
     method: "get",
     path: "/me/usage",
     middleware: [rateLimit("rate_limits", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
     operationId: "getUsage",
     tags: ["Usage"],
     summary: "Items you had processed, per UTC day",
     description: `Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most ${MAX_USAGE_DAYS} days. Rate limited as rate_limits (Tier 4).`,
     security: keyRequired,
-    request: { params: environmentParams, query: usageQuerySchema },
+    request: { params: environmentParams(), query: usageQuerySchema },
     responses: {
       200: {
         description: "Usage per day and in total.",
         headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("rate_limits", exampleUsage(100, 1, 60)) },
-        content: { "application/json": { schema: usageReportSchema } },
+        content: { "application/json": { schema: usageReportSchema() } },
       },
       400: problem(
         ["invalid_query"],
         `A date is not YYYY-MM-DD, from is after to, the range exceeds ${MAX_USAGE_DAYS} days, or a parameter is unknown`,
       ),
-      ...authProblems,
+      ...authProblems(),
       404: unknownEnvironment,
       429: rateLimited("rate_limits", 100),
       500: internalError,

@@ -14,9 +14,8 @@ describe("GET /v2/{environment}/person/contact-info", () => {
   it("lists a batch within 2 s of its 202, with its counters", async () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, { items: [person(), { bad: 1 }] });
-    const accepted = Date.now();
+    // The contract's 2 s (README) is the polling bound: no time is measured and compared.
     const page = await until(() => list(key), { what: `batch ${batchId} listed`, done: (p) => ids(p).includes(batchId), timeoutMs: 2_000 });
-    expect(Date.now() - accepted).toBeLessThan(2_000);
     expect(page.batches[0]).toEqual({
       id: batchId,
       status: expect.stringMatching(/^(processing|completed)$/),

@@ -200,6 +200,9 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
           "POST /v2/live/person/contact-info",
           "POST /v2/live/person/contact-info/estimate",
           "DELETE /v2/live/person/contact-info/{id}",
+          "POST /v2/live/privacy/erasures",
+          "PUT /v2/live/privacy/suppressions",
+          "DELETE /v2/live/privacy/suppressions/{key}",
         ],
         limit: 50,
         windowSeconds: 60,
@@ -224,7 +227,12 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       {
         endpointType: "rate_limits",
         tier: "Tier 4",
-        operations: ["GET /v2/live/me/rate-limits", "GET /v2/live/me/usage"],
+        operations: [
+          "GET /v2/live/me/rate-limits",
+          "GET /v2/live/me/usage",
+          "GET /v2/live/privacy/erasures/{id}",
+          "GET /v2/live/privacy/suppressions",
+        ],
         limit: 100,
         windowSeconds: 60,
         remaining: 99,
