@@ -6,15 +6,33 @@
 // measured in ROUNDS interleaved rounds (each batch against the ceiling of its
 // round) and the median round is reported; larger batches once, in the last round.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 import { type BatchReceipt, createClient } from "../client/src/index";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import { lineChart } from "./chart";
+import { runMode } from "./e2e-modes";
 import { DEV_TOOLING, type E2eResult, flushDisk, machine, median, RESULTS, writeReport } from "./report";
+
+// `--mode fairness` and `--mode cold` are bench/e2e-modes.ts; the default, `sizes`, is this file.
+const { values: args } = parseArgs({
+  options: {
+    mode: { type: "string", default: "sizes" },
+    items: { type: "string", default: "10000" },
+    batches: { type: "string", default: "3" },
+    rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "5" },
+  },
+});
+if (args.mode === "fairness" || args.mode === "cold") {
+  await runMode(args.mode, { items: Number(args.items), batches: Number(args.batches), rounds: Number(args.rounds) });
+  writeReport();
+  process.exit(0);
+}
+if (args.mode !== "sizes") throw new Error(`bench:e2e: --mode ${args.mode} is not sizes, fairness or cold`);
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
 const CEILING_ITEMS = 10_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(args.rounds);
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
 const TIMEOUT_MS = 15 * 60_000;
@@ -161,7 +179,7 @@ for (const r of results) {
     `${r.items} items: ${median(r.ratios).toFixed(2)} of the queue ceiling (rounds ${r.ratios.map((x) => x.toFixed(2)).join(", ")}), ${median(r.groupedRatios).toFixed(2)} of the grouped one`,
   );
 }
-mkdirSync("benchmarks", { recursive: true });
+mkdirSync("bench/results", { recursive: true });
 writeFileSync(
   RESULTS.e2e,
   JSON.stringify(

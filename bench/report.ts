@@ -1,10 +1,12 @@
-// Renders bench/README.md from the latest results of `npm run bench` and `npm run bench:e2e`,
-// and what the two share.
+// Renders bench/README.md from the latest results of `npm run bench`, `npm run bench:e2e` (its
+// fairness and cold modes too) and `npm run bench:live`,
+// and what they share.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { LIVE_RESULTS, liveSections } from "./report-live";
 
-export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json" };
+export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json", ...LIVE_RESULTS };
 
 // The benchmarks' servers run without wrangler dev's DevTools session and trace collector
 // (bench/serve.ts); BENCH_DEV_TOOLING=1 runs them under plain `wrangler dev`, to compare.
@@ -81,7 +83,7 @@ export function writeReport(): void {
   const lines = [
     "# Benchmarks",
     "",
-    "Measured with `npm run bench` and `npm run bench:e2e` on loopback, against the Worker as `wrangler dev` runs it (local workerd, local Queues, KV and Durable Objects, wrangler's proxy in front) but without the two debugging aids `wrangler dev` attaches to every Worker and no deployed Worker has: its DevTools session, which makes every log line a debugger event, and its local trace collector, fed an event for every invocation, Durable Object call and SQL statement (`bench/serve.ts`; `BENCH_DEV_TOOLING=1` keeps them). Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
+    "Measured with `npm run bench`, `npm run bench:e2e` and `npm run bench:live` on loopback, against the Worker as `wrangler dev` runs it (local workerd, local Queues, KV and Durable Objects, wrangler's proxy in front) but without the two debugging aids `wrangler dev` attaches to every Worker and no deployed Worker has: its DevTools session, which makes every log line a debugger event, and its local trace collector, fed an event for every invocation, Durable Object call and SQL statement (`bench/serve.ts`; `BENCH_DEV_TOOLING=1` keeps them). Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
     "",
   ];
   if (http) {
@@ -141,6 +143,7 @@ export function writeReport(): void {
       "",
     );
   }
+  lines.push(...liveSections());
   const notes = existsSync("bench/NOTES.md") ? readFileSync("bench/NOTES.md", "utf8") : "";
   writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
 }

@@ -1,0 +1,131 @@
+// bench/README.md's sections for `npm run bench:live` and the fairness and cold-start modes of
+// `npm run bench:e2e`. A run smaller than the targets' sizes is shown as what it is: a check that
+// the harness runs end to end, never as the targets' figures.
+import { existsSync, readFileSync } from "node:fs";
+
+export const LIVE_RESULTS = {
+  live: "bench/results/live.json",
+  fairness: "bench/results/fairness.json",
+  cold: "bench/results/cold.json",
+};
+
+export interface LiveResult {
+  items: number;
+  completeMs: number;
+  itemsPerSecond: number;
+  /** The lowest of each vendor's rate over the calls per item the waterfall made of it. */
+  vendorCeiling: number;
+  boundBy: string;
+  /** Connections × invocations (Cloudflare's) over an item's vendor time. */
+  concurrencyBound: number;
+  /** The same with the most vendor calls seen in flight at once here, in place of connections × invocations. */
+  localConcurrencyBound: number;
+  peakInFlight: number;
+  itemVendorMs: number;
+  callsPerItem: Record<string, number>;
+  refusedByVendor: Record<string, number>;
+  refused: number;
+  itemP50Ms: number;
+  itemP99Ms: number;
+  itemsSeen: number;
+  everyRound?: number[];
+}
+
+interface ModeRun {
+  date: string;
+  machine: string;
+  loadAverage: { atStart: number; atEnd: number };
+  items: number;
+  batches: number;
+  rounds: number;
+  ratio: number;
+  everyRound: number[];
+  aloneMs?: number;
+  besideMs?: number;
+  coldMs?: number;
+  backToBackMs?: number;
+}
+
+const read = <T>(path: string): T | null => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : null);
+const SMALL = (command: string) =>
+  `**A small-size run: it shows the harness runs end to end, not the targets' figures, which are pending (\`${command}\` on a quiet machine).**`;
+const rounds = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join(", ");
+
+export function liveSections(): string[] {
+  const lines: string[] = [];
+  const live = read<{
+    date: string;
+    machine: string;
+    loadAverage: { atStart: number; atEnd: number };
+    rounds: number;
+    limits: string;
+    knows: Record<string, number>;
+    latency: { p50Ms: number; p99Ms: number };
+    connections: number;
+    invocations: number;
+    results: LiveResult[];
+  }>(LIVE_RESULTS.live);
+  lines.push(
+    "## Live, against vendors' latency and rate limits (`npm run bench:live`)",
+    "",
+    "The full figures of issue 28 (items 1 and 3) come from three commands, each on a quiet machine (nothing else running: the servers and the load share its two cores):",
+    "",
+    "- `npm run bench:live` (1,000 and 10,000 items, 1 round; `--items`, `--rounds`, `--limits` in `VENDOR_RATE_LIMITS`' syntax, `--seed`): the vendors' ceiling with its default limits is about 37 items/s (PDL's 40/s over about 1.07 calls per item), so 10,000 items take at least 4.5 minutes, and up to about 30 at the rate of the small run below; with the start and the 1,000 items, plan 10 to 40 minutes.",
+    "- `npm run bench:e2e -- --mode fairness` (3 × 10,000 items beside 1, 5 rounds; `--items`, `--batches`, `--rounds`): about 5 minutes.",
+    "- `npm run bench:e2e -- --mode cold` (10,000 items cold and back to back, 5 rounds; `--items`, `--rounds`): about 3 minutes.",
+    "",
+    "Each rewrites this file with its section; the runs so far are below.",
+    "",
+  );
+  if (!live) lines.push("Pending: not yet run.", "");
+  else {
+    const full = live.results.some((r) => r.items >= 10_000);
+    lines.push(
+      ...(full ? [] : [SMALL("npm run bench:live"), ""]),
+      `${live.date}, ${live.machine}, load average ${live.loadAverage.atStart} at the start and ${live.loadAverage.atEnd} at the end; ${live.rounds} round(s), the median shown. \`live\` batches through the whole waterfall against fake vendors on loopback (\`bench/live-vendors.ts\`): latency log-normal, p50 ${live.latency.p50Ms} ms and p99 ${live.latency.p99Ms} ms (seeded); limits \`${live.limits}\` enforced by the fakes (a call past them refused at once, with the vendor's status and retry header) and given to the service (\`VENDOR_RATE_LIMITS\`); finders know ${Object.entries(
+        live.knows,
+      )
+        .map(([v, share]) => `${v} ${share * 100}%`)
+        .join(
+          ", ",
+        )} of the people. Vendors' ceiling: the lowest of each vendor's rate over its calls per item in the run. Concurrency bound: ${live.connections} connections × ${live.invocations} invocations (Cloudflare's) over an item's vendor time (its calls are made one after another); locally, with the most calls seen in flight at once in their place. Item p50/p99: from the submit to the item's event on the batch's stream.`,
+      "",
+      "| items | items/s | vendors' ceiling (by) | ratio | concurrency bound | local bound (calls at once) | calls per item | 429s | item p50 ms | item p99 ms |",
+      "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+      ...live.results.map(
+        (r) =>
+          `| ${r.items.toLocaleString("en")} | ${r.itemsPerSecond.toFixed(1)} | ${r.vendorCeiling.toFixed(1)} (${r.boundBy}) | ${(r.itemsPerSecond / r.vendorCeiling).toFixed(2)} | ${r.concurrencyBound.toFixed(0)} | ${r.localConcurrencyBound.toFixed(1)} (${r.peakInFlight}) | ${Object.entries(
+            r.callsPerItem,
+          )
+            .filter(([, calls]) => calls > 0)
+            .map(([v, calls]) => `${v} ${calls.toFixed(2)}`)
+            .join(", ")} | ${r.refused} | ${r.itemP50Ms} | ${r.itemP99Ms} |`,
+      ),
+      "",
+      "![live items/s](results/live.svg)",
+      "",
+    );
+  }
+  const fairness = read<ModeRun>(LIVE_RESULTS.fairness);
+  const cold = read<ModeRun>(LIVE_RESULTS.cold);
+  lines.push("## Fairness and cold start (`npm run bench:e2e -- --mode fairness`, `-- --mode cold`)", "");
+  if (!fairness) lines.push("Fairness: pending, not yet run.", "");
+  else {
+    const full = fairness.items >= 10_000 && fairness.batches >= 3;
+    lines.push(
+      ...(full ? [] : [SMALL("npm run bench:e2e -- --mode fairness"), ""]),
+      `Fairness, ${fairness.date}, ${fairness.machine}, load average ${fairness.loadAverage.atStart}–${fairness.loadAverage.atEnd}: a 1-item \`test\` batch completed in ${fairness.aloneMs} ms alone and in ${fairness.besideMs} ms submitted right after another customer's ${fairness.batches} × ${fairness.items.toLocaleString("en")} items were accepted: ${fairness.ratio.toFixed(2)}× (median of ${fairness.rounds} rounds: ${rounds(fairness.everyRound)}). Target ≤ 3×: ${full ? (fairness.ratio <= 3 ? "met" : "**missed**") : "not judged at this size"}.`,
+      "",
+    );
+  }
+  if (!cold) lines.push("Cold start: pending, not yet run.", "");
+  else {
+    const full = cold.items >= 10_000;
+    lines.push(
+      ...(full ? [] : [SMALL("npm run bench:e2e -- --mode cold"), ""]),
+      `Cold start, ${cold.date}, ${cold.machine}, load average ${cold.loadAverage.atStart}–${cold.loadAverage.atEnd}: ${cold.items.toLocaleString("en")} \`test\` items completed in ${cold.coldMs} ms after the servers were idle for 5 s and in ${cold.backToBackMs} ms right after: cold at ${cold.ratio.toFixed(2)} of the back-to-back rate (median of ${cold.rounds} rounds: ${rounds(cold.everyRound)}). Target ≥ 0.9: ${full ? (cold.ratio >= 0.9 ? "met" : "**missed**") : "not judged at this size"}.`,
+      "",
+    );
+  }
+  return lines;
+}
