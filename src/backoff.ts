@@ -8,7 +8,8 @@ export interface BackoffOptions {
  * The delay before retry number `attempt` (1 = the first retry), with "equal
  * jitter" (half fixed, half random) so retries of one failing batch spread out
  * but never come back at once. The one backoff of the code base: the item and
- * webhook retries, and the fan-out's after a failed send. Options are checked,
+ * webhook retries, the fan-out's after a failed send, and an alarm step's after a
+ * failed call (batch/step-retry.ts). Options are checked,
  * since a base over the cap would silently cap every delay at once.
  */
 export function backoff({ baseSeconds, maxSeconds }: BackoffOptions): (attempt: number, random?: () => number) => number {

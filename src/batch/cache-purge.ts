@@ -3,6 +3,7 @@ import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
 import { zeroed } from "./scrub";
+import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes
@@ -15,8 +16,6 @@ const PURGE_KEYS_PER_RUN = 500;
 const PURGE_CHUNK = 50;
 // Keys per INSERT (one JSON array bound to one parameter, well under 2 MB).
 const KEYS_PER_INSERT = 1_000;
-// After a failed KV delete, the next try.
-const PURGE_RETRY_MS = 30_000;
 
 /**
  * The result-cache keys the batch's people may be cached under, and those of
@@ -76,9 +75,10 @@ export async function purgeStep(storage: DurableObjectStorage, cache: ResultCach
     }
   } catch (error) {
     logError("cache_purge_failed", error, { batchId });
-    await storage.setAlarm(Date.now() + PURGE_RETRY_MS);
+    await retryStepLater(storage, "purge_cache");
     return false;
   }
+  stepSucceeded(storage, "purge_cache");
   if (rows.length < PURGE_KEYS_PER_RUN) return true;
   await storage.setAlarm(Date.now());
   return false;

@@ -6,14 +6,13 @@ import type { BatchRow } from "./batch-row";
 import { MAX_MESSAGES_PER_SEND } from "./item-message";
 import { ITEM_JSON } from "./item-store";
 import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "./next-step";
+import { retryStepLater, stepSucceeded } from "./step-retry";
 import type { WebhookMessage } from "./webhook-message";
 
 // SQL of the item.completed deliveries (docs/storage.md, item_deliveries). A delivery is
 // written in the transaction that finished its items, like the outbox, so none is lost or
 // made twice; then it goes pending → queued → delivered | failed, as batch.completed does
 // on the batch row, through the same queue and the batch's WebhookSender.
-
-const QUEUE_RETRY_MS = 5_000;
 
 /** Adds deliveries for items just finished (followers included), at most MAX_ITEMS_PER_DELIVERY each, if the batch subscribed. */
 export function appendItemDeliveries(
@@ -82,9 +81,10 @@ export async function sendItemDeliveries(
     await queue.sendBatch(send.map(({ seq }) => ({ body: { batchId: row.id, delivery: seq } })));
   } catch (error) {
     logError("webhook_enqueue_failed", error, { batchId: row.id, deliveries: send.length });
-    await storage.setAlarm(Date.now() + QUEUE_RETRY_MS);
+    await retryStepLater(storage, "item_deliveries");
     return false;
   }
+  stepSucceeded(storage, "item_deliveries");
   storage.sql.exec(
     `UPDATE item_deliveries SET state = 'queued', queued_at = ?, enqueues = enqueues + 1
      WHERE seq IN (SELECT value FROM json_each(?)) AND state IN ('pending', 'queued')`,

@@ -7,6 +7,7 @@ import { summaryOf } from "../contact-info/batch-views";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import { noteIndexed, peopleToIndex } from "./people-index";
+import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // The batch's outbox (docs/storage.md): usage deltas written in the same transaction
 // as the items they count, numbered by batch.outbox_seq, and reported to the
@@ -14,7 +15,6 @@ import { noteIndexed, peopleToIndex } from "./people-index";
 
 // Rows one report carries at most; the alarm reports again while rows are left.
 const MAX_ENTRIES_PER_REPORT = 500;
-const REPORT_RETRY_MS = 10_000;
 
 /** Appends a delta for items that finished at `finishedAt`. A registration (the batch itself, or its deletion) may be empty. */
 export function appendOutbox(sql: SqlStorage, finishedAt: string, usage: UsageCounters, { register = false } = {}): void {
@@ -48,10 +48,11 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
 export async function reportStep(env: Env, storage: DurableObjectStorage, row: BatchRow): Promise<boolean> {
   try {
     await reportToAccount(env, storage.sql, row);
+    stepSucceeded(storage, "report");
     return true;
   } catch (error) {
     logError("account_report_failed", error, { batchId: row.id });
-    await storage.setAlarm(Date.now() + REPORT_RETRY_MS);
+    await retryStepLater(storage, "report");
     return false;
   }
 }

@@ -1,6 +1,7 @@
 import type { CompletedBatch } from "../contact-info/webhook-event";
 import { log, logError } from "../log";
 import { type BatchRow, summary } from "./batch-row";
+import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // SQL of the webhook's delivery state on the batch row: pending → queued → delivered | failed.
 
@@ -32,9 +33,10 @@ export async function sendWebhook(queue: Queue, storage: DurableObjectStorage, r
     await queue.send({ batchId: row.id });
   } catch (error) {
     logError("webhook_enqueue_failed", error, { batchId: row.id });
-    await storage.setAlarm(Date.now() + 5_000);
+    await retryStepLater(storage, "send_webhook");
     return false;
   }
+  stepSucceeded(storage, "send_webhook");
   markWebhookQueued(storage.sql);
   if (row.webhook_state === "queued")
     log("webhook_redriven", { batchId: row.id, attempts: row.webhook_attempts, enqueues: row.webhook_enqueues + 1 });
