@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
-import { encodeListCursor, type ListPage } from "./list-query";
+import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
@@ -91,7 +91,7 @@ export class Account extends DurableObject<Env> {
     const last = shown[shown.length - 1];
     return {
       batches: shown.map(summaryOf),
-      nextCursor: rows.length > limit && last ? encodeListCursor(last.created_at, last.id) : null,
+      nextCursor: rows.length > limit && last ? batchListPaging.encode(last.created_at, last.id) : null,
     };
   }
 

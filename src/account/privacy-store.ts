@@ -1,5 +1,5 @@
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
-import { encodeSuppressionCursor, type SuppressionPage } from "./suppression-query";
+import { type SuppressionPage, suppressionPaging } from "./suppression-query";
 
 // The account's privacy tables (docs/storage.md): the person index, the
 // suppression list and erasure receipts. Every key here is a hashed identifier
@@ -100,7 +100,7 @@ export function listSuppressions(sql: SqlStorage, { limit, after }: SuppressionP
       after?.createdAt ?? null,
       after?.createdAt ?? null,
       after?.createdAt ?? null,
-      after?.key ?? null,
+      after?.id ?? null,
       limit + 1,
     )
     .toArray();
@@ -108,6 +108,6 @@ export function listSuppressions(sql: SqlStorage, { limit, after }: SuppressionP
   const last = shown[shown.length - 1];
   return {
     suppressions: shown.map((row) => ({ key: row.key, createdAt: row.created_at })),
-    nextCursor: rows.length > limit && last ? encodeSuppressionCursor(last.created_at, last.key) : null,
+    nextCursor: rows.length > limit && last ? suppressionPaging.encode(last.created_at, last.key) : null,
   };
 }

@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { badRequest } from "./errors";
+import { parseQuery } from "./query";
 
-// What the paged routes (the batch list, a batch's items) share: the `limit`
+// What the paged routes (the batch list, the suppression list, a batch's items) share: the `limit`
 // parameter and opaque cursors. A cursor is base64url of a text only this API
 // writes, so its format can change (say, to add a filter) without breaking clients.
 
@@ -38,3 +39,36 @@ export const invalidCursor = () =>
   badRequest("invalid_query", "cursor is not valid: pass the nextCursor of a previous page unchanged.", [
     { path: "cursor", message: "not a cursor this API issued" },
   ]);
+
+/** Where a page of a newest-first list starts: after the entry (createdAt, id). */
+export interface NewestFirstPage {
+  limit: number;
+  after: { createdAt: string; id: string } | null;
+}
+
+const DEFAULT_LIMIT = 20;
+
+/**
+ * A list shown newest first and paged by its last entry: `limit`, and a cursor carrying
+ * "<prefix><createdAt>|<id>" of the last entry shown. The prefix tells one list's cursors
+ * from another's; `id` is the entry's id as `idPattern` (a regex source) matches it.
+ */
+export function newestFirstPaging(prefix: string, idPattern: string, max: number) {
+  const body = new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${idPattern})$`);
+  const schema = z.strictObject({ limit: limitParam(max), cursor: z.string().optional() });
+  return {
+    max,
+    defaultLimit: DEFAULT_LIMIT,
+    schema,
+    encode: (createdAt: string, id: string): string => encodeCursor(`${prefix}${createdAt}|${id}`),
+    /** The page a request asks for, or a 400 `invalid_query` naming each bad parameter (or the cursor). */
+    parse(query: Record<string, string>): NewestFirstPage {
+      const { limit = DEFAULT_LIMIT, cursor } = parseQuery(schema, query);
+      if (cursor === undefined) return { limit, after: null };
+      const decoded = decodeCursor(cursor, 160);
+      const match = decoded?.startsWith(prefix) ? body.exec(decoded.slice(prefix.length)) : null;
+      if (!match) throw invalidCursor();
+      return { limit, after: { createdAt: match[1]!, id: match[2]! } };
+    },
+  };
+}

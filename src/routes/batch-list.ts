@@ -1,6 +1,6 @@
 // The caller's batches: GET /v2/{environment}/person/contact-info.
 import * as z from "zod";
-import { listQuerySchema, MAX_LIST_LIMIT, parseListQuery } from "../account/list-query";
+import { batchListPaging } from "../account/list-query";
 import { accountStub } from "../account/stub";
 import { batchListSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
@@ -11,18 +11,18 @@ import { problem } from "../openapi/problems";
 import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
-// Query values arrive as strings, which listQuerySchema parses; the document says what they
+// Query values arrive as strings, which batchListPaging.schema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
 // Documentation only: made on first use (src/once.ts).
 const documentedListQuery = /* @__PURE__ */ once(() =>
-  listQuerySchema.extend({
+  batchListPaging.schema.extend({
     limit: z
       .int()
       .min(1)
-      .max(MAX_LIST_LIMIT)
-      .default(20)
-      .meta({ description: `Batches per page, 1 to ${MAX_LIST_LIMIT}.`, example: 20 }),
-    cursor: listQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+      .max(batchListPaging.max)
+      .default(batchListPaging.defaultLimit)
+      .meta({ description: `Batches per page, 1 to ${batchListPaging.max}.`, example: 20 }),
+    cursor: batchListPaging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
   }),
 );
 
@@ -54,7 +54,7 @@ export const listBatches = declareRoute({
     },
   },
   handler: async (c) => {
-    const page = parseListQuery(c.req.query());
+    const page = batchListPaging.parse(c.req.query());
     const apiKey = c.get("apiKey");
     return c.json(await accountStub(c.env, tenantOf(apiKey)).list(page), 200);
   },

@@ -2,7 +2,7 @@
 // under /v2/{environment}/privacy (docs/storage.md, "Privacy").
 import * as z from "zod";
 import { accountStub } from "../account/stub";
-import { MAX_SUPPRESSION_LIMIT, parseSuppressionQuery, suppressionQuerySchema } from "../account/suppression-query";
+import { suppressionPaging } from "../account/suppression-query";
 import { hashKeys, identifierKeys } from "../contact-info/person-keys";
 import {
   erasureRequestSchema,
@@ -28,14 +28,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Query values arrive as strings, which the route's schema parses; the document says what they mean.
 // Documentation only: made on first use, or on call (src/once.ts).
 const documentedListQuery = /* @__PURE__ */ once(() =>
-  suppressionQuerySchema.extend({
+  suppressionPaging.schema.extend({
     limit: z
       .int()
       .min(1)
-      .max(MAX_SUPPRESSION_LIMIT)
-      .default(20)
-      .meta({ description: `Entries per page, 1 to ${MAX_SUPPRESSION_LIMIT}.`, example: 20 }),
-    cursor: suppressionQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+      .max(suppressionPaging.max)
+      .default(suppressionPaging.defaultLimit)
+      .meta({ description: `Entries per page, 1 to ${suppressionPaging.max}.`, example: 20 }),
+    cursor: suppressionPaging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
   }),
 );
 
@@ -189,7 +189,7 @@ export const listSuppressions = declareRoute({
     },
   },
   handler: async (c) => {
-    const page = parseSuppressionQuery(c.req.query());
+    const page = suppressionPaging.parse(c.req.query());
     const tenant = tenantOf(c.get("apiKey"));
     return c.json(await accountStub(c.env, tenant).suppressions(page), 200);
   },

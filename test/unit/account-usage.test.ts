@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseListQuery } from "../../src/account/list-query";
+import { batchListPaging } from "../../src/account/list-query";
 import { addUsage, emptyUsage, tally } from "../../src/account/usage";
 import { parseUsageQuery } from "../../src/account/usage-query";
 import { ApiError } from "../../src/http/problem";
@@ -117,7 +117,7 @@ describe("the usage range", () => {
 
 describe("the batch list query", () => {
   it("defaults to 20 from the newest", () => {
-    expect(parseListQuery({})).toEqual({ limit: 20, after: null });
+    expect(batchListPaging.parse({})).toEqual({ limit: 20, after: null });
   });
 
   it.each<Record<string, string>>([
@@ -128,6 +128,6 @@ describe("the batch list query", () => {
     { cursor: btoa("i:3") },
     { page: "2" },
   ])("refuses %o", (query) => {
-    expect(() => parseListQuery(query)).toThrow(ApiError);
+    expect(() => batchListPaging.parse(query)).toThrow(ApiError);
   });
 });
