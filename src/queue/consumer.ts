@@ -10,7 +10,7 @@ import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import { resendHeld } from "./held-resend";
 import { pendingOnly } from "./pending-only";
-import { queueRetryDelaySeconds, retryLater } from "./retry";
+import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds, retryLater } from "./retry";
 import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
@@ -105,7 +105,12 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const deferrals: ItemDeferral[] = [];
       const now = Date.now();
       for (const [message, retryAfterSeconds] of retries) {
-        const delaySeconds = queueRetryDelaySeconds(message.attempts, config, retryAfterSeconds);
+        // Held only by our governor, a message waits the time it named: no vendor failed, so there is
+        // no failure to back off from (the backoff's 30 s base would idle a vendor free again in 1 s).
+        const delaySeconds =
+          !counted.has(message) && retryAfterSeconds > 0
+            ? Math.min(MAX_RETRY_AFTER_SECONDS, retryAfterSeconds)
+            : queueRetryDelaySeconds(message.attempts, config, retryAfterSeconds);
         delays.set(message, delaySeconds);
         const dueAt = new Date(now + delaySeconds * 1000).toISOString();
         for (const { index } of message.body.items) {

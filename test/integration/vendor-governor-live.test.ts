@@ -1,9 +1,10 @@
-import { runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
+import { governorStub } from "../../src/vendor-governor/stub";
 import { createKey, deliver, envWith, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until } from "../helpers";
 
 // The live pipeline with the governor on (the suite runs with it off, see vitest.config.ts), and
@@ -83,5 +84,44 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
       expect(status).toMatchObject({ status: "completed", failedItems: 0 });
       for (const item of status.items) expect(item).toMatchObject({ outcome: "found", emails: [{ source: "hunter" }] });
     }
+  });
+
+  it("sends a message its governor held back again after the governor's wait, not after the failure backoff", async () => {
+    // Hunter at 1 call in 4 s: of three people in one message, the first is called at once and the two
+    // others cannot get a token within the call gate's wait, so they are held with the governor's 4 s.
+    // The governor starts afresh (the test above left Hunter paused for 600 s of real time).
+    const governor = await governorStub(env, "hunter", env.HUNTER_API_KEY);
+    await runInDurableObject(governor, (_, state) => state.storage.kv.delete("paused_until"));
+    await evictDurableObject(governor).catch(() => {});
+    const slow = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter", VENDOR_RATE_LIMITS: "hunter=1/4" });
+    const { key } = await createKey({ environment: "live" });
+    const queue = faultyItemQueue(async () => {});
+    const people = ["Ann Slow", "Bob Slow", "Cy Slow"].map((fullName) => ({ fullName, companyDomain: "governed.example" }));
+    const batchId = await submitBatch(key, { items: people, fields: ["email"] }, "live");
+    const [message] = await until(async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)), {
+      what: "the batch's message",
+      done: (sent) => sent.some((m) => m.batchId === batchId),
+    });
+    const resend = vi.spyOn(env.ITEM_QUEUE, "send").mockResolvedValue(undefined as never);
+    const before = Date.now();
+    const result = await deliver("contact-info-items", [message as ItemMessage], 1, slow);
+    expect(result.retryMessages).toEqual([]);
+    expect(resend).toHaveBeenCalledTimes(1);
+    const [body, options] = resend.mock.calls[0]!;
+    // The backoff's first wait would be 15–30 s (RETRY_BASE_DELAY_SECONDS 30, equal jitter).
+    expect(options?.delaySeconds).toBeGreaterThanOrEqual(1);
+    expect(options?.delaySeconds).toBeLessThanOrEqual(4);
+    expect(await getStatus(key, batchId)).toMatchObject({ completedItems: 1, failedItems: 0 });
+    const due = (await dueTimes(batchId)).filter((time) => time > before);
+    expect(due).toHaveLength(2);
+    for (const time of due) expect(time).toBeLessThanOrEqual(Date.now() + 4_000);
+
+    // Each window of 4 s then admits one more: the held items complete, one a delivery.
+    for (const ahead of [5_000, 10_000]) {
+      setClockAhead(ahead);
+      await deliver("contact-info-items", [JSON.parse(body as string) as ItemMessage], 1, slow);
+    }
+    vi.useRealTimers();
+    expect(await getStatus(key, batchId)).toMatchObject({ status: "completed", completedItems: 3, failedItems: 0 });
   });
 });
