@@ -4,6 +4,13 @@ import type { RateWindow } from "../vendor-limits";
 // waiting, and no consumer can take a whole second's budget of a small vendor at once.
 export const MAX_TOKENS_PER_LEASE = 10;
 
+// Each window is counted this much longer than the vendor's, as a margin for the spread between a
+// grant and its call's arrival at the vendor (the lease's answer travelling back, the consumer's event
+// loop, the network): without it, calls granted late in one window and calls granted early in the next,
+// arriving bunched, made a vendor counting arrivals refuse a few (bench:live: 40-106 refusals a run).
+// On a one-second window it costs a tenth of the rate; on a minute, under 0.2%.
+export const WINDOW_MARGIN_MS = 100;
+
 /** Tokens the governor handed out at one moment (ms since the epoch), oldest first in a log. */
 export interface Grant {
   at: number;
@@ -19,7 +26,8 @@ export type LeaseDecision =
 /**
  * How many of `want` call tokens may be granted at `now` so that no window of
  * the vendor's ever holds more than its limit, counted as a sliding log of the
- * grants (`grants`, oldest first: each lies in a window while `now < at + seconds`),
+ * grants (`grants`, oldest first: each lies in a window while `now < at + seconds`, plus
+ * WINDOW_MARGIN_MS),
  * and nothing while the vendor is paused (its Retry-After). A sliding log rather
  * than a token bucket: a bucket refills mid-window, and a vendor counting fixed
  * or sliding windows would see a burst past its limit.
@@ -35,7 +43,7 @@ export function decideLease(
   let granted = want;
   let retryAt = now;
   for (const window of windows) {
-    const span = window.seconds * 1000;
+    const span = spanOf(window);
     const inside = grants.filter((grant) => now < grant.at + span);
     const used = inside.reduce((sum, grant) => sum + grant.count, 0);
     const left = window.limit - used;
@@ -44,6 +52,9 @@ export function decideLease(
   }
   return granted > 0 ? { granted, at: now } : { granted: 0, at: now, retryAt };
 }
+
+/** How long a grant counts in a window: the vendor's span and our margin, ms. */
+const spanOf = (window: RateWindow) => window.seconds * 1000 + WINDOW_MARGIN_MS;
 
 /** When the oldest grants holding `needed` tokens have left the window. */
 function whenOneIsFree(inside: readonly Grant[], needed: number, span: number): number {
@@ -58,7 +69,7 @@ function whenOneIsFree(inside: readonly Grant[], needed: number, span: number): 
 
 /** The log less the grants outside every window: what the governor still needs to keep. */
 export function dropExpired(grants: Grant[], now: number, windows: readonly RateWindow[]): Grant[] {
-  const longest = Math.max(0, ...windows.map((window) => window.seconds * 1000));
+  const longest = Math.max(0, ...windows.map(spanOf));
   const firstKept = grants.findIndex((grant) => now < grant.at + longest);
   return firstKept === -1 ? [] : firstKept === 0 ? grants : grants.slice(firstKept);
 }

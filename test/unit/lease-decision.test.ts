@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decideLease, dropExpired, type Grant } from "../../src/vendor-governor/lease-decision";
+import { decideLease, dropExpired, type Grant, WINDOW_MARGIN_MS } from "../../src/vendor-governor/lease-decision";
 import type { RateWindow } from "../../src/vendor-limits";
 
 const T0 = 1_000_000;
 const perSecond: RateWindow[] = [{ limit: 10, seconds: 1 }];
+// A grant counts in a window for the window and the margin (for the spread of calls' arrivals at the vendor).
+const M = WINDOW_MARGIN_MS;
 
 /** Replays leases (time in ms from T0, tokens asked) through the decision, keeping the grants as the governor does. */
 function replay(leases: readonly (readonly [number, number])[], windows: readonly RateWindow[], pausedUntil = 0) {
@@ -18,12 +20,12 @@ function replay(leases: readonly (readonly [number, number])[], windows: readonl
   });
 }
 
-/** The most tokens granted in any span of `seconds` (every span that matters starts at a grant). */
-function busiestSpan(grants: readonly Grant[], seconds: number): number {
+/** The most tokens granted in any span of `ms` (every span that matters starts at a grant). */
+function busiestSpan(grants: readonly Grant[], ms: number): number {
   return Math.max(
     0,
     ...grants.map((first) =>
-      grants.filter((grant) => grant.at >= first.at && grant.at < first.at + seconds * 1000).reduce((sum, g) => sum + g.count, 0),
+      grants.filter((grant) => grant.at >= first.at && grant.at < first.at + ms).reduce((sum, g) => sum + g.count, 0),
     ),
   );
 }
@@ -43,7 +45,7 @@ describe("the governor's lease decision", () => {
     ).toEqual([4, 4, 2, 0]);
   });
 
-  it("names, when nothing is left, the moment the oldest grant leaves the window", () => {
+  it("names, when nothing is left, the moment the oldest grant leaves the window and its margin", () => {
     const [, , refused] = replay(
       [
         [0, 6],
@@ -52,15 +54,15 @@ describe("the governor's lease decision", () => {
       ],
       perSecond,
     );
-    expect(refused).toEqual({ granted: 0, at: T0 + 200, retryAt: T0 + 1_000 });
+    expect(refused).toEqual({ granted: 0, at: T0 + 200, retryAt: T0 + 1_000 + M });
     // At that moment a lease is granted again, and not a millisecond before.
     expect(
       replay(
         [
           [0, 6],
           [100, 4],
-          [999, 1],
-          [1_000, 1],
+          [999 + M, 1],
+          [1_000 + M, 1],
         ],
         perSecond,
       ).map((d) => d.granted),
@@ -75,15 +77,15 @@ describe("the governor's lease decision", () => {
     const decisions = replay(
       [
         [0, 10],
-        [1_000, 10],
-        [2_000, 10],
-        [3_000, 10],
+        [1_000 + M, 10],
+        [2_000 + 2 * M, 10],
+        [3_000 + 3 * M, 10],
       ],
       windows,
     );
     expect(decisions.map((d) => d.granted)).toEqual([5, 5, 2, 0]);
     // The minute frees its first token when the first grant (5 at T0) leaves it.
-    expect(decisions[3]).toMatchObject({ retryAt: T0 + 60_000 });
+    expect(decisions[3]).toMatchObject({ retryAt: T0 + 60_000 + M });
   });
 
   it("grants nothing while the vendor is paused, and names the pause's end", () => {
@@ -104,7 +106,7 @@ describe("the governor's lease decision", () => {
     expect(replay([[30_000, 3]], perSecond, pausedUntil)[0]).toEqual({ granted: 3, at: pausedUntil });
   });
 
-  it("never grants more than any window's limit in any span of it, whatever the leases", () => {
+  it("never grants more than any window's limit in any span of it and its margin, whatever the leases", () => {
     const windows: RateWindow[] = [
       { limit: 15, seconds: 1 },
       { limit: 50, seconds: 10 },
@@ -117,7 +119,7 @@ describe("the governor's lease decision", () => {
           return [ms, want] as const;
         });
         const grants = replay(leases, windows).flatMap((d) => (d.granted > 0 ? [{ at: d.at, count: d.granted }] : []));
-        for (const { limit, seconds } of windows) expect(busiestSpan(grants, seconds)).toBeLessThanOrEqual(limit);
+        for (const { limit, seconds } of windows) expect(busiestSpan(grants, seconds * 1000 + M)).toBeLessThanOrEqual(limit);
       }),
     );
   });
@@ -128,7 +130,7 @@ describe("the governor's lease decision", () => {
       { at: T0 + 500, count: 2 },
       { at: T0 + 1_500, count: 3 },
     ];
-    expect(dropExpired(grants, T0 + 1_600, perSecond)).toEqual([{ at: T0 + 1_500, count: 3 }]);
-    expect(dropExpired(grants, T0 + 2_500, perSecond)).toEqual([]);
+    expect(dropExpired(grants, T0 + 500 + 1_000 + M, perSecond)).toEqual([{ at: T0 + 1_500, count: 3 }]);
+    expect(dropExpired(grants, T0 + 1_500 + 1_000 + M, perSecond)).toEqual([]);
   });
 });
