@@ -31,6 +31,8 @@ export interface FakeVendorOptions {
 export interface VendorCounts {
   /** Calls answered (found or not). */
   answered: number;
+  /** The people (or, for a verifier, addresses) those calls were about: the calls the waterfall needed, repeats aside. */
+  distinct: number;
   /** Calls refused for the rate limit. */
   refused: number;
   /** The sum of the answered calls' latencies, ms. */
@@ -67,7 +69,12 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     return options.latency.p50Ms * Math.exp(sigma * normal);
   };
-  const counts = Object.fromEntries(VENDORS.map((v) => [v, { answered: 0, refused: 0, latencyMs: 0 }])) as Record<Vendor, VendorCounts>;
+  const counts = Object.fromEntries(VENDORS.map((v) => [v, { answered: 0, distinct: 0, refused: 0, latencyMs: 0 }])) as Record<
+    Vendor,
+    VendorCounts
+  >;
+  // Whom each vendor has answered about since the last reset: a second call about the same one is a repeat.
+  const seen = Object.fromEntries(VENDORS.map((v) => [v, new Set<string>()])) as Record<Vendor, Set<string>>;
   // Each vendor's admitted calls' times, to judge its windows (sliding, as the strictest vendors count).
   const admitted = Object.fromEntries(VENDORS.map((v) => [v, [] as number[]])) as Record<Vendor, number[]>;
   let inFlight = 0;
@@ -113,6 +120,11 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     }
     const ms = latency();
     counts[vendor].answered++;
+    const about = JSON.stringify([...url.searchParams.values(), ...Object.values(body)]);
+    if (!seen[vendor].has(about)) {
+      seen[vendor].add(about);
+      counts[vendor].distinct++;
+    }
     counts[vendor].latencyMs += ms;
     inFlight++;
     peakInFlight = Math.max(peakInFlight, inFlight);
@@ -187,7 +199,10 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     /** Calls so far per vendor, and the most vendor calls in flight at once; `reset` starts them again. */
     counts: () => ({ vendors: structuredClone(counts), peakInFlight }),
     reset() {
-      for (const vendor of VENDORS) counts[vendor] = { answered: 0, refused: 0, latencyMs: 0 };
+      for (const vendor of VENDORS) {
+        counts[vendor] = { answered: 0, distinct: 0, refused: 0, latencyMs: 0 };
+        seen[vendor].clear();
+      }
       peakInFlight = inFlight;
     },
     close: () =>

@@ -22,7 +22,12 @@ export interface LiveResult {
   localConcurrencyBound: number;
   peakInFlight: number;
   itemVendorMs: number;
+  /** Calls answered per item, repeats included. */
   callsPerItem: Record<string, number>;
+  /** The calls the waterfall needed per item: one per person (or address) each vendor was asked about. */
+  neededPerItem?: Record<string, number>;
+  /** Calls about a person the vendor had already answered about in the run (a retry's). */
+  repeats?: number;
   refusedByVendor: Record<string, number>;
   refused: number;
   itemP50Ms: number;

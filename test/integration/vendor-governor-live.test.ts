@@ -5,6 +5,7 @@ import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
 import { governorStub } from "../../src/vendor-governor/stub";
+import { FAKE_KEYS } from "../fakes/upstreams";
 import { createKey, deliver, envWith, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until } from "../helpers";
 
 // The live pipeline with the governor on (the suite runs with it off, see vitest.config.ts), and
@@ -91,7 +92,7 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
     // others cannot get a token within the call gate's wait (10 s), so they are held with the governor's 13 s
     // (12 s and its margin, in whole seconds).
     // The governor starts afresh (the test above left Hunter paused for 600 s of real time).
-    const governor = await governorStub(env, "hunter", env.HUNTER_API_KEY);
+    const governor = await governorStub(env, "hunter", FAKE_KEYS.hunter);
     await runInDurableObject(governor, (_, state) => state.storage.kv.delete("paused_until"));
     await evictDurableObject(governor).catch(() => {});
     const slow = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter", VENDOR_RATE_LIMITS: "hunter=1/12" });
