@@ -24,8 +24,9 @@ export interface Lessor {
 // where an item sent back to the queue waits a whole message delay (whole seconds) and
 // takes a later invocation. Past it (a paused vendor, a long window spent) the item goes
 // back with the wait the governor named (its Retry-After). 2 s held back most of a busy
-// invocation's calls in bench:live, each then passing the vendor over for that attempt.
-export const MAX_TOKEN_WAIT_MS = 10_000;
+// invocation's calls in bench:live, each then passing the vendor over for that attempt. A
+// consumer invocation may run for 15 minutes of wall time.
+export const MAX_TOKEN_WAIT_MS = 30_000;
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void; deadline: number };
 

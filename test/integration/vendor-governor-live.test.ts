@@ -88,14 +88,14 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
   });
 
   it("sends a message its governor held back again after the governor's wait, not after the failure backoff", async () => {
-    // Hunter at 1 call in 12 s: of three people in one message, the first is called at once and the two
-    // others cannot get a token within the call gate's wait (10 s), so they are held with the governor's 13 s
-    // (12 s and its margin, in whole seconds).
+    // Hunter at 1 call in 40 s: of three people in one message, the first is called at once and the two
+    // others cannot get a token within the call gate's wait (30 s), so they are held with the governor's 41 s
+    // (40 s and its margin, in whole seconds).
     // The governor starts afresh (the test above left Hunter paused for 600 s of real time).
     const governor = await governorStub(env, "hunter", FAKE_KEYS.hunter);
     await runInDurableObject(governor, (_, state) => state.storage.kv.delete("paused_until"));
     await evictDurableObject(governor).catch(() => {});
-    const slow = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter", VENDOR_RATE_LIMITS: "hunter=1/12" });
+    const slow = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter", VENDOR_RATE_LIMITS: "hunter=1/40" });
     const { key } = await createKey({ environment: "live" });
     const queue = faultyItemQueue(async () => {});
     const people = ["Ann Slow", "Bob Slow", "Cy Slow"].map((fullName) => ({ fullName, companyDomain: "governed.example" }));
@@ -111,15 +111,15 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
     expect(resend).toHaveBeenCalledTimes(1);
     const [body, options] = resend.mock.calls[0]!;
     // The backoff's first wait would be 15–30 s (RETRY_BASE_DELAY_SECONDS 30, equal jitter).
-    expect(options?.delaySeconds).toBeGreaterThanOrEqual(12);
-    expect(options?.delaySeconds).toBeLessThanOrEqual(13);
+    expect(options?.delaySeconds).toBeGreaterThanOrEqual(40);
+    expect(options?.delaySeconds).toBeLessThanOrEqual(41);
     expect(await getStatus(key, batchId)).toMatchObject({ completedItems: 1, failedItems: 0 });
     const due = (await dueTimes(batchId)).filter((time) => time > before);
     expect(due).toHaveLength(2);
-    for (const time of due) expect(time).toBeLessThanOrEqual(Date.now() + 13_000);
+    for (const time of due) expect(time).toBeLessThanOrEqual(Date.now() + 41_000);
 
-    // Each window of 12 s then admits one more: the held items complete, one a delivery.
-    for (const ahead of [13_000, 26_000]) {
+    // Each window of 40 s then admits one more: the held items complete, one a delivery.
+    for (const ahead of [41_000, 82_000]) {
       setClockAhead(ahead);
       await deliver("contact-info-items", [JSON.parse(body as string) as ItemMessage], 1, slow);
     }
