@@ -22,12 +22,16 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "5" },
   },
 });
+// An expected mistake gets one plain line with the fix, before anything starts.
+if (!["sizes", "fairness", "cold"].includes(args.mode)) {
+  console.error(`bench:e2e: --mode ${args.mode} is not one of sizes (the default), fairness or cold`);
+  process.exit(2);
+}
 if (args.mode === "fairness" || args.mode === "cold") {
   await runMode(args.mode, { items: Number(args.items), batches: Number(args.batches), rounds: Number(args.rounds) });
   writeReport();
   process.exit(0);
 }
-if (args.mode !== "sizes") throw new Error(`bench:e2e: --mode ${args.mode} is not sizes, fairness or cold`);
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);

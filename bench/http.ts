@@ -83,9 +83,11 @@ async function main() {
       },
       {
         name: SUBMIT,
-        target: 0.9,
-        against: SUBMIT_FLOOR,
-        alsoAgainst: SUBMIT_FLOOR_SENDING,
+        // Issue 28 restated the target against the floor that also sends (0.9 of the bare floor was out of
+        // reach by the architecture: the sending floor itself reads 0.84 of it); the bare floor is still shown.
+        target: 0.6,
+        against: SUBMIT_FLOOR_SENDING,
+        alsoAgainst: SUBMIT_FLOOR,
         options: { url: `${server.url}/v2/test/person/contact-info`, method: "POST", headers, body: submitBody },
       },
     ];
@@ -165,12 +167,14 @@ async function main() {
           .map((r) => ({
             label: r.name,
             value: r.requestsPerSecond,
-            note: r.name === HEALTHZ ? undefined : `${r.ratio.toFixed(2)}× ${r.against === HEALTHZ ? "/healthz" : "submit floor"}`,
+            note: r.name === HEALTHZ ? undefined : `${r.ratio.toFixed(2)}× ${r.against === HEALTHZ ? "/healthz" : r.against}`,
           })),
         "req/s",
         [
           { at: results[0]!.requestsPerSecond * 0.6, label: "0.6× /healthz" },
-          ...results.filter((r) => r.name === SUBMIT_FLOOR).map((r) => ({ at: r.requestsPerSecond * 0.9, label: "0.9× submit floor" })),
+          ...results
+            .filter((r) => r.name === SUBMIT_FLOOR_SENDING)
+            .map((r) => ({ at: r.requestsPerSecond * 0.6, label: "0.6× the submit floor that sends" })),
         ],
       ),
     );
