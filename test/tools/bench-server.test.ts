@@ -47,3 +47,29 @@ describe("the benchmarks' server", () => {
     expect(await response.json()).toMatchObject({ code: "too_many_items" });
   });
 });
+
+describe("the benchmarks' floors Worker (bench/floors/)", () => {
+  // It bundles modules from src/, so it needs the service's build-time constants: without them it
+  // started, answered nothing, and every floor read 0 requests/s.
+  it("starts and answers each floor's request", async () => {
+    const floors = await startLocalServer({ config: "bench/floors/wrangler.toml", devTooling: false });
+    try {
+      const body = JSON.stringify({ items: people(3) });
+      for (const path of ["/submit", "/submit-and-send"]) {
+        const response = await fetch(`${floors.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          signal: AbortSignal.timeout(20_000),
+        });
+        expect(response.status, path).toBeLessThan(300);
+        await response.body?.cancel();
+      }
+      const read = await fetch(`${floors.url}/read?bytes=100`, { signal: AbortSignal.timeout(20_000) });
+      expect(read.status).toBe(200);
+      expect((await read.text()).length).toBeGreaterThanOrEqual(100);
+    } finally {
+      await floors.stop();
+    }
+  }, 120_000);
+});
