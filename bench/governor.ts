@@ -1,14 +1,14 @@
 // npm run bench:governor: the lease calls one VendorGovernor object answers a second,
 // from 50 concurrent callers (as many consumer invocations), with every lease granted
 // and with a saturated vendor (most refused), in ROUNDS rounds; the median round is
-// reported, in bench/results/governor.json. Each lease covers up to MAX_TOKENS_PER_LEASE
+// reported, in bench/results/governor.json and bench/README.md. Each lease covers up to MAX_TOKENS_PER_LEASE
 // calls to the vendor, so the vendor calls one object can govern are up to that many
 // times the figure (docs/architecture.md, "The vendor rate governor").
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { startLocalServer } from "../scripts/local-server";
 import { MAX_TOKENS_PER_LEASE } from "../src/tools-api";
-import { machine, median } from "./report";
+import { machine, median, writeReport } from "./report";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
@@ -41,6 +41,7 @@ try {
   };
   writeFileSync("bench/results/governor.json", `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report.leasesPerSecond));
+  writeReport();
 } finally {
   await server.stop();
 }

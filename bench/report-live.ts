@@ -1,10 +1,11 @@
-// bench/README.md's sections for `npm run bench:live` and the fairness and cold-start modes of
-// `npm run bench:e2e`. A run smaller than the targets' sizes is shown as what it is: a check that
+// bench/README.md's sections for `npm run bench:live`, `npm run bench:governor` and the fairness
+// and cold-start modes of `npm run bench:e2e`. A run smaller than the targets' sizes is shown as what it is: a check that
 // the harness runs end to end, never as the targets' figures.
 import { existsSync, readFileSync } from "node:fs";
 
 export const LIVE_RESULTS = {
   live: "bench/results/live.json",
+  governor: "bench/results/governor.json",
   fairness: "bench/results/fairness.json",
   cold: "bench/results/cold.json",
 };
@@ -108,6 +109,27 @@ export function liveSections(): string[] {
       ),
       "",
       "![live items/s](results/live.svg)",
+      "",
+    );
+  }
+  const governor = read<{
+    date: string;
+    machine: string;
+    loadAverage: { atStart: number; atEnd: number };
+    rounds: number;
+    callsPerRound: number;
+    callers: number;
+    maxTokensPerLease: number;
+    leasesPerSecond: { granted: number; saturated: number };
+    everyRound: { granted: number[]; saturated: number[] };
+  }>(LIVE_RESULTS.governor);
+  lines.push("## What one vendor governor answers (`npm run bench:governor`)", "");
+  if (!governor) lines.push("Pending: not yet run.", "");
+  else {
+    const { granted, saturated } = governor.leasesPerSecond;
+    const whole = (values: readonly number[]) => values.map((v) => v.toLocaleString("en")).join(", ");
+    lines.push(
+      `${governor.date}, ${governor.machine}, load average ${governor.loadAverage.atStart} at the start and ${governor.loadAverage.atEnd} at the end. ${governor.callers} concurrent callers (as many consumer invocations) lease from one \`VendorGovernor\` object in local workerd, ${governor.callsPerRound.toLocaleString("en")} leases a round, ${governor.rounds} rounds, the median shown: ${granted.toLocaleString("en")} leases/s with every lease granted (rounds ${whole(governor.everyRound.granted)}), ${saturated.toLocaleString("en")} with the vendor saturated, most refused (rounds ${whole(governor.everyRound.saturated)}). A lease carries up to ${governor.maxTokensPerLease} calls, so one object governs up to ${(granted * governor.maxTokensPerLease).toLocaleString("en")} vendor calls a second when consumers have calls waiting, ${granted.toLocaleString("en")} at worst (one call a lease); every published limit but ZeroBounce's is under 20 calls a second. How it shards past that: docs/architecture.md, "The vendor rate governor".`,
       "",
     );
   }
