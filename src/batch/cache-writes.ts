@@ -2,6 +2,7 @@ import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
+import { sha256Hex } from "../sha256";
 import type { BatchRow } from "./batch-row";
 
 /**
@@ -40,22 +41,25 @@ export class CacheWrites {
       (outcome) => outcome.status === "completed" && outcome.cacheable && wasRecorded.has(outcome.index),
     );
     if (cacheable.length === 0) return Promise.resolve();
-    const personKeys = new Map(
+    // The hash made at submission; an item stored before it is hashed now.
+    const people = new Map(
       sql
-        .exec<{ idx: number; person_key: string }>(
-          "SELECT idx, person_key FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND person_key IS NOT NULL",
+        .exec<{ idx: number; person_key: string; person_hash: string | null }>(
+          `SELECT idx, person_key, hashes ->> '$.person' AS person_hash FROM items
+           WHERE idx IN (SELECT value FROM json_each(?)) AND person_key IS NOT NULL`,
           JSON.stringify(cacheable.map(({ index }) => index)),
         )
         .toArray()
-        .map(({ idx, person_key }) => [idx, person_key]),
+        .map((row) => [row.idx, row]),
     );
     const { owner, fields } = batchCacheScope(row);
     const write = Promise.all(
       cacheable.map(async (outcome) => {
-        const personKey = personKeys.get(outcome.index);
-        if (personKey === undefined || outcome.status !== "completed") return;
+        const person = people.get(outcome.index);
+        if (person === undefined || outcome.status !== "completed") return;
         const { emails, phones, sources } = outcome;
-        await this.#cache.put(await resultCacheKey(owner, fields, personKey), { emails, phones, sources });
+        const personHash = person.person_hash ?? (await sha256Hex(person.person_key));
+        await this.#cache.put(resultCacheKey(owner, fields, personHash), { emails, phones, sources });
       }),
     ).then(
       () => undefined,

@@ -1,7 +1,7 @@
 import { emptyUsage } from "../account/usage";
 import { jurisdictionOfBatch } from "../batch-id";
 import { savePurge } from "./cache-purge";
-import { type MessageItem, type PersonItem, personItemSchema } from "./item-message";
+import { type MessageItem, type PersonItem, STORED_PERSON_COLUMNS, type StoredPerson, storedPersonItem } from "./item-message";
 import { appendOutbox } from "./outbox";
 import { deleteItems, zeroed } from "./scrub";
 
@@ -38,8 +38,6 @@ export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): numbe
     .map(({ idx }) => idx);
 }
 
-type Row = { idx: number; input: string; person: string | null; person_key: string | null };
-
 /**
  * Of `indexes`, the items of batch `batchId` still pending. A batch kept in a
  * jurisdiction sends indexes only (item-message.ts), so it answers each with its
@@ -51,19 +49,13 @@ export function pendingItems(sql: SqlStorage, batchId: string, indexes: readonly
   return pendingAmong(sql, indexes).map((index) => ({ index }));
 }
 
-/** A row from before `person` was stored carries its input, which the schema normalizes. */
+/** The pending items among `indexes`, each with its person as the submission stored it. */
 function pendingPeople(sql: SqlStorage, indexes: readonly number[]): PersonItem[] {
   return sql
-    .exec<Row>(
-      "SELECT idx, input, person, person_key FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'",
+    .exec<StoredPerson>(
+      `SELECT ${STORED_PERSON_COLUMNS} FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'`,
       JSON.stringify(indexes),
     )
     .toArray()
-    .map((row) =>
-      personItemSchema.parse(
-        row.person !== null && row.person_key !== null
-          ? { index: row.idx, person: JSON.parse(row.person), personKey: row.person_key }
-          : { index: row.idx, input: JSON.parse(row.input) },
-      ),
-    );
+    .map(storedPersonItem);
 }

@@ -14,7 +14,10 @@ import {
   messageItemSchema,
   packMessages,
   queuedItems,
+  STORED_PERSON_COLUMNS,
+  type StoredPerson,
   sendSplitting,
+  storedPersonItem,
 } from "./item-message";
 import { itemRedrive, redriveCutoff } from "./next-step";
 
@@ -58,7 +61,7 @@ export interface FanOutTarget {
   isComplete(): boolean;
 }
 
-type StoredItem = { idx: number; input: string; person: string | null; person_key: string | null; enqueues: number };
+type StoredItem = StoredPerson & { enqueues: number };
 
 /**
  * A new batch's fan-out, from the items `create` still holds, as soon as they are
@@ -79,7 +82,7 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: n
     }
     items.push(
       item.person && item.personKey !== undefined
-        ? { index, person: item.person, personKey: item.personKey }
+        ? { index, person: item.person, personKey: item.personKey, hashes: item.hashes }
         : messageItemSchema.parse({ index, input: item.input }),
     );
   });
@@ -105,7 +108,7 @@ export async function fanOut(target: FanOutTarget, row: BatchRow, room: number):
     if (left <= 0) return true;
     const items = sql
       .exec<StoredItem>(
-        "SELECT idx, input, person, person_key, enqueues FROM items WHERE idx >= (SELECT next_enqueue_index FROM batch) AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?",
+        `SELECT ${STORED_PERSON_COLUMNS}, enqueues FROM items WHERE idx >= (SELECT next_enqueue_index FROM batch) AND status = 'pending' AND leader_idx IS NULL ORDER BY idx LIMIT ?`,
         Math.min(ITEMS_PER_SEND, left),
       )
       .toArray();
@@ -139,7 +142,7 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
     for (let sends = 0; sends < MAX_SENDS_PER_ALARM; ) {
       const due = target.storage.sql
         .exec<StoredItem>(
-          `SELECT idx, input, person, person_key, enqueues FROM items
+          `SELECT ${STORED_PERSON_COLUMNS}, enqueues FROM items
            WHERE status = 'pending' AND leader_idx IS NULL AND due_at <= ? ORDER BY due_at, idx LIMIT ?`,
           cutoff,
           ITEMS_PER_SEND,
@@ -209,16 +212,5 @@ function setNextEnqueueIndex(sql: SqlStorage, indexes: readonly number[]): void 
 const batchFields = (row: BatchRow): MessageBatchFields =>
   messageBatchSchema.parse({ batchId: row.id, customerId: row.customer_id, environment: row.environment, fields: JSON.parse(row.fields) });
 
-/**
- * The items' message parts, checked by the item schema since a row may come
- * from an older deploy: one stored without its normalized person carries its
- * input, which the schema normalizes.
- */
-const storedItems = (items: StoredItem[]): MessageItem[] =>
-  items.map((item) =>
-    messageItemSchema.parse(
-      item.person !== null && item.person_key !== null
-        ? { index: item.idx, person: JSON.parse(item.person), personKey: item.person_key }
-        : { index: item.idx, input: JSON.parse(item.input) },
-    ),
-  );
+/** The items' message parts (storedPersonItem). */
+const storedItems = (items: StoredItem[]): MessageItem[] => items.map(storedPersonItem);

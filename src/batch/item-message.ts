@@ -2,25 +2,54 @@ import * as z from "zod";
 import { jurisdictionOfBatch } from "../batch-id";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
+import { type PersonHashes, personHashesSchema } from "../contact-info/person-keys";
 import { ENVIRONMENTS } from "../environment";
 
 /**
  * An item as its message carries it: the person normalized once, at submission,
- * and its key, so the consumer needs no read-back and neither normalizes nor
- * keys it again. An item stored or sent by an older deploy carries the submitted
- * `input` instead; it is normalized as it is read, so handlers see one shape.
+ * its key and its hashes, so the consumer needs no read-back and neither
+ * normalizes, keys nor hashes it again. An item stored or sent by an older deploy
+ * carries the submitted `input` instead; it is normalized as it is read, so
+ * handlers see one shape (without hashes: what needs them makes them).
  */
-export const personItemSchema = z.union([
-  z.object({ index: z.number().int().nonnegative(), person: normalizedPersonSchema, personKey: z.string() }),
+const personItemSchema = z.union([
+  z.object({
+    index: z.number().int().nonnegative(),
+    person: normalizedPersonSchema,
+    personKey: z.string(),
+    hashes: personHashesSchema.optional(),
+  }),
   z
     .object({ index: z.number().int().nonnegative(), input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) })
     .transform(({ index, input }) => {
       const person = normalizePerson(input);
-      return { index, person, personKey: personKey(person) };
+      return { index, person, personKey: personKey(person), hashes: undefined as PersonHashes | undefined };
     }),
 ]);
 /** An item with its person, as the enricher takes it. */
 export type PersonItem = z.infer<typeof personItemSchema>;
+
+/** An item's row as the queue needs it (the columns the submission stored). */
+export type StoredPerson = { idx: number; input: string; person: string | null; person_key: string | null; hashes: string | null };
+/** The columns a StoredPerson is read from. */
+export const STORED_PERSON_COLUMNS = "idx, input, person, person_key, hashes";
+
+/**
+ * A stored item's person, checked by the item schema since the row may come from
+ * an older deploy: one stored without its normalized person carries its input,
+ * which the schema normalizes.
+ */
+export const storedPersonItem = (row: StoredPerson): PersonItem =>
+  personItemSchema.parse(
+    row.person !== null && row.person_key !== null
+      ? {
+          index: row.idx,
+          person: JSON.parse(row.person),
+          personKey: row.person_key,
+          hashes: row.hashes === null ? undefined : JSON.parse(row.hashes),
+        }
+      : { index: row.idx, input: JSON.parse(row.input) },
+  );
 
 /**
  * An item of a batch kept in a jurisdiction travels as its index only: the queue is

@@ -203,4 +203,9 @@ export const MIGRATIONS: readonly string[] = [
   // Batches from before send their items to the index on their next alarm.
   `ALTER TABLE batch ADD COLUMN people_indexed INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE items ADD COLUMN erased_at TEXT;`,
+  // Hashed once, at submission: each item's person hashes (JSON: the person key's and the
+  // identifier keys', person-keys.ts), read by the person index and carried in its queue
+  // message to the do-not-enrich check and the result cache. Rows from before have none;
+  // what reads them hashes the item then.
+  `ALTER TABLE items ADD COLUMN hashes TEXT;`,
 ];

@@ -1,5 +1,5 @@
 import type { PersonIndexEntry } from "../account/privacy-store";
-import { hashKeys, storedItemKeys } from "../contact-info/person-keys";
+import { hashKeys, type PersonHashes, storedItemKeys } from "../contact-info/person-keys";
 import { sha256Hex } from "../sha256";
 import type { BatchRow } from "./batch-row";
 
@@ -15,24 +15,34 @@ export async function peopleToIndex(sql: SqlStorage, row: BatchRow): Promise<{ e
   if (row.deleted_at !== null || row.expired_at !== null) return null;
   const { from } = sql.exec<{ from: number }>('SELECT people_indexed AS "from" FROM batch').one();
   if (from >= row.total_items) return null;
-  const items = sql
-    .exec<{ idx: number; input: string }>(
-      "SELECT idx, input FROM items WHERE idx >= ? AND erased_at IS NULL ORDER BY idx LIMIT ?",
+  // Items are numbered 0 to total_items - 1, and only retention or a deletion (null above) removes them.
+  const through = Math.min(from + ITEMS_PER_REPORT, row.total_items);
+  // Items hashed at submission: SQLite pairs each identifier key's hash with the person key's (the hash
+  // the item's results are cached under, result-cache.ts, so an erasure reaches them after retention
+  // too), once per pair, with no work per item here. This runs at the head of a new batch's steps.
+  const chunk = "idx >= ? AND idx < ? AND erased_at IS NULL AND hashes IS";
+  const { hashed } = sql
+    .exec<{ hashed: string }>(
+      `SELECT json_group_array(DISTINCT json_array(key.value, items.hashes ->> '$.person')) AS hashed
+FROM items, json_each(items.hashes, '$.keys') AS key WHERE ${chunk} NOT NULL`,
       from,
-      ITEMS_PER_REPORT,
+      through,
     )
-    .toArray();
-  const entries = new Map<string, PersonIndexEntry>();
-  for (const { input } of items) {
-    const item = storedItemKeys(input);
-    if (!item) continue;
-    const keys = await hashKeys(item.keys);
-    // The hash the item's results are cached under (result-cache.ts), so an erasure reaches them after retention too.
-    const personHash = await sha256Hex(item.personKey);
-    for (const key of keys) entries.set(`${key}:${personHash}`, [key, personHash]);
+    .one();
+  const entries: PersonIndexEntry[] = JSON.parse(hashed);
+  // Items stored before hashes were (or invalid at submission, whose input may still identify someone): hashed now.
+  const unhashed = sql.exec<{ input: string }>(`SELECT input FROM items WHERE ${chunk} NULL`, from, through).toArray();
+  for (const { input } of unhashed) {
+    const item = await hashesOfInput(input);
+    if (item) entries.push(...item.keys.map((key): PersonIndexEntry => [key, item.person]));
   }
-  const last = items[items.length - 1];
-  return { entries: [...entries.values()], through: items.length < ITEMS_PER_REPORT || !last ? row.total_items : last.idx + 1 };
+  return { entries, through };
+}
+
+/** The hashes of an item stored before they were made at submission (or invalid: its input may still identify someone). */
+async function hashesOfInput(input: string): Promise<PersonHashes | null> {
+  const item = storedItemKeys(input);
+  return item && { person: await sha256Hex(item.personKey), keys: await hashKeys(item.keys) };
 }
 
 /** The account stored the chunk: the next report sends the one after. */

@@ -64,7 +64,8 @@ const FRESH_SCHEMA = `
     found_earlier TEXT,
     credits INTEGER NOT NULL DEFAULT 0,
     event_seq INTEGER,
-    erased_at TEXT
+    erased_at TEXT,
+    hashes TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

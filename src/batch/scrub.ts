@@ -3,8 +3,8 @@
 // bytes would stay in the file's free pages: personal columns are overwritten with
 // zeros first, and every free page is then taken by a row of zeros and freed again.
 
-// The items' columns that hold personal data: what the caller sent, and what was found.
-const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "emails", "phones", "found_earlier"] as const;
+// The items' columns that hold personal data: what the caller sent (and its hashes), and what was found.
+const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "hashes", "emails", "phones", "found_earlier"] as const;
 
 // A filler row's zeros: with its record header and status, a payload of 4,061 bytes, the
 // most a 4,096-byte table leaf page holds of a row without an overflow page.
@@ -73,8 +73,8 @@ export function eraseItemsInPlace(storage: DurableObjectStorage, indexes: readon
   const among = "WHERE idx IN (SELECT value FROM json_each(?))";
   sql.exec(`UPDATE items SET ${ZERO_PERSONAL_COLUMNS} ${among}`, JSON.stringify(indexes));
   sql.exec(
-    `UPDATE items SET external_id = NULL, input = '{}', person = NULL, person_key = NULL, emails = NULL, phones = NULL,
-       found_earlier = NULL, erased_at = ? ${among}`,
+    `UPDATE items SET external_id = NULL, input = '{}', person = NULL, person_key = NULL, hashes = NULL, emails = NULL,
+       phones = NULL, found_earlier = NULL, erased_at = ? ${among}`,
     erasedAt,
     JSON.stringify(indexes),
   );

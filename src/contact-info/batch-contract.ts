@@ -4,6 +4,7 @@ import type { BatchOwner } from "../tenant";
 import type { BatchPageData, BatchSummary, SourceReport } from "./batch-views";
 import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "./contact";
 import type { NormalizedPerson, PersonInput } from "./person";
+import type { PersonHashes } from "./person-keys";
 import type { WebhookEventType } from "./webhook-events";
 
 /**
@@ -44,6 +45,8 @@ export interface NewItem {
   person?: NormalizedPerson;
   /** personKey(person): items with the same key are enriched once and share the result. */
   personKey?: string;
+  /** personHashes(person, personKey), made at submission; absent where `person` is. */
+  hashes?: PersonHashes;
 }
 
 /** What `create` answers: the batch, and whether this call made it or found it already made (a retry). */

@@ -8,7 +8,9 @@ import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from
 // holding only that identifier, so an item submitted with more fields is still
 // found by any one of them. Stored only hashed (SHA-256, as the result cache
 // hashes a person key): the account's index and suppression list hold the hashes;
-// batch objects match their items against the keys themselves.
+// batch objects match their items against the keys themselves. An item's hashes are
+// made once, at submission (`personHashes`), and travel with it: the do-not-enrich
+// check, the person index and the result cache all read them, none hashes again.
 
 /** The person's name as one text: fullName, else "first last"; undefined without one. */
 function nameOf(person: NormalizedPerson): string | undefined {
@@ -31,6 +33,16 @@ export function identifierKeys(person: NormalizedPerson): string[] {
 
 /** The hashed keys: what the account's index and suppression list hold. */
 export const hashKeys = (keys: readonly string[]): Promise<string[]> => Promise.all(keys.map((key) => sha256Hex(key)));
+
+/** An item's hashes: of its whole person key (its results' cache key) and of each identifier key. */
+export const personHashesSchema = z.object({ person: z.string(), keys: z.array(z.string()) });
+export type PersonHashes = z.infer<typeof personHashesSchema>;
+
+/** The hashes of a normalized person whose key is `key`. */
+export async function personHashes(person: NormalizedPerson, key: string): Promise<PersonHashes> {
+  const [hash, ...keys] = await hashKeys([key, ...identifierKeys(person)]);
+  return { person: hash!, keys };
+}
 
 // An item's input as a batch stored it: checked, since an older deploy may have written it.
 const storedInputSchema = z.partialRecord(z.enum(PERSON_FIELDS), z.string());

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import type { Environment } from "../environment";
+import { sha256Hex } from "../sha256";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";
@@ -21,6 +22,8 @@ export interface ItemToEnrich {
   fields: ContactField[];
   person: NormalizedPerson;
   personKey: string;
+  /** The person key's hash, made at submission; absent in messages of older deploys. */
+  hashes?: { person: string } | undefined;
   attempt: number;
 }
 
@@ -46,13 +49,16 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
   };
   const cache = kvResultCache(env.RESULT_CACHE, enrichment.resultCacheTtlSeconds, enrichment.resultCacheNotFoundTtlSeconds);
 
-  return async ({ environment, customerId, fields, person, personKey, attempt }) => {
+  return async ({ environment, customerId, fields, person, personKey, hashes, attempt }) => {
     const owner = environment === "live" && customerId !== undefined ? { customerId, environment } : undefined;
     return enrichItem(
       { person, personKey, fields, attempt },
       {
         providers: providersOf(environment),
-        cache: owner ? { store: cache, key: await resultCacheKey(owner, fields, personKey) } : undefined,
+        cache: owner && {
+          store: cache,
+          key: resultCacheKey(owner, fields, hashes?.person ?? (await sha256Hex(personKey))),
+        },
         verification: {
           verifiers: verifiersOf(environment),
           cache: owner ? kvVerdictCache(env.RESULT_CACHE, owner, enrichment.verdictCacheTtlSeconds) : undefined,

@@ -10,18 +10,14 @@ import { sha256Hex } from "../sha256";
 
 const fieldsPart = (fields: readonly ContactField[]) => [...fields].sort().join("+");
 
-/**
- * KV key of a cached result: one customer's, in one environment, for the
- * requested fields; the person only as a hash of its key. No entry serves
- * another customer.
- */
-export async function resultCacheKey(owner: CacheOwner, fields: readonly ContactField[], personKey: string): Promise<string> {
-  return cacheKeyOf(owner, fields, await sha256Hex(personKey));
-}
-
 export type CacheOwner = { customerId: string; environment: Environment };
 
-const cacheKeyOf = ({ customerId, environment }: CacheOwner, fields: readonly ContactField[], personHash: string) =>
+/**
+ * KV key of a cached result: one customer's, in one environment, for the
+ * requested fields; the person only as the hash of its key (made once, at
+ * submission: contact-info/person-keys.ts). No entry serves another customer.
+ */
+export const resultCacheKey = ({ customerId, environment }: CacheOwner, fields: readonly ContactField[], personHash: string) =>
   `result:${environment}:${encodeURIComponent(customerId)}:${fieldsPart(fields)}:${personHash}`;
 
 /**
@@ -47,7 +43,7 @@ export async function erasableCacheKeys(
 }
 
 const cacheKeysOfHashes = (owner: CacheOwner, fields: readonly ContactField[], hashes: readonly string[]) =>
-  hashes.flatMap((hash) => [cacheKeyOf(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
+  hashes.flatMap((hash) => [resultCacheKey(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
 
 // Every set of fields a batch may ask for: its results are cached under each.
 const FIELD_SETS: ContactField[][] = [[]];

@@ -6,6 +6,7 @@ import { newBatchId } from "../batch-id";
 import { readConfig } from "../config";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
+import { personHashes } from "../contact-info/person-keys";
 import { parseSubmission, type Submission } from "../contact-info/submission";
 import { estimateOf, estimateSchema } from "../credits/estimate";
 import { verifiersFor } from "../enrichment/providers";
@@ -33,13 +34,19 @@ function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): s
   );
 }
 
-/** The submitted items, each valid one normalized once (its key merges duplicates; both travel in its queue message), and their leaders. */
-function intake(submission: Submission) {
-  const items = submission.items.map((item) => {
-    if (item.error) return item;
-    const person = normalizePerson(item.input);
-    return { ...item, person, personKey: personKey(person) };
-  });
+/**
+ * The submitted items, each valid one normalized and hashed once (its key merges duplicates; all three
+ * travel in its queue message and are stored with it), and their leaders.
+ */
+async function intake(submission: Submission) {
+  const items = await Promise.all(
+    submission.items.map(async (item) => {
+      if (item.error) return item;
+      const person = normalizePerson(item.input);
+      const key = personKey(person);
+      return { ...item, person, personKey: key, hashes: await personHashes(person, key) };
+    }),
+  );
   return { items, leaders: leaderIndexes(items) };
 }
 
@@ -112,7 +119,7 @@ export const submitBatch = declareRoute({
     // exists, so a retry after a crash finds this batch instead of making another.
     const batchId = c.get("idempotentBatchId") ?? newBatchId(apiKey.jurisdiction);
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
-    const { items, leaders } = intake(submission);
+    const { items, leaders } = await intake(submission);
     const createdAt = new Date().toISOString();
     const stub = batchStub(c.env, batchId);
     // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
@@ -187,18 +194,16 @@ export const estimateBatch = declareRoute({
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
-    const { items, leaders } = intake(submission);
+    const { items, leaders } = await intake(submission);
     // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
     // the leaders are what the batch would look up.
     let cachedItems = 0;
     if (environment === "live" && !c.get("apiKey").jurisdiction) {
       const owner = { customerId: c.get("apiKey").customerId, environment };
-      const keys = await Promise.all(
-        items.flatMap((item, index) =>
-          item.error === null && leaders[index] === null && "personKey" in item
-            ? [resultCacheKey(owner, submission.fields, item.personKey)]
-            : [],
-        ),
+      const keys = items.flatMap((item, index) =>
+        item.error === null && leaders[index] === null && "hashes" in item
+          ? [resultCacheKey(owner, submission.fields, item.hashes.person)]
+          : [],
       );
       cachedItems = await countCached(c.env.RESULT_CACHE, keys);
     }

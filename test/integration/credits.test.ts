@@ -8,6 +8,7 @@ import type { ItemOutcome, NewBatch } from "../../src/contact-info/batch-contrac
 import { normalizePerson, personKey } from "../../src/contact-info/person";
 import type { Estimate } from "../../src/credits/estimate";
 import { resultCacheKey } from "../../src/enrichment/result-cache";
+import { sha256Hex } from "../../src/sha256";
 import {
   createKey,
   deliver,
@@ -141,7 +142,7 @@ describe("maxCredits, the batch's cap", () => {
     expect(await stub.record([found(0), found(1)])).toEqual({ recorded: 2 });
     const owner = { customerId: record.customerId, environment: "live" as const };
     const cached = await Promise.all(
-      batch.items.map(async (item) => env.RESULT_CACHE.get(await resultCacheKey(owner, batch.fields, item.personKey!))),
+      batch.items.map(async (item) => env.RESULT_CACHE.get(resultCacheKey(owner, batch.fields, await sha256Hex(item.personKey!)))),
     );
     expect(cached.map((entry) => entry !== null)).toEqual([true, false]);
   });
@@ -204,10 +205,10 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
   it("in live, counts the leaders the customer's result cache answers, and charges nothing for them", async () => {
     const { key, record } = await createKey({ environment: "live" });
     const cached = person({ firstName: "Cached" });
-    const cacheKey = await resultCacheKey(
+    const cacheKey = resultCacheKey(
       { customerId: record.customerId, environment: "live" },
       ["email", "phone"],
-      personKey(normalizePerson(cached)),
+      await sha256Hex(personKey(normalizePerson(cached))),
     );
     await env.RESULT_CACHE.put(
       cacheKey,

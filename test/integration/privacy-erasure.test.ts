@@ -1,9 +1,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
+import { normalizePerson, personKey } from "../../src/contact-info/person";
+import { identifierKeys } from "../../src/contact-info/person-keys";
 import { verdictCacheKey } from "../../src/enrichment/result-cache";
 import type { Environment } from "../../src/environment";
 import {
@@ -234,6 +237,35 @@ describe("POST …/privacy/erasures", () => {
     expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({ items: 0, batches: 0 });
   });
 
+  it("indexes each person by the hashes made once at submission: SHA-256 of their person key and identifier keys", async () => {
+    const { key, record } = await createKey();
+    const people = [
+      { email: "Hashed.Once@Example.com", fullName: "Hash Once", companyDomain: "once.example" },
+      { linkedinUrl: "https://www.linkedin.com/in/hashed-once" },
+      { firstName: "Ada", lastName: "Lovelace" },
+    ];
+    const batchId = await submitBatch(key, { items: people });
+    await waitForCompletion(key, batchId);
+    await untilIndexed(record.customerId, 1, "test");
+    // Hashed here by node:crypto, from the keys the submission made.
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    const expected = people.slice(0, 2).map((input) => {
+      const person = normalizePerson(input);
+      return { person: sha256(personKey(person)), keys: identifierKeys(person).map(sha256) };
+    });
+    const stored = await runInDurableObject(batchStub(env, batchId), (_, state) =>
+      state.storage.sql.exec<{ hashes: string | null }>("SELECT hashes FROM items ORDER BY idx").toArray(),
+    );
+    // The third item is invalid (a name without a company): nothing to hash.
+    expect(stored.map(({ hashes }) => hashes && JSON.parse(hashes))).toEqual([...expected, null]);
+    const indexed = await runInDurableObject(accountStub(env, { customerId: record.customerId, environment: "test" }), (_, state) =>
+      state.storage.sql.exec<{ key: string; person_hash: string }>("SELECT key, person_hash FROM person_index").toArray(),
+    );
+    expect(indexed.map(({ key, person_hash }) => `${key}:${person_hash}`).sort()).toEqual(
+      expected.flatMap(({ person, keys }) => keys.map((key) => `${key}:${person}`)).sort(),
+    );
+  });
+
   it("asks a batch not yet wholly in the index (one from before it), which then indexes itself", async () => {
     const { key, record } = await createKey();
     const email = `before-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -246,7 +278,11 @@ describe("POST …/privacy/erasures", () => {
       state.storage.sql.exec("DELETE FROM person_index");
       state.storage.sql.exec("UPDATE batches SET people_complete = 0");
     });
-    await runInDurableObject(batchStub(env, batchId), (_, state) => void state.storage.sql.exec("UPDATE batch SET people_indexed = 0"));
+    // Nor its people hashed at submission: the batch hashes their inputs itself.
+    await runInDurableObject(batchStub(env, batchId), (_, state) => {
+      state.storage.sql.exec("UPDATE batch SET people_indexed = 0");
+      state.storage.sql.exec("UPDATE items SET hashes = NULL");
+    });
 
     const logs = captureLogs();
     const receipt = await (await erase(key, { email, suppress: false }, "test")).json();
