@@ -1,4 +1,4 @@
-import type { ItemMessage } from "../batch/item-message";
+import type { ItemMessage, PersonItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
@@ -9,7 +9,7 @@ import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
 import { log, logError } from "../log";
 import { resendHeld } from "./held-resend";
-import { pendingOnly } from "./pending-only";
+import { type PendingMessage, pendingOnly } from "./pending-only";
 import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds, retryLater } from "./retry";
 import { suppressedOutcomes } from "./suppression-check";
 
@@ -43,11 +43,17 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   await Promise.all(
     [...groupByBatch(messages)].map(async ([batchId, group]) => {
       const started = Date.now();
+      // Outside a jurisdiction the messages carry their people: the do-not-enrich check runs beside
+      // the pending check, one round trip instead of two, and keeps the outcomes of items still pending.
+      const early = jurisdictionOfBatch(batchId) ? undefined : suppressedOutcomes(env, withPeople(group));
+      // Awaited below, unless no item is left pending: its failure is handled there, never left unhandled.
+      early?.catch(() => {});
       const pending = await pendingOnly(env, batchId, group);
       if (pending.length === 0) return;
       let outcomes: ItemOutcome[];
       try {
-        outcomes = await suppressedOutcomes(env, pending);
+        const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
+        outcomes = early ? (await early).filter(({ index }) => stillPending.has(index)) : await suppressedOutcomes(env, pending);
       } catch (error) {
         logError("suppression_check_failed", error, { batchId });
         for (const { message } of pending) retryLater(message, config);
@@ -139,6 +145,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
     }),
   );
 }
+
+/** The messages as pendingOnly answers them, each with the items that carry their person. */
+const withPeople = (group: readonly ItemQueueMessage[]): PendingMessage[] =>
+  group.map((message) => ({ message, items: message.body.items.filter((item): item is PersonItem => "person" in item) }));
 
 /** Messages whose consumer kept crashing: their items recorded as `failed`, so the batch still completes. */
 export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {

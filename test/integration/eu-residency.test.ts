@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { batchStub } from "../../src/batch/stub";
 import { idempotencyStore } from "../../src/idempotency/stub";
@@ -8,7 +8,7 @@ import { localName } from "../../src/placement";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { type Tenant, tenantName } from "../../src/tenant";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
-import { createKey, request, submitBatch, until, waitForCompletion } from "../helpers";
+import { createKey, faultyItemQueue, request, sentItems, submitBatch, until, waitForCompletion } from "../helpers";
 
 // A customer created with --jurisdiction eu. Workerd has no jurisdictions (it throws
 // "Jurisdiction restrictions are not implemented in workerd"), so an id's `jurisdiction`
@@ -26,6 +26,8 @@ const someone = () => ({ firstName: "Erin", lastName: `Eu${crypto.randomUUID().s
 const batches = "/v2/live/person/contact-info";
 
 describe("an EU customer", () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it("has its batch, account, limiter, Idempotency-Keys and webhook sender created in the EU, and only there", async () => {
     const { key, record } = await createKey({ environment: "live", jurisdiction: "eu" });
     const tenant: Tenant = { customerId: record.customerId, environment: "live", jurisdiction: "eu" };
@@ -105,5 +107,27 @@ describe("an EU customer", () => {
     await waitForCompletion(global.key, await submitBatch(global.key, { items: [person] }, "live"));
     const cached = await env.RESULT_CACHE.list({ prefix: `result:live:${encodeURIComponent(global.record.customerId)}:` });
     expect(cached.keys).toHaveLength(1);
+  });
+
+  it("sends indexes only through the queue, not even the people's hashes, and still never looks up a suppressed person", async () => {
+    const eu = await createKey({ environment: "live", jurisdiction: "eu" });
+    const [suppressed, other] = [someone(), someone()];
+    const put = await request("/v2/live/privacy/suppressions", {
+      method: "PUT",
+      key: eu.key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ items: [suppressed] }),
+    });
+    expect(put.status).toBe(200);
+    const queue = faultyItemQueue((real, messages) => real(messages));
+    const batchId = await submitBatch(eu.key, { items: [suppressed, other] }, "live");
+    const batch = await waitForCompletion(eu.key, batchId);
+    expect(sentItems(queue.mock.calls).filter((item) => item.batchId === batchId)).toEqual([
+      { batchId, environment: "live", fields: ["email", "phone"], index: 0 },
+      { batchId, environment: "live", fields: ["email", "phone"], index: 1 },
+    ]);
+    // The consumer read the people, and their hashes, from the batch itself.
+    expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" }, sources: [], credits: 0 });
+    expect(batch.items[1]).toMatchObject({ status: "completed", outcome: "found" });
   });
 });
