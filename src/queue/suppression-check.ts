@@ -20,8 +20,11 @@ const SUPPRESSED: ItemError = { code: "suppressed", message: "the person is on t
 export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<ItemOutcome[]> {
   const body = pending[0]?.message.body;
   if (body?.customerId === undefined) return [];
+  // The hashes made at submission; an item of an older deploy's message is hashed now.
   const items = await Promise.all(
-    pending.flatMap(({ items }) => items.map(async ({ index, person }) => ({ index, keys: await hashKeys(identifierKeys(person)) }))),
+    pending.flatMap(({ items }) =>
+      items.map(async ({ index, person, hashes }) => ({ index, keys: hashes?.keys ?? (await hashKeys(identifierKeys(person))) })),
+    ),
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];
   if (keys.length === 0) return [];
