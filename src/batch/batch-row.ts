@@ -35,7 +35,7 @@ export const BATCH_ROW = `SELECT *,
     (SELECT min(due_at) FROM items INDEXED BY items_by_due WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_due,
     CASE WHEN next_enqueue_index < total_items
       THEN (SELECT count(*) FROM items WHERE status = 'pending' AND idx < batch.next_enqueue_index) ELSE 0 END AS in_flight,
-    (SELECT count(*) FROM outbox) + (people_indexed < total_items AND deleted_at IS NULL AND expired_at IS NULL) AS unreported,
+    (SELECT count(*) FROM outbox) + (people_indexed < total_items AND completed_at NOTNULL AND deleted_at IS NULL AND expired_at IS NULL) AS unreported,
     EXISTS (SELECT 1 FROM cache_purge) AS cache_purge_left,
     EXISTS (SELECT 1 FROM item_deliveries WHERE state = 'pending') AS item_webhooks_unsent,
     (SELECT min(max(queued_at, coalesce(attempted_at, ''))) FROM item_deliveries WHERE state = 'queued') AS item_webhooks_idle_since

@@ -6,15 +6,22 @@ import type { BatchRow } from "./batch-row";
 // The batch's part of its account's person index (account/privacy-store.ts): its
 // items' hashed identifier keys, sent with its reports a chunk at a time, from
 // batch.people_indexed on, so an erasure asks only the batches holding a person.
+// Sent once the batch completes: until its last chunk is in, every erasure asks the
+// batch anyway, and indexing while the items are processed delayed them (a 10,000-item
+// batch's first results waited for 10 reports: bench/NOTES.md).
 
 // Items one report carries at most (about 4 hashes each: some 300 kB).
 const ITEMS_PER_REPORT = 1_000;
 
-/** The next chunk of index entries and the index the next chunk starts from, or null when every item was sent. */
+/**
+ * The next chunk of index entries and the index the next chunk starts from (none yet, while the
+ * batch is processed), or null when there is nothing left to send: every item was, or the batch is gone.
+ */
 export async function peopleToIndex(sql: SqlStorage, row: BatchRow): Promise<{ entries: PersonIndexEntry[]; through: number } | null> {
   if (row.deleted_at !== null || row.expired_at !== null) return null;
   const { from } = sql.exec<{ from: number }>('SELECT people_indexed AS "from" FROM batch').one();
   if (from >= row.total_items) return null;
+  if (row.completed_at === null) return { entries: [], through: from };
   // Items are numbered 0 to total_items - 1, and only retention or a deletion (null above) removes them.
   const through = Math.min(from + ITEMS_PER_REPORT, row.total_items);
   // Items hashed at submission: SQLite pairs each identifier key's hash with the person key's (the hash

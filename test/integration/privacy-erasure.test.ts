@@ -163,7 +163,7 @@ describe("POST …/privacy/erasures", () => {
     });
   });
 
-  it("ends an item still pending as failed with erased, and its message is dropped unprocessed", async () => {
+  it("ends an item still pending as failed with erased, and its message is dropped unprocessed; the batch is indexed once complete", async () => {
     const { key, record } = await createKey();
     const id = crypto.randomUUID();
     const people = [{ email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` }, { email: "stays@example.com" }];
@@ -183,6 +183,14 @@ describe("POST …/privacy/erasures", () => {
     });
     await untilAtRest(batchStub(env, id));
     queue.mockRestore();
+    // Registered, but not indexed while its items are processed: the erasure asks it as a batch not wholly indexed.
+    const account = accountStub(env, { customerId: record.customerId, environment: "test" });
+    const indexed = () =>
+      runInDurableObject(account, (_, state) => ({
+        rows: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM person_index").one().n,
+        batches: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM batches WHERE people_complete = 0").one().n,
+      }));
+    expect(await indexed()).toEqual({ rows: 0, batches: 1 });
 
     const receipt = await (await erase(key, { email: people[0]!.email.toUpperCase(), suppress: false }, "test")).json();
     expect(receipt).toMatchObject({ items: 1, batches: 1 });
@@ -202,6 +210,9 @@ describe("POST …/privacy/erasures", () => {
       erasedAt: expect.any(String),
     });
     expect(batch.items[1]).toMatchObject({ status: "completed", input: people[1] });
+    // Complete, it indexes the person left (the erased one is not): one identifier key.
+    await until(indexed, { what: "the batch indexed", done: (now) => now.batches === 0 });
+    expect(await indexed()).toEqual({ rows: 1, batches: 0 });
   });
 
   it("with suppress false, erases without adding to the suppression list", async () => {
