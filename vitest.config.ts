@@ -39,6 +39,8 @@ export default defineConfig({
           WEBHOOK_TIMEOUT_MS: 500,
           // The admin API's secret (src/middleware/admin-token.ts).
           ADMIN_TOKEN: "adm_testtoken",
+          // The secret people's identifiers are hashed under (src/contact-info/person-keys.ts).
+          PERSON_KEY_SECRET: "pks_testsecret0000000000000000000000000",
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },

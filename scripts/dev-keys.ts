@@ -11,3 +11,10 @@ export const DEV_KEYS = [
  * A deployment has only the ADMIN_TOKEN secret its operator set.
  */
 export const DEV_ADMIN_TOKEN = "adm_localdevelopmenttoken000000000000000";
+
+/**
+ * The secret people's identifiers are hashed under (src/contact-info/person-keys.ts) on a server of
+ * this machine: `npm run dev` passes it as `--var PERSON_KEY_SECRET:…`, and so does every server the
+ * tests and benchmarks start (scripts/local-server.ts). A deployment has only the secret its operator set.
+ */
+export const DEV_PERSON_KEY_SECRET = "pks_localdevelopmentsecret00000000000000";

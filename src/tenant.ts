@@ -1,4 +1,4 @@
-import type { Environment } from "./environment";
+import { type Environment, isEnvironment } from "./environment";
 import type { Jurisdiction } from "./jurisdiction";
 
 /** Whose data something is: one customer in one environment (`test` and `live` never share anything). */
@@ -21,3 +21,12 @@ export const tenantOf = ({ customerId, environment, jurisdiction }: Tenant): Ten
   jurisdiction ? { customerId, environment, jurisdiction } : { customerId, environment };
 
 export const tenantName = ({ environment, customerId }: Tenant): string => `${environment}:${customerId}`;
+
+/**
+ * The tenant of an object named by `tenantName` (its `ctx.id.name`, read inside the object), or null.
+ * workerd's name of an object placed in a jurisdiction starts `<jurisdiction>/` (placement.ts).
+ */
+export function tenantOfName(name: string | undefined): Tenant | null {
+  const match = /^(?:[a-z]+\/)?([a-z]+):(.+)$/s.exec(name ?? "");
+  return match && isEnvironment(match[1]!) ? { environment: match[1], customerId: match[2]! } : null;
+}

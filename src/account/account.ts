@@ -1,6 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
+import { personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import { tenantOfName } from "../tenant";
 import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
@@ -26,6 +28,14 @@ export class Account extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     migrate(this.#sql);
+    if (privacy.hasUnkeyedSuppressions(this.#sql)) {
+      // Before any call: a suppression check must never meet the list half keyed.
+      void ctx.blockConcurrencyWhile(async () => {
+        const tenant = tenantOfName(ctx.id.name);
+        if (tenant === null) throw new Error("an account object's name names no tenant");
+        await privacy.keyUnkeyedSuppressions(ctx.storage, personHasher(env, tenant));
+      });
+    }
   }
 
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */

@@ -1,3 +1,4 @@
+import { personHasher } from "../contact-info/person-keys";
 import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
@@ -23,7 +24,12 @@ const KEYS_PER_INSERT = 1_000;
  * only verdicts cached, verdict-cache.ts): none for a test batch (never cached).
  * Read before the erase's transaction; person keys never change after creation.
  */
-export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow, among: readonly number[] | null = null): Promise<string[]> {
+export async function cacheKeysToErase(
+  env: Env,
+  sql: SqlStorage,
+  row: BatchRow,
+  among: readonly number[] | null = null,
+): Promise<string[]> {
   if (row.environment !== "live") return [];
   // All items, or those of `among` (an erasure of one person).
   const items = `(SELECT * FROM items WHERE ?1 IS NULL OR idx IN (SELECT value FROM json_each(?1))) AS items`;
@@ -42,7 +48,7 @@ export async function cacheKeysToErase(sql: SqlStorage, row: BatchRow, among: re
     .flatMap(({ address }) => (typeof address === "string" ? [address] : []));
   const { owner, fields } = batchCacheScope(row);
   const verdictKeys = await Promise.all(addresses.map((address) => verdictCacheKey(owner, address)));
-  return [...(await erasableCacheKeys(owner, fields, personKeys)), ...verdictKeys];
+  return [...(await erasableCacheKeys(owner, fields, personKeys, personHasher(env, owner))), ...verdictKeys];
 }
 
 /** Saves the keys to purge; within the erase's transaction. */

@@ -1,8 +1,8 @@
 import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import { personHasher } from "../contact-info/person-keys";
 import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
 import { logError } from "../log";
-import { sha256Hex } from "../sha256";
 import type { BatchRow } from "./batch-row";
 
 /**
@@ -14,10 +14,12 @@ import type { BatchRow } from "./batch-row";
  */
 export class CacheWrites {
   readonly #cache: ResultCache;
+  readonly #env: Env;
   readonly #pending = new Set<Promise<void>>();
 
-  constructor(cache: ResultCache) {
+  constructor(cache: ResultCache, env: Env) {
     this.#cache = cache;
+    this.#env = env;
   }
 
   /**
@@ -53,12 +55,13 @@ export class CacheWrites {
         .map((row) => [row.idx, row]),
     );
     const { owner, fields } = batchCacheScope(row);
+    const hasher = personHasher(this.#env, owner);
     const write = Promise.all(
       cacheable.map(async (outcome) => {
         const person = people.get(outcome.index);
         if (person === undefined || outcome.status !== "completed") return;
         const { emails, phones, sources } = outcome;
-        const personHash = person.person_hash ?? (await sha256Hex(person.person_key));
+        const personHash = person.person_hash ?? (await hasher.hash([person.person_key]))[0]!;
         await this.#cache.put(resultCacheKey(owner, fields, personHash), { emails, phones, sources });
       }),
     ).then(

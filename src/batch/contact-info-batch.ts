@@ -63,7 +63,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
       storage: ctx.storage,
       sql: this.#sql,
       cache,
-      cacheWrites: new CacheWrites(cache),
+      cacheWrites: new CacheWrites(cache, env),
       pages: new PageCache(),
       events: new EventStreams(ctx.storage),
     };
@@ -174,7 +174,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     const row = this.#ownedRow(owner);
     if (!row) return null;
-    const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.#sql, row) : []);
+    const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.env, this.#sql, row) : []);
     this.#parts.pages.clear();
     this.#parts.events.notify();
     log("batch_deleted", { batchId: requireBatchRow(this.#sql).id, environment: owner.environment });

@@ -67,7 +67,7 @@ export async function erasePersonItems(
       config,
     );
   }
-  const cacheKeys = await cacheKeysToErase(sql, row, indexes);
+  const cacheKeys = await cacheKeysToErase(parts.env, sql, row, indexes);
   await cacheWrites.settled();
   await Promise.all(cacheKeys.map((key) => cache.delete(key)));
   storage.transactionSync(() => eraseItemsInPlace(storage, indexes, erasedAt));

@@ -208,4 +208,9 @@ export const MIGRATIONS: readonly string[] = [
   // message to the do-not-enrich check and the result cache. Rows from before have none;
   // what reads them hashes the item then.
   `ALTER TABLE items ADD COLUMN hashes TEXT;`,
+  // Keyed hashes (person-keys.ts), and one identity rule for names: the items' plain SHA-256
+  // hashes are dropped (what reads an item without hashes makes them, keyed, by the rule of
+  // today), and the batch sends its people to its account's index again, which forgot them.
+  `UPDATE items SET hashes = NULL WHERE hashes IS NOT NULL;
+   UPDATE batch SET people_indexed = 0;`,
 ];

@@ -1,6 +1,5 @@
 import type { PersonIndexEntry } from "../account/privacy-store";
-import { hashKeys, type PersonHashes, storedItemKeys } from "../contact-info/person-keys";
-import { sha256Hex } from "../sha256";
+import { personHasher, storedItemKeys } from "../contact-info/person-keys";
 import type { BatchRow } from "./batch-row";
 
 // The batch's part of its account's person index (account/privacy-store.ts): its
@@ -17,7 +16,11 @@ const ITEMS_PER_REPORT = 1_000;
  * The next chunk of index entries and the index the next chunk starts from (none yet, while the
  * batch is processed), or null when there is nothing left to send: every item was, or the batch is gone.
  */
-export async function peopleToIndex(sql: SqlStorage, row: BatchRow): Promise<{ entries: PersonIndexEntry[]; through: number } | null> {
+export async function peopleToIndex(
+  env: Env,
+  sql: SqlStorage,
+  row: BatchRow,
+): Promise<{ entries: PersonIndexEntry[]; through: number } | null> {
   if (row.deleted_at !== null || row.expired_at !== null) return null;
   const { from } = sql.exec<{ from: number }>('SELECT people_indexed AS "from" FROM batch').one();
   if (from >= row.total_items) return null;
@@ -37,19 +40,16 @@ FROM items, json_each(items.hashes, '$.keys') AS key WHERE ${chunk} NOT NULL`,
     )
     .one();
   const entries: PersonIndexEntry[] = JSON.parse(hashed);
-  // Items stored before hashes were (or invalid at submission, whose input may still identify someone): hashed now.
+  // Items stored before their hashes were keyed (or invalid at submission, whose input may still identify someone): hashed now.
   const unhashed = sql.exec<{ input: string }>(`SELECT input FROM items WHERE ${chunk} NULL`, from, through).toArray();
+  const hasher = personHasher(env, { customerId: row.customer_id, environment: row.environment });
   for (const { input } of unhashed) {
-    const item = await hashesOfInput(input);
-    if (item) entries.push(...item.keys.map((key): PersonIndexEntry => [key, item.person]));
+    const item = storedItemKeys(input);
+    if (item === null) continue;
+    const [person, ...keys] = await hasher.hash([item.personKey, ...item.keys]);
+    entries.push(...keys.map((key): PersonIndexEntry => [key, person!]));
   }
   return { entries, through };
-}
-
-/** The hashes of an item stored before they were made at submission (or invalid: its input may still identify someone). */
-async function hashesOfInput(input: string): Promise<PersonHashes | null> {
-  const item = storedItemKeys(input);
-  return item && { person: await sha256Hex(item.personKey), keys: await hashKeys(item.keys) };
 }
 
 /** The account stored the chunk: the next report sends the one after. */

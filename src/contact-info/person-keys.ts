@@ -1,47 +1,86 @@
 import * as z from "zod";
-import { sha256Hex } from "../sha256";
+import { hexOf, hmacKey, hmacSha256, sha256Hex } from "../sha256";
+import { type Tenant, tenantName } from "../tenant";
+import { nameIdentities } from "./names";
 import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from "./person";
 
-// The keys a person is found by, for erasure and the suppression list: one per
-// identifier the person carries (an email, a LinkedIn profile, a name with a
-// company domain, a name with a company name), each the `personKey` of a person
-// holding only that identifier, so an item submitted with more fields is still
-// found by any one of them. Stored only hashed (SHA-256, as the result cache
-// hashes a person key): the account's index and suppression list hold the hashes;
-// batch objects match their items against the keys themselves. An item's hashes are
-// made once, at submission (`personHashes`), and travel with it: the do-not-enrich
-// check, the person index and the result cache all read them, none hashes again.
-
-/** The person's name as one text: fullName, else "first last"; undefined without one. */
-function nameOf(person: NormalizedPerson): string | undefined {
-  if (person.fullName !== undefined) return person.fullName;
-  return person.firstName !== undefined && person.lastName !== undefined ? `${person.firstName} ${person.lastName}` : undefined;
-}
+// The keys a person is found by, for erasure, the do-not-enrich list and the person
+// index: one per identifier a lookup could have used (an email, a LinkedIn profile,
+// each name a finder could have asked with (names.ts), with the company's domain or
+// name), each the `personKey` of a person holding only that identifier, so an item
+// submitted with more fields, or written another way, is still found by any one of them.
+//
+// Stored only as keyed hashes: HMAC-SHA-256 under a key of the customer's own, derived
+// from the PERSON_KEY_SECRET Worker secret, of the identifier key's SHA-256. Keyed, so
+// no hash can be reversed by hashing likely emails, nor matched across customers; over
+// the SHA-256, so a list that held plain SHA-256 hashes could be keyed without the
+// identifiers it no longer has (docs/storage.md). Batch objects match their items
+// against the keys themselves. An item's hashes are made once, at submission
+// (`personHashes`), and travel with it: the do-not-enrich check, the person index and
+// the result cache all read them, none hashes again.
 
 /** The person's identifier keys (unhashed): what an erasure matches items by, inside the batch object. */
 export function identifierKeys(person: NormalizedPerson): string[] {
   const keys: string[] = [];
   if (person.email !== undefined) keys.push(personKey({ email: person.email }));
   if (person.linkedinSlug !== undefined) keys.push(personKey({ linkedinSlug: person.linkedinSlug }));
-  const name = nameOf(person);
-  if (name !== undefined) {
+  for (const name of nameIdentities(person)) {
     if (person.companyDomain !== undefined) keys.push(personKey({ fullName: name, companyDomain: person.companyDomain }));
     if (person.companyName !== undefined) keys.push(personKey({ fullName: name, companyName: person.companyName }));
   }
   return keys;
 }
 
-/** The hashed keys: what the account's index and suppression list hold. */
-export const hashKeys = (keys: readonly string[]): Promise<string[]> => Promise.all(keys.map((key) => sha256Hex(key)));
+/** Hashes texts under one customer's key; `rekey` keys a plain SHA-256 hash (hex) as `hash` would have. */
+export interface PersonHasher {
+  hash(texts: readonly string[]): Promise<string[]>;
+  rekey(sha256Hexes: readonly string[]): Promise<string[]>;
+}
 
-/** An item's hashes: of its whole person key (its results' cache key) and of each identifier key. */
-export const personHashesSchema = z.object({ person: z.string(), keys: z.array(z.string()) });
+// A Worker secret of at least this many characters: shorter would be guessable.
+const SECRET_MIN_LENGTH = 32;
+// Customers' keys kept per isolate; past this many the map starts again (a key is one HMAC to remake).
+const KEYS_KEPT = 1_000;
+const customerKeys = new Map<string, Promise<CryptoKey>>();
+let keysOfSecret: string | undefined;
+
+type PersonKeySecret = { PERSON_KEY_SECRET?: string };
+
+/** The hasher of one customer in one environment (`test` and `live` hash apart). */
+export function personHasher(env: Env, owner: Pick<Tenant, "customerId" | "environment">): PersonHasher {
+  const secret = (env as Env & PersonKeySecret).PERSON_KEY_SECRET;
+  if (secret === undefined || secret.length < SECRET_MIN_LENGTH) {
+    throw new Error(`PERSON_KEY_SECRET must be set to a secret of at least ${SECRET_MIN_LENGTH} characters`);
+  }
+  if (keysOfSecret !== secret || customerKeys.size >= KEYS_KEPT) {
+    customerKeys.clear();
+    keysOfSecret = secret;
+  }
+  const name = tenantName(owner);
+  let key = customerKeys.get(name);
+  if (key === undefined) {
+    key = hmacKey(secret).then(async (master) => hmacKey(await hmacSha256(master, `person-keys/1:${name}`)));
+    customerKeys.set(name, key);
+  }
+  const rekey = async (hexes: readonly string[]) => {
+    const customerKey = await key;
+    return Promise.all(hexes.map(async (hex) => hexOf(new Uint8Array(await hmacSha256(customerKey, hex)))));
+  };
+  return { rekey, hash: async (texts) => rekey(await Promise.all(texts.map((text) => sha256Hex(text)))) };
+}
+
+/**
+ * An item's hashes: of its whole person key (its results' cache key) and of each identifier key.
+ * `scheme` tells them from the plain SHA-256 hashes older deploys made (which a message may
+ * still carry): those do not parse, and what needs hashes makes them again.
+ */
+export const personHashesSchema = z.object({ scheme: z.literal("keyed"), person: z.string(), keys: z.array(z.string()) });
 export type PersonHashes = z.infer<typeof personHashesSchema>;
 
 /** The hashes of a normalized person whose key is `key`. */
-export async function personHashes(person: NormalizedPerson, key: string): Promise<PersonHashes> {
-  const [hash, ...keys] = await hashKeys([key, ...identifierKeys(person)]);
-  return { person: hash!, keys };
+export async function personHashes(hasher: PersonHasher, person: NormalizedPerson, key: string): Promise<PersonHashes> {
+  const [hash, ...keys] = await hasher.hash([key, ...identifierKeys(person)]);
+  return { scheme: "keyed", person: hash!, keys };
 }
 
 // An item's input as a batch stored it: checked, since an older deploy may have written it.

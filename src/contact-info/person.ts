@@ -46,7 +46,7 @@ export const personInputSchema = z
   });
 
 /**
- * Trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of
+ * Unicode-normalized (NFC), trimmed, whitespace collapsed, lower-cased (case carries no meaning in any of
  * these), blanks dropped; domains (also of emails) in their ASCII (punycode) form.
  * A schema, because a normalized person also travels in queue messages.
  */
@@ -63,7 +63,9 @@ export type NormalizedPerson = z.infer<typeof normalizedPersonSchema>;
 
 export function normalizePerson(input: PersonInput): NormalizedPerson {
   const person: NormalizedPerson = {};
-  const clean = (value: string | undefined) => (given(value) ? value.trim().replace(/\s+/g, " ").toLowerCase() : undefined);
+  // NFC first: the same text composed two ways (an "ë" as one code point, or "e" and its accent) is one value.
+  const clean = (value: string | undefined) =>
+    given(value) ? value.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase() : undefined;
   const set = <K extends keyof NormalizedPerson>(key: K, value: string | undefined) => {
     if (value !== undefined) person[key] = value;
   };

@@ -2,6 +2,8 @@
 // DIRECTORY entries. Pure: the import command (scripts/directory.ts) reads the
 // file and writes the result. Columns that name no directory field are ignored
 // (and listed); a CRM export imports as it is.
+
+import { firstAndLast, splitName } from "../contact-info/names";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
 import { decideMapping, fieldValue, isBadRow, matchColumn, parseCsvText, type Table, TableBuilder, websiteDomain } from "../file-core";
@@ -14,7 +16,6 @@ import {
   type LearnedPattern,
 } from "./directory";
 import { detectPattern, dominantPattern, type EmailPattern } from "./email-patterns";
-import { firstAndLast, splitName } from "./names";
 
 export const DIRECTORY_COLUMNS = [
   "firstName",

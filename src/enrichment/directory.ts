@@ -1,7 +1,7 @@
 import type { EmailType, PhoneType } from "../contact-info/contact";
+import { firstAndLast } from "../contact-info/names";
 import type { NormalizedPerson } from "../contact-info/person";
 import type { EmailPattern } from "./email-patterns";
-import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound, TransientProviderError } from "./provider";
 
 /**

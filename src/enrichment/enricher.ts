@@ -1,8 +1,8 @@
 import type { Config } from "../config";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
+import { personHasher } from "../contact-info/person-keys";
 import type { Environment } from "../environment";
-import { sha256Hex } from "../sha256";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";
@@ -57,7 +57,7 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
         providers: providersOf(environment),
         cache: owner && {
           store: cache,
-          key: resultCacheKey(owner, fields, hashes?.person ?? (await sha256Hex(personKey))),
+          key: resultCacheKey(owner, fields, hashes?.person ?? (await personHasher(env, owner).hash([personKey]))[0]!),
         },
         verification: {
           verifiers: verifiersOf(environment),

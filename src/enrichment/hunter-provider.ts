@@ -1,5 +1,5 @@
+import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
-import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 

@@ -1,7 +1,7 @@
+import { firstAndLast } from "../contact-info/names";
 import { directoryKey, type LearnedPattern, readDirectory } from "./directory";
 import { applyPattern } from "./email-patterns";
 import { lookupMx } from "./mx-lookup";
-import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import type { UpstreamCall } from "./upstream";
 

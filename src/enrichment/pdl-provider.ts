@@ -1,6 +1,6 @@
 import type { Email, Phone } from "../contact-info/contact";
+import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
-import { firstAndLast } from "./names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 

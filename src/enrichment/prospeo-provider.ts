@@ -1,4 +1,4 @@
-import { firstAndLast } from "./names";
+import { firstAndLast } from "../contact-info/names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { sourceReportSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS, type ContactField, emailSchema, phoneSchema } from "../contact-info/contact";
+import type { PersonHasher } from "../contact-info/person-keys";
 import { fieldsSchema } from "../contact-info/submission";
 import type { Environment } from "../environment";
 import { sha256Hex } from "../sha256";
@@ -30,16 +31,20 @@ export async function verdictCacheKey({ customerId, environment }: CacheOwner, a
 }
 
 /**
- * Every key a batch's people may be cached under: the customer's, and the one
- * deploys before per-customer keys wrote (`result:<environment>:<fields>:<hash>`,
- * expiring within RESULT_CACHE_TTL_SECONDS of that deploy).
+ * Every key a batch's people may be cached under: the customer's under the keyed hash
+ * (person-keys.ts); and, expiring within RESULT_CACHE_TTL_SECONDS of the deploys that
+ * changed them, under the plain SHA-256 of the person key, both the customer's and the
+ * one deploys before per-customer keys wrote (`result:<environment>:<fields>:<hash>`).
  */
 export async function erasableCacheKeys(
   owner: CacheOwner,
   fields: readonly ContactField[],
   personKeys: readonly string[],
+  hasher: PersonHasher,
 ): Promise<string[]> {
-  return cacheKeysOfHashes(owner, fields, await Promise.all(personKeys.map((key) => sha256Hex(key))));
+  const plain = await Promise.all(personKeys.map((key) => sha256Hex(key)));
+  const keyed = await hasher.rekey(plain);
+  return [...keyed.map((hash) => resultCacheKey(owner, fields, hash)), ...cacheKeysOfHashes(owner, fields, plain)];
 }
 
 const cacheKeysOfHashes = (owner: CacheOwner, fields: readonly ContactField[], hashes: readonly string[]) =>

@@ -1,7 +1,7 @@
 import type { Email, Phone, PhoneType } from "../contact-info/contact";
+import { asciiWord, splitName } from "../contact-info/names";
 import type { NormalizedPerson } from "../contact-info/person";
 import { DeliberateFault } from "../log";
-import { asciiWord, splitName } from "./names";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
 /** Company domains that make the sandbox act out an outcome; see README. */
@@ -82,14 +82,17 @@ async function digest(personKey: string): Promise<Uint8Array> {
 
 function nameParts(person: NormalizedPerson): { first: string; last: string } {
   // Without a name, the sandbox makes one up from the LinkedIn slug or the address.
+  // First + last when both are given, else the full name, as every finder (contact-info/names.ts).
   const name = splitName(
-    person.firstName || person.lastName
-      ? [person.firstName ?? "", person.lastName ?? ""]
+    person.firstName && person.lastName
+      ? [person.firstName, person.lastName]
       : person.fullName
         ? person.fullName
-        : person.linkedinSlug
-          ? person.linkedinSlug.split(/[-_.]/).filter((word) => !/\d/.test(word))
-          : (person.email?.split("@")[0]?.split(/[._-]/) ?? []),
+        : person.firstName || person.lastName
+          ? [person.firstName ?? "", person.lastName ?? ""]
+          : person.linkedinSlug
+            ? person.linkedinSlug.split(/[-_.]/).filter((word) => !/\d/.test(word))
+            : (person.email?.split("@")[0]?.split(/[._-]/) ?? []),
   );
   return { first: asciiWord(name.first), last: asciiWord(name.last) };
 }

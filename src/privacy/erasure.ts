@@ -1,7 +1,7 @@
 import { accountStub } from "../account/stub";
 import { batchStub } from "../batch/stub";
 import type { NormalizedPerson } from "../contact-info/person";
-import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt } from "../contact-info/privacy-views";
 import { cacheKeysOfPeople, verdictCacheKey } from "../enrichment/result-cache";
 import { log } from "../log";
@@ -24,7 +24,7 @@ const DELETES_AT_ONCE = 50;
  */
 export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPerson, suppress: boolean): Promise<ErasureReceipt> {
   const keys = identifierKeys(person);
-  const hashed = await hashKeys(keys);
+  const hashed = await personHasher(env, tenant).hash(keys);
   const account = accountStub(env, tenant);
   const erasedAt = new Date().toISOString();
   const { batchIds, personHashes } = await account.holders(hashed);

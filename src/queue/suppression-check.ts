@@ -2,7 +2,7 @@ import { accountStub } from "../account/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
-import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { PendingMessage } from "./pending-only";
 
 // The do-not-enrich list is checked when items are processed, not at submission:
@@ -20,21 +20,17 @@ const SUPPRESSED: ItemError = { code: "suppressed", message: "the person is on t
 export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<ItemOutcome[]> {
   const body = pending[0]?.message.body;
   if (body?.customerId === undefined) return [];
-  // The hashes made at submission; an item of an older deploy's message is hashed now.
+  const tenant = { customerId: body.customerId, environment: body.environment, jurisdiction: jurisdictionOfBatch(body.batchId) };
+  const hasher = personHasher(env, tenant);
+  // The hashes made at submission; an item without them (stored before its batch's hashes were keyed) is hashed now.
   const items = await Promise.all(
     pending.flatMap(({ items }) =>
-      items.map(async ({ index, person, hashes }) => ({ index, keys: hashes?.keys ?? (await hashKeys(identifierKeys(person))) })),
+      items.map(async ({ index, person, hashes }) => ({ index, keys: hashes?.keys ?? (await hasher.hash(identifierKeys(person))) })),
     ),
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];
   if (keys.length === 0) return [];
-  const listed = new Set(
-    await accountStub(env, {
-      customerId: body.customerId,
-      environment: body.environment,
-      jurisdiction: jurisdictionOfBatch(body.batchId),
-    }).suppressedAmong(keys),
-  );
+  const listed = new Set(await accountStub(env, tenant).suppressedAmong(keys));
   if (listed.size === 0) return [];
   return items
     .filter((item) => item.keys.some((key) => listed.has(key)))

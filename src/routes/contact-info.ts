@@ -6,7 +6,7 @@ import { newBatchId } from "../batch-id";
 import { readConfig } from "../config";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
-import { personHashes } from "../contact-info/person-keys";
+import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
 import { parseSubmission, type Submission } from "../contact-info/submission";
 import { estimateOf, estimateSchema } from "../credits/estimate";
 import { verifiersFor } from "../enrichment/providers";
@@ -38,13 +38,13 @@ function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): s
  * The submitted items, each valid one normalized and hashed once (its key merges duplicates; all three
  * travel in its queue message and are stored with it), and their leaders.
  */
-async function intake(submission: Submission) {
+async function intake(submission: Submission, hasher: PersonHasher) {
   const items = await Promise.all(
     submission.items.map(async (item) => {
       if (item.error) return item;
       const person = normalizePerson(item.input);
       const key = personKey(person);
-      return { ...item, person, personKey: key, hashes: await personHashes(person, key) };
+      return { ...item, person, personKey: key, hashes: await personHashes(hasher, person, key) };
     }),
   );
   return { items, leaders: leaderIndexes(items) };
@@ -119,7 +119,7 @@ export const submitBatch = declareRoute({
     // exists, so a retry after a crash finds this batch instead of making another.
     const batchId = c.get("idempotentBatchId") ?? newBatchId(apiKey.jurisdiction);
     const location = `/v2/${environment}/person/contact-info/${batchId}`;
-    const { items, leaders } = await intake(submission);
+    const { items, leaders } = await intake(submission, personHasher(c.env, apiKey));
     const createdAt = new Date().toISOString();
     const stub = batchStub(c.env, batchId);
     // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
@@ -194,7 +194,7 @@ export const estimateBatch = declareRoute({
     const config = readConfig(c.env);
     const environment = c.get("environment");
     const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
-    const { items, leaders } = await intake(submission);
+    const { items, leaders } = await intake(submission, personHasher(c.env, c.get("apiKey")));
     // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
     // the leaders are what the batch would look up.
     let cachedItems = 0;

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { suppressionPaging } from "../account/suppression-query";
-import { hashKeys, identifierKeys } from "../contact-info/person-keys";
+import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import {
   erasureRequestSchema,
   MAX_SUPPRESSIONS_PER_REQUEST,
@@ -155,8 +155,9 @@ export const addSuppressions = declareRoute({
   },
   handler: async (c) => {
     const people = parseSuppressionRequest(c.get("jsonBody"));
-    const keys = await Promise.all(people.map((person) => hashKeys(identifierKeys(person))));
     const tenant = tenantOf(c.get("apiKey"));
+    const hasher = personHasher(c.env, tenant);
+    const keys = await Promise.all(people.map((person) => hasher.hash(identifierKeys(person))));
     const { added } = await accountStub(c.env, tenant).suppress([...new Set(keys.flat())]);
     return c.json({ keys, added }, 200);
   },

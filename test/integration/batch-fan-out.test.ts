@@ -1,6 +1,5 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
@@ -19,6 +18,7 @@ import {
   untilAtRest,
   waitForCompletion,
 } from "../helpers";
+import { keyedHash } from "../keyed-hash";
 
 // The items sent to the item queue for one batch (other tests' batches share the queue).
 const sentFor = (queue: ReturnType<typeof faultyItemQueue>, batchId: string) =>
@@ -90,7 +90,7 @@ describe("the batch object's fan-out", () => {
   });
 
   it("sends each item's person as normalized and hashed once at submission, with its key, and merged duplicates not at all", async () => {
-    const { key } = await createKey();
+    const { key, record } = await createKey();
     const queue = faultyItemQueue((real, messages) => real(messages));
     const ada = { firstName: "  Ada ", lastName: "LOVELACE", companyDomain: "Analytical.Example" };
     const grace = person({ firstName: "Grace", lastName: "Hopper" });
@@ -101,13 +101,13 @@ describe("the batch object's fan-out", () => {
     expect(normalized).toEqual({ firstName: "ada", lastName: "lovelace", companyDomain: "analytical.example" });
     const common = { batchId, environment: "test", fields: ["email", "phone"] };
     // The hashes the do-not-enrich check and the result cache read, made by node:crypto here.
-    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    const hash = (text: string) => keyedHash(record.customerId, "test", text);
     const sent = (index: number, person: NormalizedPerson) => ({
       ...common,
       index,
       person,
       personKey: personKey(person),
-      hashes: { person: sha256(personKey(person)), keys: identifierKeys(person).map(sha256) },
+      hashes: { scheme: "keyed", person: hash(personKey(person)), keys: identifierKeys(person).map(hash) },
     });
     expect(sentFor(queue, batchId)).toEqual([sent(0, normalized), sent(2, normalizePerson(grace))]);
   });

@@ -8,7 +8,6 @@ import type { ItemOutcome, NewBatch } from "../../src/contact-info/batch-contrac
 import { normalizePerson, personKey } from "../../src/contact-info/person";
 import type { Estimate } from "../../src/credits/estimate";
 import { resultCacheKey } from "../../src/enrichment/result-cache";
-import { sha256Hex } from "../../src/sha256";
 import {
   createKey,
   deliver,
@@ -25,6 +24,7 @@ import {
   untilAtRest,
   waitForCompletion,
 } from "../helpers";
+import { keyedHash } from "../keyed-hash";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -142,7 +142,9 @@ describe("maxCredits, the batch's cap", () => {
     expect(await stub.record([found(0), found(1)])).toEqual({ recorded: 2 });
     const owner = { customerId: record.customerId, environment: "live" as const };
     const cached = await Promise.all(
-      batch.items.map(async (item) => env.RESULT_CACHE.get(resultCacheKey(owner, batch.fields, await sha256Hex(item.personKey!)))),
+      batch.items.map(async (item) =>
+        env.RESULT_CACHE.get(resultCacheKey(owner, batch.fields, keyedHash(owner.customerId, "live", item.personKey!))),
+      ),
     );
     expect(cached.map((entry) => entry !== null)).toEqual([true, false]);
   });
@@ -208,7 +210,7 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
     const cacheKey = resultCacheKey(
       { customerId: record.customerId, environment: "live" },
       ["email", "phone"],
-      await sha256Hex(personKey(normalizePerson(cached))),
+      keyedHash(record.customerId, "live", personKey(normalizePerson(cached))),
     );
     await env.RESULT_CACHE.put(
       cacheKey,

@@ -1,6 +1,5 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { batchStub } from "../../src/batch/stub";
@@ -22,6 +21,7 @@ import {
   untilAtRest,
   waitForCompletion,
 } from "../helpers";
+import { keyedHash } from "../keyed-hash";
 import { captureLogs } from "../log-capture";
 
 // Erasure of a person (POST …/privacy/erasures) across a customer's batches and
@@ -248,7 +248,7 @@ describe("POST …/privacy/erasures", () => {
     expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({ items: 0, batches: 0 });
   });
 
-  it("indexes each person by the hashes made once at submission: SHA-256 of their person key and identifier keys", async () => {
+  it("indexes each person by the keyed hashes made once at submission, of their person key and identifier keys", async () => {
     const { key, record } = await createKey();
     const people = [
       { email: "Hashed.Once@Example.com", fullName: "Hash Once", companyDomain: "once.example" },
@@ -259,10 +259,10 @@ describe("POST …/privacy/erasures", () => {
     await waitForCompletion(key, batchId);
     await untilIndexed(record.customerId, 1, "test");
     // Hashed here by node:crypto, from the keys the submission made.
-    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    const hash = (text: string) => keyedHash(record.customerId, "test", text);
     const expected = people.slice(0, 2).map((input) => {
       const person = normalizePerson(input);
-      return { person: sha256(personKey(person)), keys: identifierKeys(person).map(sha256) };
+      return { scheme: "keyed", person: hash(personKey(person)), keys: identifierKeys(person).map(hash) };
     });
     const stored = await runInDurableObject(batchStub(env, batchId), (_, state) =>
       state.storage.sql.exec<{ hashes: string | null }>("SELECT hashes FROM items ORDER BY idx").toArray(),

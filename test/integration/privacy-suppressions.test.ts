@@ -126,6 +126,28 @@ describe("a suppressed person's items", () => {
     expect(await mentions(other.companyDomain)).toBeGreaterThan(0);
   });
 
+  // Issue 34, finding 1: the list's keys are those of every name a finder could have asked with.
+  it.each([
+    [
+      "an item that also carries another full name",
+      { firstName: "Supp", lastName: "Hunter" },
+      { fullName: "Supp Other", firstName: "Supp", lastName: "Hunter" },
+    ],
+    [
+      "a name composed another way (NFC listed, NFD submitted)",
+      { fullName: "Zoë Ünal".normalize("NFC") },
+      { fullName: "Zoë Ünal".normalize("NFD") },
+    ],
+    ["a name given with a middle name", { firstName: "Ada", lastName: "Lovelace" }, { fullName: "Ada King Lovelace" }],
+  ])("are suppressed whatever the finders would ask them by: %s", async (_, listed, submitted) => {
+    const { key } = await createKey({ environment: "live" });
+    const domain = `suppressed-${crypto.randomUUID().slice(0, 8)}.example`;
+    expect((await put(key, { items: [{ ...listed, companyDomain: domain }] }, "live")).status).toBe(200);
+    const batch = await waitForCompletion(key, await submitBatch(key, { items: [{ ...submitted, companyDomain: domain }] }, "live"));
+    expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" }, credits: 0, sources: [] });
+    expect(await mentions(domain)).toBe(0);
+  });
+
   it("are suppressed when processed, so a suppression added after the submit still applies", async () => {
     const { key, record } = await createKey();
     const id = crypto.randomUUID();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { asciiWord, firstAndLast } from "../../src/contact-info/names";
 import { asciiDomain, asciiEmail, linkedinSlug, normalizePerson, personKey } from "../../src/contact-info/person";
 import { toE164 } from "../../src/contact-info/phone";
 import { applyPattern, detectPattern, dominantPattern, EMAIL_PATTERNS } from "../../src/enrichment/email-patterns";
-import { asciiWord, firstAndLast } from "../../src/enrichment/names";
 
 describe("phone numbers", () => {
   it.each([

@@ -1,9 +1,13 @@
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizePerson } from "../../src/contact-info/person";
-import { hashKeys, identifierKeys, storedItemKeys } from "../../src/contact-info/person-keys";
+import { firstAndLast } from "../../src/contact-info/names";
+import { normalizePerson, type PersonInput } from "../../src/contact-info/person";
+import { identifierKeys, personHasher, storedItemKeys } from "../../src/contact-info/person-keys";
 import { sha256Hex } from "../../src/sha256";
 
-const keysOf = (input: Parameters<typeof normalizePerson>[0]) => identifierKeys(normalizePerson(input));
+const keysOf = (input: PersonInput) => identifierKeys(normalizePerson(input));
+const shareAKey = (a: PersonInput, b: PersonInput) => keysOf(a).some((key) => keysOf(b).includes(key));
 
 describe("a person's identifier keys", () => {
   it("give one key per identifier the person carries", () => {
@@ -44,15 +48,97 @@ describe("a person's identifier keys", () => {
     );
   });
 
-  it("are hashed with SHA-256 as the result cache hashes a person key: a person given by one identifier alone has that hash as its cache hash", async () => {
-    const person = normalizePerson({ email: "a@example.com" });
-    const [hash] = await hashKeys(identifierKeys(person));
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(hash).toBe(await sha256Hex(storedItemKeys(JSON.stringify({ email: "a@example.com" }))!.personKey));
+  it("index an item with both a full name and first + last names under each (the finders ask with first + last)", () => {
+    const item = { fullName: "Supp Other", firstName: "Supp", lastName: "Hunter", companyDomain: "x.example" };
+    expect(shareAKey(item, { firstName: "Supp", lastName: "Hunter", companyDomain: "x.example" })).toBe(true);
+    expect(shareAKey(item, { fullName: "Supp Other", companyDomain: "x.example" })).toBe(true);
+  });
+
+  it("fold names as the finders do: accents, case, composition, middle names", () => {
+    const nfc = "Zoë Ünal".normalize("NFC");
+    const nfd = "Zoë Ünal".normalize("NFD");
+    expect(nfc).not.toBe(nfd);
+    expect(shareAKey({ fullName: nfc, companyDomain: "x.example" }, { fullName: nfd, companyDomain: "x.example" })).toBe(true);
+    expect(
+      shareAKey({ fullName: nfc, companyDomain: "x.example" }, { firstName: "zoe", lastName: "UNAL", companyDomain: "x.example" }),
+    ).toBe(true);
+    expect(
+      shareAKey({ fullName: "Ada King Lovelace", companyDomain: "x.example" }, { fullName: "Ada Lovelace", companyDomain: "x.example" }),
+    ).toBe(true);
+    expect(shareAKey({ fullName: "Ada Lovelace", companyDomain: "x.example" }, { fullName: "Ada Byron", companyDomain: "x.example" })).toBe(
+      false,
+    );
+  });
+
+  it("keep a name in another script as written, however it was composed", () => {
+    const name = "김 다은";
+    expect(
+      shareAKey(
+        { fullName: name.normalize("NFC"), companyDomain: "x.example" },
+        { fullName: name.normalize("NFD"), companyDomain: "x.example" },
+      ),
+    ).toBe(true);
+    expect(shareAKey({ fullName: "김 다은", companyDomain: "x.example" }, { fullName: "이 다은", companyDomain: "x.example" })).toBe(false);
+  });
+
+  it("are shared by any two inputs a finder would ask about alike (property)", () => {
+    // Words with accents (composed or not), apostrophes, case and other scripts.
+    const word = fc
+      .array(fc.constantFrom("a", "d", "Z", "o", "ë", "e\u0308", "Ü", "'", "-", "é", "ß", "l", "김", "ø"), { minLength: 1, maxLength: 6 })
+      .map((letters) => letters.join(""));
+    const name = fc.array(word, { minLength: 1, maxLength: 4 });
+    // The same name given as first + last, as a full name, or as both (with another full name).
+    const shapes = (words: string[], other: string[]): PersonInput[] => [
+      { fullName: words.join(" ") },
+      { fullName: words.join("  ").normalize("NFD") },
+      { firstName: words[0], lastName: words.length > 1 ? words[words.length - 1] : undefined, fullName: other.join(" ") },
+      { firstName: words[0]!.toUpperCase(), lastName: words.length > 1 ? words[words.length - 1] : undefined },
+    ];
+    fc.assert(
+      fc.property(name, name, name, fc.nat(3), fc.nat(3), (words, otherA, otherB, shapeA, shapeB) => {
+        const a = { ...shapes(words, otherA)[shapeA]!, companyDomain: "x.example" };
+        const b = { ...shapes(words, otherB)[shapeB]!, companyDomain: "X.example" };
+        const queryA = firstAndLast(normalizePerson(a));
+        const queryB = firstAndLast(normalizePerson(b));
+        if (queryA === null || queryB === null || queryA.first !== queryB.first || queryA.last !== queryB.last) return;
+        expect(shareAKey(a, b)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("read a stored input, and refuse one that is not an item's", () => {
     expect(storedItemKeys(JSON.stringify({ email: "a@example.com", externalId: "x" }))?.keys).toEqual(keysOf({ email: "a@example.com" }));
     expect(storedItemKeys(JSON.stringify({ email: 42 }))).toBeNull();
+  });
+});
+
+describe("keyed hashes of identifier keys", () => {
+  const customer = { customerId: "cust-a", environment: "live" } as const;
+  const [key] = keysOf({ email: "a@example.com" });
+
+  it("are 64 hex digits, the same each time for one customer, never the plain SHA-256", async () => {
+    const [hash] = await personHasher(env, customer).hash([key!]);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await personHasher(env, customer).hash([key!])).toEqual([hash]);
+    expect(hash).not.toBe(await sha256Hex(key!));
+  });
+
+  it("differ between customers, between environments and between secrets", async () => {
+    const [hash] = await personHasher(env, customer).hash([key!]);
+    expect(await personHasher(env, { ...customer, customerId: "cust-b" }).hash([key!])).not.toEqual([hash]);
+    expect(await personHasher(env, { ...customer, environment: "test" }).hash([key!])).not.toEqual([hash]);
+    const otherSecret = { ...env, PERSON_KEY_SECRET: "pks_anothersecret000000000000000000000000" } as Env;
+    expect(await personHasher(otherSecret, customer).hash([key!])).not.toEqual([hash]);
+  });
+
+  it("key a plain SHA-256 hash of an older deploy's list as they key its identifier", async () => {
+    const hasher = personHasher(env, customer);
+    expect(await hasher.rekey([await sha256Hex(key!)])).toEqual(await hasher.hash([key!]));
+  });
+
+  it("need the secret: a missing or short one is refused", () => {
+    expect(() => personHasher({ ...env, PERSON_KEY_SECRET: undefined } as Env, customer)).toThrow(/PERSON_KEY_SECRET/);
+    expect(() => personHasher({ ...env, PERSON_KEY_SECRET: "short" } as Env, customer)).toThrow(/PERSON_KEY_SECRET/);
   });
 });
