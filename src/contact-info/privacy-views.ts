@@ -12,7 +12,7 @@ export const suppressionKeySchema = z
     documented(
       OPENAPI_METADATA && {
         description:
-          "SHA-256 (hex) of one identifier of the person, normalized: an email, a LinkedIn profile, or a name with a company domain or name. A person given with several identifiers has one key for each.",
+          "A keyed hash (HMAC-SHA-256, hex, under a key of this customer's own) of one identifier of the person, normalized: an email, a LinkedIn profile, or a name (first and last words, folded: case, accents and middle names do not matter) with a company domain or name. A person given with several identifiers has one key for each.",
         example: "5f1c0d3ab2e0f0a6d2c7b3e9a1f4c8d7e6b5a4f3e2d1c0b9a8f7e6d5c4b3a291",
       },
     ),

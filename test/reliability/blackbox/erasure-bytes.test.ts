@@ -106,13 +106,26 @@ describe("DELETE", () => {
 });
 
 describe("POST …/privacy/erasures", () => {
-  it("leaves none of the person's data in the batch's SQLite files, and the others' where it was", async () => {
+  // Issue 34, finding 1: by first + last name, an item that also carried another full name, its last
+  // name composed the other way (NFD submitted, NFC erased), is the person the lookup used.
+  it.each([
+    [
+      "as submitted",
+      (marker: string) => ({ firstName: marker, lastName: "Erased" }),
+      (marker: string) => ({ firstName: marker, lastName: "Erased" }),
+    ],
+    [
+      "by first + last name, the item having had another full name and its name composed otherwise",
+      (marker: string) => ({ fullName: `${marker} Other`, firstName: marker, lastName: "Érased".normalize("NFD") }),
+      (marker: string) => ({ firstName: marker, lastName: "Érased".normalize("NFC") }),
+    ],
+  ])("leaves none of the person's data in the batch's SQLite files, and the others' where it was: %s", async (_, submitted, erased) => {
     const marker = `Zp${crypto.randomUUID().replaceAll("-", "")}`;
     const kept = `Kp${crypto.randomUUID().replaceAll("-", "")}`;
     // The person four times (a leader and its followers, each with its own externalId), among 36 others.
     const items = Array.from({ length: 40 }, (_, i) =>
       i % 10 === 0
-        ? { externalId: `${marker}-ext-${i}`, firstName: marker, lastName: "Erased", companyDomain: "ok.example" }
+        ? { externalId: `${marker}-ext-${i}`, ...submitted(marker), companyDomain: "ok.example" }
         : { externalId: `${kept}-ext-${i}`, firstName: `${kept}${i}`, lastName: "Kept", companyDomain: "ok.example" },
     );
     const batchId = await api.submit({ items });
@@ -128,7 +141,7 @@ describe("POST …/privacy/erasures", () => {
         const response = await api.call("/v2/test/privacy/erasures", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ firstName: marker, lastName: "Erased", companyDomain: "ok.example", suppress: false }),
+          body: JSON.stringify({ ...erased(marker), companyDomain: "ok.example", suppress: false }),
         });
         return response.json<{ items: number; batches: number }>();
       },
