@@ -518,11 +518,13 @@ export interface components {
             code: "invalid_idempotency_key";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount: number;
         };
         /** @description RFC 9457 problem details, code `invalid_last_event_id`. */
         InvalidLastEventIdProblem: {
@@ -565,11 +567,13 @@ export interface components {
             code: "invalid_query";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount: number;
         };
         /** @description RFC 9457 problem details, code `invalid_request`. */
         InvalidRequestProblem: {
@@ -591,11 +595,13 @@ export interface components {
             code: "invalid_request";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors?: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount?: number;
         };
         /** @description RFC 9457 problem details, code `malformed_json`. */
         MalformedJsonProblem: {
@@ -1348,7 +1354,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -1535,7 +1542,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["InvalidIdempotencyKeyProblem"] | components["schemas"]["WebhookNotConfiguredProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -1815,7 +1823,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -2142,7 +2151,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -2524,7 +2534,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"] | components["schemas"]["InvalidLastEventIdProblem"];
@@ -2727,7 +2738,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -3056,7 +3068,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -3433,7 +3446,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -3613,7 +3627,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
