@@ -352,10 +352,15 @@ export interface components {
              */
             status: "pending" | "completed" | "failed";
             /**
-             * @description Set when completed. Finding nothing is not a failure.
+             * @description Set when completed. found: a requested contact is returned; not_found: none is (finding nothing is not a failure): every source said it knows nothing, or (see reason) the only emails found failed verification.
              * @enum {string|null}
              */
             outcome: "found" | "not_found" | null;
+            /**
+             * @description Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise, and on items finished before it was recorded.
+             * @enum {string}
+             */
+            reason?: "rejected_by_verification";
             /** @description The submitted fields. */
             input: {
                 [key: string]: string;

@@ -208,4 +208,8 @@ export const MIGRATIONS: readonly string[] = [
   // message to the do-not-enrich check and the result cache. Rows from before have none;
   // what reads them hashes the item then.
   `ALTER TABLE items ADD COLUMN hashes TEXT;`,
+  // Why a completed item is not_found although a source found something (batch-views.ts
+  // ITEM_REASONS), stored with its outcome so every view of the item says the same.
+  // Rows from before have none.
+  `ALTER TABLE items ADD COLUMN reason TEXT CHECK (reason IN ('rejected_by_verification'));`,
 ];
