@@ -47,6 +47,8 @@ const HEADERS = `/app
   X-Content-Type-Options: nosniff
 /app/*
   X-Content-Type-Options: nosniff
+/docs/*
+  X-Content-Type-Options: nosniff
 `;
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -31,8 +31,25 @@ interface LocalNamespace {
 // How many writes are in flight at once.
 const WRITES_AT_ONCE = 50;
 
+/**
+ * `run` with wrangler's logger on stderr: it prints through console.log (reading the config
+ * says "Using secrets defined in .dev.vars" when one exists), and the tools' stdout is their
+ * answer alone (`keys -- create --json | jq`).
+ */
+async function withWranglerLogsOnStderr<T>(run: () => Promise<T>): Promise<T> {
+  const { log, info, debug } = console;
+  console.log = console.info = console.debug = console.error;
+  try {
+    return await run();
+  } finally {
+    Object.assign(console, { log, info, debug });
+  }
+}
+
 /** The namespace id `wrangler dev` uses for `binding`: wrangler.toml's id, else the binding's name. */
-async function localNamespaceId(binding: string): Promise<{ configPath: string; id: string }> {
+const localNamespaceId = (binding: string) => withWranglerLogsOnStderr(() => readNamespaceId(binding));
+
+async function readNamespaceId(binding: string): Promise<{ configPath: string; id: string }> {
   // Loaded when needed: wrangler takes seconds to load, which --help and a usage mistake need not wait for.
   const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
   const { configPath } = unstable_readConfig({});

@@ -352,10 +352,15 @@ export interface components {
              */
             status: "pending" | "completed" | "failed";
             /**
-             * @description Set when completed. Finding nothing is not a failure.
+             * @description Set when completed. found: a requested contact is returned; not_found: none is (finding nothing is not a failure): every source said it knows nothing, or (see reason) the only emails found failed verification.
              * @enum {string|null}
              */
             outcome: "found" | "not_found" | null;
+            /**
+             * @description Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise, and on items finished before it was recorded.
+             * @enum {string}
+             */
+            reason?: "rejected_by_verification";
             /** @description The submitted fields. */
             input: {
                 [key: string]: string;
@@ -518,11 +523,13 @@ export interface components {
             code: "invalid_idempotency_key";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount: number;
         };
         /** @description RFC 9457 problem details, code `invalid_last_event_id`. */
         InvalidLastEventIdProblem: {
@@ -565,11 +572,13 @@ export interface components {
             code: "invalid_query";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount: number;
         };
         /** @description RFC 9457 problem details, code `invalid_request`. */
         InvalidRequestProblem: {
@@ -591,11 +600,13 @@ export interface components {
             code: "invalid_request";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
-            /** @description One entry per invalid field or parameter: where (`path`) and what is wrong. */
+            /** @description One entry per invalid field or parameter, the first 20: where (`path`) and what is wrong (an unknown-keys message names the first few). */
             errors?: {
                 path: string;
                 message: string;
             }[];
+            /** @description How many problems there were: `errors` lists the first 20, in order. */
+            errorCount?: number;
         };
         /** @description RFC 9457 problem details, code `malformed_json`. */
         MalformedJsonProblem: {
@@ -1014,7 +1025,7 @@ export interface components {
             /** @description What to find; default all of email, phone. */
             fields?: ("email" | "phone")[];
             /**
-             * @description Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.
+             * @description Where to POST the signed events webhookEvents names (by default batch.completed). https, port 443 or from 1024 up, no credentials; IP literals must be public unicast addresses and names such as localhost, *.local or *.internal are refused; test also allows http(s) to 127.0.0.1, localhost and [::1] for local development. The check is on the text: a public name that resolves to a private or loopback address (localtest.me, 127.0.0.1.nip.io) passes it. What stops such a delivery in live is the platform: a deployed Worker's fetch resolves names with Cloudflare's DNS and goes out to the public Internet, never into a private network (that takes a Workers VPC binding, which this Worker has none of), and redirects are never followed (see the README, Webhooks).
              * @example https://example.com/hooks/contact-info
              */
             webhookUrl?: string;
@@ -1348,7 +1359,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -1535,7 +1547,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["InvalidIdempotencyKeyProblem"] | components["schemas"]["WebhookNotConfiguredProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -1815,7 +1828,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -2142,7 +2156,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -2524,7 +2539,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"] | components["schemas"]["InvalidLastEventIdProblem"];
@@ -2727,7 +2743,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -3056,7 +3073,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
@@ -3433,7 +3451,8 @@ export interface operations {
                      *           "path": "limit",
                      *           "message": "must be at most 1000"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
@@ -3613,7 +3632,8 @@ export interface operations {
                      *           "path": "items",
                      *           "message": "must hold at least one item"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "errorCount": 1
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];

@@ -21,14 +21,15 @@ import { appendOutbox } from "./outbox";
  */
 export const RECORD_ITEMS = `UPDATE items SET status = o.value ->> 1, outcome = o.value ->> 2, emails = o.value ->> 3, phones = o.value ->> 4,
     error_code = o.value ->> 5, error_message = o.value ->> 6, from_cache = o.value ->> 7, sources = o.value ->> 8, finished_at = ?2,
-    credits = o.value ->> 9, found_earlier = NULL
+    credits = o.value ->> 9, reason = o.value ->> 10, found_earlier = NULL
   FROM jsonb_each(?1) AS o
   WHERE items.idx = o.value ->> 0 AND +items.status = 'pending'
   RETURNING items.idx`;
 
 /** The followers of the leaders just recorded take their results, found through items_by_leader; not their credits (a duplicate costs 0). */
 export const RECORD_FOLLOWERS = `UPDATE items SET status = l.status, outcome = l.outcome, emails = l.emails, phones = l.phones,
-    error_code = l.error_code, error_message = l.error_message, from_cache = l.from_cache, sources = l.sources, finished_at = l.finished_at
+    error_code = l.error_code, error_message = l.error_message, from_cache = l.from_cache, sources = l.sources, finished_at = l.finished_at,
+    reason = l.reason
   FROM (SELECT value AS idx FROM json_each(?1)) AS recorded JOIN items AS l ON l.idx = recorded.idx
   WHERE items.leader_idx = recorded.idx AND items.status = 'pending'
   RETURNING items.leader_idx AS idx, items.idx AS item`;
@@ -46,8 +47,9 @@ const outcomeRow = (outcome: ChargedOutcome) =>
         outcome.fromCache ? 1 : 0,
         JSON.stringify(outcome.sources),
         outcome.credits,
+        outcome.reason ?? null,
       ]
-    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources), 0];
+    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources), 0, null];
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of

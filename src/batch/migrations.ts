@@ -208,6 +208,10 @@ export const MIGRATIONS: readonly string[] = [
   // message to the do-not-enrich check and the result cache. Rows from before have none;
   // what reads them hashes the item then.
   `ALTER TABLE items ADD COLUMN hashes TEXT;`,
+  // Why a completed item is not_found although a source found something (batch-views.ts
+  // ITEM_REASONS), stored with its outcome so every view of the item says the same.
+  // Rows from before have none.
+  `ALTER TABLE items ADD COLUMN reason TEXT CHECK (reason IN ('rejected_by_verification'));`,
   // Keyed hashes (person-keys.ts), and one identity rule for names: the items' plain SHA-256
   // hashes are dropped (what reads an item without hashes makes them, keyed, by the rule of
   // today), and the batch sends its people to its account's index again, which forgot them.

@@ -1,4 +1,4 @@
-import { ITEM_OUTCOMES, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
+import { ITEM_OUTCOMES, ITEM_REASONS, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
 import { ENVIRONMENTS } from "../environment";
 import { applyMigrations } from "../sql-migrations";
 import { MIGRATIONS } from "./migrations";
@@ -65,7 +65,8 @@ const FRESH_SCHEMA = `
     credits INTEGER NOT NULL DEFAULT 0,
     event_seq INTEGER,
     erased_at TEXT,
-    hashes TEXT
+    hashes TEXT,
+    reason TEXT CHECK (reason IN (${inList(ITEM_REASONS)}))
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

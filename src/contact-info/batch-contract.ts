@@ -1,7 +1,7 @@
 // What crosses the RPC boundary of the batch Durable Object: its arguments and answers.
 
 import type { BatchOwner } from "../tenant";
-import type { BatchPageData, BatchSummary, SourceReport } from "./batch-views";
+import type { BatchPageData, BatchSummary, ItemReason, SourceReport } from "./batch-views";
 import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "./contact";
 import type { NormalizedPerson, PersonInput } from "./person";
 import type { PersonHashes } from "./person-keys";
@@ -71,6 +71,8 @@ export type ItemOutcome =
       index: number;
       status: "completed";
       outcome: Outcome;
+      /** Why a not_found item found nothing it returns, when a source did find something. */
+      reason?: ItemReason;
       emails: Email[];
       phones: Phone[];
       fromCache?: boolean;

@@ -9,6 +9,9 @@ const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
 export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
 /** A completed item's outcome; finding nothing is not a failure. */
 export const ITEM_OUTCOMES = ["found", "not_found"] as const;
+/** Why a completed item is `not_found` although a source found something: every email it found failed verification. */
+export const ITEM_REASONS = ["rejected_by_verification"] as const;
+export type ItemReason = (typeof ITEM_REASONS)[number];
 export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
@@ -65,7 +68,14 @@ export const itemViewSchema = /* @__PURE__ */ once(() =>
       index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
       externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
       status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
-      outcome: z.enum(ITEM_OUTCOMES).nullable().meta({ description: "Set when completed. Finding nothing is not a failure." }),
+      outcome: z.enum(ITEM_OUTCOMES).nullable().meta({
+        description:
+          "Set when completed. found: a requested contact is returned; not_found: none is (finding nothing is not a failure): every source said it knows nothing, or (see reason) the only emails found failed verification.",
+      }),
+      reason: z.enum(ITEM_REASONS).optional().meta({
+        description:
+          "Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise, and on items finished before it was recorded.",
+      }),
       input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
       emails: z.array(emailSchema),
       phones: z.array(phoneSchema),

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { badRequest } from "../http/errors";
-import type { FieldError } from "../http/problem";
+import { describeErrors, fieldErrorOf } from "../http/field-errors";
 import { documented } from "../once";
 import { type NormalizedPerson, normalizePerson, personInputSchema } from "./person";
 
@@ -44,19 +44,8 @@ export const suppressionRequestSchema = z
 function parse<T extends z.ZodType>(schema: T, body: unknown, what: string): z.infer<T> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const errors: FieldError[] = parsed.error.issues.map((issue) =>
-    issue.code === "unrecognized_keys"
-      ? {
-          path: [...issue.path, ...issue.keys.slice(0, 1)].join("."),
-          message: `unknown field ${issue.keys.map((key) => `'${key}'`).join(", ")}`,
-        }
-      : { path: issue.path.join("."), message: issue.message },
-  );
-  throw badRequest(
-    "invalid_request",
-    `The request body is not ${what}: ${errors.map((e) => `${e.path} ${e.message}`.trim()).join("; ")}.`,
-    errors,
-  );
+  const errors = parsed.error.issues.map((issue) => fieldErrorOf(issue));
+  throw badRequest("invalid_request", `The request body is not ${what}: ${describeErrors(errors)}.`, errors);
 }
 
 /** The person to erase, normalized, and whether to suppress them; a 400 invalid_request naming each problem. */

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { Environment } from "../environment";
 import { badRequest, tooManyItems } from "../http/errors";
+import { fieldErrorOf } from "../http/field-errors";
 import type { FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
@@ -74,7 +75,11 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   }
   const envelope = submissionSchema.safeParse(body);
   if (!envelope.success) {
-    throw badRequest("invalid_request", "The request body does not match the submission schema.", envelope.error.issues.map(fieldError));
+    throw badRequest(
+      "invalid_request",
+      "The request body does not match the submission schema.",
+      envelope.error.issues.map((issue) => fieldErrorOf(issue)),
+    );
   }
   const { webhookUrl } = envelope.data;
   const urlProblem = webhookUrl === undefined ? null : webhookUrlProblem(webhookUrl, environment);
@@ -95,17 +100,11 @@ export function parseItem(raw: unknown): SubmittedItem {
   if (parsed.success) {
     return { input: parsed.data, externalId: parsed.data.externalId ?? null, error: null };
   }
-  const message = parsed.error.issues.map((issue) => describe(fieldError(issue))).join("; ");
+  // An item has a few fields, so a few issues; fieldErrorOf names only the first unknown keys,
+  // so an item of a million keys stores a short message.
+  const message = parsed.error.issues.map((issue) => describe(fieldErrorOf(issue))).join("; ");
   const input = echoableFields(raw);
   return { input, externalId: input.externalId ?? null, error: { code: "invalid_input", message } };
-}
-
-function fieldError(issue: z.core.$ZodIssue): FieldError {
-  if (issue.code === "unrecognized_keys") {
-    const keys = issue.keys.map((key) => `'${key}'`).join(", ");
-    return { path: [...issue.path, ...issue.keys.slice(0, 1)].join("."), message: `unknown field ${keys}` };
-  }
-  return { path: issue.path.map(String).join("."), message: issue.message };
 }
 
 const describe = ({ path, message }: FieldError): string =>

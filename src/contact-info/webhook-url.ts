@@ -42,8 +42,11 @@ const isIpLiteral = (host: string) => host.startsWith("[") || ipaddr.IPv4.isVali
  * Why a webhook URL is refused, or null when it is acceptable. Both environments
  * take https to a public host on port 443 or an unprivileged port (≥ 1024);
  * `test` also takes http(s) on any port to this machine (127.0.0.1, localhost,
- * [::1]) for local development. Host names are checked without resolving them:
- * Workers cannot reach private networks, and redirects are never followed.
+ * [::1]) for local development. Host names are checked without resolving them (a
+ * Worker cannot resolve DNS itself), so a public name that resolves to a private address
+ * (localtest.me) passes: what stops it in live is the platform (a deployed Worker's
+ * fetch goes to the public Internet; private networks only through a Workers VPC binding)
+ * and deliveries that never follow redirects. The README's Webhooks section says so, with sources.
  */
 export function webhookUrlProblem(raw: string, environment: Environment): string | null {
   if (!URL.canParse(raw)) return "must be an absolute URL";

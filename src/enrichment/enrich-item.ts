@@ -1,6 +1,6 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Contacts } from "../contact-info/contact";
-import { completedItem, decideItem, type ItemResult } from "./item-decision";
+import { completedItem, decideItem, type ItemResult, outcomeOf } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type VerificationOptions, verifyEmails } from "./verification";
@@ -29,7 +29,7 @@ export interface EnrichOptions {
  * One attempt at an item: the result cache first, then the waterfall, then the
  * decision (decideItem), then the verifiers on the emails it would return or keep
  * for a retry (invalid ones are dropped, so an item left with nothing is
- * `not_found`). A result worth caching says so (`cacheable`): not when a verifier
+ * `not_found`, with reason `rejected_by_verification`). A result worth caching says so (`cacheable`): not when a verifier
  * could not answer. The batch caches it only if it records it, so nothing is
  * cached for a deleted batch.
  */
@@ -62,11 +62,12 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   if (result.status !== "completed") return { kind: "record", result, reports };
   const verified = await verifyEmails(result.emails, request.person, options.verification);
   const cacheable = decision.cacheable && verified.reports.every((report) => report.outcome !== "unavailable");
+  const asked = [...result.sources, ...verified.reports];
   const verifiedResult: ItemResult = {
     ...result,
-    outcome: verified.emails.length + result.phones.length > 0 ? "found" : "not_found",
+    ...outcomeOf({ emails: verified.emails, phones: result.phones }, asked),
     emails: verified.emails,
-    sources: [...result.sources, ...verified.reports],
+    sources: asked,
     ...(cacheable ? { cacheable: true } : {}),
   };
   return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)] };

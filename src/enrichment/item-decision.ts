@@ -1,6 +1,6 @@
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import type { SourceReport } from "../contact-info/batch-views";
-import type { ItemError } from "../contact-info/contact";
+import type { ItemReason, SourceReport } from "../contact-info/batch-views";
+import type { Contacts, ItemError, Outcome } from "../contact-info/contact";
 import type { FindResult } from "./provider";
 
 /** What the batch records for an item, less the item's index. */
@@ -28,9 +28,22 @@ export type Decision =
   | { kind: "record"; result: ItemResult /** A full answer, worth keeping in the result cache. */; cacheable: boolean }
   | { kind: "retry"; retryAfterSeconds: number | undefined; held: boolean };
 
+/**
+ * A completed item's outcome from what it returns and what its sources said. A data
+ * source reports `found` only for requested contacts it returned, and only verification
+ * drops any, so returning nothing after a data source found something means every email
+ * found was judged invalid: `not_found` then says why, and the README's "every source
+ * said not found" stays true of the rest. The same for a fresh and a cached result.
+ */
+export function outcomeOf({ emails, phones }: Contacts, sources: readonly SourceReport[]): { outcome: Outcome; reason?: ItemReason } {
+  if (emails.length + phones.length > 0) return { outcome: "found" };
+  const sourceFound = sources.some((source) => source.kind === undefined && source.outcome === "found");
+  return sourceFound ? { outcome: "not_found", reason: "rejected_by_verification" } : { outcome: "not_found" };
+}
+
 export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCache: boolean): ItemResult => ({
   status: "completed",
-  outcome: emails.length + phones.length > 0 ? "found" : "not_found",
+  ...outcomeOf({ emails, phones }, sources),
   emails,
   phones,
   fromCache,

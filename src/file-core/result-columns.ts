@@ -1,6 +1,7 @@
 // The columns the tools add to a user's file. Each is "enriched_" + its name; if
 // the input already has a column of that name (in any case), "_2", "_3", … is
-// added until it is new, so no reader ever confuses a user's column with ours.
+// added until it is new, so no reader ever confuses a user's column with ours. Files users hold
+// are read by position too: a new field goes last (`reason`, after `warnings`), never between.
 export const RESULT_FIELDS = [
   "batch_id",
   "status",
@@ -16,6 +17,7 @@ export const RESULT_FIELDS = [
   "error_code",
   "error_message",
   "warnings",
+  "reason",
 ] as const;
 type ResultField = (typeof RESULT_FIELDS)[number];
 export type ResultCells = Record<ResultField, string>;
@@ -38,6 +40,7 @@ export function resultColumnNames(header: readonly string[]): string[] {
 export interface ItemResult {
   status: string;
   outcome?: string | null;
+  reason?: string;
   emails: readonly { address: string; status: string; confidence: number; source: string }[];
   phones: readonly { number: string; type: string; confidence: number; source: string }[];
   error?: { code: string; message: string } | null;
@@ -65,6 +68,7 @@ export function resultCells(batchId: string, item: ItemResult, warnings: readonl
     error_code: item.error?.code ?? "",
     error_message: item.error?.message ?? "",
     warnings: warnings.join("; "),
+    reason: item.reason ?? "",
   };
 }
 

@@ -28,10 +28,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The most field errors a problem lists; `errorCount` says how many there were. */
+export const MAX_LISTED_ERRORS = 20;
+
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
 // RFC 9457 body. `type` is a stable, non-resolvable tag URI (RFC 4151) per code,
-// so clients can switch on either `type` or `code`.
+// so clients can switch on either `type` or `code`. `errors` holds the first
+// MAX_LISTED_ERRORS, `errorCount` how many there were: the answer stays small however bad the body.
 export function problemBody(init: ProblemInit, requestId: string) {
   return {
     type: `tag:contact-info-batch,2026:problems/${init.code}`,
@@ -40,7 +44,7 @@ export function problemBody(init: ProblemInit, requestId: string) {
     detail: init.detail,
     code: init.code,
     requestId,
-    ...(init.errors ? { errors: init.errors } : {}),
+    ...(init.errors ? { errors: init.errors.slice(0, MAX_LISTED_ERRORS), errorCount: init.errors.length } : {}),
     ...init.extensions,
   };
 }

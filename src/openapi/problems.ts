@@ -31,7 +31,7 @@ import {
   unsupportedMediaType,
   webhookNotConfigured,
 } from "../http/errors";
-import { ApiError, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { rateLimited } from "../rate-limit/rate-limited";
@@ -41,7 +41,17 @@ const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
 const fieldErrors = /* @__PURE__ */ z
   .array(z.object({ path: z.string(), message: z.string() }))
-  .meta({ description: "One entry per invalid field or parameter: where (`path`) and what is wrong." });
+  .max(MAX_LISTED_ERRORS)
+  .meta({
+    description: `One entry per invalid field or parameter, the first ${MAX_LISTED_ERRORS}: where (\`path\`) and what is wrong (an unknown-keys message names the first few).`,
+  });
+const errorCount = /* @__PURE__ */ z
+  .int()
+  .min(1)
+  .meta({
+    description: `How many problems there were: \`errors\` lists the first ${MAX_LISTED_ERRORS}, in order.`,
+  });
+const listedErrors = { errors: fieldErrors, errorCount };
 const retryAfterSeconds = /* @__PURE__ */ z
   .int()
   .min(0)
@@ -52,10 +62,10 @@ const problemMembers = () =>
   ({
     bad_request: {},
     incomplete_body: {},
-    invalid_idempotency_key: { errors: fieldErrors },
+    invalid_idempotency_key: listedErrors,
     invalid_last_event_id: {},
-    invalid_query: { errors: fieldErrors },
-    invalid_request: { errors: fieldErrors.optional() },
+    invalid_query: listedErrors,
+    invalid_request: { errors: fieldErrors.optional(), errorCount: errorCount.optional() },
     malformed_json: {},
     webhook_not_configured: {},
     invalid_api_key: {},

@@ -15,6 +15,8 @@ import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
 
+const EVERY_ATTEMPT_FAILED = { code: "processing_failed", message: "the item could not be processed: every attempt failed" } as const;
+
 function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQueueMessage[]> {
   const groups = new Map<string, ItemQueueMessage[]>();
   for (const message of messages) {
@@ -32,8 +34,9 @@ function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQu
  * are skipped then, see pendingOnly) with backoff, or the longest Retry-After
  * its items' upstreams asked for (at most MAX_RETRY_AFTER_SECONDS), until
  * ITEM_MAX_ATTEMPTS, and the batch learns when they are due; an unexpected error
- * is retried too, and past the queue's max_retries the dead-letter consumer
- * marks the message's items failed. A message whose items only our rate governor
+ * (a fault of ours) is retried too, and fails the item `processing_failed` at
+ * ITEM_MAX_ATTEMPTS, so only messages whose consumer crashed outlive the queue's
+ * max_retries and reach the dead-letter consumer, which marks their items failed. A message whose items only our rate governor
  * held back (no vendor was asked) is sent again instead, its attempt not counted.
  */
 export async function consumeItems(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {
@@ -90,7 +93,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
               resolution = await enrich({ environment, customerId, fields, ...item, attempt });
             } catch (error) {
               logError("item_attempt_failed", error, { batchId, index: item.index, attempt });
-              retry(message);
+              if (attempt >= config.itemMaxAttempts)
+                outcomes.push({ index: item.index, status: "failed", error: EVERY_ATTEMPT_FAILED, sources: [] });
+              else retry(message);
               return;
             }
             count(resolution.reports);
@@ -159,7 +164,7 @@ export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], 
         body.items.map(({ index }) => ({
           index,
           status: "failed" as const,
-          error: { code: "processing_failed", message: "the item could not be processed: every attempt failed" },
+          error: EVERY_ATTEMPT_FAILED,
           sources: [],
         })),
       );

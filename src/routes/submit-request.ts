@@ -23,7 +23,7 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
       fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
       webhookUrl: webhookUrlSchema.optional().meta({
         description:
-          "Where to POST the signed events webhookEvents names (by default batch.completed). live: https to public hosts only; test also allows http://127.0.0.1 and localhost.",
+          "Where to POST the signed events webhookEvents names (by default batch.completed). https, port 443 or from 1024 up, no credentials; IP literals must be public unicast addresses and names such as localhost, *.local or *.internal are refused; test also allows http(s) to 127.0.0.1, localhost and [::1] for local development. The check is on the text: a public name that resolves to a private or loopback address (localtest.me, 127.0.0.1.nip.io) passes it. What stops such a delivery in live is the platform: a deployed Worker's fetch resolves names with Cloudflare's DNS and goes out to the public Internet, never into a private network (that takes a Workers VPC binding, which this Worker has none of), and redirects are never followed (see the README, Webhooks).",
         example: "https://example.com/hooks/contact-info",
       }),
       webhookEvents: webhookEventsSchema.optional().meta({

@@ -19,6 +19,9 @@ describe("the /docs page in a real browser", () => {
   const requested: string[] = [];
   // Requests the page has sent and Chromium has not yet answered or failed.
   const pending = new Set<Request>();
+  // What the page's Content-Security-Policy refused, as Chromium reports it on the console.
+  const violations: string[] = [];
+  let headers: Record<string, string> = {};
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (as .ci/run does)`);
@@ -45,6 +48,15 @@ describe("the /docs page in a real browser", () => {
       pending.add(request);
     });
     page.on("requestfinished", (request) => pending.delete(request));
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    // Also the events, for a refusal Chromium does not print.
+    await page.addInitScript(`
+      window.cspViolations = [];
+      document.addEventListener("securitypolicyviolation", (event) => window.cspViolations.push(
+        event.violatedDirective + " " + event.blockedURI + " " + new URL(event.sourceFile || "about:blank").pathname));
+    `);
     page.on("requestfailed", (request) => pending.delete(request));
     // Nothing leaves the machine: a request for another host is recorded above, then
     // refused here, so it fails the last test instead of waiting on a network there is none of.
@@ -54,6 +66,7 @@ describe("the /docs page in a real browser", () => {
     );
     const response = await page.goto(`${server.url}/docs`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
+    headers = (await response?.allHeaders()) ?? {};
   }, 120_000);
 
   afterAll(async () => {
@@ -114,5 +127,34 @@ describe("the /docs page in a real browser", () => {
     expect(requested.length).toBeGreaterThanOrEqual(3);
     expect(requested.filter((url) => new URL(url).origin !== server.url)).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining([`${server.url}/docs/scalar.js`, `${server.url}/openapi.json`]));
+  });
+
+  it("is served with /app's security headers, and renders with nothing refused by its policy", async () => {
+    const policy = headers["content-security-policy"] ?? "";
+    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) {
+      expect(policy).toContain(directive);
+    }
+    // Its own script and the one inline start-up script (by hash); never any inline script or eval.
+    expect(policy).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+    expect(policy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+    const script = await fetch(`${server.url}/docs/scalar.js`);
+    expect(script.headers.get("x-content-type-options")).toBe("nosniff");
+
+    // Rendered: the operations are shown, then nothing was refused.
+    await page.getByText("Submit a batch of people to enrich").first().waitFor({ state: "attached", timeout: 30_000 });
+    await until(() => [...pending].map((request) => request.url()), {
+      what: "every request of the page answered",
+      done: (urls) => urls.length === 0,
+      timeoutMs: 30_000,
+    });
+    // One report is expected: zod, bundled in Scalar's script, probes once whether eval is allowed
+    // (`new Function("")` in a try) and, refused, validates without it. Nothing else is refused.
+    const EVAL_PROBE = "script-src eval /docs/scalar.js";
+    const reported = (await page.evaluate("window.cspViolations")) as string[];
+    expect(reported.filter((report) => report !== EVAL_PROBE)).toEqual([]);
+    expect(reported.filter((report) => report === EVAL_PROBE).length).toBeLessThanOrEqual(1);
+    expect(violations.filter((text) => !/Refused to evaluate a string as JavaScript/.test(text))).toEqual([]);
   });
 });

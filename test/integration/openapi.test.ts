@@ -79,6 +79,14 @@ describe("how the document says to call the API", () => {
     expect(Object.keys(accepted.headers)).toEqual(expect.arrayContaining(["Idempotent-Replayed", "x-request-id"]));
   });
 
+  it("documents the webhook URL rule and what protects live from names that resolve to private addresses", async () => {
+    const text = JSON.stringify(await documentOf());
+    const [description] = /Where to POST the signed events[^"]*/.exec(text) ?? [""];
+    for (const words of ["https, port 443 or from 1024 up", "public unicast", "localtest.me", "Workers VPC", "never followed"]) {
+      expect(description).toContain(words);
+    }
+  });
+
   it("has a schema for every error code the Worker knows", async () => {
     const { components } = await documentOf();
     const codes = Object.values(components.schemas).flatMap((schema) => {

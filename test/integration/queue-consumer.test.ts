@@ -44,6 +44,20 @@ describe("the item queue consumer", () => {
     expect(await getStatus(key, id)).toMatchObject({ completedItems: 1, failedItems: 0 });
   });
 
+  it("ends an item that keeps failing (fail.test) at ITEM_MAX_ATTEMPTS itself, never through the dead-letter queue", async () => {
+    const { key, id, messages } = await createBatch([person({ companyDomain: "fail.test" }), person()]);
+    // The production limit, 6: the fifth attempt is retried, the sixth ends the item.
+    const sixAttempts = envWith({ ITEM_MAX_ATTEMPTS: 6 });
+    const fifth = await deliver("contact-info-items", messages, 5, sixAttempts);
+    expect(fifth.retryMessages).toHaveLength(1);
+    const sixth = await deliver("contact-info-items", messages.slice(0, 1), 6, sixAttempts);
+    expect(sixth.retryMessages).toEqual([]);
+    expect(sixth.explicitAcks).toHaveLength(1);
+    const status = await getStatus(key, id);
+    expect(status).toMatchObject({ status: "completed", completedItems: 1, failedItems: 1 });
+    expect(status.items[0]).toMatchObject({ status: "failed", error: { code: "processing_failed" }, sources: [] });
+  });
+
   it("delays retries exponentially from the configured base", async () => {
     const { messages } = await createBatch([person({ companyDomain: "fail.test" })]);
     // The real bindings, with production-like delays in place of the test config's zeros.

@@ -15,16 +15,21 @@ const person = (domain: string, firstName = "Vera") => ({ firstName, lastName: `
 describe("a sandbox batch", () => {
   it("verifies as the reserved company domains say, and other emails valid", async () => {
     const { key } = await createKey();
-    const items = ["catchall.test", "invalid.test", "unknown.test", "analytical.example"].map((companyDomain) => ({
-      fullName: "Ada Lovelace",
-      companyDomain,
-    }));
+    const items = ["catchall.test", "invalid.test", "unknown.test", "analytical.example", "invalid.test", "notfound.test"].map(
+      (companyDomain) => ({ fullName: "Ada Lovelace", companyDomain }),
+    );
     const status = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }));
-    const [catchAll, invalid, unknown, other] = status.items;
+    const [catchAll, invalid, unknown, other, duplicate, notFound] = status.items;
     expect(catchAll!.emails.map((e) => e.status)).toContain("catch_all");
     expect(new Set(catchAll!.emails.map((e) => e.status))).toEqual(new Set(["catch_all"]));
-    // Its email verifies invalid: never returned, so nothing is found.
-    expect(invalid).toMatchObject({ status: "completed", outcome: "not_found", emails: [], phones: [] });
+    // Its email verifies invalid: never returned, so nothing is found, and the item says why
+    // (its finder's source says found); a duplicate takes the same, and a plain miss has no reason.
+    expect(invalid).toMatchObject({ status: "completed", outcome: "not_found", reason: "rejected_by_verification", emails: [] });
+    expect(invalid!.sources).toContainEqual({ name: "sandbox", outcome: "found" });
+    expect(duplicate).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
+    expect(notFound).toMatchObject({ status: "completed", outcome: "not_found" });
+    expect(notFound).not.toHaveProperty("reason");
+    for (const item of [catchAll, unknown, other]) expect(item).not.toHaveProperty("reason");
     expect(new Set(unknown!.emails.map((e) => e.status))).toEqual(new Set(["unknown"]));
     expect(new Set(other!.emails.map((e) => e.status))).toEqual(new Set(["valid"]));
     expect(other!.sources).toEqual([
@@ -35,16 +40,18 @@ describe("a sandbox batch", () => {
 });
 
 describe("a live batch", () => {
-  it("never returns an address the verifiers call invalid: the item is not_found", async () => {
+  it("never returns an address the verifiers call invalid: the item is not_found, rejected_by_verification", async () => {
     const { key } = await createKey({ environment: "live" });
-    const status = await waitForCompletion(
-      key,
-      await submitBatch(key, { items: [person("x-undeliverable.example"), person("x-spamtrap.example")], fields: ["email"] }, "live"),
-    );
+    const items = [person("x-undeliverable.example"), person("x-spamtrap.example")];
+    const status = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }, "live"));
     for (const item of status.items) {
-      expect(item).toMatchObject({ status: "completed", outcome: "not_found", emails: [] });
+      expect(item).toMatchObject({ status: "completed", outcome: "not_found", reason: "rejected_by_verification", emails: [] });
       expect(item.sources).toContainEqual({ name: "zerobounce", outcome: "found", kind: "verifier" });
+      expect(item.sources.some((source) => source.kind === undefined && source.outcome === "found")).toBe(true);
     }
+    // The same people again: whether answered from the result cache or asked again, the reason holds.
+    const again = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }, "live"));
+    for (const item of again.items) expect(item).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
   });
 
   it("returns catch-all and role addresses as such", async () => {

@@ -57,6 +57,20 @@ describe("neutralising cells a spreadsheet would evaluate (OWASP CSV injection)"
 });
 
 describe("result columns", () => {
+  it("add enriched_reason last, so every earlier column keeps its position", () => {
+    expect(RESULT_FIELDS.at(-1)).toBe("reason");
+    expect(RESULT_FIELDS.indexOf("warnings")).toBe(RESULT_FIELDS.length - 2);
+    const cells = resultCells("b1", {
+      status: "completed",
+      outcome: "not_found",
+      reason: "rejected_by_verification",
+      emails: [],
+      phones: [],
+    });
+    expect(cells).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
+    expect(resultCells("b1", { status: "completed", outcome: "found", emails: [], phones: [] }).reason).toBe("");
+  });
+
   it("are prefixed enriched_ and never collide with the input's names", () => {
     const names = resultColumnNames(["status", "Enriched_Email", "enriched_email_2", "email"]);
     expect(names[RESULT_FIELDS.indexOf("status")]).toBe("enriched_status");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SOURCE_OUTCOMES, type SourceReport } from "../../src/contact-info/batch-views";
-import { type AttemptFacts, decideItem } from "../../src/enrichment/item-decision";
+import { type AttemptFacts, decideItem, outcomeOf } from "../../src/enrichment/item-decision";
 
 const email = { address: "ada@a.example", type: "work" as const, status: "valid" as const, confidence: 90, source: "hunter" };
 const source = (name: string, outcome: SourceReport["outcome"]): SourceReport => ({ name, outcome });
@@ -129,5 +129,29 @@ describe("deciding an item after an attempt", () => {
     }
     // (not_found, not_found), (not_found, skipped), (skipped, not_found), on both attempts.
     expect(endedNotFound).toBe(6);
+  });
+});
+
+describe("a completed item's outcome", () => {
+  const verifier = (outcome: SourceReport["outcome"]): SourceReport => ({ name: "zerobounce", outcome, kind: "verifier" });
+  const nothing = { emails: [], phones: [] };
+
+  it("is found when it returns a contact", () => {
+    expect(outcomeOf({ emails: [email], phones: [] }, [source("hunter", "found"), verifier("found")])).toEqual({ outcome: "found" });
+  });
+
+  it("is not_found with no reason when every source said not_found", () => {
+    expect(outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "not_found")])).toEqual({ outcome: "not_found" });
+  });
+
+  it("says rejected_by_verification when a source found emails that verification dropped", () => {
+    expect(outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "found"), verifier("found")])).toEqual({
+      outcome: "not_found",
+      reason: "rejected_by_verification",
+    });
+  });
+
+  it("takes no verifier's found for a data source's", () => {
+    expect(outcomeOf(nothing, [source("hunter", "not_found"), verifier("found")])).toEqual({ outcome: "not_found" });
   });
 });

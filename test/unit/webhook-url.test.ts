@@ -111,6 +111,15 @@ describe("webhook URLs in live", () => {
   });
 });
 
+describe("names that resolve to private addresses", () => {
+  // The check reads text only, as the README says: these pass it, and the platform (a deployed
+  // Worker's fetch reaches only the public Internet) is what stops them. A test so that the
+  // documented behaviour and the code cannot part silently.
+  it.each(["https://localtest.me/hook", "https://127.0.0.1.nip.io/hook"])("%s passes the text check in live", (url) => {
+    expect(webhookUrlProblem(url, "live")).toBeNull();
+  });
+});
+
 describe("webhook URLs in test", () => {
   it.each([
     "http://127.0.0.1:9999/x",
