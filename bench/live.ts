@@ -24,7 +24,7 @@ const { values } = parseArgs({
     items: { type: "string", default: process.env.BENCH_SIZES ?? "1000,10000" },
     rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "1" },
     // The bench's vendor plans, in VENDOR_RATE_LIMITS' syntax: Hunter's, Apollo's and NeverBounce's
-    // published per-second rates (src/vendor-limits.ts), Prospeo's between Starter and Pro, and PDL at
+    // published per-second rates (each vendor's declaration, src/enrichment/*-provider.ts), Prospeo's between Starter and Pro, and PDL at
     // 8/s (480/min, a paid plan: its published 100/min would make 10,000 items take 2 hours), so PDL
     // binds at about 8 items/s. Locally the vendors can bind only below about 20 items/s: Miniflare runs
     // one consumer invocation at a time (Cloudflare up to 250), so at most 100 items are in flight, and

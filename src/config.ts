@@ -1,10 +1,4 @@
 import * as z from "zod";
-import { GOVERNED_VENDORS, type GovernedVendor, PUBLISHED_LIMITS, type RateWindow } from "./vendor-limits";
-
-const PROVIDER_NAMES = ["directory", "pattern", "hunter", "pdl", "apollo", "prospeo"] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
-const VERIFIER_NAMES = ["zerobounce", "neverbounce"] as const;
-export type VerifierName = (typeof VERIFIER_NAMES)[number];
 
 // Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`:
 // a string is read as a number first, then both are held to the same rule.
@@ -16,13 +10,13 @@ const whole = (min: number) => {
   );
 };
 
-const url = z
+export const url = z
   .string({ error: "must be a URL" })
   .refine((value) => URL.canParse(value), { error: "must be a URL" })
   .transform((value) => value.replace(/\/+$/, ""));
 
 /** A comma-separated list of names, each one of `known`; empty is an empty list. */
-const nameList = <Name extends string>(known: readonly Name[], what: string) => {
+export const nameList = <Name extends string>(known: readonly Name[], what: string) => {
   const isKnown = (name: string): name is Name => (known as readonly string[]).includes(name);
   return z.string().transform((value, ctx) => {
     const names = value
@@ -36,33 +30,6 @@ const nameList = <Name extends string>(known: readonly Name[], what: string) => 
     return names.filter(isKnown);
   });
 };
-
-const isVendor = (name: string): name is GovernedVendor => (GOVERNED_VENDORS as readonly string[]).includes(name);
-
-/**
- * VENDOR_RATE_LIMITS: `vendor=LIMIT/SECONDS[+LIMIT/SECONDS…]`, comma-separated, each
- * replacing that vendor's published limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`);
- * empty keeps them all.
- */
-const vendorRateLimits = z.string().transform((value, ctx) => {
-  const limits: Record<GovernedVendor, readonly RateWindow[]> = { ...PUBLISHED_LIMITS };
-  for (const entry of value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
-    const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
-    if (!isVendor(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `entry "${entry}" is not vendor=LIMIT/SECONDS[+LIMIT/SECONDS] (vendors: ${GOVERNED_VENDORS.join(", ")}; whole numbers >= 1)`,
-      });
-      continue;
-    }
-    limits[name] = windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) }));
-  }
-  return limits;
-});
 
 const configSchema = z
   .object({
@@ -86,17 +53,9 @@ const configSchema = z
     TIER_4_LIMIT: whole(1),
     TIER_4_WINDOW_SECONDS: whole(1),
     ITEM_MAX_ATTEMPTS: whole(1),
-    ENRICHMENT_PROVIDERS: nameList(PROVIDER_NAMES, "provider"),
-    ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     ENRICHMENT_SATISFIED_CONFIDENCE: whole(0),
     PROVIDER_TIMEOUT_MS: whole(1),
     DOH_URL: url,
-    HUNTER_API_URL: url,
-    PDL_API_URL: url,
-    APOLLO_API_URL: url,
-    PROSPEO_API_URL: url,
-    ZEROBOUNCE_API_URL: url,
-    NEVERBOUNCE_API_URL: url,
     VERDICT_CACHE_TTL_SECONDS: whole(60),
     // KV refuses an expirationTtl under 60 seconds.
     RESULT_CACHE_TTL_SECONDS: whole(60),
@@ -104,8 +63,6 @@ const configSchema = z
     CREDITS_PER_EMAIL: whole(0),
     CREDITS_PER_PHONE: whole(0),
     CREDITS_PER_VERIFICATION: whole(0),
-    VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
-    VENDOR_RATE_LIMITS: vendorRateLimits,
   })
   .refine((vars) => vars.RETRY_BASE_DELAY_SECONDS <= vars.RETRY_MAX_DELAY_SECONDS, {
     error: "must not exceed RETRY_MAX_DELAY_SECONDS",
@@ -129,22 +86,12 @@ const configSchema = z
     itemMaxAttempts: vars.ITEM_MAX_ATTEMPTS,
     prices: { email: vars.CREDITS_PER_EMAIL, phone: vars.CREDITS_PER_PHONE, verification: vars.CREDITS_PER_VERIFICATION },
     enrichment: {
-      providers: vars.ENRICHMENT_PROVIDERS,
       satisfiedConfidence: vars.ENRICHMENT_SATISFIED_CONFIDENCE,
       providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
       dohUrl: vars.DOH_URL,
-      hunterApiUrl: vars.HUNTER_API_URL,
-      pdlApiUrl: vars.PDL_API_URL,
-      apolloApiUrl: vars.APOLLO_API_URL,
-      prospeoApiUrl: vars.PROSPEO_API_URL,
-      verifiers: vars.ENRICHMENT_VERIFIERS,
-      zeroBounceApiUrl: vars.ZEROBOUNCE_API_URL,
-      neverBounceApiUrl: vars.NEVERBOUNCE_API_URL,
       verdictCacheTtlSeconds: vars.VERDICT_CACHE_TTL_SECONDS,
       resultCacheTtlSeconds: vars.RESULT_CACHE_TTL_SECONDS,
       resultCacheNotFoundTtlSeconds: vars.RESULT_CACHE_NOT_FOUND_TTL_SECONDS,
-      /** Each vendor's limits for the shared budget, or null when calls are not governed. */
-      vendorLimits: vars.VENDOR_GOVERNOR === "on" ? vars.VENDOR_RATE_LIMITS : null,
     },
   }));
 
@@ -164,8 +111,11 @@ export function readConfig(env: Env): Config {
   return config;
 }
 
-function parseConfig(env: Env): Config {
-  const result = configSchema.safeParse(env);
+const parseConfig = (env: Env): Config => parseVars(configSchema, env);
+
+/** Parses vars with `schema`, or throws naming each var that does not fit. */
+export function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
+  const result = schema.safeParse(env);
   if (!result.success) {
     throw new Error(result.error.issues.map((issue) => `config var ${issue.path.join(".")} ${issue.message}`).join("; "));
   }

@@ -3,6 +3,7 @@ import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { FinderVendor } from "./vendor";
 
 interface ApolloPeopleMatchResponse {
   person?: {
@@ -67,3 +68,14 @@ export function apolloProvider(apiKey: string, baseUrl: string, upstream: Omit<U
     },
   };
 }
+
+export const apollo: FinderVendor = {
+  name: "apollo",
+  kind: "finder",
+  secret: "APOLLO_API_KEY",
+  urlVariable: "APOLLO_API_URL",
+  defaultUrl: "https://api.apollo.io",
+  // People Match: 1,000/min on paid plans (2026-11).
+  limits: [{ limit: 1_000, seconds: 60 }],
+  create: apolloProvider,
+};

@@ -2,6 +2,7 @@ import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { FinderVendor } from "./vendor";
 
 interface HunterEmailFinderResponse {
   data?: {
@@ -69,3 +70,18 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
 
 const clampConfidence = (value: number | null | undefined): number =>
   typeof value === "number" && Number.isFinite(value) ? Math.max(0, Math.min(100, Math.round(value))) : 50;
+
+export const hunter: FinderVendor = {
+  name: "hunter",
+  kind: "finder",
+  secret: "HUNTER_API_KEY",
+  urlVariable: "HUNTER_API_URL",
+  defaultUrl: "https://api.hunter.io",
+  // Email Finder: 15/s and 500/min (Hunter's API reference, 2026-11; its Email Verifier, which we do
+  // not call, has 10/s and 300/min).
+  limits: [
+    { limit: 15, seconds: 1 },
+    { limit: 500, seconds: 60 },
+  ],
+  create: hunterProvider,
+};

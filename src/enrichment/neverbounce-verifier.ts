@@ -1,5 +1,6 @@
 import { PermanentProviderError, TransientProviderError } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { VerifierVendor } from "./vendor";
 import type { EmailVerifier, Verdict, VerdictResult } from "./verifier";
 
 interface NeverBounceCheckResponse {
@@ -36,3 +37,14 @@ export function neverBounceVerifier(apiKey: string, baseUrl: string, upstream: O
     },
   };
 }
+
+export const neverbounce: VerifierVendor = {
+  name: "neverbounce",
+  kind: "verifier",
+  secret: "NEVERBOUNCE_API_KEY",
+  urlVariable: "NEVERBOUNCE_API_URL",
+  defaultUrl: "https://api.neverbounce.com",
+  // Single Check publishes no figure; 10/s is an assumption, answered by its throttle if wrong.
+  limits: [{ limit: 10, seconds: 1 }],
+  create: neverBounceVerifier,
+};

@@ -3,6 +3,7 @@ import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { FinderVendor } from "./vendor";
 
 // Contact fields are values on plans that include them and booleans ("a value
 // exists") on those that do not, so each is type-checked before use.
@@ -78,3 +79,14 @@ export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<Upst
     },
   };
 }
+
+export const pdl: FinderVendor = {
+  name: "pdl",
+  kind: "finder",
+  secret: "PDL_API_KEY",
+  urlVariable: "PDL_API_URL",
+  defaultUrl: "https://api.peopledatalabs.com",
+  // Person Enrichment: 100/min on a paid plan (fixed minute windows, `x-ratelimit-*`; free plans less; 2026-11).
+  limits: [{ limit: 100, seconds: 60 }],
+  create: pdlProvider,
+};

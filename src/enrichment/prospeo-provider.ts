@@ -1,6 +1,7 @@
 import { firstAndLast } from "../contact-info/names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { FinderVendor } from "./vendor";
 
 interface ProspeoEmailFinderResponse {
   error?: boolean;
@@ -51,3 +52,17 @@ export function prospeoProvider(apiKey: string, baseUrl: string, upstream: Omit<
     },
   };
 }
+
+export const prospeo: FinderVendor = {
+  name: "prospeo",
+  kind: "finder",
+  secret: "PROSPEO_API_KEY",
+  urlVariable: "PROSPEO_API_URL",
+  defaultUrl: "https://api.prospeo.io",
+  // Enrich Person: 5/s and 300/min on Starter and Growth (Pro: 30/s, 1,800/min; 2026-11).
+  limits: [
+    { limit: 5, seconds: 1 },
+    { limit: 300, seconds: 60 },
+  ],
+  create: prospeoProvider,
+};

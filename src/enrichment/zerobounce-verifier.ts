@@ -1,5 +1,6 @@
 import { PermanentProviderError } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
+import type { VerifierVendor } from "./vendor";
 import type { EmailVerifier, Verdict, VerdictResult } from "./verifier";
 
 interface ZeroBounceValidateResponse {
@@ -44,3 +45,14 @@ export function zeroBounceVerifier(apiKey: string, baseUrl: string, upstream: Om
     },
   };
 }
+
+export const zerobounce: VerifierVendor = {
+  name: "zerobounce",
+  kind: "verifier",
+  secret: "ZEROBOUNCE_API_KEY",
+  urlVariable: "ZEROBOUNCE_API_URL",
+  defaultUrl: "https://api.zerobounce.net",
+  // Validate V2: 50,000 per 10 s (a 1-minute block past it; 2026-11).
+  limits: [{ limit: 50_000, seconds: 10 }],
+  create: zeroBounceVerifier,
+};

@@ -1,11 +1,10 @@
 import { sha256Hex } from "../sha256";
-import type { GovernedVendor } from "../vendor-limits";
 
 /**
  * The governor of one vendor API key: one object per vendor and key, named by the
  * key's SHA-256, so the key itself is never in an object id, a name or a log. Every
  * consumer using that key shares it.
  */
-export async function governorStub(env: Env, vendor: GovernedVendor, apiKey: string) {
+export async function governorStub(env: Env, vendor: string, apiKey: string) {
   return env.VENDOR_GOVERNORS.getByName(`${vendor}:${await sha256Hex(apiKey)}`);
 }

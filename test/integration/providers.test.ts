@@ -11,6 +11,7 @@ import { patternProvider } from "../../src/enrichment/pattern-provider";
 import { pdlProvider } from "../../src/enrichment/pdl-provider";
 import { type ContactProvider, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { providersFor } from "../../src/enrichment/providers";
+import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { envWith } from "../helpers";
 
 // Vendors and DNS are the fakes of test/fakes/upstreams.ts, reached over real fetch.
@@ -171,8 +172,8 @@ describe("the People Data Labs adapter", () => {
 
 describe("the configured providers", () => {
   it("follow ENRICHMENT_PROVIDERS order", () => {
-    const config = readConfig(envWith({ ENRICHMENT_PROVIDERS: "pdl, directory" }));
-    expect(providersFor("live", env, config).map((p) => p.name)).toEqual(["pdl", "directory"]);
+    const ordered = envWith({ ENRICHMENT_PROVIDERS: "pdl, directory" });
+    expect(providersFor("live", ordered, readConfig(ordered)).map((p) => p.name)).toEqual(["pdl", "directory"]);
   });
 
   it("keep a vendor whose secret is not set, marked unconfigured so items report it skipped", () => {
@@ -192,6 +193,6 @@ describe("the configured providers", () => {
   });
 
   it("refuse an unknown provider name", () => {
-    expect(() => readConfig(envWith({ ENRICHMENT_PROVIDERS: "directory,clearbit" }))).toThrow(/clearbit/);
+    expect(() => readVendorConfig(envWith({ ENRICHMENT_PROVIDERS: "directory,clearbit" }))).toThrow(/clearbit/);
   });
 });

@@ -6,6 +6,7 @@ import { normalizePerson } from "../../src/contact-info/person";
 import { neverBounceVerifier } from "../../src/enrichment/neverbounce-verifier";
 import { PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { verifiersFor } from "../../src/enrichment/providers";
+import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import type { VerdictCache } from "../../src/enrichment/verdict-cache";
 import { verifyEmails } from "../../src/enrichment/verification";
 import type { EmailVerifier } from "../../src/enrichment/verifier";
@@ -132,16 +133,16 @@ describe("verifying an item's emails", () => {
 
 describe("the configured verifiers", () => {
   it("follow ENRICHMENT_VERIFIERS order, a verifier without its secret kept but unconfigured", () => {
-    const config = readConfig(envWith({ ENRICHMENT_VERIFIERS: "neverbounce, zerobounce" }));
-    const noZeroBounce = envWith({ ZEROBOUNCE_API_KEY: undefined });
-    expect(verifiersFor("live", noZeroBounce, config).map((v) => [v.name, v.configured ?? true])).toEqual([
+    const noZeroBounce = envWith({ ENRICHMENT_VERIFIERS: "neverbounce, zerobounce", ZEROBOUNCE_API_KEY: undefined });
+    expect(verifiersFor("live", noZeroBounce, readConfig(noZeroBounce)).map((v) => [v.name, v.configured ?? true])).toEqual([
       ["neverbounce", true],
       ["zerobounce", false],
     ]);
   });
 
   it("may be none", () => {
-    expect(verifiersFor("live", env, readConfig(envWith({ ENRICHMENT_VERIFIERS: "" })))).toEqual([]);
+    const none = envWith({ ENRICHMENT_VERIFIERS: "" });
+    expect(verifiersFor("live", none, readConfig(none))).toEqual([]);
   });
 
   it("are only the sandbox's in test", () => {
@@ -149,6 +150,6 @@ describe("the configured verifiers", () => {
   });
 
   it("refuse an unknown verifier name", () => {
-    expect(() => readConfig(envWith({ ENRICHMENT_VERIFIERS: "zerobounce,kickbox" }))).toThrow(/kickbox/);
+    expect(() => readVendorConfig(envWith({ ENRICHMENT_VERIFIERS: "zerobounce,kickbox" }))).toThrow(/kickbox/);
   });
 });

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config";
+import { apollo } from "../../src/enrichment/apollo-provider";
+import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
 import { envWith } from "../helpers";
 
@@ -51,21 +53,19 @@ describe("config", () => {
   });
 
   it("reads VENDOR_RATE_LIMITS as each vendor's windows, keeping the published limits of the others", () => {
-    const { vendorLimits } = readConfig(
-      envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: " hunter=30/1+1000/60 , pdl=1000/60" }),
-    ).enrichment;
-    expect(vendorLimits?.hunter).toEqual([
+    const { vendorLimits } = readVendorConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: " hunter=30/1+1000/60 , pdl=1000/60" }));
+    expect(vendorLimits?.get("hunter")).toEqual([
       { limit: 30, seconds: 1 },
       { limit: 1000, seconds: 60 },
     ]);
-    expect(vendorLimits?.pdl).toEqual([{ limit: 1000, seconds: 60 }]);
-    expect(vendorLimits?.apollo).toEqual([{ limit: 1_000, seconds: 60 }]);
-    expect(readConfig(envWith({ VENDOR_GOVERNOR: "off" })).enrichment.vendorLimits).toBeNull();
+    expect(vendorLimits?.get("pdl")).toEqual([{ limit: 1000, seconds: 60 }]);
+    expect(vendorLimits?.get("apollo")).toEqual(apollo.limits);
+    expect(readVendorConfig(envWith({ VENDOR_GOVERNOR: "off" })).vendorLimits).toBeNull();
   });
 
   it("refuses a VENDOR_RATE_LIMITS entry it cannot read, naming it", () => {
     for (const entry of ["hunterr=10/1", "hunter=10", "hunter=0/1", "pdl=10/1+x"]) {
-      expect(() => readConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: entry }))).toThrow(/VENDOR_RATE_LIMITS entry/);
+      expect(() => readVendorConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: entry }))).toThrow(/VENDOR_RATE_LIMITS entry/);
     }
   });
 

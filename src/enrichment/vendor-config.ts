@@ -1,0 +1,79 @@
+import * as z from "zod";
+import { nameList, parseVars, url } from "../config";
+import type { RateWindow } from "../vendor-limits";
+import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
+
+// The vendors' configuration, read from their declarations (vendor.ts): which sources and
+// verifiers are asked, in order, where each vendor answers, and the governor's budgets.
+
+/** Sources that are not vendors: no secret, no limits. */
+const OWN_SOURCES = ["directory", "pattern"] as const;
+const SOURCE_NAMES = [...OWN_SOURCES, ...FINDER_VENDORS.map((vendor) => vendor.name)];
+const VERIFIER_NAMES = VERIFIER_VENDORS.map((vendor) => vendor.name);
+const vendorNamed = new Map(VENDORS.map((vendor) => [vendor.name, vendor]));
+
+/**
+ * VENDOR_RATE_LIMITS: `vendor=LIMIT/SECONDS[+LIMIT/SECONDS…]`, comma-separated, each
+ * replacing that vendor's published limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`);
+ * empty keeps them all.
+ */
+const vendorRateLimits = z.string().transform((value, ctx) => {
+  const limits = new Map<string, readonly RateWindow[]>(VENDORS.map((vendor) => [vendor.name, vendor.limits]));
+  for (const entry of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
+    const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
+    if (!vendorNamed.has(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `entry "${entry}" is not vendor=LIMIT/SECONDS[+LIMIT/SECONDS] (vendors: ${[...vendorNamed.keys()].join(", ")}; whole numbers >= 1)`,
+      });
+      continue;
+    }
+    limits.set(
+      name,
+      windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) })),
+    );
+  }
+  return limits;
+});
+
+const vendorConfigSchema = z
+  .object({
+    ENRICHMENT_PROVIDERS: nameList(SOURCE_NAMES, "provider"),
+    ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
+    VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
+    VENDOR_RATE_LIMITS: vendorRateLimits,
+  })
+  .transform((vars) => ({
+    sources: vars.ENRICHMENT_PROVIDERS,
+    verifiers: vars.ENRICHMENT_VERIFIERS,
+    /** Each vendor's limits for the shared budget, or null when calls are not governed. */
+    vendorLimits: vars.VENDOR_GOVERNOR === "on" ? vars.VENDOR_RATE_LIMITS : null,
+  }));
+
+// Each vendor's URL variable, optional: its declaration has the URL.
+const urlVarsSchema = z.object(
+  Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()])) as Record<string, z.ZodOptional<typeof url>>,
+);
+
+export type VendorConfig = z.output<typeof vendorConfigSchema> & {
+  /** Where each vendor answers. */
+  urls: ReadonlyMap<string, string>;
+};
+
+// The same env object on every request of an isolate: parse it once.
+const parsed = new WeakMap<Env, VendorConfig>();
+
+export function readVendorConfig(env: Env): VendorConfig {
+  let config = parsed.get(env);
+  if (!config) {
+    const urlVars = parseVars(urlVarsSchema, env);
+    const urls = new Map(VENDORS.map((vendor) => [vendor.name, urlVars[vendor.urlVariable] ?? vendor.defaultUrl]));
+    config = { ...parseVars(vendorConfigSchema, env), urls };
+    parsed.set(env, config);
+  }
+  return config;
+}
