@@ -1,5 +1,5 @@
 import { type Config, readConfig } from "../config";
-import type { ItemError } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import { log } from "../log";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
@@ -12,8 +12,6 @@ import { reportStep } from "./outbox";
 import { noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
 import { failWebhook, sendWebhook } from "./webhook-state";
-
-const DEADLINE_PASSED: ItemError = { code: "processing_timeout", message: "the item was not processed before the batch deadline" };
 
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
@@ -81,7 +79,7 @@ export function fanOutTarget(parts: BatchParts, config: Config): FanOutTarget {
 
 /** Through settle like any end, so what an item found before a wait still completes it. */
 async function timeOutItems(parts: BatchParts, row: BatchRow, config: Config): Promise<boolean> {
-  await settle(parts, row, timedOutItems(parts.sql, DEADLINE_PASSED), config);
+  await settle(parts, row, timedOutItems(parts.sql, itemErrors.deadlinePassed), config);
   return true;
 }
 

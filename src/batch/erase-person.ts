@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import type { ItemError } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import { storedItemKeys } from "../contact-info/person-keys";
 import { log } from "../log";
 import type { BatchParts } from "./batch-parts";
@@ -13,8 +13,6 @@ import { settle } from "./settle";
 // that carry any of the person's identifier keys keep their place, status,
 // outcome and credits (the counters do not change), and lose their input and
 // results to the erased marker, scrubbed as a deleted batch's items are.
-
-const ERASED: ItemError = { code: "erased", message: "the person was erased at the customer's request before the item was processed" };
 
 /** The items, not yet erased, whose input carries any of `keys` (unhashed identifier keys), and which of them are pending. */
 function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: number[]; pending: number[] } {
@@ -63,7 +61,7 @@ export async function erasePersonItems(
     await settle(
       parts,
       requireBatchRow(sql),
-      pending.map((index) => ({ index, status: "failed", error: ERASED, sources: [] })),
+      pending.map((index) => ({ index, status: "failed", error: itemErrors.erased, sources: [] })),
       config,
     );
   }

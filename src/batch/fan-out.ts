@@ -1,6 +1,6 @@
 import { backoff } from "../backoff";
 import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
-import type { ItemError } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import { log, logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import {
@@ -20,9 +20,6 @@ import {
   storedPersonItem,
 } from "./item-message";
 import { itemRedrive, redriveCutoff } from "./next-step";
-
-const LOST_MESSAGE: ItemError = { code: "processing_failed", message: "the item could not be processed: its queue messages were lost" };
-const TOO_LARGE: ItemError = { code: "processing_failed", message: "the item is too large to be queued" };
 
 // After a failed send, the alarm tries again in 1 s, then 2, 4, … up to a minute.
 const enqueueBackoff = backoff({ baseSeconds: 1, maxSeconds: 60 });
@@ -151,8 +148,9 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
       if (due.length === 0) return true;
       const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
       if (exhausted.length > 0) {
-        failed += (await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: LOST_MESSAGE, sources: [] }))))
-          .failed;
+        failed += (
+          await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: itemErrors.messagesLost, sources: [] })))
+        ).failed;
         if (target.isComplete()) return true;
       }
       const again = due.filter((item) => itemRedrive(item.enqueues) === "resend");
@@ -182,7 +180,7 @@ async function enqueue(
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
   if (tooLarge.length > 0) {
     logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: batch.batchId, items: tooLarge.length });
-    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: TOO_LARGE, sources: [] })));
+    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: itemErrors.tooLargeToQueue, sources: [] })));
   }
   let sends = 0;
   for (const chunk of chunkForSend(messages)) {

@@ -2,6 +2,7 @@
 // TypeScript types, of the values the providers may give, and of the OpenAPI document.
 import * as z from "zod";
 import { documented } from "../once";
+import { ITEM_ERROR_CODES, ITEM_ERRORS } from "./item-errors";
 
 export const CONTACT_FIELDS = ["email", "phone"] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
@@ -96,24 +97,14 @@ function keepBest<T extends { confidence: number }>(values: T[], key: (value: T)
 
 export type Outcome = "found" | "not_found";
 
-/** Why an item failed. Each is final for that item; only source_unavailable and budget_exhausted are worth resubmitting. */
-const ITEM_ERROR_CODES = [
-  "invalid_input",
-  "processing_failed",
-  "processing_timeout",
-  "source_unavailable",
-  "budget_exhausted",
-  "suppressed",
-  "erased",
-] as const;
-
 export const itemErrorSchema = z
   .object({
     code: z.enum(ITEM_ERROR_CODES).meta(
       documented(
         OPENAPI_METADATA && {
-          description:
-            "invalid_input: the item failed validation (message says which field); processing_failed: every attempt failed on our side; processing_timeout: not processed before the batch deadline; source_unavailable: nothing found while a data source was unavailable, resubmit the item later; budget_exhausted: its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it; suppressed: the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged; erased: the person was erased (POST …/privacy/erasures) before the item was processed.",
+          description: `${Object.entries(ITEM_ERRORS)
+            .map(([code, meaning]) => `${code}: ${meaning}`)
+            .join("; ")}.`,
           example: "invalid_input",
         },
       ),
@@ -122,4 +113,4 @@ export const itemErrorSchema = z
   })
   .meta({ id: "ItemError" });
 
-export type ItemError = z.infer<typeof itemErrorSchema>;
+export type { ItemError } from "./item-errors";

@@ -4,6 +4,7 @@ import { badRequest, tooManyItems } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
 import type { FieldError } from "../http/problem";
 import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
+import { itemErrors } from "./item-errors";
 import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-events";
 import { webhookUrlProblem } from "./webhook-url";
@@ -104,7 +105,7 @@ export function parseItem(raw: unknown): SubmittedItem {
   // so an item of a million keys stores a short message.
   const message = parsed.error.issues.map((issue) => describe(fieldErrorOf(issue))).join("; ");
   const input = echoableFields(raw);
-  return { input, externalId: input.externalId ?? null, error: { code: "invalid_input", message } };
+  return { input, externalId: input.externalId ?? null, error: itemErrors.invalidInput(message) };
 }
 
 const describe = ({ path, message }: FieldError): string =>

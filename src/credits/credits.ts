@@ -1,14 +1,10 @@
 import type { Prices } from "../config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import type { ContactField, ItemError } from "../contact-info/contact";
+import type { ContactField } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the
 // estimate (which bounds the charge) read one rule.
-
-export const BUDGET_EXHAUSTED: ItemError = {
-  code: "budget_exhausted",
-  message: "the item's result would have taken the batch past its maxCredits; it was not delivered nor charged: resubmit it",
-};
 
 /**
  * An item pays once for each kind of contact it delivers (several emails of one
@@ -49,7 +45,7 @@ export function chargeOutcomes(
     const cost = itemCharge(outcome, prices);
     if (cost === 0) return { ...outcome, credits: 0 };
     if (budget.maxCredits !== null && budget.charged + credits + cost > budget.maxCredits) {
-      return { index: outcome.index, status: "failed", error: BUDGET_EXHAUSTED, sources: outcome.sources, credits: 0 };
+      return { index: outcome.index, status: "failed", error: itemErrors.budgetExhausted, sources: outcome.sources, credits: 0 };
     }
     credits += cost;
     return { ...outcome, credits: cost };

@@ -1,6 +1,7 @@
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ItemReason, SourceReport } from "../contact-info/batch-views";
-import type { Contacts, ItemError, Outcome } from "../contact-info/contact";
+import type { Contacts, Outcome } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import type { FindResult } from "./provider";
 
 /** What the batch records for an item, less the item's index. */
@@ -69,12 +70,6 @@ export function decideItem(facts: AttemptFacts): Decision {
   if (facts.retryable && (facts.held || facts.attempt < facts.maxAttempts))
     return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds, held: facts.held };
   if (facts.emails.length + facts.phones.length > 0) return complete(false);
-  const error: ItemError =
-    unavailable.length > 0
-      ? {
-          code: "source_unavailable",
-          message: `nothing was found, and ${unavailable.join(", ")} could not answer (attempt ${facts.attempt}); resubmit the item later`,
-        }
-      : { code: "processing_failed", message: "no data source is configured" };
+  const error = unavailable.length > 0 ? itemErrors.sourcesUnavailable(unavailable, facts.attempt) : itemErrors.noSourceConfigured;
   return { kind: "record", result: { status: "failed", error, sources }, cacheable: false };
 }

@@ -2,6 +2,8 @@
 // the input already has a column of that name (in any case), "_2", "_3", … is
 // added until it is new, so no reader ever confuses a user's column with ours. Files users hold
 // are read by position too: a new field goes last (`reason`, after `warnings`), never between.
+import type { ItemErrorCode } from "../contact-info/item-errors";
+
 export const RESULT_FIELDS = [
   "batch_id",
   "status",
@@ -75,5 +77,5 @@ export function resultCells(batchId: string, item: ItemResult, warnings: readonl
 /** The result cells of a row not sent, because nothing in it identifies a person. */
 export function invalidRowCells(problem: string): ResultCells {
   const cells = Object.fromEntries(RESULT_FIELDS.map((field) => [field, ""])) as ResultCells;
-  return { ...cells, status: "failed", error_code: "invalid_input", error_message: problem };
+  return { ...cells, status: "failed", error_code: "invalid_input" satisfies ItemErrorCode, error_message: problem };
 }

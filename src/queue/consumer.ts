@@ -4,6 +4,7 @@ import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import type { Resolution } from "../enrichment/enrich-item";
 import { enricher } from "../enrichment/enricher";
 import type { ProviderReport } from "../enrichment/waterfall";
@@ -14,8 +15,6 @@ import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds, retryLater } from "./r
 import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
-
-const EVERY_ATTEMPT_FAILED = { code: "processing_failed", message: "the item could not be processed: every attempt failed" } as const;
 
 function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQueueMessage[]> {
   const groups = new Map<string, ItemQueueMessage[]>();
@@ -94,7 +93,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
             } catch (error) {
               logError("item_attempt_failed", error, { batchId, index: item.index, attempt });
               if (attempt >= config.itemMaxAttempts)
-                outcomes.push({ index: item.index, status: "failed", error: EVERY_ATTEMPT_FAILED, sources: [] });
+                outcomes.push({ index: item.index, status: "failed", error: itemErrors.everyAttemptFailed, sources: [] });
               else retry(message);
               return;
             }
@@ -164,7 +163,7 @@ export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], 
         body.items.map(({ index }) => ({
           index,
           status: "failed" as const,
-          error: EVERY_ATTEMPT_FAILED,
+          error: itemErrors.everyAttemptFailed,
           sources: [],
         })),
       );

@@ -1,7 +1,7 @@
 import { accountStub } from "../account/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import type { ItemError } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { PendingMessage } from "./pending-only";
 
@@ -9,8 +9,6 @@ import type { PendingMessage } from "./pending-only";
 // a person suppressed after a batch was submitted is still never looked up, and
 // a submit costs no call to the account. The cost is one RPC to the account per
 // group of messages of one batch (up to 100 items), not one per item.
-
-const SUPPRESSED: ItemError = { code: "suppressed", message: "the person is on the do-not-enrich list: no source was asked" };
 
 /**
  * The items of one batch's pending messages whose person is on the customer's
@@ -34,5 +32,5 @@ export async function suppressedOutcomes(env: Env, pending: readonly PendingMess
   if (listed.size === 0) return [];
   return items
     .filter((item) => item.keys.some((key) => listed.has(key)))
-    .map(({ index }) => ({ index, status: "failed", error: SUPPRESSED, sources: [] }));
+    .map(({ index }) => ({ index, status: "failed", error: itemErrors.suppressed, sources: [] }));
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import type { SourceReport } from "../../src/contact-info/batch-views";
 import type { Email, Phone } from "../../src/contact-info/contact";
-import { BUDGET_EXHAUSTED, chargeOutcomes, itemCharge, maxItemCharge } from "../../src/credits/credits";
+import { itemErrors } from "../../src/contact-info/item-errors";
+import { chargeOutcomes, itemCharge, maxItemCharge } from "../../src/credits/credits";
 
 const prices = { email: 1, phone: 10, verification: 0 };
 const email = (address: string): Email => ({ address, type: "work", status: "valid", confidence: 90, source: "sandbox" });
@@ -67,7 +68,7 @@ describe("the batch's cap", () => {
       ["completed", 1],
       ["failed", 0],
     ]);
-    expect(charged[1]).toMatchObject({ status: "failed", error: BUDGET_EXHAUSTED, sources: outcomes[1]!.sources });
+    expect(charged[1]).toMatchObject({ status: "failed", error: itemErrors.budgetExhausted, sources: outcomes[1]!.sources });
   });
 
   it("counts what the batch already charged, lets free outcomes through, and leaves items no longer pending uncharged", () => {
