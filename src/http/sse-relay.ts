@@ -47,7 +47,11 @@ export async function relay(source: ReadableStream<Uint8Array>, sse: SSEStreamin
     : undefined;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // A read pending when the renewal cancelled the source rejects: that end is the renewal's.
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        if (refused) return { done: true as const, value: undefined };
+        throw error;
+      });
       if (done || refused) return;
       betweenEvents = value.length >= 2 && value[value.length - 2] === 10 && value[value.length - 1] === 10;
       await sse.write(value);

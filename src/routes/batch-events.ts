@@ -1,7 +1,7 @@
 // The progress stream: GET /v2/{environment}/person/contact-info/{id}/events, as server-sent events.
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { PROGRESS_INTERVAL_MS, sseText } from "../batch/event-plan";
+import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/event-plan";
 import { batchStub } from "../batch/stub";
 import { isBatchId } from "../batch-id";
 import { readConfig } from "../config";
@@ -17,7 +17,7 @@ import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../open
 import { problem } from "../openapi/problems";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import { holdStream } from "../rate-limit/stream-lease";
-import { LEASE_RENEW_MS, MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER } from "../rate-limit/stream-leases";
+import { LEASE_EXPIRES_MS, LEASE_RENEW_MS, MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER } from "../rate-limit/stream-leases";
 import { tenantOf } from "../tenant";
 import { batchParams } from "./batch";
 import { declareRoute } from "./declare";
@@ -80,7 +80,8 @@ export const batchEvents = declareRoute({
       "Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID.",
       "Opening a stream counts as one request of contact_info_status (Tier 4), and an open stream holds one more unit of that budget until it ends.",
       `At most ${MAX_STREAMS_PER_CUSTOMER} streams are open at once per customer and environment (all its keys), and ${MAX_STREAMS_PER_BATCH} per batch: one more is answered 429 \`too_many_streams\` with Retry-After.`,
-      "A stream ends within about 2 s of its key's revocation. With items=true a long replay is paced: it comes in steps of item events.",
+      `A stream ends within about 2 s of its key's revocation. A stream that ends frees its place at once; one whose client left, within ${LEASE_EXPIRES_MS / 1000} s.`,
+      `With items=true a long replay is paced: at most ${ITEM_EVENTS_PER_STEP} item events every ${REPLAY_STEP_PAUSE_MS} ms.`,
     ].join(" "),
     security: keyRequired,
     request: { params: batchParams(), query: documentedEventsQuery(), headers: lastEventIdHeader() },
@@ -146,7 +147,8 @@ export const batchEvents = declareRoute({
       try {
         await relay(stream, sse, { everyMs: LEASE_RENEW_MS, renew });
       } finally {
-        // Released before the response ends, so a client that sees the end finds its place free.
+        // Released before the response ends, so a client that sees the end finds its place free. A client
+        // that leaves cancels this request, renewals included: its place frees when the lease expires.
         await held.release();
       }
       log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened, endedBy });

@@ -47,3 +47,24 @@ describe("relay", () => {
     await stream.done;
   });
 });
+
+describe("relay with a renewal", () => {
+  it("ends the stream, sending nothing more, at the first renewal refused", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const { readable: source, writable: sink } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = sink.getWriter();
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const sse = new SSEStreamingApi(writable, readable);
+    let allowed = true;
+    const done = relay(source, sse, { everyMs: 1000, renew: async () => allowed }).then(() => sse.close());
+    const reader = sse.responseReadable.pipeThrough(new TextDecoderStream()).getReader();
+    void writer.write(encoder.encode("event: progress\nid: 0\ndata: {}\n\n"));
+    expect((await reader.read()).value).toBe("event: progress\nid: 0\ndata: {}\n\n");
+    await vi.advanceTimersByTimeAsync(1000);
+    allowed = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    await done;
+    void writer.write(encoder.encode("event: item\nid: 1\ndata: {}\n\n")).catch(() => {});
+    expect((await reader.read()).done).toBe(true);
+  });
+});
