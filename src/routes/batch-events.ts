@@ -138,19 +138,21 @@ export const batchEvents = declareRoute({
     const { stream } = read;
     const opened = Date.now();
     return streamSSE(c, async (sse) => {
-      let endedBy = "stream";
+      let refusal = "refused";
       const renew = async () => {
         const renewal = await held.renew();
-        if (renewal !== "renewed") endedBy = renewal;
+        if (renewal !== "renewed") refusal = renewal;
         return renewal === "renewed";
       };
+      let end: string;
       try {
-        await relay(stream, sse, { everyMs: LEASE_RENEW_MS, renew });
+        end = await relay(stream, sse, { everyMs: LEASE_RENEW_MS, stalledMs: LEASE_EXPIRES_MS, renew });
       } finally {
         // Released before the response ends, so a client that sees the end finds its place free. A client
         // that leaves cancels this request, renewals included: its place frees when the lease expires.
         await held.release();
       }
+      const endedBy = end === "refused" ? refusal : end;
       log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened, endedBy });
     });
   },
