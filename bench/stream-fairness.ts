@@ -16,18 +16,21 @@ import { machine, median } from "./report";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ITEMS = Number(process.env.BENCH_STREAM_ITEMS ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+// Customers replaying at once, each at its cap: 1 is the target's case; more shows what the
+// per-customer cap leaves open (several customers together), and that the measure can fail.
+const REPLAYING_CUSTOMERS = Number(process.env.BENCH_REPLAYING_CUSTOMERS ?? 1);
 // The whole run is bounded: past this the server's process group is stopped and the run fails.
 const RUN_LIMIT_MS = 20 * 60_000;
 
 const loadAtStart = Number(loadavg()[0]?.toFixed(1));
-let a: ServerKey | undefined;
+let a: ServerKey[] = [];
 let b: ServerKey | undefined;
 const server = await startLocalServer({
   devTooling: false,
   prepare: async (state) => {
-    [a, b] = await seedKeys(state, [
-      { customerId: "cus_bench_streams_a", environment: "test" },
+    [b, ...a] = await seedKeys(state, [
       { customerId: "cus_bench_streams_b", environment: "test" },
+      ...Array.from({ length: REPLAYING_CUSTOMERS }, (_, i) => ({ customerId: `cus_bench_streams_a${i}`, environment: "test" as const })),
     ]);
   },
 });
@@ -75,6 +78,12 @@ async function replays(key: ServerKey, batchIds: string[], stop: AbortSignal) {
       (async () => {
         while (!stop.aborted) {
           const response = await fetch(`${base(key)}/${batchId}/events?items=true`, { headers: { "x-api-key": key.key }, signal: stop });
+          // The last round's streams, gone unnoticed, hold their places until they stall (LEASE_EXPIRES_MS).
+          if (response.status === 429) {
+            await response.body?.cancel();
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            continue;
+          }
           if (response.status !== 200) throw new Error(`A's stream answered ${response.status}: ${await response.text()}`);
           for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
             const items = new TextDecoder().decode(chunk).split("event: item").length - 1;
@@ -92,10 +101,14 @@ async function replays(key: ServerKey, batchIds: string[], stop: AbortSignal) {
 }
 
 try {
-  if (!a || !b) throw new Error("no keys seeded");
+  if (a.length === 0 || !b) throw new Error("no keys seeded");
   const batchCount = Math.ceil(MAX_STREAMS_PER_CUSTOMER / MAX_STREAMS_PER_BATCH);
-  const aBatches: string[] = [];
-  for (let i = 0; i < batchCount; i++) aBatches.push(await completed(a, batchBody(i, ITEMS)));
+  const aBatches: string[][] = [];
+  for (const [n, key] of a.entries()) {
+    const batches: string[] = [];
+    for (let i = 0; i < batchCount; i++) batches.push(await completed(key, batchBody(n * batchCount + i, ITEMS)));
+    aBatches.push(batches);
+  }
   const bBatch = await completed(b, batchBody(100, 10));
   const rounds: { alone: number[]; loaded: number[]; eventsPerSecond: number; refusedOneMore: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -103,9 +116,10 @@ try {
     const alone = await readsOfB(b, bBatch);
     await untilQuiet([server]);
     const stop = new AbortController();
-    const streams = await replays(a, aBatches, stop.signal);
+    const all = await Promise.all(a.map((key, n) => replays(key, aBatches[n]!, stop.signal)));
+    const streams = { events: () => all.reduce((sum, s) => sum + s.events(), 0), done: Promise.all(all.map((s) => s.done)) };
     // One more than A may hold: refused, so the load below is the most one customer can put on.
-    const oneMore = await fetch(`${base(a)}/${aBatches.at(-1)}/events?items=true`, { headers: { "x-api-key": a.key } });
+    const oneMore = await fetch(`${base(a[0]!)}/${aBatches[0]!.at(-1)}/events?items=true`, { headers: { "x-api-key": a[0]!.key } });
     await oneMore.body?.cancel();
     const before = streams.events();
     const startedAt = performance.now();
@@ -116,7 +130,7 @@ try {
     rounds.push({ alone, loaded, eventsPerSecond, refusedOneMore: oneMore.status });
     const ratio = (q: number) => (quantile(loaded, q) / quantile(alone, q)).toFixed(2);
     console.log(
-      `round ${round}: B alone p50 ${quantile(alone, 0.5).toFixed(1)} ms p95 ${quantile(alone, 0.95).toFixed(1)} ms; with A's ${MAX_STREAMS_PER_CUSTOMER} replays p50 ${quantile(loaded, 0.5).toFixed(1)} ms p95 ${quantile(loaded, 0.95).toFixed(1)} ms (×${ratio(0.5)}, ×${ratio(0.95)}); A's replays ${eventsPerSecond.toFixed(0)} item events/s; A's ${MAX_STREAMS_PER_CUSTOMER + 1}th stream answered ${oneMore.status}`,
+      `round ${round}: B alone p50 ${quantile(alone, 0.5).toFixed(1)} ms p95 ${quantile(alone, 0.95).toFixed(1)} ms; with ${REPLAYING_CUSTOMERS} × ${MAX_STREAMS_PER_CUSTOMER} replays p50 ${quantile(loaded, 0.5).toFixed(1)} ms p95 ${quantile(loaded, 0.95).toFixed(1)} ms (×${ratio(0.5)}, ×${ratio(0.95)}); A's replays ${eventsPerSecond.toFixed(0)} item events/s; A's ${MAX_STREAMS_PER_CUSTOMER + 1}th stream answered ${oneMore.status}`,
     );
   }
   const ratios = (q: number) => rounds.map((r) => quantile(r.loaded, q) / quantile(r.alone, q));
@@ -125,7 +139,8 @@ try {
     machine: machine(),
     loadAverage: { atStart: loadAtStart, atEnd: Number(loadavg()[0]?.toFixed(1)) },
     rounds: ROUNDS,
-    streams: MAX_STREAMS_PER_CUSTOMER,
+    replayingCustomers: REPLAYING_CUSTOMERS,
+    streamsPerCustomer: MAX_STREAMS_PER_CUSTOMER,
     itemsPerBatch: ITEMS,
     pacing: { itemEventsPerStep: ITEM_EVENTS_PER_STEP, pauseMs: REPLAY_STEP_PAUSE_MS },
     requestsOfB: REQUESTS,
@@ -137,7 +152,10 @@ try {
       oneMoreStream: r.refusedOneMore,
     })),
   };
-  writeFileSync("bench/results/stream-fairness.json", `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/stream-fairness${REPLAYING_CUSTOMERS === 1 ? "" : `-${REPLAYING_CUSTOMERS}`}.json`,
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
   console.log(JSON.stringify(report.ratio));
 } finally {
   clearTimeout(limit);
