@@ -61,7 +61,8 @@ type KnownHits = { now: number; newest: Hit | undefined; live: Map<number, Hit[]
  * Object runs one call at a time and `consume` never awaits, so concurrent
  * requests are decided one after another against the stored count. A decision
  * is one INSERT, and a read only when the oldest hits kept in memory have all
- * left the window; nothing is loaded when the object starts.
+ * left the window; nothing is loaded when the object starts. It also keeps the leases of
+ * the customer's open event streams, which it can end at once, holding the revocations.
  */
 export class RateLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
