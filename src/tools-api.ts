@@ -4,6 +4,8 @@
 // API) and src/bench-api.ts (the benchmarks' Workers) it is all they may import from src/ (test/tools/tool-imports.test.ts checks),
 // so the rooms inside src/ can move without touching a tool: re-point these lines.
 
+// The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
+export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/event-plan";
 export type { DirectoryEntry } from "./enrichment/directory";
 export { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "./enrichment/directory-import";
 export type { Environment } from "./environment";
@@ -20,5 +22,6 @@ export {
 } from "./keys/api-key";
 export { openApiDocument } from "./openapi/document";
 export { ENDPOINT_TYPES, type EndpointType } from "./rate-limit/endpoint-types";
+export { MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER } from "./rate-limit/stream-leases";
 // How many vendor calls one lease of the governor covers, which bench/governor.ts reports.
 export { MAX_TOKENS_PER_LEASE } from "./vendor-governor/lease-decision";

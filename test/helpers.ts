@@ -182,8 +182,8 @@ export async function expectProblem(response: Response, status: number, code: st
  * A batch created straight in its Durable Object, with no fan-out, so the test
  * alone decides which messages the consumer sees; and the messages it would get.
  */
-export async function createStoredBatch(items: PersonInput[]) {
-  const { key, record } = await createKey();
+export async function createStoredBatch(items: PersonInput[], owner?: Awaited<ReturnType<typeof createKey>>) {
+  const { key, record } = owner ?? (await createKey());
   const id = crypto.randomUUID();
   // Its messages vanish, so only what the test delivers is processed.
   const queue = faultyItemQueue(async () => {});
@@ -202,7 +202,7 @@ export async function createStoredBatch(items: PersonInput[]) {
   await untilAtRest(batchStub(env, id));
   queue.mockRestore();
   const messages = items.map((input, index) => itemMessage(id, index, input));
-  return { key, id, messages };
+  return { key, record, id, messages };
 }
 
 export const worker = entry as ExportedHandler<Env, ItemMessage> & { queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]> };

@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Follow a batch as it runs: a stream of server-sent events
-         * @description A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch): `progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every 250 ms (those in between are coalesced); `item` (with `items=true`): one per finished item, the item as GET …/{id} shows it; `completed`: the counters once every item has finished; then the stream ends. A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`. Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID. Opening a stream counts as one request of contact_info_status (Tier 4), however long it stays open.
+         * @description A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch): `progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every 250 ms (those in between are coalesced); `item` (with `items=true`): one per finished item, the item as GET …/{id} shows it; `completed`: the counters once every item has finished; then the stream ends. A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`. Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID. Opening a stream counts as one request of contact_info_status (Tier 4), and an open stream holds one more unit of that budget until it ends. At most 10 streams are open at once per customer and environment (all its keys), and 3 per batch: one more is answered 429 `too_many_streams` with Retry-After. A stream ends within about 2 s of its key's revocation. A stream that ends frees its place at once; one whose client left, within 5 s. With items=true a long replay is paced: at most 100 item events every 250 ms.
          */
         get: operations["streamContactInfoBatchEvents"];
         put?: never;
@@ -932,7 +932,7 @@ export interface components {
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
-             * @description Stable, snake_case: switch on it.
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             code: "rate_limited";
@@ -943,6 +943,36 @@ export interface components {
             /** @description Requests allowed per window for this endpoint type. */
             limit: number;
             windowSeconds: number;
+            /** @description Seconds to wait before retrying; the Retry-After header says the same. */
+            retryAfterSeconds: number;
+        };
+        /** @description RFC 9457 problem details, code `too_many_streams`. */
+        TooManyStreamsProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/too_many_streams";
+            /** @enum {string} */
+            title: "Too Many Requests";
+            /** @enum {number} */
+            status: 429;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "too_many_streams";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /**
+             * @description Which cap: the customer's streams in this environment, or the batch's.
+             * @enum {string}
+             */
+            scope: "customer" | "batch";
+            /** @description The most streams open at once in that scope. */
+            maxStreams: number;
             /** @description Seconds to wait before retrying; the Retry-After header says the same. */
             retryAfterSeconds: number;
         };
@@ -2633,12 +2663,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["BatchExpiredProblem"] | components["schemas"]["BatchDeletedProblem"];
                 };
             };
-            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            /** @description Over the rate limit, or as many event streams open as allowed; nothing was opened (code `rate_limited` or `too_many_streams`). */
             429: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
                     "x-request-id": string;
-                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    /** @description Seconds to wait; the same as retryAfterSeconds. */
                     "Retry-After": number;
                     /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
                     RateLimit: string;
@@ -2661,7 +2691,7 @@ export interface operations {
                      *       "retryAfterSeconds": 12
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"] | components["schemas"]["TooManyStreamsProblem"];
                 };
             };
             /** @description Something failed on our side; retry later (code `internal_error`). */

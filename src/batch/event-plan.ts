@@ -9,6 +9,11 @@ export const PROGRESS_INTERVAL_MS = 250;
 /** Item events read from the log per step, so a long replay goes out in bounded pieces. */
 export const ITEM_EVENTS_PER_STEP = 100;
 
+// The pause after a full step of a replay before the next: one stream replays at most
+// ITEM_EVENTS_PER_STEP per this long (400 events/s), so a customer's streams together (capped,
+// rate-limit/stream-leases.ts) leave the runtime to others (bench/stream-fairness.ts measures it).
+export const REPLAY_STEP_PAUSE_MS = 250;
+
 export type StreamEvent = { id: number; event: "item" | "progress" | "completed"; data: string };
 
 export interface SubscriberState {

@@ -2,7 +2,7 @@ import type { StatusRead } from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusRow } from "./batch-row";
 import { type EventSnapshot, readEvents } from "./event-log";
-import { ITEM_EVENTS_PER_STEP, planEvents, type SubscriberState, sseText } from "./event-plan";
+import { ITEM_EVENTS_PER_STEP, planEvents, REPLAY_STEP_PAUSE_MS, type SubscriberState, sseText } from "./event-plan";
 
 /** What opening a batch's event stream finds: as a status read does, or a Last-Event-ID this batch never issued. */
 export type EventsRead =
@@ -40,6 +40,8 @@ export class EventStreams {
     let unread: EventSnapshot | null = first;
     const waiting: { wake?: () => void } = {};
     let closed = false;
+    // After a full step of item events, when the next may be read (a replay is paced).
+    let nextStepAt = 0;
     const stop = () => {
       closed = true;
       waiting.wake?.();
@@ -47,6 +49,9 @@ export class EventStreams {
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         while (!closed) {
+          const pause = nextStepAt - Date.now();
+          if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+          if (closed) return;
           const log = unread ?? this.#read(state.after, withItems);
           unread = null;
           // Deleted or expired meanwhile: the stream ends; a reconnect is answered 410.
@@ -61,6 +66,7 @@ export class EventStreams {
             stop();
             return controller.close();
           }
+          if (step.next.kind === "more") nextStepAt = Date.now() + REPLAY_STEP_PAUSE_MS;
           // Sent: the next pull (once the consumer took these) reads on.
           if (step.events.length > 0) return;
           if (step.next.kind === "wait") await this.#change(step.next.inMs, waiting);

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -56,6 +56,15 @@ export const idempotencyInProgress = (retryAfterSeconds: number): ApiError =>
     extensions: { retryAfterSeconds },
   });
 
+export const tooManyStreams = (scope: "customer" | "batch", maxStreams: number, retryAfterSeconds: number): ApiError =>
+  problem(
+    "too_many_streams",
+    scope === "customer"
+      ? `You have ${maxStreams} event streams open in this environment, the most at once; close one, or retry in ${retryAfterSeconds} s.`
+      : `This batch has ${maxStreams} event streams open, the most at once; close one, or retry in ${retryAfterSeconds} s.`,
+    { headers: { "retry-after": String(retryAfterSeconds) }, extensions: { scope, maxStreams, retryAfterSeconds } },
+  );
+
 export const batchExpired = (expiredAt: string): ApiError =>
   problem("batch_expired", `This batch's data was deleted at ${expiredAt}, at the end of its retention period.`, {
     extensions: { expiredAt },

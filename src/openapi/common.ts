@@ -47,3 +47,19 @@ export const rateLimited = (endpointType: EndpointType, limit: number): Response
     },
   });
 };
+
+/** The events route's 429s: over the status budget (opening, or holding a unit while open), or over a cap on open streams. */
+export const streamRefused = (limit: number): ResponseConfig => {
+  const usage = exampleUsage(limit, limit, 12);
+  return problem(
+    ["rate_limited", "too_many_streams"],
+    "Over the rate limit, or as many event streams open as allowed; nothing was opened",
+    {
+      example: rateLimitedError("contact_info_status", usage),
+      headers: {
+        "Retry-After": retryAfterHeader("Seconds to wait; the same as retryAfterSeconds.", usage.resetSeconds),
+        ...rateLimitHeaders("contact_info_status", usage),
+      },
+    },
+  );
+};

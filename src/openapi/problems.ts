@@ -28,6 +28,7 @@ import {
   payloadTooLarge,
   problemInit,
   tooManyItems,
+  tooManyStreams,
   unsupportedMediaType,
   webhookNotConfigured,
 } from "../http/errors";
@@ -35,6 +36,7 @@ import { ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { rateLimited } from "../rate-limit/rate-limited";
+import { MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS } from "../rate-limit/stream-leases";
 import { type Header, requestIdHeader } from "./headers";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
@@ -86,6 +88,11 @@ const problemMembers = () =>
       windowSeconds: z.int().min(1),
       retryAfterSeconds,
     },
+    too_many_streams: {
+      scope: z.enum(["customer", "batch"]).meta({ description: "Which cap: the customer's streams in this environment, or the batch's." }),
+      maxStreams: z.int().min(1).meta({ description: "The most streams open at once in that scope." }),
+      retryAfterSeconds,
+    },
     internal_error: {},
   }) satisfies Record<ErrorCode, z.ZodRawShape>;
 
@@ -127,6 +134,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   unsupported_media_type: unsupportedMediaType(),
   idempotency_key_reused: idempotencyKeyReused(),
   rate_limited: rateLimited("contact_info_request", { limit: 50, windowSeconds: 60, used: 50, remaining: 0, resetSeconds: 12 }),
+  too_many_streams: tooManyStreams("batch", MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS),
   internal_error: internalError(),
 });
 

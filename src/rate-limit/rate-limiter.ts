@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
+import { OpenStreams } from "./open-streams";
 import { migrate } from "./schema";
 import { type Decision, decide, type WindowLog, type WindowUsage, windowUsage } from "./sliding-window";
+import { decideRenewal, decideStream, type Renewal, type StreamDecision } from "./stream-leases";
 import { WindowsInUse } from "./windows-in-use";
 
 export interface ConsumeResult {
@@ -12,6 +14,16 @@ export interface ConsumeResult {
 
 /** The limiter's answer: a count, or the calling key is revoked (nothing counted). */
 export type LimiterAnswer = ({ revoked?: undefined } & ConsumeResult) | { revoked: true };
+
+/** The answer to opening an event stream: a lease to renew, or why not. */
+export type StreamAnswer =
+  | { kind: "granted"; leaseId: string }
+  | Exclude<StreamDecision, { kind: "granted" }>
+  | { kind: "rate_limited"; decision: Decision }
+  | { kind: "revoked" };
+
+// Open event streams hold units of this type's budget (README "Rate limits").
+const STREAM_TYPE: EndpointType = "contact_info_status";
 
 // Expired hits deleted per endpoint type per call, so a limiter that sat idle
 // while a large window expired catches up over a few calls instead of one slow one.
@@ -49,7 +61,8 @@ type KnownHits = { now: number; newest: Hit | undefined; live: Map<number, Hit[]
  * Object runs one call at a time and `consume` never awaits, so concurrent
  * requests are decided one after another against the stored count. A decision
  * is one INSERT, and a read only when the oldest hits kept in memory have all
- * left the window; nothing is loaded when the object starts.
+ * left the window; nothing is loaded when the object starts. It also keeps the leases of
+ * the customer's open event streams, which it can end at once, holding the revocations.
  */
 export class RateLimiter extends DurableObject<Env> {
   readonly #sql: SqlStorage;
@@ -57,6 +70,7 @@ export class RateLimiter extends DurableObject<Env> {
   readonly #windows: WindowsInUse;
   /** The customer's revoked key ids, read once when the object starts: a handful at most. */
   readonly #revoked: Set<string>;
+  readonly #streams: OpenStreams;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -71,6 +85,7 @@ export class RateLimiter extends DurableObject<Env> {
         .toArray()
         .map((row) => row.key_id),
     );
+    this.#streams = new OpenStreams(this.#sql, Date.now());
   }
 
   /**
@@ -96,23 +111,63 @@ export class RateLimiter extends DurableObject<Env> {
     this.#windows.note(limits, now);
     const { windowSeconds } = limits[endpointType];
     const window = this.#window(endpointType, now, windowSeconds);
-    const decision = decide(window.log, now, limits[endpointType]);
+    const decision = decide(window.log, now, limits[endpointType], this.#held(endpointType, now));
     if (decision.allowed) this.#record(endpointType, now, windowSeconds, window.known);
     if (now - this.#sweptAt >= SWEEP_INTERVAL_MS) this.#sweep(now);
     if (!withUsage) return { decision };
     const usage = Object.fromEntries(
       ENDPOINT_TYPES.map((type) => [
         type,
-        type === endpointType ? decision : windowUsage(this.#window(type, now, limits[type].windowSeconds).log, now, limits[type]),
+        type === endpointType
+          ? decision
+          : windowUsage(this.#window(type, now, limits[type].windowSeconds).log, now, limits[type], this.#held(type, now)),
       ]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
   }
 
-  /** Refuses key `keyId` from the next call on (the key tool's revoke, through the admin API). Idempotent. */
+  /**
+   * Refuses key `keyId` from the next call on (the key tool's revoke, through the admin API), and
+   * ends its open streams at their next renewal (LEASE_RENEW_MS). Idempotent.
+   */
   revoke(keyId: string): void {
     this.#sql.exec("INSERT OR IGNORE INTO revoked_keys (key_id, revoked_at) VALUES (?, ?)", keyId, Date.now());
     this.#revoked.add(keyId);
+  }
+
+  /**
+   * A lease for one more event stream of key `keyId` on `batchId`, after its opening request was
+   * counted: refused over the caps on streams (decideStream), or when the budget of `STREAM_TYPE`
+   * has no unit left for the stream to hold while it is open.
+   */
+  openStream(keyId: string, batchId: string, limits: Record<EndpointType, RateLimitSetting>): StreamAnswer {
+    if (this.#revoked.has(keyId)) return { kind: "revoked" };
+    const now = Date.now();
+    const decision = decideStream(this.#streams.live(now), batchId);
+    if (decision.kind === "refused") return decision;
+    const setting = limits[STREAM_TYPE];
+    const budget = decide(this.#window(STREAM_TYPE, now, setting.windowSeconds).log, now, setting, this.#held(STREAM_TYPE, now));
+    if (!budget.allowed) return { kind: "rate_limited", decision: budget };
+    return { kind: "granted", leaseId: this.#streams.open(keyId, batchId, now).leaseId };
+  }
+
+  /** Keeps a stream's lease: its stream ends unless this answers "renewed" (decideRenewal). */
+  renewStream(leaseId: string): Renewal {
+    const now = Date.now();
+    const lease = this.#streams.get(leaseId);
+    const renewal = decideRenewal(lease, this.#revoked, now);
+    if (renewal === "renewed" && lease) this.#streams.renew(lease, now);
+    else this.#streams.close(leaseId);
+    return renewal;
+  }
+
+  closeStream(leaseId: string): void {
+    this.#streams.close(leaseId);
+  }
+
+  /** The units of `type` that open streams hold. */
+  #held(type: EndpointType, now: number): number {
+    return type === STREAM_TYPE ? this.#streams.live(now).length : 0;
   }
 
   /**

@@ -28,6 +28,14 @@ const MIGRATIONS: readonly string[] = [
      key_id TEXT PRIMARY KEY,
      revoked_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // The customer's open event streams, one lease each, so the caps on streams hold across an
+  // object restart; renewals are kept in memory (open-streams.ts).
+  `CREATE TABLE stream_leases (
+     lease_id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     batch_id TEXT NOT NULL,
+     opened_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

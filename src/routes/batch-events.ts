@@ -1,19 +1,24 @@
 // The progress stream: GET /v2/{environment}/person/contact-info/{id}/events, as server-sent events.
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { PROGRESS_INTERVAL_MS, sseText } from "../batch/event-plan";
+import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/event-plan";
 import { batchStub } from "../batch/stub";
 import { isBatchId } from "../batch-id";
+import { readConfig } from "../config";
 import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { relay } from "../http/sse-relay";
 import { log } from "../log";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import { authProblems, internalError, keyRequired, rateLimited } from "../openapi/common";
+import { authProblems, internalError, keyRequired, streamRefused } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { effectiveSettings } from "../rate-limit/endpoint-types";
+import { holdStream } from "../rate-limit/stream-lease";
+import { LEASE_EXPIRES_MS, LEASE_RENEW_MS, MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER } from "../rate-limit/stream-leases";
+import { tenantOf } from "../tenant";
 import { batchParams } from "./batch";
 import { declareRoute } from "./declare";
 
@@ -54,7 +59,7 @@ const lastEventIdHeader = /* @__PURE__ */ once(() =>
   }),
 );
 
-/** One Tier 4 request however long the stream stays open. */
+/** One Tier 4 request to open, and one unit of that budget held while open; capped per customer and per batch. */
 export const batchEvents = declareRoute({
   route: {
     method: "get",
@@ -73,7 +78,10 @@ export const batchEvents = declareRoute({
       "`completed`: the counters once every item has finished; then the stream ends.",
       "A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`.",
       "Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID.",
-      "Opening a stream counts as one request of contact_info_status (Tier 4), however long it stays open.",
+      "Opening a stream counts as one request of contact_info_status (Tier 4), and an open stream holds one more unit of that budget until it ends.",
+      `At most ${MAX_STREAMS_PER_CUSTOMER} streams are open at once per customer and environment (all its keys), and ${MAX_STREAMS_PER_BATCH} per batch: one more is answered 429 \`too_many_streams\` with Retry-After.`,
+      `A stream ends within about 2 s of its key's revocation. A stream that ends frees its place at once; one whose client left, within ${LEASE_EXPIRES_MS / 1000} s.`,
+      `With items=true a long replay is paced: at most ${ITEM_EVENTS_PER_STEP} item events every ${REPLAY_STEP_PAUSE_MS} ms.`,
     ].join(" "),
     security: keyRequired,
     request: { params: batchParams(), query: documentedEventsQuery(), headers: lastEventIdHeader() },
@@ -101,7 +109,7 @@ export const batchEvents = declareRoute({
       ...authProblems(),
       404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
       410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
-      429: rateLimited("contact_info_status", 100),
+      429: streamRefused(100),
       500: internalError,
     },
   },
@@ -110,18 +118,42 @@ export const batchEvents = declareRoute({
     if (!isBatchId(id)) throw notFound("No batch with this id exists.");
     const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
     const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id).events({ customerId: apiKey.customerId, environment: c.get("environment") }, request);
-    // Another customer's or environment's batch answers exactly like a missing one.
-    if (read.kind === "none") throw notFound("No batch with this id exists.");
-    if (read.kind === "expired") throw batchExpired(read.expiredAt);
-    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
-    if (read.kind === "unknown_event_id") {
-      throw badRequest("invalid_last_event_id", `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`);
+    // Before the batch is asked: a refused stream registers nothing with it.
+    const limits = effectiveSettings(readConfig(c.env), apiKey.rateLimits);
+    const held = await holdStream(c.env, tenantOf(apiKey), apiKey.keyId, id, limits);
+    let read: Awaited<ReturnType<ReturnType<typeof batchStub>["events"]>>;
+    try {
+      read = await batchStub(c.env, id).events({ customerId: apiKey.customerId, environment: c.get("environment") }, request);
+      // Another customer's or environment's batch answers exactly like a missing one.
+      if (read.kind === "none") throw notFound("No batch with this id exists.");
+      if (read.kind === "expired") throw batchExpired(read.expiredAt);
+      if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
+      if (read.kind === "unknown_event_id") {
+        throw badRequest("invalid_last_event_id", `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`);
+      }
+    } catch (error) {
+      await held.release();
+      throw error;
     }
+    const { stream } = read;
     const opened = Date.now();
     return streamSSE(c, async (sse) => {
-      await relay(read.stream, sse);
-      log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened });
+      let refusal = "refused";
+      const renew = async () => {
+        const renewal = await held.renew();
+        if (renewal !== "renewed") refusal = renewal;
+        return renewal === "renewed";
+      };
+      let end: string;
+      try {
+        end = await relay(stream, sse, { everyMs: LEASE_RENEW_MS, stalledMs: LEASE_EXPIRES_MS, renew });
+      } finally {
+        // Released before the response ends, so a client that sees the end finds its place free. A client
+        // that leaves cancels this request, renewals included: its place frees when the lease expires.
+        await held.release();
+      }
+      const endedBy = end === "refused" ? refusal : end;
+      log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened, endedBy });
     });
   },
 });

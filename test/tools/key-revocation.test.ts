@@ -56,6 +56,35 @@ describe("npm run keys -- revoke", () => {
     // Five runs of the key tool (several seconds each on a busy machine).
   }, 240_000);
 
+  it("ends the key's open event stream within 2 s of the command, before its batch completes", async () => {
+    const owner = JSON.parse(await keys("create", "--customer", "cus_revoke_stream", "--environment", "test", "--json"));
+    const headers = { "x-api-key": owner.key, "content-type": "application/json" };
+    // unavailable.test is retried for its attempts' backoff: the batch stays pending past the tool's run.
+    const body = JSON.stringify({ items: [{ fullName: "Down Person", companyDomain: "unavailable.test" }] });
+    const submitted = await until(() => fetch(`${server.url}/v2/test/person/contact-info`, { method: "POST", headers, body }), {
+      what: "the batch accepted",
+      done: (response) => response.status === 202,
+      retryErrors: true,
+    });
+    const { batchId } = (await submitted.json()) as { batchId: string };
+    const response = await fetch(`${server.url}/v2/test/person/contact-info/${batchId}/events`, { headers });
+    expect(response.status).toBe(200);
+    const stream = { text: "", ended: false };
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>) stream.text += decoder.decode(chunk, { stream: true });
+    })()
+      .catch(() => {})
+      .finally(() => {
+        stream.ended = true;
+      });
+    await until(() => stream.text.includes("event: progress"), { what: "the stream's first event" });
+
+    await keys("revoke", owner.keyId, "--base-url", server.url);
+    await until(() => stream.ended, { what: "the revoked key's stream ended", timeoutMs: 2_000, intervalMs: 20 });
+    expect(stream.text).not.toContain("event: completed");
+  }, 240_000);
+
   it("revokes an EU customer's key in its EU limiter; a customer's keys share one jurisdiction", async () => {
     const eu = JSON.parse(await keys("create", "--customer", "cus_revoke_eu", "--environment", "test", "--jurisdiction", "eu", "--json"));
     expect(eu.jurisdiction).toBe("eu");
