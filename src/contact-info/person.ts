@@ -75,7 +75,8 @@ export function normalizePerson(input: PersonInput): NormalizedPerson {
   set("companyName", clean(input.companyName));
   const domain = clean(input.companyDomain);
   set("companyDomain", domain === undefined ? undefined : (asciiDomain(domain) ?? domain));
-  set("linkedinSlug", given(input.linkedinUrl) ? (linkedinSlug(input.linkedinUrl) ?? undefined) : undefined);
+  // NFC after the slug's percent-escapes are decoded: they may spell either composition.
+  set("linkedinSlug", given(input.linkedinUrl) ? linkedinSlug(input.linkedinUrl)?.normalize("NFC") : undefined);
   const email = clean(input.email);
   set("email", email === undefined ? undefined : (asciiEmail(email) ?? email));
   return person;

@@ -70,6 +70,14 @@ describe("a person's identifier keys", () => {
     );
   });
 
+  it("find a LinkedIn profile however its slug's letters were composed or escaped", () => {
+    const nfc = `https://www.linkedin.com/in/${encodeURIComponent("zoë-ünal".normalize("NFC"))}`;
+    const nfdEscaped = `https://www.linkedin.com/in/${encodeURIComponent("zoë-ünal".normalize("NFD"))}`;
+    expect(nfc).not.toBe(nfdEscaped);
+    expect(keysOf({ linkedinUrl: nfc })).toHaveLength(1);
+    expect(keysOf({ linkedinUrl: nfc })).toEqual(keysOf({ linkedinUrl: nfdEscaped }));
+  });
+
   it("keep a name in another script as written, however it was composed", () => {
     const name = "김 다은";
     expect(
