@@ -14,6 +14,8 @@ export default defineConfig({
           : process.env.BLACKBOX === "client"
             ? ["test/client/**/*.test.ts"]
             : ["test/browser/**/*.test.ts"],
+    // The client suite's files share one server (test/client/global-setup.ts).
+    globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     fileParallelism: false,
