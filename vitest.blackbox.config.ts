@@ -18,6 +18,10 @@ export default defineConfig({
     globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // One file at a time, but for the reliability suite: its files each start their own server (own
+    // port and state), and its two longest mostly wait (the key tool's runtimes, the load test's
+    // queue), so two run at once.
+    fileParallelism: process.env.BLACKBOX === "reliability",
+    maxWorkers: process.env.BLACKBOX === "reliability" ? 2 : 1,
   },
 });
