@@ -18,10 +18,10 @@ export default defineConfig({
     globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // One file at a time, but for the reliability suite: its files each start their own server (own
-    // port and state), and its two longest mostly wait (the key tool's runtimes, the load test's
-    // queue), so two run at once.
-    fileParallelism: process.env.BLACKBOX === "reliability",
-    maxWorkers: process.env.BLACKBOX === "reliability" ? 2 : 1,
+    // Two files at once in the reliability and tools suites: each file starts its own server (own
+    // port and state) or none, and their longest mostly wait (on the key tool starting a runtime per
+    // command, on the load test's queue). The browser and client suites go one file at a time.
+    fileParallelism: process.env.BLACKBOX === "reliability" || process.env.BLACKBOX === "tools",
+    maxWorkers: process.env.BLACKBOX === "reliability" || process.env.BLACKBOX === "tools" ? 2 : 1,
   },
 });
