@@ -14,8 +14,14 @@ export default defineConfig({
           : process.env.BLACKBOX === "client"
             ? ["test/client/**/*.test.ts"]
             : ["test/browser/**/*.test.ts"],
+    // The client suite's files share one server (test/client/global-setup.ts).
+    globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // Two files at once in the reliability and tools suites: each file starts its own server (own
+    // port and state) or none, and their longest mostly wait (on the key tool starting a runtime per
+    // command, on the load test's queue). The browser and client suites go one file at a time.
+    fileParallelism: process.env.BLACKBOX === "reliability" || process.env.BLACKBOX === "tools",
+    maxWorkers: process.env.BLACKBOX === "reliability" || process.env.BLACKBOX === "tools" ? 2 : 1,
   },
 });

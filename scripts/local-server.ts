@@ -2,7 +2,7 @@
 // loopback only, a free port, its own state directory, bounded in time, and stopped by
 // its own process group.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,6 +79,8 @@ export async function startLocalServer(
     devTooling?: boolean;
     /** Started as a reader does, `npm run dev -- --port N` (its own --var flags, wrangler.toml's [dev]; no predev seeding). */
     viaDevScript?: boolean;
+    /** A file that gets what the server prints as well, for readers in other processes (a shared server's tests). */
+    logTo?: string;
   } = {},
 ): Promise<LocalServer> {
   let port = await freePort();
@@ -131,6 +133,7 @@ export async function startLocalServer(
       let ready = false;
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
+        if (options.logTo) appendFileSync(options.logTo, chunk);
         if (!ready && output.slice(from).includes("Ready on")) {
           ready = true;
           clearTimeout(timer);

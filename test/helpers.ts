@@ -134,8 +134,12 @@ export async function readPages(key: string, batchId: string, query: { limit: nu
 // batch_completed. setup.ts waits for it, so no work outlives the test file.
 const lastLineLogged = new Set<string>();
 
-/** Notes each batch's last log line; called once, by setup.ts. */
+let watching = false;
+
+/** Notes each batch's last log line; called by setup.ts before each test file (files share one runtime, see vitest.config.ts). */
 export function watchBatchLogs(): void {
+  if (watching) return;
+  watching = true;
   const write = console.log.bind(console);
   console.log = (...args: unknown[]) => {
     const [line] = args;

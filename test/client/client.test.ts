@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { type BatchSummary, type Client, createClient, ProblemError } from "../../client/src/index";
-import { type ClientTestServer, SLOW_LIMITS, startClientTestServer } from "./server";
+import { clientTestServer, SLOW_LIMITS } from "./server";
 
 // The typed client (client/) against a running Worker.
-let running: ClientTestServer;
+const running = clientTestServer();
 let client: Client;
 const sentKeys: (string | null)[] = [];
 
-beforeAll(async () => {
-  running = await startClientTestServer();
+beforeAll(() => {
   client = createClient({
     baseUrl: running.server.url,
     apiKey: running.key,
@@ -18,7 +17,6 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(() => running?.server.stop());
 
 describe("submit, waitForBatch and items", () => {
   it("submits, reports progress until completed, and yields every item in order", async () => {

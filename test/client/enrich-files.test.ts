@@ -5,19 +5,13 @@ import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readXlsx, restoreCell, writeXlsx } from "../../src/file-core";
-import { type ClientTestServer, startClientTestServer } from "./server";
+import { clientTestServer } from "./server";
 
 // `npm run enrich` on the files users really have: Excel's Windows-1252 and semicolons,
 // repeated and empty headers, formulas, extra cells, a broken quote, a workbook.
 const scratch = mkdtempSync(join(tmpdir(), "enrich-files-"));
-let running: ClientTestServer;
-beforeAll(async () => {
-  running = await startClientTestServer();
-});
-afterAll(async () => {
-  await running?.server.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const running = clientTestServer();
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function enrich(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[] }> {
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -6,18 +6,12 @@ import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_FIELDS, RESULT_PREFIX } from "../../src/file-core";
-import { type ClientTestServer, startClientTestServer } from "./server";
+import { clientTestServer } from "./server";
 
 // `npm run enrich` as a user runs it, against a running Worker.
 const scratch = mkdtempSync(join(tmpdir(), "enrich-"));
-let running: ClientTestServer;
-beforeAll(async () => {
-  running = await startClientTestServer();
-});
-afterAll(async () => {
-  await running?.server.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const running = clientTestServer();
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function enrich(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[]; ms: number }> {
   const started = Date.now();

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ClientTestServer, startClientTestServer } from "./server";
+import { clientTestServer } from "./server";
 
 // The client as someone else installs it: `npm pack` of client/, installed into an empty
 // project that type-checks with moduleResolution nodenext under --strict (TypeScript 5, the
@@ -25,16 +25,14 @@ try {
 console.log(JSON.stringify({ status: done.status, completedItems: done.completedItems, problem }));
 `;
 
-let running: ClientTestServer;
+const running = clientTestServer();
 let project: string;
 
-beforeAll(async () => {
-  running = await startClientTestServer();
+beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), "client-install-"));
-}, 300_000);
+});
 
 afterAll(() => {
-  running?.server.stop();
   if (project) rmSync(project, { recursive: true, force: true });
 });
 

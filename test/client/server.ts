@@ -1,13 +1,29 @@
-// One `wrangler dev` (scripts/local-server.ts) for the client and enrich tests, with
-// two keys of one test customer: `key`, whose limits are out of the way, and
+// One `wrangler dev` (scripts/local-server.ts) for all the client and enrich tests, started by
+// global-setup.ts, with two keys of one test customer: `key`, whose limits are out of the way, and
 // `slowKey`, of another customer, whose tiny limits make the server answer 429s.
 
+import { readFileSync } from "node:fs";
+import { inject } from "vitest";
 import { withKv } from "../../scripts/kv-store";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../../src/tools-api";
 
+/** What global-setup.ts gives the test files: the server's address, its keys and the file of its logs. */
+export interface SharedClientServer {
+  url: string;
+  key: string;
+  slowKey: string;
+  log: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    clientServer: SharedClientServer;
+  }
+}
+
 export interface ClientTestServer {
-  server: LocalServer;
+  server: { url: string; output(): string };
   key: string;
   slowKey: string;
 }
@@ -19,7 +35,14 @@ export const SLOW_LIMITS = {
   rate_limits: { limit: 3, windowSeconds: 2 },
 } as const;
 
-export async function startClientTestServer(): Promise<ClientTestServer> {
+/** The shared server, in a test file. */
+export function clientTestServer(): ClientTestServer {
+  const { url, key, slowKey, log } = inject("clientServer");
+  return { server: { url, output: () => readFileSync(log, "utf8") }, key, slowKey };
+}
+
+/** Starts the server; `log` gets what it prints. */
+export async function startClientTestServer(log: string): Promise<{ server: LocalServer; shared: SharedClientServer }> {
   let key = "";
   let slowKey = "";
   const server = await startLocalServer({
@@ -37,6 +60,7 @@ export async function startClientTestServer(): Promise<ClientTestServer> {
     // As `npm run dev` runs it: retries after 1-2 s, so flaky.test settles within seconds, and
     // work lost by a reload (wrangler dev reloads when a source file changes) is re-sent after 30 s.
     vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: "30" },
+    logTo: log,
   });
-  return { server, key, slowKey };
+  return { server, shared: { url: server.url, key, slowKey, log } };
 }

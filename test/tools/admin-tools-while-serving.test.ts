@@ -25,12 +25,20 @@ beforeAll(async () => {
         { customerId: "cus_while_serving_revoked", environment: "test" },
       ])) as [ServerKey, ServerKey];
     },
+    // Cached key records live API_KEY_CACHE_TTL_SECONDS (60 s in wrangler.toml): the least
+    // the configuration takes, so the test waits out half of it.
+    vars: { API_KEY_CACHE_TTL_SECONDS: "30" },
   });
   for (let core = 0; core < 2; core++) spinners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
 }, 120_000);
 
-afterAll(async () => {
+/** The machine is busy while the commands run; waiting out the key cache needs no busy machine. */
+function stopSpinners() {
   for (const spinner of spinners) spinner.kill("SIGKILL");
+}
+
+afterAll(async () => {
+  stopSpinners();
   await server?.stop();
   console.log(`the key tool took ${toolSeconds.join(", ")} s`);
 });
@@ -64,8 +72,9 @@ describe("the key tool while wrangler dev serves from its store, on a busy machi
     expect((await limits(revoked)).status).toBe(200);
     await keys("revoke", revoked.keyId);
     expect([200, 401]).toContain((await limits(revoked)).status);
+    stopSpinners();
 
-    // Cached key records live API_KEY_CACHE_TTL_SECONDS (30 s by default).
+    // Cached key records live API_KEY_CACHE_TTL_SECONDS (30 s here).
     await until(statusLimit, { what: "the last limit set", done: (limit) => limit === 502, timeoutMs: 60_000, intervalMs: 1_000 });
     await until(async () => (await limits(revoked)).status, {
       what: "the revoked key refused",
