@@ -30,7 +30,8 @@
 //     /held/… → answers (204) only once the test releases it: POST https://hooks.test/__release/held/…
 //     /redirect/… → 307 to a metadata address (must not be followed)
 // GET https://<host>/__calls answers how many calls each host has had, for cache tests;
-// GET https://<host>/__mentions/<text> how many requests to any host had <text> in their URL or body;
+// GET https://<host>/__mentions/<text> how many requests to any host had <text> in their URL or body
+//   (with ?at=<host>, only those to that host: a count other files' batches running alongside cannot move);
 // GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
 // "Slow" is twice the tests' 500 ms timeouts (PROVIDER_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS), and no
 // more: a test that needs a receiver to wait for an event holds it (/held/) instead of sleeping.
@@ -260,12 +261,21 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
   return new Response(null, { status: 204 });
 }
 
+/**
+ * How many requests to `host` had `text` in their URL or body: a count of one test's own calls
+ * (name a text only it sends), which the batches of files running alongside cannot move.
+ */
+export const callsMentioning = async (host: string, text: string): Promise<number> =>
+  (await (await fetch(`https://${host}/__mentions/${encodeURIComponent(text)}?at=${host}`)).json<{ requests: number }>()).requests;
+
 export async function fakeUpstreams(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === "/__calls") return json(Object.fromEntries(calls));
   if (url.pathname.startsWith("/__mentions/")) {
     const text = decodeURIComponent(url.pathname.slice("/__mentions/".length)).toLowerCase();
-    return json({ requests: requestTexts.filter((request) => request.includes(text)).length });
+    const at = url.searchParams.get("at");
+    const to = (request: string) => at === null || request.startsWith(`https://${at}/`);
+    return json({ requests: requestTexts.filter((request) => to(request) && request.includes(text)).length });
   }
   calls.set(url.hostname, (calls.get(url.hostname) ?? 0) + 1);
   requestTexts.push(`${url.href} ${await request.clone().text()}`.toLowerCase());

@@ -12,7 +12,7 @@ import { verifyEmails } from "../../src/enrichment/verification";
 import type { EmailVerifier } from "../../src/enrichment/verifier";
 import { unconfiguredVerifier } from "../../src/enrichment/verifier";
 import { zeroBounceVerifier } from "../../src/enrichment/zerobounce-verifier";
-import { FAKE_KEYS } from "../fakes/upstreams";
+import { callsMentioning, FAKE_KEYS } from "../fakes/upstreams";
 import { envWith } from "../helpers";
 
 // The verifiers are the fakes of test/fakes/upstreams.ts, answering as each vendor documents.
@@ -28,7 +28,6 @@ const failure = (promise: Promise<unknown>) =>
     },
     (error: unknown) => error as Error,
   );
-const calls = async (host: string) => (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
 
 describe.each([
   ["ZeroBounce", zeroBounce],
@@ -124,10 +123,11 @@ describe("verifying an item's emails", () => {
     const counting: EmailVerifier = { name: "counting", verify: (address, p) => zeroBounce.verify(address, p) };
     await verifyEmails([email("cache.me@acme.example"), email("ada@x-undeliverable.example")], person, { verifiers: [counting], cache });
     expect([...entries.keys()]).toEqual(["cache.me@acme.example"]);
-    const before = await calls("zerobounce.test");
+    // Asked about this address only: other files' batches may call ZeroBounce meanwhile.
+    const before = await callsMentioning("zerobounce.test", "cache.me");
     const { emails } = await verifyEmails([email("cache.me@acme.example")], person, { verifiers: [counting], cache });
     expect(emails[0]!.status).toBe("valid");
-    expect(await calls("zerobounce.test")).toBe(before);
+    expect(await callsMentioning("zerobounce.test", "cache.me")).toBe(before);
   });
 });
 
