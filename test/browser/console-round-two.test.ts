@@ -188,6 +188,10 @@ describe("the /app console, round two (issue 35)", () => {
     expect(sheet.rows[10_000]!.slice(0, 5)).toEqual(["10000", "No", "Company9979", "", '=HYPERLINK("x")']);
     expect(sheet.rows[1]![6]).toBe("completed");
     await page.locator("#run-status", { hasText: "Workbook written" }).waitFor();
+    // And read back in the page (the XLSX library's unzip, on the page's thread too).
+    await page.setInputFiles("#file", await workbook.path());
+    await page.locator("#count-rows", { hasText: "10,000" }).waitFor({ timeout: 60_000 });
+    await expect(page.locator("#file-status").textContent()).resolves.toMatch(/: 10,000 rows, 20 columns\.$/);
   });
 
   it("3: offers no failed rows when there are none", async () => {
