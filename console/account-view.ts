@@ -1,7 +1,9 @@
 // The caller's account: usage for the last 30 days, rate limits, and recent batches.
 import type { Api } from "./api";
 import { byId, fillTable, h } from "./dom";
+import { pastRuns } from "./job-store";
 import { usageChart } from "./usage-chart";
+import { count, num } from "./words";
 
 export async function showAccount(api: Api): Promise<void> {
   const [usage, limits, batches] = await Promise.all([api.usage(), api.rateLimits(), api.batches()]);
@@ -11,12 +13,12 @@ export async function showAccount(api: Api): Promise<void> {
     h(
       "figcaption",
       {},
-      `${totals.items} items: ${totals.found} found, ${totals.notFound} not found, ${totals.failed} failed, ${totals.fromCache} from cache (failed in red).`,
+      `${count(totals.items, "row")}: ${num(totals.found)} found, ${num(totals.notFound)} not found, ${num(totals.failed)} failed, ${num(totals.fromCache)} from cache (failed in red); ${count(totals.credits, "credit")} charged.`,
     ),
   );
   fillTable(
     byId<HTMLTableElement>("limits"),
-    ["Endpoint type", "Tier", "Limit", "Window", "Used", "Remaining", "Resets in"],
+    ["Requests of type", "Tier", "Limit", "Window", "Used", "Remaining", "Resets in"],
     limits.map((limit) => [
       limit.endpointType,
       limit.tier,
@@ -27,16 +29,19 @@ export async function showAccount(api: Api): Promise<void> {
       `${limit.resetSeconds} s`,
     ]),
   );
+  // The file each batch came from, when it was sent from this browser (the API keeps no file names).
+  const fileOf = new Map(pastRuns().flatMap((job) => job.batches.map((batch) => [batch.batchId, job.fileName] as const)));
   fillTable(
     byId<HTMLTableElement>("batches"),
-    ["Created", "Status", "Items", "Completed", "Failed", "Batch id"],
+    ["Created", "File", "Status", "Rows", "Done", "Failed", "Credits"],
     batches.batches.map((batch) => [
-      new Date(batch.createdAt).toLocaleString(),
+      new Date(batch.createdAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" }),
+      fileOf.get(batch.id) ?? "(sent elsewhere)",
       batch.status,
-      batch.totalItems,
-      batch.completedItems,
-      batch.failedItems,
-      batch.id,
+      num(batch.totalItems),
+      num(batch.completedItems),
+      num(batch.failedItems),
+      num(batch.creditsCharged),
     ]),
     batches.batches.length === 0 ? "No batches yet." : undefined,
   );

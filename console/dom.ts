@@ -32,9 +32,6 @@ export function fillTable(table: HTMLTableElement, header: readonly string[], ro
   );
 }
 
-export const formatSeconds = (seconds: number): string =>
-  seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${Math.round(seconds / 60)} min` : `${(seconds / 3600).toFixed(1)} h`;
-
 /** Offers a file to save, made in the page (a blob: URL, nothing sent anywhere). */
 export function saveFile(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);

@@ -10,7 +10,9 @@ import {
   decideMapping,
   ENCODINGS,
   type Encoding,
+  type FileKind,
   invalidRowCells,
+  NotASpreadsheetError,
   outputCells,
   outputHeader,
   PERSON_FIELDS,
@@ -24,6 +26,9 @@ import {
   resultCells,
   resultColumnNames,
   rowItem,
+  SNIFF_BYTES,
+  type Sniffed,
+  sniffFile,
   type Table,
   tableFromRows,
   WINDOWS_1252_NOTICE,
@@ -40,10 +45,10 @@ export type { Table };
 /** A mistake in the user's file, said so they can fix it. */
 export class FileProblem extends Error {}
 
-async function xlsxTable(file: File): Promise<Table> {
+async function xlsxTable(bytes: Uint8Array<ArrayBuffer>): Promise<Table> {
   let rows: string[][];
   try {
-    rows = (await readXlsx(file)).rows;
+    rows = (await readXlsx(new Blob([bytes]))).rows;
   } catch (error) {
     // A failed import() (the library missing from this build) is a TypeError; a bad workbook is not.
     if (error instanceof TypeError) throw new FileProblem("This build of the page cannot read .xlsx files; save the sheet as CSV.");
@@ -58,17 +63,30 @@ const PAGE_NOTICES: Record<string, string> = {
     "Not valid UTF-8, so read as Windows-1252 (what Excel on Windows saves); choose another encoding if the text looks wrong.",
 };
 
-/** The file as a table; a CSV's encoding is `encoding`, else found from its bytes. */
-export async function readTable(file: File, encoding?: Encoding): Promise<Table> {
-  const table = /\.xlsx$/i.test(file.name)
-    ? await xlsxTable(file)
-    : /\.(jsonl|ndjson)$/i.test(file.name)
-      ? readJsonlText(new TextDecoder().decode(await file.arrayBuffer()))
-      : readCsvBytes(new Uint8Array(await file.arrayBuffer()), { encoding });
+/**
+ * The file as a table, by what its bytes are (not its name): a workbook, JSON Lines or delimited
+ * text, whose encoding is `encoding`, else found from its bytes. Anything else is a FileProblem
+ * saying what it is. `kind` tells the page whether an encoding can be chosen.
+ */
+export async function readTable(file: File, encoding?: Encoding): Promise<Table & { kind: FileKind }> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let sniffed: Sniffed;
+  try {
+    sniffed = sniffFile(bytes.subarray(0, SNIFF_BYTES), file.name);
+  } catch (error) {
+    throw error instanceof NotASpreadsheetError ? new FileProblem(error.message) : error;
+  }
+  const table =
+    sniffed.kind === "xlsx"
+      ? await xlsxTable(bytes)
+      : sniffed.kind === "jsonl"
+        ? readJsonlText(new TextDecoder().decode(bytes))
+        : readCsvBytes(bytes, { encoding: encoding ?? sniffed.encoding });
   table.notices = table.notices.map((notice) => PAGE_NOTICES[notice] ?? notice);
+  if (!encoding && sniffed.encoding) table.notices.push(`Read as ${sniffed.encoding.toUpperCase()} (no byte order mark).`);
   if (table.header.length === 0 || table.rows.length === 0)
     throw new FileProblem("The file has no rows: give a header row and one row per person.");
-  return table;
+  return Object.assign(table, { kind: sniffed.kind });
 }
 
 export const guessMapping = (header: readonly string[]): Mapping => decideMapping(header, FIELDS);

@@ -2,6 +2,7 @@
 // takes (changeable), and how many rows are valid, invalid (and why) or repeated.
 import { byId, fillTable, h } from "./dom";
 import { chooseColumn, FIELDS, type Mapping, type Prepared, prepare, type Table } from "./file-adapter";
+import { count, FIELD_LABELS, num, plainReason } from "./words";
 
 const PREVIEW_ROWS = 5;
 const NOT_USED = "";
@@ -38,7 +39,7 @@ export function showPreview(table: Table): void {
     header,
     shown.map((row) => Array.from({ length: width }, (_, i) => row.cells[i] ?? "")),
   );
-  byId("preview-count").textContent = `The first ${shown.length} of ${table.rows.length} rows, as read.`;
+  byId("preview-count").textContent = `The first ${count(shown.length, "row")} of ${num(table.rows.length)}, as read.`;
 }
 
 /** One select per API field, by column name (every column of that name feeds it); `onChange` is told the new mapping. */
@@ -60,7 +61,7 @@ export function showMapping(table: Table, mapping: Mapping, onChange: (mapping: 
       onChange(mapping);
     });
     const note = others.length > 0 ? [h("span", { class: "help" }, `then ${others.map(label).join(", ")}`)] : [];
-    return h("label", { for: `map-${field}` }, field, select, ...note);
+    return h("label", { for: `map-${field}` }, FIELD_LABELS[field], select, ...note);
   });
   byId("mapping").replaceChildren(...controls);
 }
@@ -68,19 +69,20 @@ export function showMapping(table: Table, mapping: Mapping, onChange: (mapping: 
 export function showCounts(table: Table, result: Review): void {
   const invalidRows = [...result.invalid.values()].reduce((n, rows) => n + rows.length, 0);
   const entry = (term: string, value: number, id: string, bad = false) =>
-    h("div", {}, h("dt", {}, term), h("dd", { id, ...(bad && value > 0 ? { class: "bad" } : {}) }, value));
+    h("div", {}, h("dt", {}, term), h("dd", { id, ...(bad && value > 0 ? { class: "bad" } : {}) }, num(value)));
   byId("counts").replaceChildren(
     entry("Rows", table.rows.length + table.badRows.length, "count-rows"),
     entry("Valid", result.items.length, "count-valid"),
     entry("Invalid", invalidRows + table.badRows.length, "count-invalid", true),
     entry("Duplicates", result.duplicates, "count-duplicates"),
   );
-  const lines = (rows: number[]) => `line ${rows.slice(0, 10).join(", ")}${rows.length > 10 ? ", …" : ""}`;
+  const lines = (rows: number[]) =>
+    `${rows.length === 1 ? "line" : "lines"} ${rows.slice(0, 10).map(num).join(", ")}${rows.length > 10 ? ", …" : ""}`;
   const list = [
     ...table.badRows.map((bad) =>
-      h("li", {}, `Line ${bad.line} cannot be read: ${bad.problem}. It is left out of the output; fix it to keep it.`),
+      h("li", {}, `Line ${num(bad.line)} cannot be read (${bad.problem}). It is left out of the output; fix it to keep it.`),
     ),
-    ...[...result.invalid].map(([why, rows]) => h("li", {}, `${rows.length} row(s) not sent: ${why} (${lines(rows)})`)),
+    ...[...result.invalid].map(([why, rows]) => h("li", {}, `${count(rows.length, "row")} not sent (${lines(rows)}). ${plainReason(why)}`)),
   ];
   byId("invalid-list").replaceChildren(...list);
   byId("invalid-details").hidden = list.length === 0;

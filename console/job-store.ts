@@ -1,6 +1,9 @@
 // The run in progress, kept in localStorage so a reload (or a closed tab) picks it
 // up again: its batches' ids and Idempotency-Keys, as `npm run enrich` finds its
-// batches again from the file. Never the file's cells: only ids, counts and names.
+// batches again from the file; and the runs before it, so their results can be
+// downloaded again while their batches are retained (with the file chosen again:
+// the mapping is kept here, the cells nowhere). Never the file's cells: only ids,
+// counts and names.
 import type { Mapping } from "./file-adapter";
 
 export interface PlannedBatch {
@@ -24,9 +27,33 @@ export interface SavedJob {
   mapping: Mapping;
   batches: PlannedBatch[];
   startedAt: number;
+  /** The estimate's most credits, as shown when Start was pressed. */
+  estimatedCredits?: number;
+  /** How it ended, once it has. */
+  result?: RunResult;
 }
 
+export interface RunResult {
+  found: number;
+  notFound: number;
+  failed: number;
+  suppressed: number;
+  creditsCharged: number;
+}
+
+const isResult = (value: unknown): value is RunResult => {
+  const r = value as Record<string, unknown>;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    ["found", "notFound", "failed", "suppressed", "creditsCharged"].every((name) => Number.isInteger(r[name]))
+  );
+};
+
 const KEY = "contact-info-console:job";
+const PAST_KEY = "contact-info-console:past-runs";
+// Batches are retained 30 days at most; twenty runs is plenty to find one again.
+const PAST_RUNS = 20;
 
 const isBatch = (value: unknown): value is PlannedBatch => {
   const b = value as PlannedBatch;
@@ -40,27 +67,46 @@ const isBatch = (value: unknown): value is PlannedBatch => {
   );
 };
 
-/** The saved run, or undefined when there is none or what is stored is not one (an older page's, edited by hand). */
-export function loadJob(): SavedJob | undefined {
+const isJob = (job: SavedJob | null): job is SavedJob =>
+  !!job &&
+  typeof job.runHash === "string" &&
+  typeof job.environment === "string" &&
+  typeof job.fileName === "string" &&
+  typeof job.fileHash === "string" &&
+  Number.isInteger(job.rows) &&
+  Number.isInteger(job.notSent) &&
+  typeof job.mapping === "object" &&
+  Array.isArray(job.batches) &&
+  job.batches.every(isBatch) &&
+  typeof job.startedAt === "number" &&
+  (job.estimatedCredits === undefined || typeof job.estimatedCredits === "number") &&
+  (job.result === undefined || isResult(job.result));
+
+function read(key: string): unknown {
   try {
-    const job = JSON.parse(localStorage.getItem(KEY) ?? "null") as SavedJob | null;
-    if (
-      job &&
-      typeof job.runHash === "string" &&
-      typeof job.environment === "string" &&
-      typeof job.fileName === "string" &&
-      typeof job.fileHash === "string" &&
-      Number.isInteger(job.rows) &&
-      Number.isInteger(job.notSent) &&
-      typeof job.mapping === "object" &&
-      Array.isArray(job.batches) &&
-      job.batches.every(isBatch) &&
-      typeof job.startedAt === "number"
-    )
-      return job;
-  } catch {}
-  return undefined;
+    return JSON.parse(localStorage.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
 }
 
-export const saveJob = (job: SavedJob): void => localStorage.setItem(KEY, JSON.stringify(job));
+/** The saved run, or undefined when there is none or what is stored is not one (an older page's, edited by hand). */
+export function loadJob(): SavedJob | undefined {
+  const job = read(KEY) as SavedJob | null;
+  return isJob(job) ? job : undefined;
+}
+
+/** Finished runs, newest first (the current one among them once it has ended). */
+export function pastRuns(): SavedJob[] {
+  const list = read(PAST_KEY);
+  return Array.isArray(list) ? list.filter(isJob) : [];
+}
+
+export function saveJob(job: SavedJob): void {
+  localStorage.setItem(KEY, JSON.stringify(job));
+  if (!job.result) return;
+  const others = pastRuns().filter((past) => past.runHash !== job.runHash);
+  localStorage.setItem(PAST_KEY, JSON.stringify([job, ...others].slice(0, PAST_RUNS)));
+}
+
 export const clearJob = (): void => localStorage.removeItem(KEY);

@@ -6,13 +6,17 @@ import { byId } from "./dom";
 import { ENCODINGS, type Encoding, FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
+import { showPastRuns } from "./past-runs-view";
 import { estimateJob, planBatches, sha256Hex } from "./run-job";
 import { download, forgetRun, offerDownloads, run } from "./run-view";
+import { count, num } from "./words";
 
 const KEY_STORAGE = "contact-info-console:api-key";
 
 let api: Api | undefined;
 let file: { chosen: File; name: string; hash: string; table: Table; mapping: Mapping } | undefined;
+// The estimate on screen when Start is pressed, kept with the run to set beside what it charged.
+let lastEstimate: number | undefined;
 
 const say = (id: string, text: string) => {
   byId(id).textContent = text;
@@ -26,7 +30,10 @@ function explain(error: unknown): string {
   return `Something went wrong: ${String(error)}`;
 }
 
+const listRuns = () => api && showPastRuns(api.environment, api, () => file);
+
 async function refreshAccount(): Promise<void> {
+  listRuns();
   if (!api) return clearAccount();
   try {
     await showAccount(api);
@@ -37,8 +44,9 @@ async function refreshAccount(): Promise<void> {
 
 function useKey(key: string): void {
   sessionStorage.setItem(KEY_STORAGE, key);
-  api = createApi(key, (seconds) => say("run-status", `Rate limited: waiting ${seconds} s as the server asked.`));
+  api = createApi(key, (seconds) => say("run-status", `The server asked us to slow down: waiting ${count(seconds, "second")}.`));
   say("key-status", `Using a ${environmentOf(key)} key.`);
+  updateStart();
   void refreshAccount();
   void showEstimate();
   const job = loadJob();
@@ -62,6 +70,7 @@ let estimating = 0;
 /** What Start would cost at most, asked of the API (it creates nothing) whenever the rows to send change. */
 async function showEstimate(): Promise<void> {
   const asked = ++estimating;
+  lastEstimate = undefined;
   if (!api || !file) return say("estimate", "");
   const { items } = review(file.table, file.mapping);
   if (items.length === 0) return say("estimate", "");
@@ -69,37 +78,64 @@ async function showEstimate(): Promise<void> {
   try {
     const estimate = await estimateJob(api.client, items);
     if (asked !== estimating) return;
-    const cached = estimate.cachedItems > 0 ? `, ${estimate.cachedItems} already in your cache (free)` : "";
+    const cached = estimate.cachedItems > 0 ? `, ${num(estimate.cachedItems)} already in your cache (free)` : "";
+    const duplicates =
+      estimate.duplicateItems > 0
+        ? ` (${count(estimate.duplicateItems, "duplicate")}, free${cached})`
+        : cached
+          ? ` (${cached.slice(2)})`
+          : "";
+    lastEstimate = estimate.maxCredits;
     say(
       "estimate",
-      `Estimate: at most ${estimate.maxCredits} credits for ${estimate.validItems} rows (${estimate.duplicateItems} duplicates, free${cached}); you pay only for what is found.`,
+      `Estimate: at most ${count(estimate.maxCredits, "credit")} for ${count(estimate.validItems, "row")}${duplicates}; you pay only for what is found.`,
     );
   } catch (error) {
     if (asked === estimating) say("estimate", explain(error));
   }
 }
 
+/** Why Start cannot run now, said beside it; undefined when it can. */
+function startBlocker(): string | undefined {
+  if (!file) return "Choose a file first.";
+  if (!api) return "Paste your API key at the top of the page first.";
+  if (review(file.table, file.mapping).items.length === 0)
+    return "No row identifies a person: choose the columns above (an email, a LinkedIn URL, or a name with a company).";
+  if (file.table.badRows.length > 0 && !byId<HTMLInputElement>("skip-bad").checked)
+    return "Some lines cannot be read: tick the box above to leave them out, or fix the file.";
+  return undefined;
+}
+
+function updateStart(): void {
+  const why = startBlocker();
+  byId<HTMLButtonElement>("start").disabled = why !== undefined;
+  say("start-why", why ?? "");
+}
+
 function updateReview(): void {
   if (!file) return;
   showCounts(file.table, review(file.table, file.mapping));
   void showEstimate();
-  const bad = file.table.badRows.length > 0;
-  byId("bad-rows-choice").hidden = !bad;
-  byId<HTMLButtonElement>("start").disabled = bad && !byId<HTMLInputElement>("skip-bad").checked;
+  byId("bad-rows-choice").hidden = file.table.badRows.length === 0;
+  updateStart();
 }
 
 async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
   say("file-status", `Reading ${chosen.name}…`);
   byId("review").hidden = true;
-  byId("encoding-choice").hidden = !/\.csv$/i.test(chosen.name);
-  if (encoding === undefined) byId<HTMLSelectElement>("encoding").value = "";
+  if (encoding === undefined) {
+    byId<HTMLSelectElement>("encoding").value = "";
+    byId("encoding-choice").hidden = true;
+  }
   try {
     const [table, hash] = await Promise.all([readTable(chosen, encoding), chosen.arrayBuffer().then(sha256Hex)]);
     // The same file as the saved run's: its mapping, so Start answers the same batches.
     const saved = loadJob();
     const mapping = saved?.fileHash === hash ? saved.mapping : guessMapping(table.header);
     file = { chosen, name: chosen.name, hash, table, mapping };
-    const size = `${chosen.name}: ${table.rows.length} rows, ${table.header.length} columns.`;
+    // Only text has an encoding to choose; a workbook's is its own.
+    byId("encoding-choice").hidden = table.kind !== "csv";
+    const size = `${chosen.name}: ${count(table.rows.length, "row")}, ${count(table.header.length, "column")}.`;
     say("file-status", [size, ...table.notices].join(" "));
     byId<HTMLInputElement>("skip-bad").checked = false;
     showPreview(table);
@@ -113,6 +149,7 @@ async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
   } catch (error) {
     file = undefined;
     say("file-status", explain(error));
+    updateStart();
   }
 }
 
@@ -137,6 +174,7 @@ async function start(): Promise<void> {
           mapping: file.mapping,
           batches: planBatches(items.length, runHash),
           startedAt: Date.now(),
+          estimatedCredits: lastEstimate,
         };
   saveJob(job);
   await resume(job, true);

@@ -1,22 +1,13 @@
 // A file's rows as batches: planned with Idempotency-Keys from the file's content
 // and mapping (so submitting again, after a reload, answers the same batches),
 // watched until done, then read back row by row.
-import type { Client, Estimate } from "../client/src/index";
+import { type Client, type Estimate, type RunProgress, RunTracker } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
 import type { Answer } from "./file-adapter";
 import { type PlannedBatch, type SavedJob, saveJob } from "./job-store";
 
 // The API's default MAX_BATCH_ITEMS.
 const BATCH_ITEMS = 10_000;
-
-export interface Progress {
-  total: number;
-  done: number;
-  found: number;
-  failed: number;
-  /** Seconds until done at the pace so far; undefined until there is a pace. */
-  secondsLeft?: number;
-}
 
 export async function sha256Hex(data: BufferSource | string): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -58,42 +49,43 @@ export async function submitJob(client: Client, job: SavedJob, items: readonly P
 
 const STREAMS_AT_ONCE = 4;
 
-/** Follows every batch (its event stream, else polling) until all are completed, telling the counts as they move. */
-export async function watchJob(client: Client, job: SavedJob, onProgress: (progress: Progress) => void, signal: AbortSignal) {
-  const done = job.batches.map(() => 0);
-  const failed = job.batches.map(() => 0);
-  const found = job.batches.map(() => 0);
-  const startedAt = Date.now();
-  let doneAtStart: number | undefined;
-  const tell = () => {
-    const progress: Progress = { total: job.rows, done: sum(done), found: sum(found), failed: sum(failed) };
-    doneAtStart ??= progress.done;
-    const seconds = (Date.now() - startedAt) / 1000;
-    const rate = (progress.done - doneAtStart) / seconds;
-    if (rate > 0 && progress.done < progress.total) progress.secondsLeft = Math.ceil((progress.total - progress.done) / rate);
-    onProgress(progress);
-  };
+/**
+ * Follows every batch (its event stream with item events, else polling) until all are completed, telling
+ * the counts by outcome as each item finishes, and the time left at the measured pace.
+ */
+export async function watchJob(
+  client: Client,
+  job: SavedJob,
+  onProgress: (progress: RunProgress) => void,
+  signal: AbortSignal,
+): Promise<{ creditsCharged: number }> {
+  let creditsCharged = 0;
+  const tracker = new RunTracker(job.rows);
+  const tell = () => onProgress(tracker.snapshot());
   // Each wait holds a connection open (the batch's event stream); a browser gives an origin only six
   // over HTTP/1.1 (`npm run dev`), so a few at a time leave room for the page's other requests.
-  const queue = job.batches.map((batch, i) => ({ batch, i }));
+  const queue = [...job.batches];
   const follower = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const { batch, i } = next;
-      if (batch.batchId === undefined) throw new Error("a batch was never submitted");
-      await client.waitForBatch(batch.batchId, {
+    for (let batch = queue.shift(); batch; batch = queue.shift()) {
+      const { batchId } = batch;
+      if (batchId === undefined) throw new Error("a batch was never submitted");
+      const summary = await client.waitForBatch(batchId, {
         signal,
-        onProgress: (summary) => {
-          done[i] = summary.completedItems + summary.failedItems;
-          failed[i] = summary.failedItems;
+        onProgress: (counters) => {
+          tracker.counters(batchId, counters);
+          tell();
+        },
+        onItem: (item) => {
+          tracker.item(batchId, item);
           tell();
         },
       });
+      creditsCharged += summary.creditsCharged;
     }
   };
   await Promise.all(Array.from({ length: Math.min(STREAMS_AT_ONCE, queue.length) }, follower));
+  return { creditsCharged };
 }
-
-const sum = (list: readonly number[]) => list.reduce((a, b) => a + b, 0);
 
 /** Every item's answer, by its position among the items sent. */
 export async function collectAnswers(client: Client, job: SavedJob): Promise<Answer[]> {

@@ -1,26 +1,58 @@
 // A run on screen: submitted (or resumed from localStorage), watched, then its
-// answers read back and offered as files.
+// answers read back, summed up (what was found, what it cost) and offered as files.
+import type { RunProgress } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
 import type { Api } from "./api";
-import { byId, formatSeconds, saveFile } from "./dom";
+import { byId, h, saveFile } from "./dom";
 import { type Answer, csvBlob, enrichedLines, FileProblem, failedLines, prepare, rowResults, type Table, xlsxBlob } from "./file-adapter";
-import { clearJob, type SavedJob } from "./job-store";
-import { collectAnswers, type Progress, sha256Hex, submitJob, watchJob } from "./run-job";
+import { clearJob, type RunResult, type SavedJob, saveJob } from "./job-store";
+import { collectAnswers, sha256Hex, submitJob, watchJob } from "./run-job";
+import { count, duration, num } from "./words";
 
-let finished: { job: SavedJob; answers: Answer[]; found: number; failed: number } | undefined;
+let finished: { job: SavedJob; answers: Answer[] } | undefined;
 let stop: AbortController | undefined;
 
 const status = (text: string) => {
   byId("run-status").textContent = text;
 };
 
-function showProgress({ total, done, found, failed, secondsLeft }: Progress, notSent: number): void {
+/** "800 found, 400 not found, 34 failed" (suppressed only when there are some). */
+function outcomes({ found, notFound, failed, suppressed }: Omit<RunResult, "creditsCharged">): string {
+  const parts = [`${num(found)} found`, `${num(notFound)} not found`, `${num(failed)} failed`];
+  if (suppressed > 0) parts.push(`${num(suppressed)} suppressed`);
+  return parts.join(", ");
+}
+
+function showProgress(progress: RunProgress): void {
   const bar = byId<HTMLProgressElement>("run-progress");
-  bar.max = Math.max(1, total);
-  bar.value = done;
-  const left = secondsLeft === undefined ? "" : `, about ${formatSeconds(secondsLeft)} left`;
-  const invalid = notSent > 0 ? ` ${notSent} invalid row(s) not sent.` : "";
-  status(`${done} of ${total} rows done: ${found} found, ${failed} failed${left}.${invalid}`);
+  bar.max = Math.max(1, progress.total);
+  bar.value = progress.done;
+  const left =
+    progress.secondsLeft !== undefined
+      ? ` About ${duration(progress.secondsLeft)} left.`
+      : progress.measured
+        ? " Finishing the last rows (some are being tried again)."
+        : " Measuring the pace…";
+  status(`${num(progress.done)} of ${count(progress.total, "row")} done: ${outcomes(progress)}.${left}`);
+}
+
+/** The end: each count, the credits charged beside the estimate, and the downloads there is something for. */
+function showSummary(job: SavedJob, result: RunResult): void {
+  const entry = (term: string, value: string, id: string) => h("div", {}, h("dt", {}, term), h("dd", { id }, value));
+  const estimate = job.estimatedCredits === undefined ? "" : ` (estimate: at most ${num(job.estimatedCredits)})`;
+  byId("run-summary").replaceChildren(
+    entry("Found", num(result.found), "done-found"),
+    entry("Not found", num(result.notFound), "done-not-found"),
+    entry("Failed", num(result.failed), "done-failed"),
+    entry("Suppressed", num(result.suppressed), "done-suppressed"),
+    ...(job.notSent > 0 ? [entry("Not sent (invalid)", num(job.notSent), "done-not-sent")] : []),
+    entry("Credits charged", `${num(result.creditsCharged)}${estimate}`, "done-credits"),
+  );
+  byId("run-summary").hidden = false;
+  const failedRows = result.failed + result.suppressed + job.notSent;
+  byId("download-failed").hidden = failedRows === 0;
+  byId("download-failed").textContent = `Download failed rows (${num(failedRows)})`;
+  status(`Done: ${count(job.rows, "row")} sent, ${outcomes(result)}. ${num(result.creditsCharged)} credits charged.`);
 }
 
 /** Submits what is not yet submitted (needs the items), then watches the run to its end. */
@@ -30,18 +62,39 @@ export async function run(api: Api, job: SavedJob, items?: readonly PersonInput[
   finished = undefined;
   byId("run").hidden = false;
   byId("downloads").hidden = true;
+  byId("run-summary").hidden = true;
   if (job.batches.some((batch) => batch.batchId === undefined)) {
     if (!items) return status(`Choose ${job.fileName} again and press Start to finish sending it.`);
-    status(`Sending ${job.rows} rows…`);
+    status(`Sending ${count(job.rows, "row")}…`);
     await submitJob(api.client, job, items);
   }
-  await watchJob(api.client, job, (progress) => showProgress(progress, job.notSent), stop.signal);
+  status("Waiting for the first results…");
+  let last: RunProgress | undefined;
+  const { creditsCharged } = await watchJob(
+    api.client,
+    job,
+    (progress) => {
+      last = progress;
+      showProgress(progress);
+    },
+    stop.signal,
+  );
   status("Reading the results…");
   const answers = await collectAnswers(api.client, job);
-  const found = answers.filter((answer) => answer?.item.outcome === "found").length;
-  const failed = answers.filter((answer) => answer?.item.status === "failed").length;
-  finished = { job, answers, found, failed };
-  showProgress({ total: job.rows, done: job.rows, found, failed }, job.notSent);
+  const failedWith = (suppressed: boolean) =>
+    answers.filter((a) => a?.item.status === "failed" && (a.item.error?.code === "suppressed") === suppressed).length;
+  const result: RunResult = {
+    found: answers.filter((answer) => answer?.item.outcome === "found").length,
+    notFound: answers.filter((answer) => answer?.item.status === "completed" && answer.item.outcome !== "found").length,
+    failed: failedWith(false),
+    suppressed: failedWith(true),
+    creditsCharged,
+  };
+  finished = { job, answers };
+  if (last) showProgress({ ...last, ...result, done: job.rows });
+  job.result = result;
+  saveJob(job);
+  showSummary(job, result);
   byId("downloads").hidden = false;
 }
 
@@ -52,24 +105,36 @@ export function offerDownloads(fileHash: string | undefined): void {
   for (const id of ["download-csv", "download-xlsx", "download-failed"]) byId<HTMLButtonElement>(id).disabled = !ready;
 }
 
-const baseName = (name: string) => name.replace(/\.(csv|xlsx|jsonl|ndjson)$/i, "");
+const baseName = (name: string) => name.replace(/\.(csv|xlsx|jsonl|ndjson|tsv|txt)$/i, "");
 
-/** Writes the file asked for from the table in hand and the run's answers, under the run's own mapping. */
-export async function download(kind: "csv" | "xlsx" | "failed", table: Table): Promise<void> {
-  if (!finished) return;
-  const prepared = prepare(table, finished.job.mapping);
+export type DownloadKind = "csv" | "xlsx" | "failed";
+
+/**
+ * Writes the file asked for from the table in hand and a run's answers (read again from its
+ * batches for a past run), under the run's own mapping.
+ */
+export async function download(kind: DownloadKind, table: Table, job?: SavedJob, api?: Api): Promise<string | undefined> {
+  const run = job && api && finished?.job.runHash !== job.runHash ? { job, answers: await collectAnswers(api.client, job) } : finished;
+  if (!run) return;
+  const prepared = prepare(table, run.job.mapping);
   // Read in another encoding since the run, the rows would not be the ones sent.
-  if ((await sha256Hex(JSON.stringify(prepared.items))) !== finished.job.runHash)
-    return status("This file reads differently from the one sent (another encoding?): choose the encoding it was sent with.");
-  const results = rowResults(prepared, finished.answers);
-  const name = baseName(finished.job.fileName);
+  if ((await sha256Hex(JSON.stringify(prepared.items))) !== run.job.runHash)
+    return "This file reads differently from the one sent (another encoding?): choose the encoding it was sent with.";
+  const results = rowResults(prepared, run.answers);
+  const name = baseName(run.job.fileName);
   try {
     if (kind === "csv") saveFile(csvBlob(enrichedLines(table, results)), `${name}.enriched.csv`);
-    else if (kind === "xlsx") saveFile(await xlsxBlob(enrichedLines(table, results)), `${name}.enriched.xlsx`);
-    else saveFile(csvBlob(failedLines(table, results)), `${name}.failed.csv`);
+    else if (kind === "xlsx") {
+      status(`Writing the workbook (${count(table.rows.length, "row")})…`);
+      saveFile(await xlsxBlob(enrichedLines(table, results)), `${name}.enriched.xlsx`);
+      status(`Workbook written: ${name}.enriched.xlsx.`);
+    } else saveFile(csvBlob(failedLines(table, results)), `${name}.failed.csv`);
   } catch (error) {
-    status(error instanceof FileProblem ? error.message : `Could not write the file: ${String(error)}`);
+    const said = error instanceof FileProblem ? error.message : `Could not write the file (${String(error)}); download the CSV instead.`;
+    status(said);
+    return said;
   }
+  return undefined;
 }
 
 export function forgetRun(): void {

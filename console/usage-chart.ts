@@ -2,6 +2,7 @@
 // Labels are HTML beside it, so they stay readable however the chart is scaled.
 import type { UsageReport } from "./api";
 import { h } from "./dom";
+import { count, num } from "./words";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
@@ -31,7 +32,7 @@ export function usageChart(report: UsageReport): HTMLElement {
     const height = (day.items / top) * HEIGHT;
     const failed = (day.failed / top) * HEIGHT;
     const group = svg("g", {});
-    group.append(svg("title", {}, `${day.date}: ${day.items} items, ${day.found} found, ${day.failed} failed`));
+    group.append(svg("title", {}, `${day.date}: ${count(day.items, "row")}, ${num(day.found)} found, ${num(day.failed)} failed`));
     group.append(svg("rect", { class: "bar", x, width, y: HEIGHT - height, height }));
     if (failed > 0) group.append(svg("rect", { class: "bar-failed", x, width, y: HEIGHT - failed, height: failed }));
     chart.append(group);
@@ -40,7 +41,7 @@ export function usageChart(report: UsageReport): HTMLElement {
   return h(
     "div",
     { class: "chart" },
-    h("span", { class: "chart-top" }, `${top} items`),
+    h("span", { class: "chart-top" }, count(top, "row")),
     chart,
     h("span", { class: "chart-axis" }, h("span", {}, report.from), h("span", {}, report.to)),
   );

@@ -4,6 +4,7 @@
 // postinstall. Code split, so a library imported with import() (XLSX) loads only
 // when a page needs it; scripts/console-budget.ts checks the page's weight.
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { build } from "esbuild";
 
 // The XLSX libraries the file core imports on demand. A tree installed before they
@@ -11,6 +12,16 @@ import { build } from "esbuild";
 // rather than not at all, and says so here; `npm install` brings them.
 const ON_DEMAND = ["read-excel-file", "write-excel-file"];
 const missing = ON_DEMAND.filter((name) => !existsSync(`node_modules/${name}/package.json`));
+
+// The XLSX libraries' fflate, without the Worker the page's CSP refuses (console/fflate-in-page.ts).
+const fflateInPage = {
+  name: "fflate-in-page",
+  setup(build) {
+    build.onResolve({ filter: /^fflate$/ }, ({ importer }) =>
+      importer.includes("node_modules") ? { path: resolve("console/fflate-in-page.ts") } : undefined,
+    );
+  },
+};
 
 export const CONSOLE_BUILD = {
   entryPoints: ["console/main.ts"],
@@ -26,6 +37,7 @@ export const CONSOLE_BUILD = {
   metafile: true,
   legalComments: "none",
   external: missing.map((name) => `${name}/*`),
+  plugins: [fflateInPage],
 };
 
 // Nothing from another host, no inline script or style: the page holds an API key.
@@ -59,5 +71,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // public/app.html answers /app (wrangler's default html_handling drops the extension).
   copyFileSync("console/index.html", "public/app.html");
   copyFileSync("console/console.css", "public/app/console.css");
+  // Every page of the site asks for /favicon.ico unless told otherwise.
+  copyFileSync("console/favicon.ico", "public/favicon.ico");
+  copyFileSync("console/favicon.svg", "public/favicon.svg");
   writeFileSync("public/_headers", HEADERS);
 }

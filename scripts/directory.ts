@@ -10,7 +10,7 @@ import {
   toDirectoryEntry,
 } from "../src/tools-api";
 import { readFileBytes, runCli, usageError } from "./cli";
-import { delimiterFlag, encodingFlag, inputKind, jsonlTable, xlsxTable } from "./file-input";
+import { delimiterFlag, encodingFlag, jsonlTable, sniffInput, xlsxTable } from "./file-input";
 import { withKv } from "./kv-store";
 
 const USAGE = `usage: npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local | --remote] [--dry-run]
@@ -44,13 +44,13 @@ async function main(argv: string[]): Promise<void> {
   if (command !== "import") throw usageError(command ? `unknown command ${command}; the command is import` : "give a command: import FILE");
   if (!file) throw usageError("import needs a FILE (.csv, .xlsx or .jsonl)");
   if (extra.length > 0) throw usageError(`one FILE at a time; unexpected ${extra.join(" ")}`);
-  const kind = inputKind(file);
-  if (!kind) throw usageError(`${file}: give a .csv, .xlsx or .jsonl (or .ndjson) file`);
   if (values.local && values.remote) throw usageError("choose one of --local and --remote");
   if (values.remote && values["persist-to"]) throw usageError("--persist-to is for the local store; drop it with --remote");
 
-  const encoding = encodingFlag(values.encoding);
   const delimiter = delimiterFlag(values.delimiter);
+  const sniffed = sniffInput(file);
+  const kind = sniffed.kind;
+  const encoding = encodingFlag(values.encoding) ?? sniffed.encoding;
   if (values.sheet !== undefined && kind !== "xlsx") throw usageError("--sheet is for an .xlsx FILE; drop it");
 
   const table =

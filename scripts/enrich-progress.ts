@@ -1,12 +1,8 @@
 // The enrich command's progress, on stderr: a bar redrawn in place on a
 // terminal, otherwise one line every few seconds (logs, CI). Counts only, never
-// anyone's data.
-export interface Progress {
-  total: number;
-  done: number;
-  found: number;
-  failed: number;
-}
+// anyone's data. The counts and the time left are the client's RunTracker's
+// (the console page's too): outcomes from the item events, pace from the last minute.
+import type { RunProgress } from "../client/src/index";
 
 const TERMINAL_REDRAW_MS = 200;
 const LOG_EVERY_MS = 5_000;
@@ -17,25 +13,24 @@ const duration = (seconds: number): string => {
   return whole >= 60 ? `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, "0")}s` : `${whole}s`;
 };
 
-/** Seconds left at the rate seen so far; undefined until something is done. */
-function etaSeconds(progress: Progress, elapsedMs: number): number | undefined {
-  if (progress.done === 0 || elapsedMs <= 0) return undefined;
-  return ((progress.total - progress.done) * elapsedMs) / progress.done / 1000;
-}
-
-function describe(progress: Progress, elapsedMs: number): string {
-  const eta = etaSeconds(progress, elapsedMs);
-  return `${progress.done}/${progress.total} rows, ${progress.found} found, ${progress.failed} failed, ETA ${eta === undefined ? "?" : duration(eta)}`;
+function describe(progress: RunProgress): string {
+  const suppressed = progress.suppressed > 0 ? `, ${progress.suppressed} suppressed` : "";
+  const left =
+    progress.secondsLeft !== undefined
+      ? `about ${duration(progress.secondsLeft)} left`
+      : progress.measured
+        ? "finishing the last rows"
+        : "measuring the pace";
+  return `${progress.done}/${progress.total} rows: ${progress.found} found, ${progress.notFound} not found, ${progress.failed} failed${suppressed}; ${left}`;
 }
 
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now) {
-  const started = now();
   const terminal = stream.isTTY === true;
   let last = 0;
   let drawn = false;
   let note = "";
-  const line = (progress: Progress) => {
-    const text = describe(progress, now() - started) + (note ? ` (${note})` : "");
+  const line = (progress: RunProgress) => {
+    const text = describe(progress) + (note ? ` (${note})` : "");
     if (!terminal) return `enrich: ${text}`;
     const filled = progress.total === 0 ? BAR_WIDTH : Math.round((progress.done / progress.total) * BAR_WIDTH);
     return `[${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}] ${text}`;
@@ -50,7 +45,7 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, no
         drawn = true;
       } else stream.write(`enrich: ${text}\n`);
     },
-    update(progress: Progress, force = false) {
+    update(progress: RunProgress, force = false) {
       const at = now();
       if (!force && at - last < (terminal ? TERMINAL_REDRAW_MS : LOG_EVERY_MS)) return;
       last = at;

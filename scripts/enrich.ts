@@ -3,15 +3,15 @@
 // email and phone out, through the typed client in client/ and the file core in
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import { type Client, createClient, type Environment, type Estimate, ProblemError, type Submitted } from "../client/src/index";
+import { type Client, createClient, type Environment, type Estimate, ProblemError, RunTracker, type Submitted } from "../client/src/index";
 import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { writeOutput } from "./enrich-output";
 import { type Checked, itemChunks, openSource, type Source, validate } from "./enrich-passes";
-import { type Progress, progressReporter } from "./enrich-progress";
-import { delimiterFlag, encodingFlag, inputKind } from "./file-input";
+import { progressReporter } from "./enrich-progress";
+import { delimiterFlag, encodingFlag, type InputKind, sniffInput } from "./file-input";
 
 // The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
 const BATCH_ITEMS = 10_000;
@@ -43,6 +43,7 @@ same file within 24 h reuses the batches it created (Idempotency-Key), creating 
 
 interface Options {
   input: string;
+  kind: InputKind;
   out: string;
   environment: Environment;
   baseUrl: string;
@@ -75,9 +76,8 @@ function parseOptions(argv: string[]): Options {
   const [input, ...extra] = positionals;
   if (!input) throw usageError("give the INPUT file (.csv, .xlsx or .jsonl)");
   if (extra.length > 0) throw usageError(`one INPUT at a time; unexpected ${extra.join(" ")}`);
-  const kind = inputKind(input);
-  if (!kind) throw usageError(`${input}: give a .csv, .xlsx or .jsonl file`);
-  if (values.sheet !== undefined && kind !== "xlsx") throw usageError("--sheet is for an .xlsx INPUT; drop it");
+  const sniffed = sniffInput(input);
+  if (values.sheet !== undefined && sniffed.kind !== "xlsx") throw usageError("--sheet is for an .xlsx INPUT; drop it");
   const environment = ENVIRONMENTS.find((name) => name === values.environment);
   if (!environment) throw usageError(`--environment is test or live, not ${values.environment}`);
   const overrides = values.map.map((text) => {
@@ -85,7 +85,8 @@ function parseOptions(argv: string[]): Options {
     if (!override) throw usageError(`--map takes FIELD=COLUMN, such as --map "companyName=Company / Account"; not ${text}`);
     return override;
   });
-  const encoding = encodingFlag(values.encoding);
+  // UTF-16 without a byte order mark is found by its bytes; --encoding still wins.
+  const encoding = encodingFlag(values.encoding) ?? sniffed.encoding;
   const delimiter = delimiterFlag(values.delimiter);
   const out = values.out ?? `${input.replace(/\.[^./\\]+$/, "")}.enriched.csv`;
   if (!/\.(csv|xlsx)$/i.test(out)) throw usageError(`--out ends in .csv or .xlsx, not ${out}`);
@@ -96,6 +97,7 @@ function parseOptions(argv: string[]): Options {
   if (!apiKey) throw usageError(`give the API key for ${baseUrl} with --api-key or CONTACT_INFO_API_KEY`);
   return {
     input,
+    kind: sniffed.kind,
     out,
     environment,
     baseUrl,
@@ -189,7 +191,7 @@ async function estimate(client: Client, source: Source, checked: Checked): Promi
 }
 
 async function enrich(options: Options): Promise<void> {
-  const source = await openSource(options.input, inputKind(options.input)!, options);
+  const source = await openSource(options.input, options.kind, options);
   const checked = await validate(source, options.overrides);
   report(source, checked, options);
   if (options.estimate) {
@@ -198,7 +200,7 @@ async function enrich(options: Options): Promise<void> {
   }
 
   const reporter = progressReporter();
-  const progress: Progress = { total: checked.valid, done: 0, found: 0, failed: 0 };
+  const tracker = new RunTracker(checked.valid);
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -207,39 +209,40 @@ async function enrich(options: Options): Promise<void> {
   });
   const stop = new AbortController();
   let batchIds: string[] = [];
+  let creditsCharged = 0;
   try {
     const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
     batchIds = batches.map((batch) => batch.batchId);
     reporter.note("");
-    const doneByBatch = batches.map(() => 0);
-    const failedByBatch = batches.map(() => 0);
     await Promise.all(
-      batches.map(async (batch, i) => {
+      batches.map(async ({ batchId }) => {
         try {
-          await client.waitForBatch(batch.batchId, {
+          const summary = await client.waitForBatch(batchId, {
             signal: stop.signal,
-            onProgress: (summary) => {
-              doneByBatch[i] = summary.completedItems + summary.failedItems;
-              failedByBatch[i] = summary.failedItems;
-              progress.done = doneByBatch.reduce((a, b) => a + b, 0);
-              progress.failed = failedByBatch.reduce((a, b) => a + b, 0);
-              reporter.update(progress);
+            onProgress: (counters) => {
+              tracker.counters(batchId, counters);
+              reporter.update(tracker.snapshot());
+            },
+            onItem: (item) => {
+              tracker.item(batchId, item);
+              reporter.update(tracker.snapshot());
             },
           });
+          creditsCharged += summary.creditsCharged;
         } catch (error) {
           stop.abort(error);
           throw error;
         }
       }),
     );
-    reporter.update(progress, true);
+    reporter.update(tracker.snapshot(), true);
   } finally {
     reporter.finish();
   }
   const delimiter = source.kind === "csv" ? (source.delimiter ?? ",") : ",";
   const counted = await writeOutput(source, checked, { out: options.out, delimiter, client, batchIds });
   console.log(
-    `enriched ${checked.rows} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed -> ${options.out}`,
+    `enriched ${checked.rows} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed; ${creditsCharged} credits charged -> ${options.out}`,
   );
 }
 

@@ -1,16 +1,20 @@
 // Node's side of the file core: files read from disk, in chunks for CSV so a
 // file of any size is read in bounded memory, whole for XLSX (a zip) and JSONL.
-import { createReadStream } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import {
   type CsvRecord,
   DELIMITERS,
   type Delimiter,
   ENCODINGS,
   type Encoding,
+  NotASpreadsheetError,
   NotUtf8Error,
   parseEncoding,
   readJsonlText,
   readXlsx,
+  SNIFF_BYTES,
+  type Sniffed,
+  sniffFile,
   type Table,
   TableReader,
   tableFromRows,
@@ -18,10 +22,31 @@ import {
 } from "../src/file-core";
 import { CliError, cannotRead, readFileBytes, usageError } from "./cli";
 
-export type InputKind = "csv" | "xlsx" | "jsonl";
+export type InputKind = Sniffed["kind"];
 
-export const inputKind = (path: string): InputKind | undefined =>
-  /\.(csv|tsv|txt)$/i.test(path) ? "csv" : /\.xlsx$/i.test(path) ? "xlsx" : /\.(jsonl|ndjson)$/i.test(path) ? "jsonl" : undefined;
+/**
+ * What the file is by its first bytes (the file core's rule, as the console page's): a PDF, an
+ * image, a zip other than .xlsx or binary data is refused in one line; UTF-16 without a BOM is found.
+ */
+export function sniffInput(path: string): Sniffed {
+  let head: Uint8Array;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      head = new Uint8Array(SNIFF_BYTES);
+      head = head.subarray(0, readSync(fd, head, 0, SNIFF_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw cannotRead(path, error);
+  }
+  try {
+    return sniffFile(head, path);
+  } catch (error) {
+    throw error instanceof NotASpreadsheetError ? new CliError(error.message) : error;
+  }
+}
 
 export function encodingFlag(value: string | undefined): Encoding | undefined {
   if (value === undefined) return undefined;

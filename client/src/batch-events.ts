@@ -11,6 +11,13 @@ export interface StreamedCounters {
   failedItems: number;
 }
 
+/** An item event's body, as far as a caller counting outcomes relies on it. */
+function isItem(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { index, status } = value as Record<string, unknown>;
+  return typeof index === "number" && typeof status === "string";
+}
+
 /** Opens the stream after `lastEventId` (or from the start): its body, or null when it cannot be had. */
 export type OpenStream = (lastEventId: string | undefined) => Promise<ReadableStream<Uint8Array> | null>;
 
@@ -27,13 +34,13 @@ function isCounters(value: unknown): value is StreamedCounters {
 
 /**
  * Follows the stream until its `completed` event and answers those counters, telling
- * `onProgress` each `progress` and the `completed`. A stream that ends early is
+ * `onProgress` each `progress` and the `completed`, and `onItem` each `item` event. A stream that ends early is
  * reopened after the last event seen (Last-Event-ID), so nothing is missed; null
  * when the stream cannot be opened or keeps ending without news: the caller polls.
  */
-export async function followBatch<T extends StreamedCounters>(
+export async function followBatch<T extends StreamedCounters, I = unknown>(
   open: OpenStream,
-  onProgress: ((counters: T) => void) | undefined,
+  { onProgress, onItem }: { onProgress?: (counters: T) => void; onItem?: (item: I) => void },
   signal: AbortSignal | undefined,
 ): Promise<T | null> {
   let lastEventId: string | undefined;
@@ -59,6 +66,11 @@ export async function followBatch<T extends StreamedCounters>(
         for (const event of events.splice(0)) {
           if (event.id !== undefined) lastEventId = event.id;
           news = true;
+          if (event.event === "item" && onItem) {
+            const item: unknown = JSON.parse(event.data);
+            if (isItem(item)) onItem(item as I);
+            continue;
+          }
           if (event.event !== "progress" && event.event !== "completed") continue;
           const counters: unknown = JSON.parse(event.data);
           if (!isCounters(counters)) return null;

@@ -56,6 +56,11 @@ export type BatchSummary = Omit<BatchStatus, "items" | "nextCursor" | "webhook">
 export interface WaitOptions {
   /** Called with the batch's counters as they change (each event of the stream, or each poll). */
   onProgress?: (batch: BatchSummary) => void;
+  /**
+   * Called with each item as it finishes, over the event stream (`items=true`; after a reconnect an item
+   * may come again: key it by index). Not called when the wait falls back to polling.
+   */
+  onItem?: (item: BatchItem) => void;
   signal?: AbortSignal;
   /** When polling: the shortest time between polls; default 1000 ms. Polls slow down further as the rate limit runs low. */
   intervalMs?: number;
@@ -169,12 +174,16 @@ export function createClient(options: ClientOptions): Client {
     async getBatch(id, pageOptions = {}) {
       return (await page(id, pageOptions)).data;
     },
-    async waitForBatch(id, { onProgress, signal, intervalMs = 1000, stream = true } = {}) {
+    async waitForBatch(id, { onProgress, onItem, signal, intervalMs = 1000, stream = true } = {}) {
       // Any answer but the stream (a 429, an older server's 404, a proxy that buffers) falls back to
       // polling, which waits out what the server asks for and throws the problems that are final.
       const open = async (lastEventId: string | undefined) => {
         const { data, response } = await api.GET(EVENTS, {
-          params: { path: { environment, id }, header: lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId } },
+          params: {
+            path: { environment, id },
+            query: onItem ? { items: "true" } : {},
+            header: lastEventId === undefined ? {} : { "Last-Event-ID": lastEventId },
+          },
           parseAs: "stream",
           signal,
         });
@@ -183,7 +192,7 @@ export function createClient(options: ClientOptions): Client {
         await response.body?.cancel();
         return null;
       };
-      const streamed = stream ? await followBatch<BatchSummary>(open, onProgress, signal) : null;
+      const streamed = stream ? await followBatch<BatchSummary, BatchItem>(open, { onProgress, onItem }, signal) : null;
       if (streamed) return streamed;
       for (;;) {
         const { data, response } = await page(id, { limit: 1, signal });

@@ -22,3 +22,4 @@ export type {
 } from "./paths.js";
 export { type Problem, ProblemError, type UnexpectedResponse } from "./problem.js";
 export { parseRateLimit, parseRetryAfter, type RateLimitState } from "./rate-limit.js";
+export { type RunProgress, RunTracker } from "./run-progress.js";

@@ -225,7 +225,7 @@ export interface paths {
         };
         /**
          * Where to start
-         * @description Points to the API reference (/docs), this document (/openapi.json) and the health check. Needs no key.
+         * @description Points to the console (/app), the API reference (/docs), this document (/openapi.json) and the health check: as JSON, or as a page of links to a browser (Accept: text/html). Needs no key.
          */
         get: operations["index"];
         put?: never;
@@ -3999,10 +3999,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         name: string;
+                        app: string;
                         docs: string;
                         openapi: string;
                         health: string;
                     };
+                    "text/html": string;
                 };
             };
         };

@@ -3,7 +3,8 @@
 // Node and in browsers: bytes in, bytes out, no file system and no streams; the
 // callers bring the bytes (in chunks for big files: TableReader).
 //
-// Reading: decodeBytes / ByteDecoder (BOM, UTF-8, else Windows-1252 with a notice;
+// Reading: sniffFile (what a file is by its bytes: refuses PDFs, images, other
+// zips and binary in plain words; finds UTF-16 without a BOM), decodeBytes / ByteDecoder (BOM, UTF-8, else Windows-1252 with a notice;
 // an override), sniffDelimiter / CsvTokenizer (rows with line numbers, bad rows
 // reported), readCsvBytes (a whole file), readXlsx (a sheet, loaded on demand),
 // readJsonlText (JSON Lines, keys as columns).
@@ -27,6 +28,7 @@ export {
 } from "./csv-reader";
 export { CSV_BOM, csvLine, neutraliseCell, restoreCell } from "./csv-writer";
 export { ByteDecoder, decodeBytes, ENCODINGS, type Encoding, NotUtf8Error, parseEncoding, WINDOWS_1252_NOTICE } from "./encoding";
+export { type FileKind, NotASpreadsheetError, SNIFF_BYTES, type Sniffed, sniffFile } from "./file-kind";
 export {
   type ColumnMapping,
   decideMapping,

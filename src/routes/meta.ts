@@ -7,10 +7,25 @@ import { declareRoute } from "./declare";
 /** What `GET /` answers: where a person who opened the bare URL goes next. */
 const API_INDEX = {
   name: "Contact-info batch API",
+  app: "/app",
   docs: "/docs",
   openapi: "/openapi.json",
   health: "/healthz",
 } as const;
+
+// A person who opens the bare URL in a browser: where to go, in words. No script, no style.
+const INDEX_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${API_INDEX.name}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"></head>
+<body><h1>${API_INDEX.name}</h1><ul>
+<li><a href="${API_INDEX.app}">Enrich a spreadsheet</a> (the console: drop a CSV or XLSX file, get it back with emails and phones)</li>
+<li><a href="${API_INDEX.docs}">API reference</a> (<a href="${API_INDEX.openapi}">OpenAPI document</a>)</li>
+</ul></body></html>`;
+const INDEX_PAGE_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
 
 export const index = declareRoute({
   route: {
@@ -21,20 +36,29 @@ export const index = declareRoute({
     operationId: "index",
     tags: ["Meta"],
     summary: "Where to start",
-    description: "Points to the API reference (/docs), this document (/openapi.json) and the health check. Needs no key.",
+    description:
+      "Points to the console (/app), the API reference (/docs), this document (/openapi.json) and the health check: as JSON, or as a page of links to a browser (Accept: text/html). Needs no key.",
     security: noKey,
     responses: {
       200: {
         description: "Links.",
         content: {
           "application/json": {
-            schema: z.object({ name: z.string(), docs: z.string(), openapi: z.string(), health: z.string() }).meta({ example: API_INDEX }),
+            schema: z
+              .object({ name: z.string(), app: z.string(), docs: z.string(), openapi: z.string(), health: z.string() })
+              .meta({ example: API_INDEX }),
           },
+          "text/html": { schema: z.string() },
         },
       },
     },
   },
-  handler: (c) => c.json(API_INDEX, 200),
+  handler: (c) => {
+    c.header("Vary", "Accept");
+    return (c.req.header("accept") ?? "").includes("text/html")
+      ? (c.html(INDEX_PAGE, 200, INDEX_PAGE_HEADERS) as never)
+      : c.json(API_INDEX, 200);
+  },
 });
 
 export const health = declareRoute({

@@ -94,7 +94,8 @@ describe("the /app console in a real browser", () => {
     await expect(page.evaluate("document.activeElement.id")).resolves.toBe("api-key");
     await page.keyboard.type(TEST_KEY);
     await page.keyboard.press("Enter");
-    await page.locator("#limits td", { hasText: "contact_info_request" }).waitFor({ timeout: 30_000 });
+    // Behind "Details": a sales-ops person rarely needs them.
+    await page.locator("#limits td", { hasText: "contact_info_request" }).waitFor({ state: "attached", timeout: 30_000 });
     await page.locator("#usage svg[role=img]").waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => Object.keys(localStorage).some((k) => (localStorage.getItem(k) ?? "").includes("ck_test_")))).toBe(
       false,
@@ -120,10 +121,10 @@ describe("the /app console in a real browser", () => {
     });
     // Grace Hopper has only a LinkedIn URL, in a column the page cannot guess: invalid until mapped.
     await expect(counts()).resolves.toEqual({ rows: "6", valid: "4", invalid: "2", duplicates: "1" });
-    await page.getByLabel("linkedinUrl").selectOption("LI Profile");
+    await page.getByLabel("LinkedIn URL").selectOption("LI Profile");
     await expect(counts()).resolves.toEqual({ rows: "6", valid: "5", invalid: "1", duplicates: "1" });
     // Before Start, what it would cost at most: 4 people to look up, an email (1) and a phone (10) each.
-    await page.locator("#estimate", { hasText: "at most 44 credits for 5 rows (1 duplicates, free)" }).waitFor({ timeout: 10_000 });
+    await page.locator("#estimate", { hasText: "at most 44 credits for 5 rows (1 duplicate, free)" }).waitFor({ timeout: 10_000 });
   });
 
   it("runs the file against the sandbox, survives a reload, and downloads it enriched", async () => {
@@ -134,22 +135,22 @@ describe("the /app console in a real browser", () => {
     };
     page.on("request", onRequest);
     await page.getByRole("button", { name: "Start" }).click();
-    await page.locator("#run-status", { hasText: "5 of 5 rows done" }).waitFor({ timeout: 60_000 });
+    await page.locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / }).waitFor({ timeout: 60_000 });
     page.off("request", onRequest);
     // Progress came over the batch's event stream; its status was read only for the results (no polls of one item).
-    expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\/events$/.test(path))).toHaveLength(1);
+    expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\/events\?items=true$/.test(path))).toHaveLength(1);
     expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\?limit=1$/.test(path))).toEqual([]);
 
     // A reload keeps the run (localStorage) and the key (sessionStorage), creating no second batch.
     await page.reload({ waitUntil: "load" });
-    await page.locator("#run-status", { hasText: "5 of 5 rows done" }).waitFor({ timeout: 60_000 });
+    await page.locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / }).waitFor({ timeout: 60_000 });
     await page.locator("#need-file").waitFor({ state: "visible", timeout: 30_000 });
     await page.setInputFiles("#file", UPLOAD);
     await page.locator("#need-file").waitFor({ state: "hidden", timeout: 10_000 });
     await expect(page.getByRole("button", { name: "Download enriched CSV" }).isEnabled()).resolves.toBe(true);
     await expect(page.locator("#map-linkedinUrl").inputValue()).resolves.toBe("LI Profile");
     await page.getByRole("button", { name: "Refresh" }).click();
-    await page.locator("#batches td", { hasText: "completed" }).first().waitFor({ timeout: 30_000 });
+    await page.locator("#batches td", { hasText: "completed" }).first().waitFor({ state: "attached", timeout: 30_000 });
     await expect(page.locator("#batches tbody tr").count()).resolves.toBe(1);
 
     const [download] = await Promise.all([

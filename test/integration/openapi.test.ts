@@ -116,5 +116,16 @@ describe("GET /", () => {
     const index = await response.json<Record<string, string>>();
     expect(index).toMatchObject({ docs: "/docs", openapi: "/openapi.json", health: "/healthz" });
     for (const path of [index.docs, index.openapi, index.health]) expect((await request(path!)).status).toBe(200);
+    expect(index.app).toBe("/app");
+  });
+
+  it("gives a browser a page of links to the console and the reference, with no script", async () => {
+    const response = await request("/", { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const html = await response.text();
+    expect(html).toContain('href="/app"');
+    expect(html).toContain('href="/docs"');
+    expect(html).not.toContain("<script");
   });
 });

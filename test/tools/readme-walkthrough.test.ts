@@ -107,6 +107,29 @@ describe("the README walk-through", () => {
       expect(mismatches(JSON.parse(step.shown), JSON.parse(actual)), `step ${i + 1}'s result:\n${actual}`).toEqual([]);
     });
   }, 150_000);
+
+  it("leaves no one suppressed, so the examples after it (Ada Lovelace, alan@turing.example) answer as shown", async () => {
+    const key = "ck_test_localdevelopmentkey0000000000000";
+    const api = `${server.url}/v2/test`;
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    const list = (await (await fetch(`${api}/privacy/suppressions`, { headers })).json()) as { suppressions: unknown[] };
+    expect(list.suppressions).toEqual([]);
+    const items = [{ firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" }, { email: "alan@turing.example" }];
+    const receipt = (await (
+      await fetch(`${api}/person/contact-info`, { method: "POST", headers, body: JSON.stringify({ items }) })
+    ).json()) as {
+      batchId: string;
+    };
+    const events = await (await fetch(`${api}/person/contact-info/${receipt.batchId}/events`, { headers })).text();
+    const completed = JSON.parse(
+      events
+        .trim()
+        .split("\n")
+        .at(-1)!
+        .replace(/^data: /, ""),
+    ) as Record<string, unknown>;
+    expect(completed).toMatchObject({ status: "completed", completedItems: 2, failedItems: 0 });
+  }, 60_000);
 });
 
 describe("matching a shown result", () => {
