@@ -23,6 +23,8 @@ const FLOORS = [
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
   ["privacy", "src/privacy/"],
+  // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
+  ["operations", "src/operations/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
