@@ -31,6 +31,8 @@ const FLOORS = [
   ["routes", "src/routes/"],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
+  // The MCP server: tools that call the operations, a session object, its door at /mcp.
+  ["mcp", "src/mcp/"],
   ["entry", "src/(app|index)\\.ts"],
   // The document is built from the app's routes, at build time (scripts/openapi.ts).
   ["document", "src/openapi/document\\.ts"],
