@@ -17,7 +17,7 @@ import { waitForBatch } from "./wait";
 const batchStatusSchema = () => batchSummarySchema().shape.status;
 
 /** The most items enrich_contact_info takes: a batch that can finish within one call. */
-export const ENRICH_MAX_ITEMS = 100;
+const ENRICH_MAX_ITEMS = 100;
 
 const itemsOf = (max: number) =>
   z

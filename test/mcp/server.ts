@@ -8,7 +8,7 @@ import { withKv } from "../../scripts/kv-store";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../../src/tools-api";
 
-export const CUSTOMERS = ["reader", "other", "accepts", "declines", "cancels", "cannot_ask", "capped", "slow"] as const;
+const CUSTOMERS = ["reader", "other", "accepts", "declines", "cancels", "cannot_ask", "capped", "slow"] as const;
 export type Customer = (typeof CUSTOMERS)[number];
 
 export interface McpTestServer {
