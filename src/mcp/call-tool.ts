@@ -27,10 +27,10 @@ function problemError({ code, title, detail, errors, extensions }: ProblemInit) 
  * Runs one tool call as its REST route would: counted first against the REST operation's
  * endpoint type (a limited call does nothing and answers rate_limited with retryAfterSeconds),
  * then the operation; its problems become tool errors with the same codes. Logs carry the
- * tool, the customer and the outcome, never an argument.
+ * tool, the key's id and the outcome, never an argument.
  */
 export async function callTool(tool: ToolDeclaration, caller: Caller, args: Record<string, unknown>, context: ToolContext) {
-  const fields = { tool: tool.name, customerId: caller.apiKey.customerId, environment: caller.environment };
+  const fields = { tool: tool.name, keyId: caller.apiKey.keyId, environment: caller.environment };
   try {
     const admitted = await admit(caller, tool.endpointType, { withUsage: tool.withUsage ?? false });
     if (!admitted.decision.allowed) throw rateLimited(tool.endpointType, admitted.decision);

@@ -4,6 +4,7 @@ import { ApiError, problemResponse } from "../http/problem";
 import { authenticate } from "../operations/authenticate";
 import { objectNamed } from "../placement";
 import { tenantName } from "../tenant";
+import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 
 export const MCP_PATH = "/mcp";
 
@@ -15,6 +16,19 @@ function presentedKey(headers: Headers): string | undefined {
   return headers.get("x-api-key") ?? bearer;
 }
 
+const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A browser sends Origin, and a page whose name was rebound to this server's address sends its own (MCP
+ * requires servers to check it): a request from a browser is served only from a loopback origin (a local
+ * tool, such as the MCP Inspector). MCP clients outside browsers send no Origin.
+ */
+function originRefused(headers: Headers): boolean {
+  const origin = headers.get("origin");
+  if (origin === null) return false;
+  return !URL.canParse(origin) || !LOOPBACK_HOSTNAMES.has(new URL(origin).hostname);
+}
+
 /**
  * A request without a good key is refused with 401 before any session exists (initialize
  * included); the key's environment is the session's. A session belongs to the customer
@@ -22,6 +36,7 @@ function presentedKey(headers: Headers): string | undefined {
  * key with the same session id reaches another, empty, object and gets 404.
  */
 export async function serveMcp(request: Request, env: Env): Promise<Response> {
+  if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
   const requestId = request.headers.get("cf-ray") ?? crypto.randomUUID();
   let apiKey: Awaited<ReturnType<typeof authenticate>>;
   try {
@@ -35,7 +50,7 @@ export async function serveMcp(request: Request, env: Env): Promise<Response> {
   const presented = request.headers.get("mcp-session-id");
   const sessionId = presented ?? crypto.randomUUID();
   if (!UUID.test(sessionId)) {
-    return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+    return sessionNotFound();
   }
   const session = objectNamed(env.MCP_SESSIONS, `${tenantName(apiKey)}/${sessionId}`, apiKey.jurisdiction);
   return session.serve(request, sessionId, apiKey);

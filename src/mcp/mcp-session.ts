@@ -5,13 +5,12 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { type ApiKeyRecord, apiKeyRecordSchema } from "../keys/api-key";
 import { callTool } from "./call-tool";
+import { sessionNotFound } from "./json-rpc-error";
 import type { ToolContext } from "./tool";
 import { listedTools, TOOLS } from "./tools";
 
 /** How long a user has to answer a spending confirmation. */
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
-
-const SESSION_NOT_FOUND = JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
 
 /**
  * One MCP session (Streamable HTTP): the SDK's server and transport, held in memory by a Durable
@@ -27,7 +26,7 @@ export class McpSession extends DurableObject<Env> {
   async serve(request: Request, sessionId: string, apiKey: ApiKeyRecord): Promise<Response> {
     if (!this.#transport) {
       if (request.headers.has("mcp-session-id")) {
-        return new Response(SESSION_NOT_FOUND, { status: 404, headers: { "content-type": "application/json" } });
+        return sessionNotFound();
       }
       this.#transport = await this.#open(sessionId);
     }

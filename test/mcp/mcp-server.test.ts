@@ -110,6 +110,22 @@ describe("auth", () => {
     await expect(connect(running.server, {})).rejects.toThrow(/401/);
   });
 
+  it("refuses a browser request from a page that is not on loopback (DNS rebinding), key or not", async () => {
+    const post = (origin: string) =>
+      fetch(`${running.server.url}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          origin,
+          "x-api-key": running.keys.reader,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+    expect((await post("http://evil.example:8787")).status).toBe(403);
+    expect((await post("http://localhost:6274")).status).not.toBe(403);
+  });
+
   it("takes the key as Authorization: Bearer too", async () => {
     const client = await connect(running.server, { headers: { authorization: `Bearer ${running.keys.reader}` } });
     clients.push(client);
