@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../blackbox-helpers";
+import { ADA, type Answer, call, clientFor, errorOf, GRACE, holdings, INITIALIZE, restCall } from "./helpers";
 import { type Customer, connect, type McpTestServer, startMcpTestServer } from "./server";
 
 // The MCP server at /mcp, as the official SDK client (Streamable HTTP) uses it against `wrangler dev`.
@@ -16,46 +17,8 @@ afterAll(async () => {
   await running?.server.stop();
 });
 
-type Answer = "accept" | "decline" | "cancel";
-async function clientOf(customer: Customer, answer?: Answer, asked: string[] = []) {
-  const client = await connect(running.server, {
-    headers: { "x-api-key": running.keys[customer] },
-    ...(answer
-      ? {
-          answer: (request) => {
-            asked.push(request.params.message);
-            return answer === "accept" ? { action: "accept", content: { confirm: true } } : { action: answer };
-          },
-        }
-      : {}),
-  });
-  clients.push(client);
-  return client;
-}
-
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-/** A tool error's {code, title, detail, …}, from its text content. */
-const errorOf = (result: CallToolResult) => {
-  expect(result.isError).toBe(true);
-  const [content] = result.content;
-  return JSON.parse(content?.type === "text" ? content.text : "null");
-};
-const rest = (customer: Customer, path: string, init: RequestInit = {}) =>
-  fetch(`${running.server.url}/v2/test${path}`, {
-    ...init,
-    headers: { "x-api-key": running.keys[customer], "content-type": "application/json" },
-  }).then((response) => response.json());
-
-const ADA = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
-const GRACE = { linkedinUrl: "https://www.linkedin.com/in/grace-hopper" };
-
-/** What a customer has: its batches, and the credits charged to it. */
-async function holdings(client: Client) {
-  const list = (await call(client, "list_contact_info_batches")).structuredContent as { batches: { id: string }[] };
-  const usage = (await call(client, "get_usage")).structuredContent as { days: { credits: number }[] };
-  return { batches: list.batches.length, credits: usage.days.reduce((sum, day) => sum + day.credits, 0) };
-}
+const clientOf = (customer: Customer, answer?: Answer, asked: string[] = []) => clientFor(running, clients, customer, answer, asked);
+const rest = (customer: Customer, path: string, init: RequestInit = {}) => restCall(running, customer, path, init);
 
 describe("tools/list", () => {
   it("lists the nine tools, each with an object input and output schema and its annotations", async () => {
@@ -88,12 +51,6 @@ describe("tools/list", () => {
 
 describe("auth", () => {
   it("refuses initialize with HTTP 401 without a key, or with a bad one", async () => {
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    };
     for (const key of [undefined, "ck_test_00000000000000000000000000000000", "nonsense"]) {
       const response = await fetch(`${running.server.url}/mcp`, {
         method: "POST",
@@ -102,7 +59,7 @@ describe("auth", () => {
           accept: "application/json, text/event-stream",
           ...(key ? { "x-api-key": key } : {}),
         },
-        body: JSON.stringify(initialize),
+        body: JSON.stringify(INITIALIZE),
       });
       expect([key, response.status]).toEqual([key, 401]);
       expect(await response.json()).toMatchObject({ code: key ? "invalid_api_key" : "missing_api_key" });
