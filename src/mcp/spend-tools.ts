@@ -19,14 +19,10 @@ const batchStatusSchema = () => batchSummarySchema().shape.status;
 /** The most items enrich_contact_info takes: a batch that can finish within one call. */
 const ENRICH_MAX_ITEMS = 100;
 
-const itemsOf = (max: number) =>
-  z
-    .array(personInputSchema)
-    .min(1)
-    .max(max)
-    .describe(
-      "People to enrich, each with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item fails alone (invalid_input).",
-    );
+const PEOPLE =
+  "People to enrich, each with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item fails alone (invalid_input).";
+// A batch's most items is the deployment's MAX_BATCH_ITEMS (10,000 unless configured): the operation says too_many_items.
+const batchItems = z.array(personInputSchema).min(1).describe(`${PEOPLE} At most MAX_BATCH_ITEMS (10,000 by default).`);
 const fields = fieldsSchema.optional().describe(`What to find; default all of ${CONTACT_FIELDS.join(", ")}.`);
 const maxCredits = maxCreditsSchema
   .optional()
@@ -52,7 +48,7 @@ export const estimateTool: ToolDeclaration = {
   title: "Estimate a contact-info batch",
   description:
     "What enriching these people would be: valid, invalid and duplicate items, those the result cache answers, and the most it could cost in credits. Creates nothing, charges nothing.",
-  input: z.object({ items: itemsOf(10_000), fields }),
+  input: z.object({ items: batchItems, fields }),
   output: estimateSchema(),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   endpointType: "contact_info_request",
@@ -63,7 +59,7 @@ export const enrichTool: ToolDeclaration = {
   name: "enrich_contact_info",
   title: "Enrich people (waits for the results)",
   description: `Finds emails and phones for up to ${ENRICH_MAX_ITEMS} people and waits about 25 s for the results, reporting progress. Spends credits: without maxCredits the user is asked to confirm the most it could cost. If the batch is not done in time, the answer says so; read the rest with get_contact_info_batch.`,
-  input: z.object({ items: itemsOf(ENRICH_MAX_ITEMS), fields, maxCredits }),
+  input: z.object({ items: z.array(personInputSchema).min(1).max(ENRICH_MAX_ITEMS).describe(PEOPLE), fields, maxCredits }),
   output: z.object({
     batchId: z.string(),
     status: batchStatusSchema(),
@@ -89,7 +85,7 @@ export const startBatchTool: ToolDeclaration = {
   description:
     "Queues up to 10,000 people for enrichment and answers at once; read the results with get_contact_info_batch (or receive them at webhookUrl). Spends credits: without maxCredits the user is asked to confirm the most it could cost.",
   input: z.object({
-    items: itemsOf(10_000),
+    items: batchItems,
     fields,
     maxCredits,
     webhookUrl: webhookUrlSchema.optional().describe("Where to POST the signed batch.completed event (needs a webhook secret on the key)."),
