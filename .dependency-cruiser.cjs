@@ -23,12 +23,16 @@ const FLOORS = [
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
   ["privacy", "src/privacy/"],
+  // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
+  ["operations", "src/operations/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
   ["routes", "src/routes/"],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
+  // The MCP server: tools that call the operations, a session object, its door at /mcp.
+  ["mcp", "src/mcp/"],
   ["entry", "src/(app|index)\\.ts"],
   // The document is built from the app's routes, at build time (scripts/openapi.ts).
   ["document", "src/openapi/document\\.ts"],

@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 // Black-box tests in Node against `wrangler dev` (see scripts/local-server.ts):
 // the /docs page in Chromium, the reliability pipeline tests, and (BLACKBOX=tools)
 // the operator tools and the README walk-through as a reader runs them, and
-// (BLACKBOX=client) the typed client and `npm run enrich`.
+// (BLACKBOX=client) the typed client and `npm run enrich`, and (BLACKBOX=mcp) the MCP
+// server at /mcp through the official SDK client.
 export default defineConfig({
   test: {
     include:
@@ -13,7 +14,9 @@ export default defineConfig({
           ? ["test/tools/**/*.test.ts"]
           : process.env.BLACKBOX === "client"
             ? ["test/client/**/*.test.ts"]
-            : ["test/browser/**/*.test.ts"],
+            : process.env.BLACKBOX === "mcp"
+              ? ["test/mcp/**/*.test.ts"]
+              : ["test/browser/**/*.test.ts"],
     // The client suite's files share one server (test/client/global-setup.ts).
     globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
     testTimeout: 90_000,

@@ -7,7 +7,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_KIB = { upload: 300, gzip: 90 };
+// The sizes stand for a startup cost, measured by bench/startup.ts (bench/NOTES.md, issue 38): 91.6 KiB
+// gzip was 41.7 ms of startup CPU before the MCP server; 126.0 KiB, with the MCP SDK loaded only by an
+// MCP session's first request, is 51.3 ms. A change that grows the bundle past these has its startup
+// measured again and restated here, rather than the budget raised silently.
+const BUDGET_KIB = { upload: 410, gzip: 130 };
 const DIST = "dist";
 const METAFILE = "meta.json";
 const KIB = 1024;

@@ -3,6 +3,7 @@ import { app } from "./app";
 import { itemMessageSchema } from "./batch/item-message";
 import { webhookMessageSchema } from "./batch/webhook-message";
 import { log } from "./log";
+import { MCP_PATH, serveMcp } from "./mcp/door";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
 import { QUEUES } from "./queue/names";
 import { type QueueConsumer, validatingConsumer } from "./queue/validating-consumer";
@@ -11,6 +12,7 @@ import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { IdempotencyStore } from "./idempotency/idempotency-store";
+export { McpSession } from "./mcp/mcp-session";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";
 export { WebhookSender } from "./webhooks/webhook-sender";
@@ -23,8 +25,13 @@ const consumers = new Map<string, QueueConsumer>([
 ]);
 
 export default {
-  // The admin API is a Hono app of its own, so the public app (and its OpenAPI document) never lists it.
-  fetch: (request, env, ctx) => (isAdminPath(request.url) ? adminApi.fetch(request, env, ctx) : app.fetch(request, env, ctx)),
+  // The admin API is a Hono app of its own, so the public app (and its OpenAPI document) never lists it;
+  // the MCP server speaks JSON-RPC over Streamable HTTP, through the SDK's transport, beside both.
+  fetch: (request, env, ctx) => {
+    if (isAdminPath(request.url)) return adminApi.fetch(request, env, ctx);
+    if (new URL(request.url).pathname === MCP_PATH) return serveMcp(request, env);
+    return app.fetch(request, env, ctx);
+  },
   async queue(batch, env) {
     const consume = consumers.get(batch.queue);
     if (consume) return consume(batch, env);

@@ -1,20 +1,16 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { readConfig } from "../config";
-import { invalidApiKey } from "../http/errors";
 import { problemResponse } from "../http/problem";
-import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
+import { admit } from "../operations/admit";
+import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
 import { rateLimited } from "../rate-limit/rate-limited";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
-import { limiterStub } from "../rate-limit/stub";
 
 /**
- * Counts the request against its customer's limit for `endpointType` in this
- * environment (one Durable Object call, shared by all the customer's keys) and
- * adds the RateLimit fields to whatever the route answers. The limits in force
- * are those on the calling key's record. The same call refuses a revoked key
- * (401, as an unknown one), whatever copy of its record auth still had cached.
+ * Counts the request against its customer's limit for `endpointType` (admit, the
+ * same count an MCP tool call makes) and adds the RateLimit fields to whatever the
+ * route answers. The same call refuses a revoked key (401, as an unknown one).
  *
  * `parallel` is for reads: the count runs alongside the handler, and a request
  * over the limit has its (side-effect-free) answer replaced by the 429. Writes
@@ -23,14 +19,8 @@ import { limiterStub } from "../rate-limit/stub";
  */
 export const rateLimit = (endpointType: EndpointType, { parallel = false, withUsage = false } = {}) =>
   createMiddleware<AppEnv>(async function rateLimit(c, next) {
-    const apiKey = c.get("apiKey");
-    // A revoked key (the limiter holds the customer's revocations) is refused like an unknown one.
-    const result: Promise<ConsumeResult> = limiterStub(c.env, apiKey)
-      .admit(apiKey.keyId, endpointType, effectiveSettings(readConfig(c.env), apiKey.rateLimits), { withUsage })
-      .then((answer) => {
-        if (answer.revoked) throw invalidApiKey();
-        return answer;
-      });
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const result: Promise<ConsumeResult> = admit(caller, endpointType, { withUsage });
     c.set("rateLimit", result);
     if (!parallel) {
       const outcome = await result;

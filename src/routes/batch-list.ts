@@ -1,14 +1,13 @@
 // The caller's batches: GET /v2/{environment}/person/contact-info.
 import * as z from "zod";
 import { batchListPaging } from "../account/list-query";
-import { accountStub } from "../account/stub";
 import { batchListSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { tenantOf } from "../tenant";
+import { listBatchPage } from "../operations/batches";
 import { declareRoute } from "./declare";
 
 // Query values arrive as strings, which batchListPaging.schema parses; the document says what they
@@ -54,8 +53,7 @@ export const listBatches = declareRoute({
     },
   },
   handler: async (c) => {
-    const page = batchListPaging.parse(c.req.query());
-    const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, tenantOf(apiKey)).list(page), 200);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await listBatchPage(caller, c.req.query()), 200);
   },
 });

@@ -3,21 +3,19 @@ import * as z from "zod";
 import { batchStub } from "../batch/stub";
 import { batchIdSchema, isBatchId } from "../batch-id";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
-import { MAX_PAGE_SIZE, parseStatusQuery, statusQuerySchema } from "../contact-info/status-query";
-import { batchDeleted, batchExpired, notFound } from "../http/errors";
+import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { noSuchBatch, readBatchPage } from "../operations/batches";
 import { declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/once.ts).
 export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
 
-// Another customer's or environment's batch answers exactly like a missing one.
-const noSuchBatch = () => notFound("No batch with this id exists.");
 const noSuchBatchProblem = /* @__PURE__ */ problem(
   ["not_found"],
   "No such batch for this customer and environment (another customer's batch looks the same)",
@@ -70,16 +68,10 @@ export const getBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const id = c.req.param("id").toLowerCase();
-    if (!isBatchId(id)) throw noSuchBatch();
-    const query = parseStatusQuery(c.req.query());
-    const apiKey = c.get("apiKey");
-    const read = await batchStub(c.env, id).status({ customerId: apiKey.customerId, environment: c.get("environment") }, query);
-    if (read.kind === "none") throw noSuchBatch();
-    if (read.kind === "expired") throw batchExpired(read.expiredAt);
-    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const page = await readBatchPage(caller, c.req.param("id"), c.req.query());
     // The items come pre-rendered as JSON (batchPageJson): the body is the documented BatchStatus.
-    return c.body(batchPageJson(read.page), 200, { "content-type": "application/json" });
+    return c.body(batchPageJson(page), 200, { "content-type": "application/json" });
   },
 });
 

@@ -1,17 +1,6 @@
 // Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
 import * as z from "zod";
-import { chunkByCloneBytes } from "../batch/rpc-chunks";
-import { batchStub } from "../batch/stub";
-import { newBatchId } from "../batch-id";
-import { readConfig } from "../config";
-import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
-import { normalizePerson, personKey } from "../contact-info/person";
-import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
-import { parseSubmission, type Submission } from "../contact-info/submission";
-import { estimateOf, estimateSchema } from "../credits/estimate";
-import { verifiersFor } from "../enrichment/providers";
-import { countCached, resultCacheKey } from "../enrichment/result-cache";
-import { webhookNotConfigured } from "../http/errors";
+import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
@@ -22,33 +11,9 @@ import { batchLocationExample, estimateExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { receiptSchema } from "../openapi/schemas";
+import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
 import { declareRoute } from "./declare";
 import { bodyProblems, submissionBody } from "./submit-request";
-
-function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
-  return (
-    `Accepted ${total} item(s); ${queued} queued for processing` +
-    (duplicates > 0 ? `, ${duplicates} merged as duplicates of an earlier item` : "") +
-    (invalid > 0 ? `, ${invalid} failed validation (see each item's error).` : ".") +
-    " Poll the Location URL for results."
-  );
-}
-
-/**
- * The submitted items, each valid one normalized and hashed once (its key merges duplicates; all three
- * travel in its queue message and are stored with it), and their leaders.
- */
-async function intake(submission: Submission, hasher: PersonHasher) {
-  const items = await Promise.all(
-    submission.items.map(async (item) => {
-      if (item.error) return item;
-      const person = normalizePerson(item.input);
-      const key = personKey(person);
-      return { ...item, person, personKey: key, hashes: await personHashes(hasher, person, key) };
-    }),
-  );
-  return { items, leaders: leaderIndexes(items) };
-}
 
 // Documentation only: made on first use (src/once.ts).
 const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
@@ -108,53 +73,17 @@ export const submitBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const config = readConfig(c.env);
-    const environment = c.get("environment");
-    const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
-    const apiKey = c.get("apiKey");
-    if (submission.webhookUrl && !apiKey.webhookSecret) {
-      throw webhookNotConfigured();
-    }
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const submission = readSubmission(caller, c.get("jsonBody"));
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
-    const batchId = c.get("idempotentBatchId") ?? newBatchId(apiKey.jurisdiction);
-    const location = `/v2/${environment}/person/contact-info/${batchId}`;
-    const { items, leaders } = await intake(submission, personHasher(c.env, apiKey));
-    const createdAt = new Date().toISOString();
-    const stub = batchStub(c.env, batchId);
-    // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
-    const chunks = chunkByCloneBytes(items);
-    let stagedItems = 0;
-    for (const chunk of chunks.slice(0, -1)) {
-      await stub.stage({
-        createdAt,
-        firstIndex: stagedItems,
-        items: chunk,
-        leaders: leaders.slice(stagedItems, stagedItems + chunk.length),
-      });
-      stagedItems += chunk.length;
-    }
-    const batch = await stub.create({
-      id: batchId,
-      customerId: apiKey.customerId,
-      environment,
-      keyId: apiKey.keyId,
-      fields: submission.fields,
-      createdAt,
-      items: chunks[chunks.length - 1]!,
-      leaders: leaders.slice(stagedItems),
-      stagedItems,
-      maxCredits: submission.maxCredits,
-      statusUrl: new URL(location, c.req.url).href,
-      ...(submission.webhookUrl
-        ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
-        : {}),
-    });
-    c.header("location", location);
+    const batchId = c.get("idempotentBatchId");
+    const receipt = await submitContactInfo(caller, submission, { ...(batchId ? { batchId } : {}), origin: c.req.url });
+    c.header("location", receipt.location);
     // A resumed idempotent request found the batch its first attempt made before dying;
     // the request is the same (same fingerprint), so this is the original receipt again.
-    if (!batch.created) c.header("idempotent-replayed", "true");
-    return c.json({ batchId, itemCount: batch.totalItems, message: receiptMessage(intakeCounts(items, leaders)) }, 202);
+    if (!receipt.created) c.header("idempotent-replayed", "true");
+    return c.json({ batchId: receipt.batchId, itemCount: receipt.itemCount, message: receipt.message }, 202);
   },
 });
 
@@ -191,23 +120,7 @@ export const estimateBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const config = readConfig(c.env);
-    const environment = c.get("environment");
-    const submission = parseSubmission(c.get("jsonBody"), config.maxBatchItems, environment);
-    const { items, leaders } = await intake(submission, personHasher(c.env, c.get("apiKey")));
-    // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
-    // the leaders are what the batch would look up.
-    let cachedItems = 0;
-    if (environment === "live" && !c.get("apiKey").jurisdiction) {
-      const owner = { customerId: c.get("apiKey").customerId, environment };
-      const keys = items.flatMap((item, index) =>
-        item.error === null && leaders[index] === null && "hashes" in item
-          ? [resultCacheKey(owner, submission.fields, item.hashes.person)]
-          : [],
-      );
-      cachedItems = await countCached(c.env.RESULT_CACHE, keys);
-    }
-    const verifiers = verifiersFor(environment, c.env, config).length;
-    return c.json(estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers), 200);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await estimateContactInfo(caller, readSubmission(caller, c.get("jsonBody"))), 200);
   },
 });

@@ -3,14 +3,7 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { suppressionPaging } from "../account/suppression-query";
-import { identifierKeys, personHasher } from "../contact-info/person-keys";
-import {
-  erasureRequestSchema,
-  MAX_SUPPRESSIONS_PER_REQUEST,
-  parseErasureRequest,
-  parseSuppressionRequest,
-  suppressionRequestSchema,
-} from "../contact-info/privacy-requests";
+import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../contact-info/privacy-requests";
 import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
 import { notFound } from "../http/errors";
 import { jsonBody } from "../middleware/json-body";
@@ -19,7 +12,7 @@ import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { erasePerson } from "../privacy/erasure";
+import { erasePersonOperation, suppressPeople } from "../operations/privacy";
 import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
@@ -83,9 +76,8 @@ export const erasePersonRoute = declareRoute({
     },
   },
   handler: async (c) => {
-    const { person, suppress } = parseErasureRequest(c.get("jsonBody"));
-    const tenant = tenantOf(c.get("apiKey"));
-    return c.json(await erasePerson(c.env, tenant, person, suppress), 200);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await erasePersonOperation(caller, c.get("jsonBody")), 200);
   },
 });
 
@@ -154,12 +146,8 @@ export const addSuppressions = declareRoute({
     },
   },
   handler: async (c) => {
-    const people = parseSuppressionRequest(c.get("jsonBody"));
-    const tenant = tenantOf(c.get("apiKey"));
-    const hasher = personHasher(c.env, tenant);
-    const keys = await Promise.all(people.map((person) => hasher.hash(identifierKeys(person))));
-    const { added } = await accountStub(c.env, tenant).suppress([...new Set(keys.flat())]);
-    return c.json({ keys, added }, 200);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await suppressPeople(caller, c.get("jsonBody")), 200);
   },
 });
 

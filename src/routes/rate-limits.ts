@@ -1,11 +1,10 @@
 // The caller's rate limits and usage: GET /v2/{environment}/me/rate-limits.
 import * as z from "zod";
-import { readConfig } from "../config";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
-import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
+import { rateLimitsOf } from "../operations/account";
 import { declareRoute } from "./declare";
 
 export const getRateLimits = declareRoute({
@@ -34,19 +33,7 @@ export const getRateLimits = declareRoute({
     },
   },
   handler: async (c) => {
-    const config = readConfig(c.env);
-    const environment = c.get("environment");
-    const overrides = c.get("apiKey").rateLimits;
-    // Usage is the customer's in this environment (all its keys); limits are those on
-    // the calling key's record. This request is counted too, so its own entry includes it.
-    const { usage } = await c.get("rateLimit");
-    if (!usage) throw new Error("the rate limiter answered without the usage it was asked for");
-    return c.json(
-      ENDPOINT_TYPES.map((type) => {
-        const { used, remaining, resetSeconds } = usage[type];
-        return { ...endpointLimit(type, environment, config, overrides), remaining, resetSeconds, used };
-      }),
-      200,
-    );
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(rateLimitsOf(caller, await c.get("rateLimit")), 200);
   },
 });

@@ -1,12 +1,11 @@
 // Items finished per UTC day for the customer in this environment: GET /v2/{environment}/me/usage.
-import { accountStub } from "../account/stub";
-import { MAX_USAGE_DAYS, parseUsageQuery, usageQuerySchema } from "../account/usage-query";
+import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
 import { usageReportSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { tenantOf } from "../tenant";
+import { readUsage } from "../operations/account";
 import { declareRoute } from "./declare";
 
 export const getUsage = declareRoute({
@@ -39,8 +38,7 @@ export const getUsage = declareRoute({
     },
   },
   handler: async (c) => {
-    const range = parseUsageQuery(c.req.query(), Date.now());
-    const apiKey = c.get("apiKey");
-    return c.json(await accountStub(c.env, tenantOf(apiKey)).usage(range), 200);
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await readUsage(caller, c.req.query(), Date.now()), 200);
   },
 });

@@ -1,0 +1,30 @@
+// What a tool answers when it did nothing: an error of its own (the REST API has no such
+// case, a person is never asked there), shaped as the problems are: {code, title, detail}.
+import type { Estimate } from "../credits/estimate";
+
+export class ToolRefusal extends Error {
+  constructor(
+    readonly code: "confirmation_required" | "confirmation_declined",
+    readonly title: string,
+    detail: string,
+    readonly extensions: Record<string, unknown> = {},
+  ) {
+    super(detail);
+    this.name = "ToolRefusal";
+  }
+}
+
+export const confirmationRequired = (estimate: Estimate) =>
+  new ToolRefusal(
+    "confirmation_required",
+    "Confirmation required",
+    `This spends up to ${estimate.maxCredits} credits and this client cannot ask its user (no MCP elicitation). Nothing was created. Ask your user whether to spend at most ${estimate.maxCredits} credits, then call again with maxCredits set to what they allow.`,
+    { maxCredits: estimate.maxCredits, itemCount: estimate.itemCount },
+  );
+
+export const confirmationDeclined = (action: string) =>
+  new ToolRefusal(
+    "confirmation_declined",
+    "Not confirmed",
+    `The user did not confirm the spending (${action}). Nothing was created and nothing was charged.`,
+  );

@@ -1,0 +1,102 @@
+// The tools that can spend credits, and the estimate that tells what they would spend.
+// A paid call without maxCredits runs only after its user confirmed the estimate's maximum,
+// which then caps the batch exactly as maxCredits does on REST.
+import * as z from "zod";
+import { batchSummarySchema } from "../contact-info/batch-views";
+import { CONTACT_FIELDS } from "../contact-info/contact";
+import { personInputSchema } from "../contact-info/person";
+import { fieldsSchema, maxCreditsSchema, type Submission, webhookUrlSchema } from "../contact-info/submission";
+import { estimateSchema } from "../credits/estimate";
+import { readBatchPage } from "../operations/batches";
+import type { Caller } from "../operations/caller";
+import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
+import { confirmationDeclined, confirmationRequired } from "./refusal";
+import type { ToolContext, ToolDeclaration } from "./tool";
+import { waitForBatch } from "./wait";
+
+const batchStatusSchema = () => batchSummarySchema().shape.status;
+
+/** The most items enrich_contact_info takes: a batch that can finish within one call. */
+const ENRICH_MAX_ITEMS = 100;
+
+const PEOPLE =
+  "People to enrich, each with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item fails alone (invalid_input).";
+// A batch's most items is the deployment's MAX_BATCH_ITEMS (10,000 unless configured): the operation says too_many_items.
+const batchItems = z.array(personInputSchema).min(1).describe(`${PEOPLE} At most MAX_BATCH_ITEMS (10,000 by default).`);
+const fields = fieldsSchema.optional().describe(`What to find; default all of ${CONTACT_FIELDS.join(", ")}.`);
+const maxCredits = maxCreditsSchema
+  .optional()
+  .describe("The most the batch may charge, as your user allowed. Without it, the user is asked to confirm the estimate's maximum.");
+
+/** The submission, capped: by the caller's maxCredits, or by the estimate's maximum once the user accepted it. */
+async function confirmedSubmission(caller: Caller, body: unknown, context: ToolContext, maxItems?: number): Promise<Submission> {
+  const submission = readSubmission(caller, body, maxItems);
+  if (submission.maxCredits !== null) return submission;
+  const estimate = await estimateContactInfo(caller, submission);
+  // Nothing that can be charged: no one to ask.
+  if (estimate.maxCredits === 0) return { ...submission, maxCredits: 0 };
+  const answer = await context.confirm(
+    `Spend at most ${estimate.maxCredits} credits to enrich ${estimate.validItems} of ${estimate.itemCount} item(s) (${estimate.invalidItems} invalid, ${estimate.duplicateItems} duplicate) in ${caller.environment}?`,
+  );
+  if (answer === null) throw confirmationRequired(estimate);
+  if (answer !== "accept") throw confirmationDeclined(answer);
+  return { ...submission, maxCredits: estimate.maxCredits };
+}
+
+export const estimateTool: ToolDeclaration = {
+  name: "estimate_contact_info",
+  title: "Estimate a contact-info batch",
+  description:
+    "What enriching these people would be: valid, invalid and duplicate items, those the result cache answers, and the most it could cost in credits. Creates nothing, charges nothing.",
+  input: z.object({ items: batchItems, fields }),
+  output: estimateSchema(),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  endpointType: "contact_info_request",
+  run: (caller, args) => estimateContactInfo(caller, readSubmission(caller, args)),
+};
+
+export const enrichTool: ToolDeclaration = {
+  name: "enrich_contact_info",
+  title: "Enrich people (waits for the results)",
+  description: `Finds emails and phones for up to ${ENRICH_MAX_ITEMS} people and waits about 25 s for the results, reporting progress. Spends credits: without maxCredits the user is asked to confirm the most it could cost. If the batch is not done in time, the answer says so; read the rest with get_contact_info_batch.`,
+  input: z.object({ items: z.array(personInputSchema).min(1).max(ENRICH_MAX_ITEMS).describe(PEOPLE), fields, maxCredits }),
+  output: z.object({
+    batchId: z.string(),
+    status: batchStatusSchema(),
+    creditsCharged: z.int().min(0),
+    maxCredits: z.int().min(0).nullable(),
+    totalItems: z.int().min(0),
+    items: z.array(z.record(z.string(), z.unknown())),
+    nextCursor: z.string().nullable(),
+    message: z.string(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  endpointType: "contact_info_request",
+  run: async (caller, args, context) => {
+    const submission = await confirmedSubmission(caller, args, context, ENRICH_MAX_ITEMS);
+    const receipt = await submitContactInfo(caller, submission, { origin: context.origin });
+    return waitForBatch(caller, receipt.batchId, context);
+  },
+};
+
+export const startBatchTool: ToolDeclaration = {
+  name: "start_contact_info_batch",
+  title: "Start a contact-info batch",
+  description:
+    "Queues up to 10,000 people for enrichment and answers at once; read the results with get_contact_info_batch (or receive them at webhookUrl). Spends credits: without maxCredits the user is asked to confirm the most it could cost.",
+  input: z.object({
+    items: batchItems,
+    fields,
+    maxCredits,
+    webhookUrl: webhookUrlSchema.optional().describe("Where to POST the signed batch.completed event (needs a webhook secret on the key)."),
+  }),
+  output: z.object({ batchId: z.string(), itemCount: z.int().min(0), status: batchStatusSchema() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  endpointType: "contact_info_request",
+  run: async (caller, args, context) => {
+    const submission = await confirmedSubmission(caller, args, context);
+    const receipt = await submitContactInfo(caller, submission, { origin: context.origin });
+    const { status } = await readBatchPage(caller, receipt.batchId, { limit: "1" });
+    return { batchId: receipt.batchId, itemCount: receipt.itemCount, status };
+  },
+};

@@ -1,0 +1,37 @@
+import type * as z from "zod";
+import type { Caller } from "../operations/caller";
+import type { EndpointType } from "../rate-limit/endpoint-types";
+import type { ConsumeResult } from "../rate-limit/rate-limiter";
+
+/** What a running tool may do besides its operation: report progress, ask its user. */
+export interface ToolContext {
+  /** Sends notifications/progress when the call carried a progress token; otherwise nothing. */
+  progress(progress: number, total: number, message: string): Promise<void>;
+  /** Asks the user to confirm; null when the client cannot be asked (no elicitation capability). */
+  confirm(message: string): Promise<"accept" | "decline" | "cancel" | null>;
+  /** The public origin of the server (the status URLs webhooks carry are absolute). */
+  origin: string;
+}
+
+/**
+ * One MCP tool: its name, documentation, schemas and annotations, the REST endpoint
+ * type its call counts as, and the operation it runs. Arguments reach `run` as sent:
+ * the operation's own parser validates them, so a tool error carries the REST problem code.
+ */
+export interface ToolDeclaration {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodType;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  endpointType: EndpointType;
+  /** Also reads every endpoint type's usage in the same count (get_rate_limits). */
+  withUsage?: boolean;
+  run(caller: Caller, args: Record<string, unknown>, context: ToolContext, admitted: ConsumeResult): Promise<object>;
+}
+
+/** A query record (strings, as a URL's query holds) from a tool's arguments, absent ones left out. */
+export function queryOf(args: Record<string, unknown>, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.filter((name) => args[name] !== undefined).map((name) => [name, String(args[name])]));
+}

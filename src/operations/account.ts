@@ -1,0 +1,28 @@
+// The caller's account: the operations behind GET …/me/usage, …/me/rate-limits and their MCP tools.
+import { accountStub } from "../account/stub";
+import { parseUsageQuery } from "../account/usage-query";
+import { readConfig } from "../config";
+import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
+import type { ConsumeResult } from "../rate-limit/rate-limiter";
+import { tenantOf } from "../tenant";
+import type { Caller } from "./caller";
+
+/** Items finished per UTC day; `query` as a URL's query (from, to). */
+export function readUsage({ env, apiKey }: Caller, query: Record<string, string>, now: number) {
+  const range = parseUsageQuery(query, now);
+  return accountStub(env, tenantOf(apiKey)).usage(range);
+}
+
+/**
+ * Each endpoint type's limit and usage. Usage is the customer's in this environment (all its
+ * keys), as counted by the call's own admit (withUsage), so its own entry includes it; limits
+ * are those on the calling key's record.
+ */
+export function rateLimitsOf({ env, apiKey, environment }: Caller, { usage }: ConsumeResult) {
+  if (!usage) throw new Error("the rate limiter answered without the usage it was asked for");
+  const config = readConfig(env);
+  return ENDPOINT_TYPES.map((type) => {
+    const { used, remaining, resetSeconds } = usage[type];
+    return { ...endpointLimit(type, environment, config, apiKey.rateLimits), remaining, resetSeconds, used };
+  });
+}

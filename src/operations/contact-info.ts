@@ -1,0 +1,130 @@
+// Submit a batch, or ask what it would be: the operations behind POST …/person/contact-info,
+// …/estimate and the MCP tools that enrich.
+import { chunkByCloneBytes } from "../batch/rpc-chunks";
+import { batchStub } from "../batch/stub";
+import { newBatchId } from "../batch-id";
+import { readConfig } from "../config";
+import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
+import { normalizePerson, personKey } from "../contact-info/person";
+import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
+import { parseSubmission, type Submission } from "../contact-info/submission";
+import { type Estimate, estimateOf } from "../credits/estimate";
+import { verifiersFor } from "../enrichment/providers";
+import { countCached, resultCacheKey } from "../enrichment/result-cache";
+import { webhookNotConfigured } from "../http/errors";
+import type { Caller } from "./caller";
+
+function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
+  return (
+    `Accepted ${total} item(s); ${queued} queued for processing` +
+    (duplicates > 0 ? `, ${duplicates} merged as duplicates of an earlier item` : "") +
+    (invalid > 0 ? `, ${invalid} failed validation (see each item's error).` : ".") +
+    " Poll the Location URL for results."
+  );
+}
+
+/**
+ * The submitted items, each valid one normalized and hashed once (its key merges duplicates; all three
+ * travel in its queue message and are stored with it), and their leaders.
+ */
+async function intake(submission: Submission, hasher: PersonHasher) {
+  const items = await Promise.all(
+    submission.items.map(async (item) => {
+      if (item.error) return item;
+      const person = normalizePerson(item.input);
+      const key = personKey(person);
+      return { ...item, person, personKey: key, hashes: await personHashes(hasher, person, key) };
+    }),
+  );
+  return { items, leaders: leaderIndexes(items) };
+}
+
+/**
+ * Reads a submit's body (unknown JSON) with the one validation path every door shares;
+ * a door that holds fewer items a call (MCP's enrich) passes its own `maxItems`.
+ */
+export function readSubmission({ env, environment }: Caller, body: unknown, maxItems?: number): Submission {
+  const { maxBatchItems } = readConfig(env);
+  return parseSubmission(body, Math.min(maxItems ?? maxBatchItems, maxBatchItems), environment);
+}
+
+/** What the batch would be and cost at most; creates nothing, charges nothing. */
+export async function estimateContactInfo(caller: Caller, submission: Submission): Promise<Estimate> {
+  const { env, apiKey, environment } = caller;
+  const config = readConfig(env);
+  const { items, leaders } = await intake(submission, personHasher(env, apiKey));
+  // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
+  // the leaders are what the batch would look up.
+  let cachedItems = 0;
+  if (environment === "live" && !apiKey.jurisdiction) {
+    const owner = { customerId: apiKey.customerId, environment };
+    const keys = items.flatMap((item, index) =>
+      item.error === null && leaders[index] === null && "hashes" in item
+        ? [resultCacheKey(owner, submission.fields, item.hashes.person)]
+        : [],
+    );
+    cachedItems = await countCached(env.RESULT_CACHE, keys);
+  }
+  const verifiers = verifiersFor(environment, env, config).length;
+  return estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers);
+}
+
+export interface SubmitReceipt {
+  batchId: string;
+  /** The batch's status path, /v2/{environment}/person/contact-info/{id}. */
+  location: string;
+  /** false when the batch existed already (an idempotent request resumed). */
+  created: boolean;
+  itemCount: number;
+  message: string;
+}
+
+/**
+ * Creates the batch and queues its valid items. `batchId` is one chosen before (an
+ * Idempotency-Key's); `origin` makes the status URL webhooks carry absolute.
+ */
+export async function submitContactInfo(
+  caller: Caller,
+  submission: Submission,
+  { batchId: chosenId, origin }: { batchId?: string; origin: string },
+): Promise<SubmitReceipt> {
+  const { env, apiKey, environment } = caller;
+  if (submission.webhookUrl && !apiKey.webhookSecret) {
+    throw webhookNotConfigured();
+  }
+  const batchId = chosenId ?? newBatchId(apiKey.jurisdiction);
+  const location = `/v2/${environment}/person/contact-info/${batchId}`;
+  const { items, leaders } = await intake(submission, personHasher(env, apiKey));
+  const createdAt = new Date().toISOString();
+  const stub = batchStub(env, batchId);
+  // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
+  const chunks = chunkByCloneBytes(items);
+  let stagedItems = 0;
+  for (const chunk of chunks.slice(0, -1)) {
+    await stub.stage({
+      createdAt,
+      firstIndex: stagedItems,
+      items: chunk,
+      leaders: leaders.slice(stagedItems, stagedItems + chunk.length),
+    });
+    stagedItems += chunk.length;
+  }
+  const batch = await stub.create({
+    id: batchId,
+    customerId: apiKey.customerId,
+    environment,
+    keyId: apiKey.keyId,
+    fields: submission.fields,
+    createdAt,
+    items: chunks[chunks.length - 1]!,
+    leaders: leaders.slice(stagedItems),
+    stagedItems,
+    maxCredits: submission.maxCredits,
+    statusUrl: new URL(location, origin).href,
+    ...(submission.webhookUrl
+      ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
+      : {}),
+  });
+  const message = receiptMessage(intakeCounts(items, leaders));
+  return { batchId, location, created: batch.created, itemCount: batch.totalItems, message };
+}
