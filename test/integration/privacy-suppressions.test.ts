@@ -55,7 +55,8 @@ describe("the suppression list", () => {
     const page = await list(key);
     expect(page.suppressions.map((entry) => entry.key).sort()).toEqual(body.keys.flat().sort());
     for (const entry of page.suppressions) expect(entry.key).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(page)).not.toMatch(/ada|babbage|engine/i);
+    // Nothing but hex keys and dates (a key's hex digits may spell "ada" by chance: they are left out).
+    expect(JSON.stringify(page).replace(/[0-9a-f]{64}/g, "")).not.toMatch(/ada|babbage|engine/i);
     // Paged like the batch list.
     const first = await list(key, "?limit=2");
     expect(first.suppressions).toHaveLength(2);
