@@ -45,7 +45,11 @@ export default defineConfig({
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },
           "contact-info-items-dlq": { maxBatchTimeout: 0.05, maxRetries: 10 },
-          "contact-info-webhooks": { maxBatchTimeout: 0.05, maxRetries: 5, deadLetterQueue: "contact-info-webhooks-dlq" },
+          "contact-info-webhooks": {
+            maxBatchTimeout: 0.05,
+            maxRetries: 5,
+            deadLetterQueue: "contact-info-webhooks-dlq",
+          },
           "contact-info-webhooks-dlq": { maxBatchTimeout: 0.05, maxRetries: 5 },
         },
       },

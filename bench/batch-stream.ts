@@ -79,7 +79,8 @@ export async function followBatch(
       headers: { ...headers, accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
       signal,
     });
-    if (stream.status !== 200 || !stream.body) throw new Error(`events answered ${stream.status}: ${await stream.text()}`);
+    if (stream.status !== 200 || !stream.body)
+      throw new Error(`events answered ${stream.status}: ${await stream.text()}`);
     const parser = createParser({
       onEvent(event) {
         if (event.id) lastEventId = event.id;
@@ -93,7 +94,9 @@ export async function followBatch(
       if (completed) break;
     }
   }
-  const summary = (await (await fetch(`${base}/${batchId}?limit=1`, { headers, signal })).json()) as { completedAt: string | null };
+  const summary = (await (await fetch(`${base}/${batchId}?limit=1`, { headers, signal })).json()) as {
+    completedAt: string | null;
+  };
   return { batchId, acceptMs, completeMs: Date.parse(summary.completedAt ?? "") - started, itemMs };
 }
 

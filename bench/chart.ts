@@ -47,7 +47,8 @@ export function lineChart(
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.floor(Math.min(...ys)), Math.ceil(Math.max(...ys))];
   const px = (x: number) => pad.left + ((Math.log10(x) - x0) / (x1 - x0 || 1)) * (width - pad.left - pad.right);
-  const py = (y: number) => height - pad.bottom - ((Math.log10(Math.max(y, 1e-3)) - y0) / (y1 - y0 || 1)) * (height - pad.top - pad.bottom);
+  const py = (y: number) =>
+    height - pad.bottom - ((Math.log10(Math.max(y, 1e-3)) - y0) / (y1 - y0 || 1)) * (height - pad.top - pad.bottom);
   const grid = Array.from({ length: y1 - y0 + 1 }, (_, i) => 10 ** (y0 + i)).map(
     (y) =>
       `<line x1="${pad.left}" y1="${py(y)}" x2="${width - pad.right}" y2="${py(y)}" stroke="#ddd"/><text x="${pad.left - 6}" y="${py(y) + 4}" text-anchor="end">${y >= 1 ? y : y.toFixed(3)}</text>`,

@@ -14,7 +14,10 @@ import { DEV_TOOLING, flushDisk, machine, median, RESULTS } from "./report";
 
 const TIMEOUT_MS = 30 * 60_000;
 
-export async function runMode(mode: "fairness" | "cold", sizes: { items: number; batches: number; rounds: number }): Promise<void> {
+export async function runMode(
+  mode: "fairness" | "cold",
+  sizes: { items: number; batches: number; rounds: number },
+): Promise<void> {
   let keys: ServerKey[] = [];
   const server = await startLocalServer({
     devTooling: DEV_TOOLING,
@@ -49,7 +52,9 @@ export async function runMode(mode: "fairness" | "cold", sizes: { items: number;
         const during = (await follow(small, 1)).completeMs;
         rounds.push({ first: alone, second: during, ratio: during / alone });
         // The large batches end before the next round starts.
-        await Promise.all(large202.map((batch) => followBatch(server.url, large, batch, { timeoutMs: TIMEOUT_MS, withItems: false })));
+        await Promise.all(
+          large202.map((batch) => followBatch(server.url, large, batch, { timeoutMs: TIMEOUT_MS, withItems: false })),
+        );
         console.log(
           `round ${round}: 1 item alone ${alone} ms, beside ${sizes.batches} × ${sizes.items} ${during} ms: ${(during / alone).toFixed(2)}×`,
         );
@@ -69,7 +74,8 @@ export async function runMode(mode: "fairness" | "cold", sizes: { items: number;
   }
   const ratios = rounds.map((r) => r.ratio);
   const middle = rounds[ratios.indexOf(median(ratios))]!;
-  const names = mode === "fairness" ? { first: "aloneMs", second: "besideMs" } : { first: "coldMs", second: "backToBackMs" };
+  const names =
+    mode === "fairness" ? { first: "aloneMs", second: "besideMs" } : { first: "coldMs", second: "backToBackMs" };
   writeFileSync(
     RESULTS[mode],
     `${JSON.stringify(

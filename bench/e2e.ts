@@ -78,7 +78,11 @@ async function measureCeiling(url: string, shape: CeilingShape): Promise<Ceiling
 /** Submits one batch of `size` distinct people; times to the 202 and to `completed`. */
 async function submitAndComplete(url: string, key: ServerKey, size: number) {
   const body = JSON.stringify({
-    items: Array.from({ length: size }, (_, i) => ({ firstName: `E2e${i}`, lastName: "Person", companyDomain: "e2e.example" })),
+    items: Array.from({ length: size }, (_, i) => ({
+      firstName: `E2e${i}`,
+      lastName: "Person",
+      companyDomain: "e2e.example",
+    })),
   });
   // The submit measured is a plain request with its body made beforehand, so the time to 202 holds
   // no client-side work; the polls go through the typed client.
@@ -88,7 +92,8 @@ async function submitAndComplete(url: string, key: ServerKey, size: number) {
   const started = Date.now();
   const response = await fetch(`${url}/v2/test/person/contact-info`, { method: "POST", headers, body });
   const acceptMs = Date.now() - started;
-  if (response.status !== 202) throw new Error(`submit of ${size} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 202)
+    throw new Error(`submit of ${size} answered ${response.status}: ${await response.text()}`);
   const { batchId } = (await response.json()) as BatchReceipt;
   let completedAt = "";
   await until(async () => {
@@ -102,7 +107,10 @@ async function submitAndComplete(url: string, key: ServerKey, size: number) {
 type Measured = E2eResult & { ratio: number; groupedRatio: number };
 type Ceilings = Record<CeilingShape, Ceiling>;
 
-async function measure(): Promise<{ ceilings: Ceilings; results: (E2eResult & { ratios: number[]; groupedRatios: number[] })[] }> {
+async function measure(): Promise<{
+  ceilings: Ceilings;
+  results: (E2eResult & { ratios: number[]; groupedRatios: number[] })[];
+}> {
   let key: ServerKey | undefined;
   const server = await startLocalServer({
     devTooling: DEV_TOOLING,
@@ -116,12 +124,13 @@ async function measure(): Promise<{ ceilings: Ceilings; results: (E2eResult & { 
       RETRY_MAX_DELAY_SECONDS: "2",
     },
   });
-  const ceilingServer = await startLocalServer({ config: "bench/queue-ceiling/wrangler.toml", devTooling: DEV_TOOLING }).catch(
-    async (error) => {
-      await server.stop();
-      throw error;
-    },
-  );
+  const ceilingServer = await startLocalServer({
+    config: "bench/queue-ceiling/wrangler.toml",
+    devTooling: DEV_TOOLING,
+  }).catch(async (error) => {
+    await server.stop();
+    throw error;
+  });
   try {
     // One small batch first, so the first size measured does not also pay for starting the isolate,
     // the key lookup, the limiter, the account and the queue consumer; likewise the ceiling.

@@ -53,7 +53,9 @@ const server = createServer(async (request, response) => {
     index: start + k,
     status: "completed",
     outcome: "found",
-    emails: [{ address: `x${start + k}@acme.example`, type: "work", status: "valid", confidence: 0.9, source: "directory" }],
+    emails: [
+      { address: `x${start + k}@acme.example`, type: "work", status: "valid", confidence: 0.9, source: "directory" },
+    ],
     phones: [],
     error: null,
   }));
@@ -75,8 +77,17 @@ const { port } = server.address() as { port: number };
 console.log(`input: ${(statSync(input).size / 1e6).toFixed(1)} MB, ${rows} rows`);
 const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
   // GNU time reports the largest resident set of the command's processes (npx, tsx, the command's node).
-  const args = ["scripts/enrich.ts", input, "--base-url", `http://127.0.0.1:${port}`, "--api-key", `ck_test_${"m".repeat(32)}`];
-  const child = spawn("/usr/bin/time", ["-f", "peak-rss-kb %M", "npx", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const args = [
+    "scripts/enrich.ts",
+    input,
+    "--base-url",
+    `http://127.0.0.1:${port}`,
+    "--api-key",
+    `ck_test_${"m".repeat(32)}`,
+  ];
+  const child = spawn("/usr/bin/time", ["-f", "peak-rss-kb %M", "npx", "tsx", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));

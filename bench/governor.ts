@@ -25,7 +25,9 @@ try {
       const response = await fetch(`${server.url}/lease?calls=${CALLS}&callers=${CALLERS}&limit=${limit}`);
       const result = (await response.json()) as { callsPerSecond: number; granted: number; ms: number };
       rates[name].push(result.callsPerSecond);
-      console.log(`round ${round} ${name}: ${result.callsPerSecond} leases/s (${CALLS} in ${result.ms} ms, ${result.granted} tokens)`);
+      console.log(
+        `round ${round} ${name}: ${result.callsPerSecond} leases/s (${CALLS} in ${result.ms} ms, ${result.granted} tokens)`,
+      );
     }
   }
   const report = {

@@ -25,7 +25,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // 0.52-0.56 with 40 s of it, in two runs of the same code (bench/NOTES.md); cause not isolated.
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 40);
 
-const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Person", companyDomain: "bench.example" }));
+const items = Array.from({ length: 100 }, (_, i) => ({
+  firstName: `Bench${i}`,
+  lastName: "Person",
+  companyDomain: "bench.example",
+}));
 
 const HEALTHZ = "floor: GET /healthz";
 const READ_FLOOR = "floor: 2 DO calls, 1 INSERT, same body";
@@ -41,15 +45,18 @@ async function main() {
       [key] = await seedKeys(state, [{ customerId: "cus_bench", environment: "test" }]);
     },
   });
-  const floorServer = await startLocalServer({ config: "bench/floors/wrangler.toml", devTooling: DEV_TOOLING }).catch(async (error) => {
-    await server.stop();
-    throw error;
-  });
+  const floorServer = await startLocalServer({ config: "bench/floors/wrangler.toml", devTooling: DEV_TOOLING }).catch(
+    async (error) => {
+      await server.stop();
+      throw error;
+    },
+  );
   try {
     // Setting up goes through the typed client; the measured requests are autocannon's own.
     const headers = { "x-api-key": key!.key, "content-type": "application/json" };
     const client = createClient({ baseUrl: server.url, apiKey: key!.key, environment: "test" });
-    const untilCompleted = (id: string) => client.waitForBatch(id, { intervalMs: 200, signal: AbortSignal.timeout(300_000) });
+    const untilCompleted = (id: string) =>
+      client.waitForBatch(id, { intervalMs: 200, signal: AbortSignal.timeout(300_000) });
     const { batchId } = await client.submit(items);
     await untilCompleted(batchId);
     // The read floor answers with as many bytes as the status page, as carrying them costs the platform too.
@@ -62,14 +69,30 @@ async function main() {
     // Every run starts once both servers have been idle for a while (untilQuiet: what a run
     // leaves behind, and why it mattered to the submit, is told there).
     const submitBody = JSON.stringify({ items });
-    const routes: { name: string; target?: number; against?: string; alsoAgainst?: string; options: autocannon.Options }[] = [
+    const routes: {
+      name: string;
+      target?: number;
+      against?: string;
+      alsoAgainst?: string;
+      options: autocannon.Options;
+    }[] = [
       { name: HEALTHZ, options: { url: `${server.url}/healthz` } },
       { name: READ_FLOOR, options: { url: `${floorServer.url}/read?bytes=${pageBytes}` } },
-      { name: "GET status (completed, 100 items)", target: 0.6, alsoAgainst: READ_FLOOR, options: { url: statusUrl, headers } },
+      {
+        name: "GET status (completed, 100 items)",
+        target: 0.6,
+        alsoAgainst: READ_FLOOR,
+        options: { url: statusUrl, headers },
+      },
       { name: "GET /me/rate-limits", target: 0.55, options: { url: `${server.url}/v2/test/me/rate-limits`, headers } },
       {
         name: SUBMIT_FLOOR,
-        options: { url: `${floorServer.url}/submit`, method: "POST", headers: { "content-type": "application/json" }, body: submitBody },
+        options: {
+          url: `${floorServer.url}/submit`,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: submitBody,
+        },
       },
       {
         name: SUBMIT_FLOOR_SENDING,
@@ -112,7 +135,11 @@ async function main() {
       flushDisk();
       if (round < ROUNDS) await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     }
-    const result = (route: (typeof routes)[number], against: string, target: number | undefined): HttpResult & { ratios: number[] } => {
+    const result = (
+      route: (typeof routes)[number],
+      against: string,
+      target: number | undefined,
+    ): HttpResult & { ratios: number[] } => {
       const ratios = rounds.map((runs) => runs.get(route.name)!.requests.average / runs.get(against)!.requests.average);
       // The round whose ratio is the median (for a floor, whose requests/s is): its own figures are shown.
       const perSecond = rounds.map((runs) => runs.get(route.name)!.requests.average);
@@ -167,7 +194,10 @@ async function main() {
           .map((r) => ({
             label: r.name,
             value: r.requestsPerSecond,
-            note: r.name === HEALTHZ ? undefined : `${r.ratio.toFixed(2)}× ${r.against === HEALTHZ ? "/healthz" : r.against}`,
+            note:
+              r.name === HEALTHZ
+                ? undefined
+                : `${r.ratio.toFixed(2)}× ${r.against === HEALTHZ ? "/healthz" : r.against}`,
           })),
         "req/s",
         [

@@ -69,10 +69,9 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
     return options.latency.p50Ms * Math.exp(sigma * normal);
   };
-  const counts = Object.fromEntries(VENDORS.map((v) => [v, { answered: 0, distinct: 0, refused: 0, latencyMs: 0 }])) as Record<
-    Vendor,
-    VendorCounts
-  >;
+  const counts = Object.fromEntries(
+    VENDORS.map((v) => [v, { answered: 0, distinct: 0, refused: 0, latencyMs: 0 }]),
+  ) as Record<Vendor, VendorCounts>;
   // Whom each vendor has answered about since the last reset: a second call about the same one is a repeat.
   const seen = Object.fromEntries(VENDORS.map((v) => [v, new Set<string>()])) as Record<Vendor, Set<string>>;
   // Each vendor's admitted calls' times, to judge its windows (sliding, as the strictest vendors count).
@@ -88,14 +87,16 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     let waitMs = 0;
     for (const { limit, seconds } of options.limits[vendor]) {
       const inWindow = times.filter((t) => t > now - seconds * 1000);
-      if (inWindow.length >= limit) waitMs = Math.max(waitMs, inWindow[inWindow.length - limit]! + seconds * 1000 - now);
+      if (inWindow.length >= limit)
+        waitMs = Math.max(waitMs, inWindow[inWindow.length - limit]! + seconds * 1000 - now);
     }
     if (waitMs > 0) return Math.max(1, Math.ceil(waitMs / 1000));
     times.push(now);
     return null;
   }
 
-  const knows = (vendor: Finder, first: string, last: string) => draw(`${options.seed}:${vendor}:${first}.${last}`) < options.knows[vendor];
+  const knows = (vendor: Finder, first: string, last: string) =>
+    draw(`${options.seed}:${vendor}:${first}.${last}`) < options.knows[vendor];
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -136,7 +137,12 @@ export async function startFakeVendors(options: FakeVendorOptions) {
         const [first, last, domain] = [q("first_name"), q("last_name"), q("domain") || q("company")];
         if (!knows("hunter", first, last)) return send(200, { data: { email: null, score: null }, meta: {} });
         return send(200, {
-          data: { email: `${first}.${last}@${domain}`, score: 92, verification: { status: "valid" }, phone_number: null },
+          data: {
+            email: `${first}.${last}@${domain}`,
+            score: 92,
+            verification: { status: "valid" },
+            phone_number: null,
+          },
           meta: {},
         });
       }
@@ -146,7 +152,11 @@ export async function startFakeVendors(options: FakeVendorOptions) {
         return send(200, {
           status: 200,
           likelihood: 8,
-          data: { work_email: `${first}.${last}@${company}`, mobile_phone: "+1 (202) 555-0199", phone_numbers: ["+12025550188"] },
+          data: {
+            work_email: `${first}.${last}@${company}`,
+            mobile_phone: "+1 (202) 555-0199",
+            phone_numbers: ["+12025550188"],
+          },
         });
       }
       case "apollo": {
@@ -165,7 +175,10 @@ export async function startFakeVendors(options: FakeVendorOptions) {
       case "prospeo": {
         const { first_name: first = "", last_name: last = "", company = "" } = body;
         if (!knows("prospeo", first, last)) return send(400, { error: true, message: "NO_RESULT" });
-        return send(200, { error: false, response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company } });
+        return send(200, {
+          error: false,
+          response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company },
+        });
       }
       case "zerobounce":
         return send(200, { address: q("email"), status: "valid", sub_status: "", free_email: false, mx_found: "true" });

@@ -31,7 +31,9 @@ const { values } = parseArgs({
     // each invocation lasts as long as its slowest item (bench/README.md).
     limits: {
       type: "string",
-      default: process.env.BENCH_LIVE_LIMITS ?? "hunter=15/1,pdl=8/1,apollo=16/1,prospeo=10/1,zerobounce=100/1,neverbounce=10/1",
+      default:
+        process.env.BENCH_LIVE_LIMITS ??
+        "hunter=15/1,pdl=8/1,apollo=16/1,prospeo=10/1,zerobounce=100/1,neverbounce=10/1",
     },
     seed: { type: "string", default: "28" },
   },
@@ -43,7 +45,8 @@ function usage(message: string): never {
 }
 const SIZES = values.items.split(",").map(Number);
 const ROUNDS = Number(values.rounds);
-if (!SIZES.every((size) => Number.isInteger(size) && size > 0)) usage(`--items ${values.items}: give sizes as 1000,10000`);
+if (!SIZES.every((size) => Number.isInteger(size) && size > 0))
+  usage(`--items ${values.items}: give sizes as 1000,10000`);
 if (!(Number.isInteger(ROUNDS) && ROUNDS > 0)) usage(`--rounds ${values.rounds}: give a whole number of rounds, as 1`);
 const LIMITS = parseLimits(values.limits);
 // The share of people each finder knows: varied, so later finders get the ones earlier ones miss.
@@ -56,7 +59,10 @@ const INVOCATIONS = 250;
 const TIMEOUT_MS = 60 * 60_000;
 
 function parseLimits(text: string): Record<Vendor, Window[]> {
-  const limits = Object.fromEntries(VENDORS.map((v) => [v, [{ limit: 1_000_000, seconds: 1 }]])) as Record<Vendor, Window[]>;
+  const limits = Object.fromEntries(VENDORS.map((v) => [v, [{ limit: 1_000_000, seconds: 1 }]])) as Record<
+    Vendor,
+    Window[]
+  >;
   for (const entry of text.split(",").filter(Boolean)) {
     const [vendor, windows = ""] = entry.split("=");
     if (!(VENDORS as readonly string[]).includes(vendor ?? ""))
@@ -121,12 +127,26 @@ try {
   await Promise.all([server.stop(), vendors.close()]);
 }
 
-function summarize(size: number, completeMs: number, itemMs: number[], counts: ReturnType<typeof vendors.counts>): LiveResult {
-  const calls = Object.fromEntries(VENDORS.map((v) => [v, counts.vendors[v].answered / size])) as Record<Vendor, number>;
+function summarize(
+  size: number,
+  completeMs: number,
+  itemMs: number[],
+  counts: ReturnType<typeof vendors.counts>,
+): LiveResult {
+  const calls = Object.fromEntries(VENDORS.map((v) => [v, counts.vendors[v].answered / size])) as Record<
+    Vendor,
+    number
+  >;
   // The ceiling counts the calls the waterfall needs (one per person a vendor was asked about), not the
   // repeats a retry made: repeats spend the vendor's budget, and counting them would raise the ratio.
-  const needed = Object.fromEntries(VENDORS.map((v) => [v, counts.vendors[v].distinct / size])) as Record<Vendor, number>;
-  const ceilings = VENDORS.filter((v) => needed[v] > 0).map((v) => ({ vendor: v, itemsPerSecond: perSecond(LIMITS[v]) / needed[v] }));
+  const needed = Object.fromEntries(VENDORS.map((v) => [v, counts.vendors[v].distinct / size])) as Record<
+    Vendor,
+    number
+  >;
+  const ceilings = VENDORS.filter((v) => needed[v] > 0).map((v) => ({
+    vendor: v,
+    itemsPerSecond: perSecond(LIMITS[v]) / needed[v],
+  }));
   const lowest = ceilings.reduce((a, b) => (b.itemsPerSecond < a.itemsPerSecond ? b : a));
   // An item's vendor time: its calls are made one after another (the waterfall, then the verifiers).
   const itemVendorSeconds = VENDORS.reduce((sum, v) => sum + counts.vendors[v].latencyMs, 0) / size / 1000;

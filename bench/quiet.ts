@@ -57,7 +57,8 @@ export async function untilQuiet(
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     const now = usage(groups);
-    const busy = now.cpuSeconds - before.cpuSeconds >= (cpuShare * SAMPLE_MS) / 1000 || now.writes - before.writes > writes;
+    const busy =
+      now.cpuSeconds - before.cpuSeconds >= (cpuShare * SAMPLE_MS) / 1000 || now.writes - before.writes > writes;
     before = now;
     if (busy) quietSince = Date.now();
     else if (Date.now() - quietSince >= quietMs) return Date.now() - started;

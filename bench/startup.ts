@@ -24,7 +24,10 @@ if (bundles.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
 const work = mkdtempSync(join(tmpdir(), "startup-"));
 const empty = join(work, "empty.js");
 writeFileSync(empty, 'export default { fetch: () => new Response("ok") };\n');
-writeFileSync(join(work, "cf-stub.mjs"), "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n");
+writeFileSync(
+  join(work, "cf-stub.mjs"),
+  "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n",
+);
 writeFileSync(
   join(work, "measure.mjs"),
   "const c0 = process.cpuUsage(); await import(process.argv[2]); const c = process.cpuUsage(c0); console.log((c.user + c.system) / 1000);\n",

@@ -8,7 +8,12 @@
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
-import { ITEM_EVENTS_PER_STEP, MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER, REPLAY_STEP_PAUSE_MS } from "../src/tools-api";
+import {
+  ITEM_EVENTS_PER_STEP,
+  MAX_STREAMS_PER_BATCH,
+  MAX_STREAMS_PER_CUSTOMER,
+  REPLAY_STEP_PAUSE_MS,
+} from "../src/tools-api";
 import { batchBody, quantile, submitBatch } from "./batch-stream";
 import { untilQuiet } from "./quiet";
 import { machine, median } from "./report";
@@ -30,7 +35,10 @@ const server = await startLocalServer({
   prepare: async (state) => {
     [b, ...a] = await seedKeys(state, [
       { customerId: "cus_bench_streams_b", environment: "test" },
-      ...Array.from({ length: REPLAYING_CUSTOMERS }, (_, i) => ({ customerId: `cus_bench_streams_a${i}`, environment: "test" as const })),
+      ...Array.from({ length: REPLAYING_CUSTOMERS }, (_, i) => ({
+        customerId: `cus_bench_streams_a${i}`,
+        environment: "test" as const,
+      })),
     ]);
   },
 });
@@ -44,7 +52,9 @@ const base = (key: ServerKey) => `${server.url}/v2/${key.environment}/person/con
 async function completed(key: ServerKey, body: string): Promise<string> {
   const { batchId } = await submitBatch(server.url, key, body);
   for (;;) {
-    const status = (await (await fetch(`${base(key)}/${batchId}?limit=1`, { headers: { "x-api-key": key.key } })).json()) as {
+    const status = (await (
+      await fetch(`${base(key)}/${batchId}?limit=1`, { headers: { "x-api-key": key.key } })
+    ).json()) as {
       status: string;
     };
     if (status.status === "completed") return batchId;
@@ -77,14 +87,18 @@ async function replays(key: ServerKey, batchIds: string[], stop: AbortSignal) {
     running.push(
       (async () => {
         while (!stop.aborted) {
-          const response = await fetch(`${base(key)}/${batchId}/events?items=true`, { headers: { "x-api-key": key.key }, signal: stop });
+          const response = await fetch(`${base(key)}/${batchId}/events?items=true`, {
+            headers: { "x-api-key": key.key },
+            signal: stop,
+          });
           // The last round's streams, gone unnoticed, hold their places until they stall (LEASE_EXPIRES_MS).
           if (response.status === 429) {
             await response.body?.cancel();
             await new Promise((resolve) => setTimeout(resolve, 1000));
             continue;
           }
-          if (response.status !== 200) throw new Error(`A's stream answered ${response.status}: ${await response.text()}`);
+          if (response.status !== 200)
+            throw new Error(`A's stream answered ${response.status}: ${await response.text()}`);
           for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
             const items = new TextDecoder().decode(chunk).split("event: item").length - 1;
             events += items;
@@ -117,9 +131,14 @@ try {
     await untilQuiet([server]);
     const stop = new AbortController();
     const all = await Promise.all(a.map((key, n) => replays(key, aBatches[n]!, stop.signal)));
-    const streams = { events: () => all.reduce((sum, s) => sum + s.events(), 0), done: Promise.all(all.map((s) => s.done)) };
+    const streams = {
+      events: () => all.reduce((sum, s) => sum + s.events(), 0),
+      done: Promise.all(all.map((s) => s.done)),
+    };
     // One more than A may hold: refused, so the load below is the most one customer can put on.
-    const oneMore = await fetch(`${base(a[0]!)}/${aBatches[0]!.at(-1)}/events?items=true`, { headers: { "x-api-key": a[0]!.key } });
+    const oneMore = await fetch(`${base(a[0]!)}/${aBatches[0]!.at(-1)}/events?items=true`, {
+      headers: { "x-api-key": a[0]!.key },
+    });
     await oneMore.body?.cancel();
     const before = streams.events();
     const startedAt = performance.now();

@@ -30,7 +30,9 @@ export async function showAccount(api: Api): Promise<void> {
     ]),
   );
   // The file each batch came from, when it was sent from this browser (the API keeps no file names).
-  const fileOf = new Map(pastRuns().flatMap((job) => job.batches.map((batch) => [batch.batchId, job.fileName] as const)));
+  const fileOf = new Map(
+    pastRuns().flatMap((job) => job.batches.map((batch) => [batch.batchId, job.fileName] as const)),
+  );
   fillTable(
     byId<HTMLTableElement>("batches"),
     ["Created", "File", "Status", "Rows", "Done", "Failed", "Credits"],

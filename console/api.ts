@@ -21,7 +21,12 @@ export const environmentOf = (apiKey: string): Environment => (apiKey.startsWith
 
 export function createApi(apiKey: string, onWait?: (seconds: number) => void): Api {
   const environment = environmentOf(apiKey);
-  const client = createClient({ baseUrl: location.origin, apiKey, environment, onWait: ({ seconds }) => onWait?.(seconds) });
+  const client = createClient({
+    baseUrl: location.origin,
+    apiKey,
+    environment,
+    onWait: ({ seconds }) => onWait?.(seconds),
+  });
   // Shaped as the OpenAPI document says (the same generated types the client uses).
   const read = async <T>(path: string): Promise<T> => {
     const response = await fetch(`/v2/${environment}${path}`, { headers: { "x-api-key": apiKey } });

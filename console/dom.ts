@@ -20,14 +20,21 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** A table with a header row; cells are text, never HTML (they come from the user's file and the API). */
-export function fillTable(table: HTMLTableElement, header: readonly string[], rows: readonly (readonly Child[])[], caption?: string): void {
+export function fillTable(
+  table: HTMLTableElement,
+  header: readonly string[],
+  rows: readonly (readonly Child[])[],
+  caption?: string,
+): void {
   table.replaceChildren(
     ...(caption ? [h("caption", { class: "help" }, caption)] : []),
     h("thead", {}, h("tr", {}, ...header.map((name) => h("th", { scope: "col" }, name)))),
     h(
       "tbody",
       {},
-      ...rows.map((cells) => h("tr", {}, ...cells.map((cell) => h("td", typeof cell === "number" ? { class: "num" } : {}, cell)))),
+      ...rows.map((cells) =>
+        h("tr", {}, ...cells.map((cell) => h("td", typeof cell === "number" ? { class: "num" } : {}, cell))),
+      ),
     ),
   );
 }

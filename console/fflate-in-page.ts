@@ -37,7 +37,10 @@ export function zip(data: AsyncZippable, ...rest: [FlateCallback] | [AsyncZipOpt
   });
 }
 
-export function unzip(data: Uint8Array, ...rest: [UnzipCallback] | [AsyncUnzipOptions, UnzipCallback]): AsyncTerminable {
+export function unzip(
+  data: Uint8Array,
+  ...rest: [UnzipCallback] | [AsyncUnzipOptions, UnzipCallback]
+): AsyncTerminable {
   const [options, callback] = rest.length === 1 ? [{}, rest[0]] : rest;
   return later(() => {
     let files: ReturnType<typeof unzipSync>;

@@ -51,7 +51,8 @@ async function xlsxTable(bytes: Uint8Array<ArrayBuffer>): Promise<Table> {
     rows = (await readXlsx(new Blob([bytes]))).rows;
   } catch (error) {
     // A failed import() (the library missing from this build) is a TypeError; a bad workbook is not.
-    if (error instanceof TypeError) throw new FileProblem("This build of the page cannot read .xlsx files; save the sheet as CSV.");
+    if (error instanceof TypeError)
+      throw new FileProblem("This build of the page cannot read .xlsx files; save the sheet as CSV.");
     throw new FileProblem(`Cannot read this workbook: ${(error as Error).message}`);
   }
   return tableFromRows(rows);
@@ -83,7 +84,8 @@ export async function readTable(file: File, encoding?: Encoding): Promise<Table 
         ? readJsonlText(new TextDecoder().decode(bytes))
         : readCsvBytes(bytes, { encoding: encoding ?? sniffed.encoding });
   table.notices = table.notices.map((notice) => PAGE_NOTICES[notice] ?? notice);
-  if (!encoding && sniffed.encoding) table.notices.push(`Read as ${sniffed.encoding.toUpperCase()} (no byte order mark).`);
+  if (!encoding && sniffed.encoding)
+    table.notices.push(`Read as ${sniffed.encoding.toUpperCase()} (no byte order mark).`);
   if (table.header.length === 0 || table.rows.length === 0)
     throw new FileProblem("The file has no rows: give a header row and one row per person.");
   return Object.assign(table, { kind: sniffed.kind });
@@ -134,14 +136,20 @@ export function rowResults({ rows, sentRows }: Prepared, answers: readonly (Answ
 
 /** The enriched file's lines: every input cell as read, then the result columns. */
 export function enrichedLines(table: Table, results: readonly ResultCells[]): string[][] {
-  return [outputHeader(table.header, table.width), ...table.rows.map((row, i) => outputCells(row.cells, table.width, results[i]!))];
+  return [
+    outputHeader(table.header, table.width),
+    ...table.rows.map((row, i) => outputCells(row.cells, table.width, results[i]!)),
+  ];
 }
 
 /** The failed rows alone, as read, with why each failed: a file to fix and drop in again. */
 export function failedLines(table: Table, results: readonly ResultCells[]): string[][] {
   const names = resultColumnNames(table.header);
   const why = (["error_code", "error_message"] as const).map((field) => names[RESULT_FIELDS.indexOf(field)]!);
-  const pad = (cells: readonly string[]) => [...cells, ...Array<string>(Math.max(0, table.width - cells.length)).fill("")];
+  const pad = (cells: readonly string[]) => [
+    ...cells,
+    ...Array<string>(Math.max(0, table.width - cells.length)).fill(""),
+  ];
   return [
     [...pad(table.header), ...why],
     ...table.rows.flatMap((row, i) =>
@@ -157,7 +165,8 @@ export async function xlsxBlob(lines: readonly (readonly string[])[]): Promise<B
   try {
     return await writeXlsx(lines);
   } catch (error) {
-    if (error instanceof TypeError) throw new FileProblem("This build of the page cannot write .xlsx files; download the CSV.");
+    if (error instanceof TypeError)
+      throw new FileProblem("This build of the page cannot write .xlsx files; download the CSV.");
     throw error;
   }
 }

@@ -21,7 +21,9 @@ export function review(table: Table, mapping: Mapping): Review {
   const seen = new Set<string>();
   let duplicates = 0;
   for (const item of prepared.items) {
-    const key = JSON.stringify(FIELDS.map((field) => (field === "externalId" ? "" : (item[field] ?? "").toLowerCase())));
+    const key = JSON.stringify(
+      FIELDS.map((field) => (field === "externalId" ? "" : (item[field] ?? "").toLowerCase())),
+    );
     if (seen.has(key)) duplicates++;
     seen.add(key);
   }
@@ -80,9 +82,15 @@ export function showCounts(table: Table, result: Review): void {
     `${rows.length === 1 ? "line" : "lines"} ${rows.slice(0, 10).map(num).join(", ")}${rows.length > 10 ? ", …" : ""}`;
   const list = [
     ...table.badRows.map((bad) =>
-      h("li", {}, `Line ${num(bad.line)} cannot be read (${bad.problem}). It is left out of the output; fix it to keep it.`),
+      h(
+        "li",
+        {},
+        `Line ${num(bad.line)} cannot be read (${bad.problem}). It is left out of the output; fix it to keep it.`,
+      ),
     ),
-    ...[...result.invalid].map(([why, rows]) => h("li", {}, `${count(rows.length, "row")} not sent (${lines(rows)}). ${plainReason(why)}`)),
+    ...[...result.invalid].map(([why, rows]) =>
+      h("li", {}, `${count(rows.length, "row")} not sent (${lines(rows)}). ${plainReason(why)}`),
+    ),
   ];
   byId("invalid-list").replaceChildren(...list);
   byId("invalid-details").hidden = list.length === 0;

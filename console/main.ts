@@ -3,7 +3,15 @@
 import { clearAccount, showAccount } from "./account-view";
 import { type Api, createApi, environmentOf } from "./api";
 import { byId } from "./dom";
-import { ENCODINGS, type Encoding, FileProblem, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
+import {
+  ENCODINGS,
+  type Encoding,
+  FileProblem,
+  guessMapping,
+  type Mapping,
+  readTable,
+  type Table,
+} from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { showPastRuns } from "./past-runs-view";
@@ -44,7 +52,9 @@ async function refreshAccount(): Promise<void> {
 
 function useKey(key: string): void {
   sessionStorage.setItem(KEY_STORAGE, key);
-  api = createApi(key, (seconds) => say("run-status", `The server asked us to slow down: waiting ${count(seconds, "second")}.`));
+  api = createApi(key, (seconds) =>
+    say("run-status", `The server asked us to slow down: waiting ${count(seconds, "second")}.`),
+  );
   say("key-status", `Using a ${environmentOf(key)} key.`);
   updateStart();
   void refreshAccount();

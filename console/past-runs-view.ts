@@ -18,7 +18,12 @@ function say(text: string): void {
   byId("runs-status").textContent = text;
 }
 
-async function downloadAgain(job: SavedJob, kind: DownloadKind, api: Api | undefined, file: FileInHand | undefined): Promise<void> {
+async function downloadAgain(
+  job: SavedJob,
+  kind: DownloadKind,
+  api: Api | undefined,
+  file: FileInHand | undefined,
+): Promise<void> {
   if (!api) return say("Paste your API key at the top of the page first.");
   if (file?.hash !== job.fileHash)
     return say(`Choose ${job.fileName} again above (the page keeps no copy of your file), then press Download again.`);

@@ -29,7 +29,14 @@ export function planBatches(rows: number, runHash: string): PlannedBatch[] {
  * summed): creates nothing, charges nothing.
  */
 export async function estimateJob(client: Client, items: readonly PersonInput[]): Promise<Estimate> {
-  const total: Estimate = { itemCount: 0, validItems: 0, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 0 };
+  const total: Estimate = {
+    itemCount: 0,
+    validItems: 0,
+    invalidItems: 0,
+    duplicateItems: 0,
+    cachedItems: 0,
+    maxCredits: 0,
+  };
   for (const { start, count } of planBatches(items.length, "estimate")) {
     const answer = await client.estimate(items.slice(start, start + count));
     for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
@@ -41,7 +48,9 @@ export async function estimateJob(client: Client, items: readonly PersonInput[])
 export async function submitJob(client: Client, job: SavedJob, items: readonly PersonInput[]): Promise<void> {
   for (const batch of job.batches) {
     if (batch.batchId !== undefined) continue;
-    const receipt = await client.submit(items.slice(batch.start, batch.start + batch.count), { idempotencyKey: batch.idempotencyKey });
+    const receipt = await client.submit(items.slice(batch.start, batch.start + batch.count), {
+      idempotencyKey: batch.idempotencyKey,
+    });
     batch.batchId = receipt.batchId;
     saveJob(job);
   }
@@ -92,7 +101,8 @@ export async function collectAnswers(client: Client, job: SavedJob): Promise<Ans
   const answers: Answer[] = new Array(job.rows);
   for (const { batchId, start } of job.batches) {
     if (batchId === undefined) continue;
-    for await (const item of client.items(batchId)) if (start + item.index < job.rows) answers[start + item.index] = { batchId, item };
+    for await (const item of client.items(batchId))
+      if (start + item.index < job.rows) answers[start + item.index] = { batchId, item };
   }
   return answers;
 }

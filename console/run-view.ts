@@ -4,7 +4,17 @@ import type { RunProgress } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
 import type { Api } from "./api";
 import { byId, h, saveFile } from "./dom";
-import { type Answer, csvBlob, enrichedLines, FileProblem, failedLines, prepare, rowResults, type Table, xlsxBlob } from "./file-adapter";
+import {
+  type Answer,
+  csvBlob,
+  enrichedLines,
+  FileProblem,
+  failedLines,
+  prepare,
+  rowResults,
+  type Table,
+  xlsxBlob,
+} from "./file-adapter";
 import { clearJob, type RunResult, type SavedJob, saveJob } from "./job-store";
 import { collectAnswers, sha256Hex, submitJob, watchJob } from "./run-job";
 import { count, duration, num } from "./words";
@@ -113,8 +123,16 @@ export type DownloadKind = "csv" | "xlsx" | "failed";
  * Writes the file asked for from the table in hand and a run's answers (read again from its
  * batches for a past run), under the run's own mapping.
  */
-export async function download(kind: DownloadKind, table: Table, job?: SavedJob, api?: Api): Promise<string | undefined> {
-  const run = job && api && finished?.job.runHash !== job.runHash ? { job, answers: await collectAnswers(api.client, job) } : finished;
+export async function download(
+  kind: DownloadKind,
+  table: Table,
+  job?: SavedJob,
+  api?: Api,
+): Promise<string | undefined> {
+  const run =
+    job && api && finished?.job.runHash !== job.runHash
+      ? { job, answers: await collectAnswers(api.client, job) }
+      : finished;
   if (!run) return;
   const prepared = prepare(table, run.job.mapping);
   // Read in another encoding since the run, the rows would not be the ones sent.
@@ -130,7 +148,10 @@ export async function download(kind: DownloadKind, table: Table, job?: SavedJob,
       status(`Workbook written: ${name}.enriched.xlsx.`);
     } else saveFile(csvBlob(failedLines(table, results)), `${name}.failed.csv`);
   } catch (error) {
-    const said = error instanceof FileProblem ? error.message : `Could not write the file (${String(error)}); download the CSV instead.`;
+    const said =
+      error instanceof FileProblem
+        ? error.message
+        : `Could not write the file (${String(error)}); download the CSV instead.`;
     status(said);
     return said;
   }

@@ -32,7 +32,9 @@ export function usageChart(report: UsageReport): HTMLElement {
     const height = (day.items / top) * HEIGHT;
     const failed = (day.failed / top) * HEIGHT;
     const group = svg("g", {});
-    group.append(svg("title", {}, `${day.date}: ${count(day.items, "row")}, ${num(day.found)} found, ${num(day.failed)} failed`));
+    group.append(
+      svg("title", {}, `${day.date}: ${count(day.items, "row")}, ${num(day.found)} found, ${num(day.failed)} failed`),
+    );
     group.append(svg("rect", { class: "bar", x, width, y: HEIGHT - height, height }));
     if (failed > 0) group.append(svg("rect", { class: "bar-failed", x, width, y: HEIGHT - failed, height: failed }));
     chart.append(group);

@@ -64,7 +64,8 @@ const HEADERS = `/app
 `;
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (missing.length > 0) console.warn(`console page built without ${missing.join(", ")} (not installed; run npm install): no .xlsx`);
+  if (missing.length > 0)
+    console.warn(`console page built without ${missing.join(", ")} (not installed; run npm install): no .xlsx`);
   rmSync("public/app", { recursive: true, force: true });
   mkdirSync("public/app", { recursive: true });
   await build(CONSOLE_BUILD);

@@ -61,13 +61,18 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
           : message.split(". ")[0];
     return describeFailure(usageError(what ?? message));
   }
-  if (path && code && code in FILE_PROBLEMS) return { line: `cannot read ${path}: ${FILE_PROBLEMS[code]}`, exitCode: 1 };
+  if (path && code && code in FILE_PROBLEMS)
+    return { line: `cannot read ${path}: ${FILE_PROBLEMS[code]}`, exitCode: 1 };
   const text = error instanceof Error ? error.message : String(error);
   return { line: `unexpected error: ${text.split("\n")[0]} (run again with DEBUG=1 for details)`, exitCode: 1 };
 }
 
 /** Runs a tool's main: --help prints the usage; failures print one line on stderr and set the exit code. */
-export async function runCli(usage: string, main: (argv: string[]) => unknown, argv = process.argv.slice(2)): Promise<void> {
+export async function runCli(
+  usage: string,
+  main: (argv: string[]) => unknown,
+  argv = process.argv.slice(2),
+): Promise<void> {
   if (argv.includes("--help") || argv.includes("-h") || argv[0] === "help") {
     console.log(usage);
     return;

@@ -13,7 +13,8 @@ const ON_DEMAND = /node_modules\/(read-excel-file|write-excel-file)\//;
 const KIB = 1024;
 
 const result = await build({ ...CONSOLE_BUILD, write: false, metafile: true });
-if (!result.outputFiles || !result.metafile) throw new Error("console budget: esbuild answered without its output files");
+if (!result.outputFiles || !result.metafile)
+  throw new Error("console budget: esbuild answered without its output files");
 const files = new Map(result.outputFiles.map((file) => [file.path.slice(process.cwd().length + 1), file.contents]));
 const outputs = result.metafile.outputs;
 
@@ -34,10 +35,16 @@ if (!entry) throw new Error("console budget: the build has no console/main.ts en
 const initial = loadedAtStart(entry);
 const lazy = Object.keys(outputs).filter((path) => path.endsWith(".js") && !initial.includes(path));
 const gzip = (bytes: Uint8Array) => gzipSync(bytes).byteLength;
-const page = [readFileSync("console/index.html"), readFileSync("console/console.css"), ...initial.map((path) => files.get(path)!)];
+const page = [
+  readFileSync("console/index.html"),
+  readFileSync("console/console.css"),
+  ...initial.map((path) => files.get(path)!),
+];
 const total = page.reduce((sum, bytes) => sum + gzip(bytes), 0) / KIB;
 
-const eager = initial.flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}).filter((input) => ON_DEMAND.test(input)));
+const eager = initial.flatMap((path) =>
+  Object.keys(outputs[path]?.inputs ?? {}).filter((input) => ON_DEMAND.test(input)),
+);
 if (eager.length > 0) {
   console.error(`console page: the XLSX libraries must load only on demand (import()), but ${eager[0]} loads at start`);
   process.exit(1);
@@ -46,5 +53,6 @@ const fits = total <= BUDGET_KIB;
 console.log(
   `${fits ? "ok  " : "OVER"} console page ${total.toFixed(2).padStart(7)} KiB gzip at load  (budget ${BUDGET_KIB} KiB): ${initial.join(", ")}`,
 );
-for (const path of lazy) console.log(`     loaded on demand: ${path} ${(gzip(files.get(path)!) / KIB).toFixed(2)} KiB gzip`);
+for (const path of lazy)
+  console.log(`     loaded on demand: ${path} ${(gzip(files.get(path)!) / KIB).toFixed(2)} KiB gzip`);
 if (!fits) process.exit(1);

@@ -41,11 +41,13 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const [command, file, ...extra] = positionals;
-  if (command !== "import") throw usageError(command ? `unknown command ${command}; the command is import` : "give a command: import FILE");
+  if (command !== "import")
+    throw usageError(command ? `unknown command ${command}; the command is import` : "give a command: import FILE");
   if (!file) throw usageError("import needs a FILE (.csv, .xlsx or .jsonl)");
   if (extra.length > 0) throw usageError(`one FILE at a time; unexpected ${extra.join(" ")}`);
   if (values.local && values.remote) throw usageError("choose one of --local and --remote");
-  if (values.remote && values["persist-to"]) throw usageError("--persist-to is for the local store; drop it with --remote");
+  if (values.remote && values["persist-to"])
+    throw usageError("--persist-to is for the local store; drop it with --remote");
 
   const delimiter = delimiterFlag(values.delimiter);
   const sniffed = sniffInput(file);
@@ -61,7 +63,8 @@ async function main(argv: string[]): Promise<void> {
         : jsonlTable(file);
   for (const notice of table.notices) console.log(`note: ${notice}`);
   const parsed = directoryRecords(table);
-  if (parsed.ignored.length > 0) console.log(`ignored column(s) naming no directory field: ${parsed.ignored.join(", ")}`);
+  if (parsed.ignored.length > 0)
+    console.log(`ignored column(s) naming no directory field: ${parsed.ignored.join(", ")}`);
   const rejected: Rejection[] = [...parsed.rejected];
   const warned: Rejection[] = [];
   const entries: DirectoryEntry[] = [];
@@ -76,7 +79,9 @@ async function main(argv: string[]): Promise<void> {
   const writes = directoryWrites(entries);
   const dryRun = values["dry-run"];
   if (!dryRun) {
-    const store = values.remote ? ({ target: "--remote" } as const) : ({ target: "--local", persistTo: values["persist-to"] } as const);
+    const store = values.remote
+      ? ({ target: "--remote" } as const)
+      : ({ target: "--local", persistTo: values["persist-to"] } as const);
     await withKv(store, "DIRECTORY", (kv) => kv.putAll(writes));
   }
   console.log(

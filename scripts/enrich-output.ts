@@ -28,11 +28,15 @@ export interface Counted {
 }
 
 /** Every item of the batches, in submission order, with its batch id. */
-async function* batchItems(client: Client, batchIds: readonly string[]): AsyncGenerator<{ batchId: string; item: BatchItem }> {
+async function* batchItems(
+  client: Client,
+  batchIds: readonly string[],
+): AsyncGenerator<{ batchId: string; item: BatchItem }> {
   for (const batchId of batchIds) {
     let index = 0;
     for await (const item of client.items(batchId)) {
-      if (item.index !== index++) throw new CliError(`batch ${batchId} answered its items out of order; run the same command again`);
+      if (item.index !== index++)
+        throw new CliError(`batch ${batchId} answered its items out of order; run the same command again`);
       yield { batchId, item };
     }
   }
@@ -71,7 +75,8 @@ export async function writeOutput(
         results = invalidRowCells(row.problem);
       } else {
         const next = await items.next();
-        if (next.done) throw new CliError("the batches hold fewer items than the file has rows; run the same command again");
+        if (next.done)
+          throw new CliError("the batches hold fewer items than the file has rows; run the same command again");
         const { batchId, item } = next.value;
         if (item.status === "failed") counted.failed++;
         else if (item.outcome === "found") counted.found++;

@@ -36,7 +36,11 @@ export interface Source {
   delimiter?: Delimiter;
 }
 
-export async function openSource(path: string, kind: InputKind, options: CsvPassOptions & { sheet?: string }): Promise<Source> {
+export async function openSource(
+  path: string,
+  kind: InputKind,
+  options: CsvPassOptions & { sheet?: string },
+): Promise<Source> {
   if (kind === "csv") {
     const source: Source = {
       kind,
@@ -73,7 +77,17 @@ export interface Checked {
 
 async function validateOnce(source: Source, overrides: readonly MappingOverride[]): Promise<Checked> {
   const hash = createHash("sha256").update(JSON.stringify(overrides));
-  const checked: Checked = { header: [], width: 0, mapping: {}, rows: 0, valid: 0, invalid: 0, warned: 0, badRows: [], hash: "" };
+  const checked: Checked = {
+    header: [],
+    width: 0,
+    mapping: {},
+    rows: 0,
+    valid: 0,
+    invalid: 0,
+    warned: 0,
+    badRows: [],
+    hash: "",
+  };
   let headerSeen = false;
   for await (const record of source.records()) {
     if (isBadRow(record)) {
@@ -116,7 +130,11 @@ export async function validate(source: Source, overrides: readonly MappingOverri
 }
 
 /** Pass 2's unit: consecutive valid rows' items, sent as one batch. */
-export async function* itemChunks(source: Source, mapping: ColumnMapping<PersonField>, size: number): AsyncGenerator<SubmitItem[]> {
+export async function* itemChunks(
+  source: Source,
+  mapping: ColumnMapping<PersonField>,
+  size: number,
+): AsyncGenerator<SubmitItem[]> {
   let chunk: SubmitItem[] = [];
   let header = true;
   for await (const record of source.records()) {

@@ -3,7 +3,15 @@
 // email and phone out, through the typed client in client/ and the file core in
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import { type Client, createClient, type Environment, type Estimate, ProblemError, RunTracker, type Submitted } from "../client/src/index";
+import {
+  type Client,
+  createClient,
+  type Environment,
+  type Estimate,
+  ProblemError,
+  RunTracker,
+  type Submitted,
+} from "../client/src/index";
 import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
@@ -82,7 +90,8 @@ function parseOptions(argv: string[]): Options {
   if (!environment) throw usageError(`--environment is test or live, not ${values.environment}`);
   const overrides = values.map.map((text) => {
     const override = parseOverride(text);
-    if (!override) throw usageError(`--map takes FIELD=COLUMN, such as --map "companyName=Company / Account"; not ${text}`);
+    if (!override)
+      throw usageError(`--map takes FIELD=COLUMN, such as --map "companyName=Company / Account"; not ${text}`);
     return override;
   });
   // UTF-16 without a byte order mark is found by its bytes; --encoding still wins.
@@ -133,7 +142,12 @@ function explain(error: unknown, { baseUrl, environment }: Options): string | un
 }
 
 /** Pass 2: every chunk of valid rows submitted, one after another; the keys make a rerun of the same file answer the same batches. */
-async function submitAll(client: Client, source: Source, checked: Checked, note: (text: string) => void): Promise<Submitted[]> {
+async function submitAll(
+  client: Client,
+  source: Source,
+  checked: Checked,
+  note: (text: string) => void,
+): Promise<Submitted[]> {
   for (let size = BATCH_ITEMS; ; ) {
     const total = Math.ceil(checked.valid / size);
     const submitted: Submitted[] = [];
@@ -146,7 +160,9 @@ async function submitAll(client: Client, source: Source, checked: Checked, note:
       return submitted;
     } catch (error) {
       const maxItems =
-        error instanceof ProblemError && error.problem.code === "too_many_items" ? Number(error.problem.maxItems) : Number.NaN;
+        error instanceof ProblemError && error.problem.code === "too_many_items"
+          ? Number(error.problem.maxItems)
+          : Number.NaN;
       if (submitted.length > 0 || !Number.isInteger(maxItems) || maxItems < 1 || maxItems >= size) throw error;
       size = maxItems;
     }
@@ -180,7 +196,14 @@ function report(source: Source, checked: Checked, options: Options): void {
 
 /** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
 async function estimate(client: Client, source: Source, checked: Checked): Promise<void> {
-  const total: Estimate = { itemCount: 0, validItems: 0, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 0 };
+  const total: Estimate = {
+    itemCount: 0,
+    validItems: 0,
+    invalidItems: 0,
+    duplicateItems: 0,
+    cachedItems: 0,
+    maxCredits: 0,
+  };
   for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) {
     const answer = await client.estimate(items);
     for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
@@ -195,7 +218,11 @@ async function enrich(options: Options): Promise<void> {
   const checked = await validate(source, options.overrides);
   report(source, checked, options);
   if (options.estimate) {
-    await estimate(createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, environment: options.environment }), source, checked);
+    await estimate(
+      createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, environment: options.environment }),
+      source,
+      checked,
+    );
     return;
   }
 

@@ -55,7 +55,15 @@ export function encodingFlag(value: string | undefined): Encoding | undefined {
   return encoding;
 }
 
-const DELIMITER_NAMES: Record<string, Delimiter> = { ",": ",", comma: ",", ";": ";", semicolon: ";", "\t": "\t", "\\t": "\t", tab: "\t" };
+const DELIMITER_NAMES: Record<string, Delimiter> = {
+  ",": ",",
+  comma: ",",
+  ";": ";",
+  semicolon: ";",
+  "\t": "\t",
+  "\\t": "\t",
+  tab: "\t",
+};
 
 export function delimiterFlag(value: string | undefined): Delimiter | undefined {
   if (value === undefined) return undefined;
@@ -71,7 +79,11 @@ export interface CsvPassOptions {
 }
 
 /** One pass over a CSV file's records, 64 KiB at a time; `seen` learns the delimiter sniffed. */
-export async function* csvRecords(path: string, options: CsvPassOptions, seen: { delimiter?: Delimiter } = {}): AsyncGenerator<CsvRecord> {
+export async function* csvRecords(
+  path: string,
+  options: CsvPassOptions,
+  seen: { delimiter?: Delimiter } = {},
+): AsyncGenerator<CsvRecord> {
   const reader = new TableReader(options);
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) {
@@ -91,11 +103,16 @@ export async function* csvRecords(path: string, options: CsvPassOptions, seen: {
 export async function xlsxTable(path: string, sheet: string | undefined): Promise<Table> {
   const bytes = readFileBytes(path);
   try {
-    const read = await readXlsx(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, sheet);
+    const read = await readXlsx(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+      sheet,
+    );
     return tableFromRows(read.rows);
   } catch (error) {
     if (error instanceof XlsxError) throw new CliError(`${path}: ${error.message}; pass --sheet NAME`);
-    throw new CliError(`${path} is not an .xlsx workbook this tool can read (${error instanceof Error ? error.message : String(error)})`);
+    throw new CliError(
+      `${path} is not an .xlsx workbook this tool can read (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 

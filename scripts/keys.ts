@@ -62,7 +62,8 @@ async function readKey(keyId: string, kv: KvStore, remote: boolean): Promise<{ h
     );
   const stored = (await kv.get(kvKey.byHash(hash))) ?? fail(`key ${keyId} has no record`);
   const record =
-    parseRecord(stored) ?? fail(`the record of key ${keyId} is not a valid key record (the Worker refuses the key); create a new key`);
+    parseRecord(stored) ??
+    fail(`the record of key ${keyId} is not a valid key record (the Worker refuses the key); create a new key`);
   return { hash, record };
 }
 
@@ -157,13 +158,22 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       const other = (await kv.list(kvKey.byId("")))
         .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
         .find(
-          (r) => r !== undefined && r.customerId === values.customer && r.environment === environment && r.jurisdiction !== jurisdiction,
+          (r) =>
+            r !== undefined &&
+            r.customerId === values.customer &&
+            r.environment === environment &&
+            r.jurisdiction !== jurisdiction,
         );
       if (other)
         fail(
           `${values.customer} (${environment}) already has ${other.keyId} ${other.jurisdiction ? `in jurisdiction ${other.jurisdiction}` : "without a jurisdiction"}; a customer's keys share one`,
         );
-      const { key, hash, record } = await issueApiKey({ customerId: values.customer, environment, name: values.name, jurisdiction });
+      const { key, hash, record } = await issueApiKey({
+        customerId: values.customer,
+        environment,
+        name: values.name,
+        jurisdiction,
+      });
       await kv.putAll(apiKeyWrites(hash, record));
       if (values.json) console.log(JSON.stringify({ key, ...record }));
       else {
@@ -179,7 +189,8 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       const records = [];
       for (const entry of await kv.list(kvKey.byId(""))) {
         records.push(
-          listedRecordSchema.safeParse(entry.metadata).data ?? listedRecordSchema.parse((await readKey(keyIdOf(entry), kv, remote)).record),
+          listedRecordSchema.safeParse(entry.metadata).data ??
+            listedRecordSchema.parse((await readKey(keyIdOf(entry), kv, remote)).record),
         );
       }
       if (values.json) console.log(JSON.stringify(records));
@@ -220,7 +231,11 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       const customerId = named?.customerId ?? values.customer ?? fail(`set-limits needs a KEYID or --customer ID`);
       const environment = named?.environment ?? values.environment;
       if (environment !== "test" && environment !== "live") fail(`set-limits --customer needs --environment test|live`);
-      if (named && ((values.customer && values.customer !== customerId) || (values.environment && values.environment !== environment))) {
+      if (
+        named &&
+        ((values.customer && values.customer !== customerId) ||
+          (values.environment && values.environment !== environment))
+      ) {
         fail(`${named.keyId} belongs to ${customerId} (${environment}), not to the --customer/--environment given`);
       }
       const keys = await keysOf(customerId, environment, kv, remote);
@@ -250,7 +265,9 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
         entries.push(...apiKeyWrites(await hashApiKey(key), record));
       }
       await kv.putAll(entries);
-      console.log(`Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`);
+      console.log(
+        `Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`,
+      );
       return;
     }
   }

@@ -53,17 +53,25 @@ async function readNamespaceId(binding: string): Promise<{ configPath: string; i
   // Loaded when needed: wrangler takes seconds to load, which --help and a usage mistake need not wait for.
   const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
   const { configPath } = unstable_readConfig({});
-  if (!configPath) throw new CliError("no wrangler.toml in this folder or above: run the tool from the project (npm run keys -- …)");
+  if (!configPath)
+    throw new CliError("no wrangler.toml in this folder or above: run the tool from the project (npm run keys -- …)");
   const namespaces = unstable_getMiniflareWorkerOptions(configPath).workerOptions.kvNamespaces as
     | Record<string, string | { id: string }>
     | string[]
     | undefined;
-  const namespace = Array.isArray(namespaces) ? (namespaces.includes(binding) ? binding : undefined) : namespaces?.[binding];
+  const namespace = Array.isArray(namespaces)
+    ? namespaces.includes(binding)
+      ? binding
+      : undefined
+    : namespaces?.[binding];
   if (namespace === undefined) throw new CliError(`${configPath} binds no KV namespace ${binding}`);
   return { configPath, id: typeof namespace === "string" ? namespace : namespace.id };
 }
 
-export async function openLocalKv(binding: string, persistTo?: string): Promise<{ kv: KvStore; close(): Promise<void> }> {
+export async function openLocalKv(
+  binding: string,
+  persistTo?: string,
+): Promise<{ kv: KvStore; close(): Promise<void> }> {
   const { configPath, id } = await localNamespaceId(binding);
   // As wrangler resolves it: --persist-to from the working folder, else .wrangler/state beside wrangler.toml.
   const persist = persistTo ? resolve(persistTo) : join(dirname(configPath), ".wrangler", "state");

@@ -56,12 +56,17 @@ export interface ServerKey {
  * Keys written into the server's own store before it starts, with limits high
  * enough that load tests measure the service rather than its rate limiter.
  */
-export async function seedKeys(state: string, specs: { customerId: string; environment: Environment }[]): Promise<ServerKey[]> {
+export async function seedKeys(
+  state: string,
+  specs: { customerId: string; environment: Environment }[],
+): Promise<ServerKey[]> {
   const keys: ServerKey[] = [];
   const entries: KvEntry[] = [];
   for (const spec of specs) {
     const { key, hash, record } = await issueApiKey(spec);
-    record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
+    record.rateLimits = Object.fromEntries(
+      ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]),
+    );
     entries.push(...apiKeyWrites(hash, record));
     keys.push({ key, keyId: record.keyId, ...spec });
   }
@@ -87,7 +92,9 @@ export async function startLocalServer(
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
   await options.prepare?.(state);
   // `npm run dev` passes its own secret (package.json); any other server gets the same.
-  const withSecret = options.viaDevScript ? options.vars : { PERSON_KEY_SECRET: DEV_PERSON_KEY_SECRET, ...options.vars };
+  const withSecret = options.viaDevScript
+    ? options.vars
+    : { PERSON_KEY_SECRET: DEV_PERSON_KEY_SECRET, ...options.vars };
   const vars = Object.entries(withSecret ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const config = options.config ? ["--config", options.config] : [];
   let output = "";
@@ -114,9 +121,35 @@ export async function startLocalServer(
         : options.viaDevScript
           ? [
               "npm",
-              ["run", "--ignore-scripts", "dev", "--", ...config, "--port", String(port), "--persist-to", state, interactive, ...vars],
+              [
+                "run",
+                "--ignore-scripts",
+                "dev",
+                "--",
+                ...config,
+                "--port",
+                String(port),
+                "--persist-to",
+                state,
+                interactive,
+                ...vars,
+              ],
             ]
-          : ["wrangler", ["dev", ...config, "--ip", "127.0.0.1", "--port", String(port), "--persist-to", state, interactive, ...vars]];
+          : [
+              "wrangler",
+              [
+                "dev",
+                ...config,
+                "--ip",
+                "127.0.0.1",
+                "--port",
+                String(port),
+                "--persist-to",
+                state,
+                interactive,
+                ...vars,
+              ],
+            ];
     const started = spawn(command, args, {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -126,7 +159,10 @@ export async function startLocalServer(
     const from = output.length;
     await new Promise<void>((resolve, reject) => {
       const timeoutMs = options.readyTimeoutMs ?? 60_000;
-      const timer = setTimeout(() => reject(new Error(`${command} not ready within ${timeoutMs} ms:\n${output.slice(from)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${command} not ready within ${timeoutMs} ms:\n${output.slice(from)}`)),
+        timeoutMs,
+      );
       // Only this launch's output is searched, and only until the banner: searching all of
       // it for every chunk made the harness's own work grow with the logs, which slowed a
       // benchmark's load generator (in the same process) for the rest of its run.

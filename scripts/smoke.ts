@@ -1,7 +1,14 @@
 // npm run smoke -- [--base-url URL] [--api-key KEY] [--timeout SECONDS]
 // Checks a deployment end to end, one line per check; exit 0 only if all pass.
 import { parseArgs } from "node:util";
-import { type ApiProblem, type BatchItem, type BatchSummary, createClient, ProblemError, type SubmitItem } from "../client/src/index";
+import {
+  type ApiProblem,
+  type BatchItem,
+  type BatchSummary,
+  createClient,
+  ProblemError,
+  type SubmitItem,
+} from "../client/src/index";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
@@ -23,7 +30,10 @@ const SANDBOX_ITEMS: { input: SubmitItem; expect: (item: BatchItem) => string | 
   },
   {
     input: { fullName: "No Body", companyDomain: "notfound.test" },
-    expect: (item) => (item.status === "completed" && item.outcome === "not_found" ? undefined : "notfound.test should complete not_found"),
+    expect: (item) =>
+      item.status === "completed" && item.outcome === "not_found"
+        ? undefined
+        : "notfound.test should complete not_found",
   },
   {
     input: { fullName: "Flaky Person", companyDomain: "flaky.test" },
@@ -32,7 +42,9 @@ const SANDBOX_ITEMS: { input: SubmitItem; expect: (item: BatchItem) => string | 
   {
     input: { fullName: "Failing Person", companyDomain: "fail.test" },
     expect: (item) =>
-      item.status === "failed" && item.error?.code === "processing_failed" ? undefined : "fail.test should fail with processing_failed",
+      item.status === "failed" && item.error?.code === "processing_failed"
+        ? undefined
+        : "fail.test should fail with processing_failed",
   },
   {
     input: { fullName: "Down Source", companyDomain: "unavailable.test" },
@@ -64,9 +76,11 @@ async function main(argv: string[]): Promise<void> {
   if (positionals.length > 0) throw usageError(`unexpected ${positionals.join(" ")}`);
   const base = resolveBaseUrl(values["base-url"]);
   const key = values["api-key"] ?? DEV_KEYS[0].key;
-  if (!key.startsWith("ck_test_")) throw usageError("--api-key must be a test key (ck_test_…): the smoke test submits to the sandbox");
+  if (!key.startsWith("ck_test_"))
+    throw usageError("--api-key must be a test key (ck_test_…): the smoke test submits to the sandbox");
   const timeoutSeconds = Number(values.timeout ?? 1200);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw usageError("--timeout must be a number of seconds");
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+    throw usageError("--timeout must be a number of seconds");
 
   // The API through the typed client, as integrators call it; plain fetch only where the check is the HTTP itself.
   const client = createClient({ baseUrl: base, apiKey: key, environment: "test" });
@@ -89,7 +103,10 @@ async function main(argv: string[]): Promise<void> {
       async () => {
         const response = await call("/openapi.json");
         const document = (await response.json()) as { openapi?: string; paths?: object };
-        must(response.status === 200 && document.openapi?.startsWith("3.1") && document.paths, "no OpenAPI 3.1 document");
+        must(
+          response.status === 200 && document.openapi?.startsWith("3.1") && document.paths,
+          "no OpenAPI 3.1 document",
+        );
         return `${response.status} OpenAPI ${document.openapi}, ${Object.keys(document.paths ?? {}).length} paths`;
       },
     ],
@@ -125,7 +142,10 @@ async function main(argv: string[]): Promise<void> {
           SANDBOX_ITEMS.map(({ input }) => input),
           { signal: AbortSignal.timeout(30_000) },
         );
-        must(submitted.location?.endsWith(`/person/contact-info/${submitted.batchId}`), "no Location header for the batch");
+        must(
+          submitted.location?.endsWith(`/person/contact-info/${submitted.batchId}`),
+          "no Location header for the batch",
+        );
         batchId = submitted.batchId;
         return `202 batch ${batchId}`;
       },
@@ -137,7 +157,10 @@ async function main(argv: string[]): Promise<void> {
         await response.body?.cancel();
         const policy = response.headers.get("ratelimit-policy");
         const limit = response.headers.get("ratelimit");
-        must(response.status === 200 && policy && limit, `answered ${response.status}, RateLimit-Policy ${policy}, RateLimit ${limit}`);
+        must(
+          response.status === 200 && policy && limit,
+          `answered ${response.status}, RateLimit-Policy ${policy}, RateLimit ${limit}`,
+        );
         return `RateLimit-Policy: ${policy}; RateLimit: ${limit}`;
       },
     ],
@@ -151,7 +174,9 @@ async function main(argv: string[]): Promise<void> {
         const onProgress = (batch: BatchSummary) => {
           last = batch;
           if (Date.now() - lastProgress < 15_000) return;
-          console.error(`     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`);
+          console.error(
+            `     … waiting: ${batch.completedItems + batch.failedItems} of ${batch.totalItems} items done`,
+          );
           lastProgress = Date.now();
         };
         let done: BatchSummary;
@@ -164,9 +189,9 @@ async function main(argv: string[]): Promise<void> {
         }
         const items: BatchItem[] = [];
         for await (const item of client.items(id)) items.push(item);
-        const wrong = SANDBOX_ITEMS.map(({ expect }, index) => (items[index] ? expect(items[index]) : `item ${index} is missing`)).filter(
-          Boolean,
-        );
+        const wrong = SANDBOX_ITEMS.map(({ expect }, index) =>
+          items[index] ? expect(items[index]) : `item ${index} is missing`,
+        ).filter(Boolean);
         must(wrong.length === 0, wrong.join("; "));
         return `completed: ${done.completedItems} completed, ${done.failedItems} failed, each as expected`;
       },

@@ -17,7 +17,11 @@ const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETC
 
 function wrangler(args: string[]): string {
   try {
-    return execFileSync("wrangler", [...args, "--remote"], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("wrangler", [...args, "--remote"], {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (error) {
     throw wranglerFailure(args, error as WranglerError);
   }
@@ -35,20 +39,28 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 /** What went wrong, in one line with the fix: wrangler's own message is dozens of lines. */
 export function wranglerFailure(args: readonly string[], error: WranglerError): CliError {
   if (error.code === "ENOENT")
-    return new CliError("wrangler is not on the PATH: run the tool through npm (npm run keys -- …, npm run directory -- …)");
+    return new CliError(
+      "wrangler is not on the PATH: run the tool through npm (npm run keys -- …, npm run directory -- …)",
+    );
   if (error.signal) return new CliError(`interrupted (${error.signal})`, 128 + (constants.signals[error.signal] ?? 0));
   const output = `${error.stderr ?? ""}\n${error.stdout ?? ""}`.replace(ANSI, "");
   if (/CLOUDFLARE_API_TOKEN|not logged in|wrangler login|Authentication error|Invalid access token/i.test(output)) {
-    return new CliError("not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then run this again");
+    return new CliError(
+      "not logged in to Cloudflare: run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN), then run this again",
+    );
   }
   if (/No KV namespace ID found for binding/.test(output)) {
-    return new CliError("the Worker has not been deployed to this account yet: run `npm run deploy` first (it creates the KV namespaces)");
+    return new CliError(
+      "the Worker has not been deployed to this account yet: run `npm run deploy` first (it creates the KV namespaces)",
+    );
   }
   const reason =
     output.split("\n").find((line) => /✘|\[ERROR\]|Error:/.test(line)) ??
     output.split("\n").find((line) => line.trim() !== "") ??
     "no output";
-  return new CliError(`wrangler ${args.slice(0, 3).join(" ")} failed: ${reason.replace(/^.*?(✘ \[ERROR\]|Error:)\s*/, "").trim()}`);
+  return new CliError(
+    `wrangler ${args.slice(0, 3).join(" ")} failed: ${reason.replace(/^.*?(✘ \[ERROR\]|Error:)\s*/, "").trim()}`,
+  );
 }
 
 // Node dies at once on a signal nobody listens for, before `finally` could delete the

@@ -12,7 +12,10 @@ export interface BackoffOptions {
  * failed call (batch/step-retry.ts). Options are checked,
  * since a base over the cap would silently cap every delay at once.
  */
-export function backoff({ baseSeconds, maxSeconds }: BackoffOptions): (attempt: number, random?: () => number) => number {
+export function backoff({
+  baseSeconds,
+  maxSeconds,
+}: BackoffOptions): (attempt: number, random?: () => number) => number {
   if (!(baseSeconds >= 0 && maxSeconds >= baseSeconds)) {
     throw new RangeError(`backoff needs 0 <= baseSeconds <= maxSeconds (got ${baseSeconds} and ${maxSeconds})`);
   }

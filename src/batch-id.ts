@@ -16,7 +16,8 @@ export const batchIdSchema = z
   .meta(
     documented(
       OPENAPI_METADATA && {
-        description: "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
+        description:
+          "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
         example: "3e1cab3a-0527-4fea-987c-d486f470829c",
       },
     ),

@@ -25,7 +25,10 @@ export const nameList = <Name extends string>(known: readonly Name[], what: stri
       .filter(Boolean);
     const unknown = names.filter((name) => !isKnown(name));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: "custom", message: `names unknown ${what}(s) ${unknown.join(", ")}; known: ${known.join(", ")}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `names unknown ${what}(s) ${unknown.join(", ")}; known: ${known.join(", ")}`,
+      });
     }
     return names.filter(isKnown);
   });
@@ -84,7 +87,11 @@ const configSchema = z
     tier3: { limit: vars.TIER_3_LIMIT, windowSeconds: vars.TIER_3_WINDOW_SECONDS },
     tier4: { limit: vars.TIER_4_LIMIT, windowSeconds: vars.TIER_4_WINDOW_SECONDS },
     itemMaxAttempts: vars.ITEM_MAX_ATTEMPTS,
-    prices: { email: vars.CREDITS_PER_EMAIL, phone: vars.CREDITS_PER_PHONE, verification: vars.CREDITS_PER_VERIFICATION },
+    prices: {
+      email: vars.CREDITS_PER_EMAIL,
+      phone: vars.CREDITS_PER_PHONE,
+      verification: vars.CREDITS_PER_VERIFICATION,
+    },
     enrichment: {
       satisfiedConfidence: vars.ENRICHMENT_SATISFIED_CONFIDENCE,
       providerTimeoutMs: vars.PROVIDER_TIMEOUT_MS,
@@ -117,7 +124,9 @@ const parseConfig = (env: Env): Config => parseVars(configSchema, env);
 export function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
   const result = schema.safeParse(env);
   if (!result.success) {
-    throw new Error(result.error.issues.map((issue) => `config var ${issue.path.join(".")} ${issue.message}`).join("; "));
+    throw new Error(
+      result.error.issues.map((issue) => `config var ${issue.path.join(".")} ${issue.message}`).join("; "),
+    );
   }
   return result.data;
 }

@@ -15,8 +15,15 @@ export class DeliberateFault extends Error {
 }
 
 /** Logs a failure by its type and message (never its stack); ours never carry personal data. A DeliberateFault is a warning. */
-export function logError(event: string, error: unknown, fields: LogFields = {}, level: "warn" | "error" = "error"): void {
+export function logError(
+  event: string,
+  error: unknown,
+  fields: LogFields = {},
+  level: "warn" | "error" = "error",
+): void {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
-  console[error instanceof DeliberateFault ? "warn" : level](JSON.stringify({ event, error: name, message, ...fields }));
+  console[error instanceof DeliberateFault ? "warn" : level](
+    JSON.stringify({ event, error: name, message, ...fields }),
+  );
 }

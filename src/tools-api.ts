@@ -7,7 +7,13 @@
 // The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
 export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/event-plan";
 export type { DirectoryEntry } from "./enrichment/directory";
-export { DIRECTORY_COLUMNS, directoryRecords, directoryWrites, type Rejection, toDirectoryEntry } from "./enrichment/directory-import";
+export {
+  DIRECTORY_COLUMNS,
+  directoryRecords,
+  directoryWrites,
+  type Rejection,
+  toDirectoryEntry,
+} from "./enrichment/directory-import";
 export type { Environment } from "./environment";
 export { JURISDICTIONS, type Jurisdiction } from "./jurisdiction";
 export {

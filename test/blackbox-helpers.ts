@@ -22,11 +22,18 @@ export interface BatchClient {
 }
 
 /** A client for the batch API of `server` in `key`'s environment; `onResponse` sees every response. */
-export function batchClient(server: LocalServer, key: ServerKey, onResponse: (response: Response) => void = () => {}): BatchClient {
+export function batchClient(
+  server: LocalServer,
+  key: ServerKey,
+  onResponse: (response: Response) => void = () => {},
+): BatchClient {
   const batches = `/v2/${key.environment}/person/contact-info`;
   // server.url is read per call: a restart may move the server to another port.
   const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${server.url}${path}`, { ...init, headers: { ...init.headers, "x-api-key": key.key } });
+    const response = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { ...init.headers, "x-api-key": key.key },
+    });
     onResponse(response);
     return response;
   };
@@ -47,7 +54,11 @@ export function batchClient(server: LocalServer, key: ServerKey, onResponse: (re
   return {
     call,
     async submit(body) {
-      const response = await call(batches, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const response = await call(batches, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(response.status).toBe(202);
       return (await response.json<{ batchId: string }>()).batchId;
     },

@@ -26,14 +26,21 @@ export { until };
  * every later test.)
  */
 export function envWith(overrides: Record<string, unknown>): Env {
-  return new Proxy(env, { get: (target, key) => (key in overrides ? overrides[key as string] : Reflect.get(target, key)) });
+  return new Proxy(env, {
+    get: (target, key) => (key in overrides ? overrides[key as string] : Reflect.get(target, key)),
+  });
 }
 
 const owners = new Map<string, BatchOwner>();
 
 /** A fresh key for a fresh customer, written to the real local KV the Worker reads. */
 export async function createKey(
-  options: { environment?: Environment; customerId?: string; rateLimits?: RateLimitOverrides; jurisdiction?: Jurisdiction } = {},
+  options: {
+    environment?: Environment;
+    customerId?: string;
+    rateLimits?: RateLimitOverrides;
+    jurisdiction?: Jurisdiction;
+  } = {},
 ) {
   const { key, hash, record } = await issueApiKey({
     customerId: options.customerId ?? `cus_${crypto.randomUUID()}`,
@@ -113,7 +120,11 @@ export async function waitForCompletion(key: string, batchId: string, timeoutMs 
 }
 
 /** Every page of the batch's items through the API, following nextCursor with `limit` items a page. */
-export async function readPages(key: string, batchId: string, query: { limit: number; status?: string }): Promise<StatusBody[]> {
+export async function readPages(
+  key: string,
+  batchId: string,
+  query: { limit: number; status?: string },
+): Promise<StatusBody[]> {
   const pages: StatusBody[] = [];
   let cursor: string | null = null;
   do {
@@ -158,7 +169,11 @@ export async function drainSubmittedBatches(timeoutMs = 60_000): Promise<void> {
   await Promise.all(
     pending.map(async ([batchId, key]) => {
       if ((await untilSettled(key, batchId, timeoutMs)) === null) return;
-      await until(() => lastLineLogged.has(batchId), { what: `batch ${batchId}'s last log line`, timeoutMs: 5_000, intervalMs: 10 });
+      await until(() => lastLineLogged.has(batchId), {
+        what: `batch ${batchId}'s last log line`,
+        timeoutMs: 5_000,
+        intervalMs: 10,
+      });
     }),
   );
 }
@@ -209,7 +224,9 @@ export async function createStoredBatch(items: PersonInput[], owner?: Awaited<Re
   return { key, record, id, messages };
 }
 
-export const worker = entry as ExportedHandler<Env, ItemMessage> & { queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]> };
+export const worker = entry as ExportedHandler<Env, ItemMessage> & {
+  queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]>;
+};
 
 /** Hands `messages` to the Worker's queue handler as one delivery from `queue`. */
 export async function deliver(queue: string, messages: ItemMessage[], attempts = 1, workerEnv: Env = env) {
@@ -231,7 +248,11 @@ export const newBatch = (customerId: string, size: number): NewBatch => ({
   fields: ["email", "phone"],
   createdAt: new Date().toISOString(),
   statusUrl: "https://api.test/status",
-  items: Array.from({ length: size }, (_, i) => ({ input: person({ firstName: `P${i}` }), externalId: null, error: null })),
+  items: Array.from({ length: size }, (_, i) => ({
+    input: person({ firstName: `P${i}` }),
+    externalId: null,
+    error: null,
+  })),
   leaders: Array.from({ length: size }, () => null),
   stagedItems: 0,
 });
@@ -240,7 +261,9 @@ export const newBatch = (customerId: string, size: number): NewBatch => ({
 export const batchProgress = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) =>
     state.storage.sql
-      .exec<{ next_enqueue_index: number; enqueue_failures: number }>("SELECT next_enqueue_index, enqueue_failures FROM batch")
+      .exec<{ next_enqueue_index: number; enqueue_failures: number }>(
+        "SELECT next_enqueue_index, enqueue_failures FROM batch",
+      )
       .one(),
   );
 
@@ -264,12 +287,18 @@ export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Pr
 /** A message of one item, as the fan-out would send it (tests deliver items one by one, or in any grouping). */
 export function itemMessage(batchId: string, index: number, input: PersonInput): ItemMessage {
   const person = normalizePerson(input);
-  return { batchId, environment: "test", fields: ["email", "phone"], items: [{ index, person, personKey: personKey(person) }] };
+  return {
+    batchId,
+    environment: "test",
+    fields: ["email", "phone"],
+    items: [{ index, person, personKey: personKey(person) }],
+  };
 }
 
 /** The item message a sendBatch request carries: sent as its JSON text (item-message.ts). */
 export function sentMessage(request: MessageSendRequest): ItemMessage {
-  if (request.contentType !== "text" || typeof request.body !== "string") throw new Error("item messages are sent as JSON text");
+  if (request.contentType !== "text" || typeof request.body !== "string")
+    throw new Error("item messages are sent as JSON text");
   return JSON.parse(request.body) as ItemMessage;
 }
 
@@ -286,7 +315,9 @@ export const sentItems = (calls: readonly (readonly [Iterable<MessageSendRequest
  * Fault injection around the real item queue binding, shared by every object in
  * this isolate: `vi.restoreAllMocks()` (or the spy's mockRestore) puts it back.
  */
-export function faultyItemQueue(sendBatch: (real: Queue["sendBatch"], messages: Iterable<MessageSendRequest>) => Promise<unknown>) {
+export function faultyItemQueue(
+  sendBatch: (real: Queue["sendBatch"], messages: Iterable<MessageSendRequest>) => Promise<unknown>,
+) {
   const real = env.ITEM_QUEUE.sendBatch.bind(env.ITEM_QUEUE);
   return vi
     .spyOn(env.ITEM_QUEUE, "sendBatch")

@@ -31,7 +31,9 @@ export class FloorBatch extends DurableObject<FloorEnv> {
   async create(items: unknown[], { send = false } = {}): Promise<number> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
-      sql.exec("CREATE TABLE items (item_index INTEGER PRIMARY KEY, input TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending')");
+      sql.exec(
+        "CREATE TABLE items (item_index INTEGER PRIMARY KEY, input TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending')",
+      );
       items.forEach((item, index) => {
         sql.exec("INSERT INTO items (item_index, input) VALUES (?, ?)", index, JSON.stringify(item));
       });
@@ -70,7 +72,9 @@ export class FloorAccount extends DurableObject<FloorEnv> {
 
   /** The batch's part of a status read, for /read: one row read, and a page of `bytes` ASCII characters kept in memory. */
   read(bytes: number): { row: { id: string; items: number } | null; page: string } {
-    const row = this.ctx.storage.sql.exec<{ id: string; items: number }>("SELECT id, items FROM batches LIMIT 1").toArray()[0] ?? null;
+    const row =
+      this.ctx.storage.sql.exec<{ id: string; items: number }>("SELECT id, items FROM batches LIMIT 1").toArray()[0] ??
+      null;
     let page = this.#pages.get(bytes);
     if (page === undefined) {
       page = JSON.stringify("x".repeat(Math.max(0, bytes - 2)));
@@ -98,7 +102,10 @@ export default {
     const { pathname } = url;
     if (request.method === "GET" && pathname === "/read") {
       const bytes = Number(url.searchParams.get("bytes") ?? 0);
-      const [, { page }] = await Promise.all([env.COUNTERS.getByName("customer").count(), env.ACCOUNTS.getByName("account").read(bytes)]);
+      const [, { page }] = await Promise.all([
+        env.COUNTERS.getByName("customer").count(),
+        env.ACCOUNTS.getByName("account").read(bytes),
+      ]);
       return new Response(page, { headers: { "content-type": "application/json" } });
     }
     if (request.method !== "POST" || (pathname !== "/submit" && pathname !== "/submit-and-send")) {

@@ -34,6 +34,12 @@ export default {
       }),
     );
     const ms = performance.now() - started;
-    return Response.json({ calls, callers, ms: Math.round(ms), callsPerSecond: Math.round((calls / ms) * 1000), granted });
+    return Response.json({
+      calls,
+      callers,
+      ms: Math.round(ms),
+      callsPerSecond: Math.round((calls / ms) * 1000),
+      granted,
+    });
   },
 } satisfies ExportedHandler<BenchEnv>;

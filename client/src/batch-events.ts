@@ -28,7 +28,10 @@ function isCounters(value: unknown): value is StreamedCounters {
   if (typeof value !== "object" || value === null) return false;
   const { status, totalItems, completedItems, failedItems } = value as Record<string, unknown>;
   return (
-    typeof status === "string" && typeof totalItems === "number" && typeof completedItems === "number" && typeof failedItems === "number"
+    typeof status === "string" &&
+    typeof totalItems === "number" &&
+    typeof completedItems === "number" &&
+    typeof failedItems === "number"
   );
 }
 

@@ -88,7 +88,10 @@ export interface Client {
    */
   waitForBatch(id: string, options?: WaitOptions): Promise<BatchSummary>;
   /** Every item of the batch (or those with `status`), in submission order, page after page. */
-  items(id: string, options?: { status?: ItemStatusFilter; signal?: AbortSignal }): AsyncGenerator<BatchItem, void, undefined>;
+  items(
+    id: string,
+    options?: { status?: ItemStatusFilter; signal?: AbortSignal },
+  ): AsyncGenerator<BatchItem, void, undefined>;
 }
 
 const BATCHES = "/v2/{environment}/person/contact-info";
@@ -115,7 +118,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 function askedToWait(error: ProblemError): number | undefined {
   const { response, problem } = error;
   const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
-  if (response.status === 429) return retryAfter ?? parseRateLimit(response.headers.get("RateLimit"))?.resetSeconds ?? 1;
+  if (response.status === 429)
+    return retryAfter ?? parseRateLimit(response.headers.get("RateLimit"))?.resetSeconds ?? 1;
   if (response.status === 409 && problem.code === "idempotency_in_progress") return retryAfter ?? 1;
   return undefined;
 }
@@ -148,7 +152,10 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const page = (id: string, { limit, cursor, status, signal }: PageOptions) =>
-    send(() => api.GET(BATCH, { params: { path: { environment, id }, query: { limit, cursor, status } }, signal }), signal);
+    send(
+      () => api.GET(BATCH, { params: { path: { environment, id }, query: { limit, cursor, status } }, signal }),
+      signal,
+    );
 
   return {
     environment,
@@ -156,13 +163,20 @@ export function createClient(options: ClientOptions): Client {
       const { data, response } = await send(
         () =>
           api.POST(BATCHES, {
-            params: { path: { environment }, header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } },
+            params: {
+              path: { environment },
+              header: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey },
+            },
             body: { items, fields, webhookUrl, webhookEvents, maxCredits },
             signal,
           }),
         signal,
       );
-      return { ...data, location: response.headers.get("Location"), replayed: response.headers.get("Idempotent-Replayed") === "true" };
+      return {
+        ...data,
+        location: response.headers.get("Location"),
+        replayed: response.headers.get("Idempotent-Replayed") === "true",
+      };
     },
     async estimate(items, { fields, maxCredits, signal } = {}) {
       const { data } = await send(

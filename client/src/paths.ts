@@ -18,5 +18,7 @@ export type SubmitItem = SubmitRequest["items"][number];
 export type Field = NonNullable<SubmitRequest["fields"]>[number];
 export type WebhookEvent = NonNullable<SubmitRequest["webhookEvents"]>[number];
 export type Environment = operations["submitContactInfoBatch"]["parameters"]["path"]["environment"];
-export type ItemStatusFilter = NonNullable<NonNullable<operations["getContactInfoBatch"]["parameters"]["query"]>["status"]>;
+export type ItemStatusFilter = NonNullable<
+  NonNullable<operations["getContactInfoBatch"]["parameters"]["query"]>["status"]
+>;
 export type RateLimitInfo = operations["getRateLimits"]["responses"][200]["content"]["application/json"][number];

@@ -5,7 +5,10 @@
 import createClient from "openapi-fetch";
 import type { paths } from "../src/schema";
 
-const api = createClient<paths>({ baseUrl: "http://127.0.0.1:8787", headers: { "x-api-key": "ck_test_localdevelopmentkey0000000000000" } });
+const api = createClient<paths>({
+  baseUrl: "http://127.0.0.1:8787",
+  headers: { "x-api-key": "ck_test_localdevelopmentkey0000000000000" },
+});
 
 export async function firstPage(id: string): Promise<number> {
   const { data, error } = await api.GET("/v2/{environment}/person/contact-info/{id}", {

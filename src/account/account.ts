@@ -12,7 +12,15 @@ import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage"
 import { daysOf, type UsageRange } from "./usage-query";
 import type { BatchList, UsageReport } from "./views";
 
-type DayRow = { day: string; items: number; found: number; not_found: number; failed: number; from_cache: number; credits: number };
+type DayRow = {
+  day: string;
+  items: number;
+  found: number;
+  not_found: number;
+  failed: number;
+  from_cache: number;
+  credits: number;
+};
 type SourceRow = { day: string; source: string; calls: number; found: number };
 
 /**
@@ -45,7 +53,8 @@ export class Account extends DurableObject<Env> {
       if (batch.deletedAt === null && !batch.expiredAt) privacy.indexPeople(this.#sql, batch.id, people);
       else privacy.unindexBatch(this.#sql, batch.id);
       const applied =
-        this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]?.reported_seq ?? 0;
+        this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
+          ?.reported_seq ?? 0;
       const byDay = new Map<string, UsageCounters>();
       for (const entry of entries.filter(({ seq }) => seq > applied)) {
         const day = byDay.get(entry.day) ?? emptyUsage();
@@ -108,7 +117,11 @@ export class Account extends DurableObject<Env> {
   /** Usage per UTC day in the range, every day listed, and the totals. */
   usage(range: UsageRange): UsageReport {
     const days = new Map(daysOf(range).map((day) => [day, emptyUsage()]));
-    for (const row of this.#sql.exec<DayRow>("SELECT * FROM usage_days WHERE day BETWEEN ? AND ?", range.from, range.to)) {
+    for (const row of this.#sql.exec<DayRow>(
+      "SELECT * FROM usage_days WHERE day BETWEEN ? AND ?",
+      range.from,
+      range.to,
+    )) {
       addUsage(days.get(row.day) ?? emptyUsage(), {
         items: row.items,
         found: row.found,
@@ -119,7 +132,11 @@ export class Account extends DurableObject<Env> {
         sources: {},
       });
     }
-    for (const row of this.#sql.exec<SourceRow>("SELECT * FROM usage_sources WHERE day BETWEEN ? AND ?", range.from, range.to)) {
+    for (const row of this.#sql.exec<SourceRow>(
+      "SELECT * FROM usage_sources WHERE day BETWEEN ? AND ?",
+      range.from,
+      range.to,
+    )) {
       const day = days.get(row.day);
       if (day) day.sources[row.source] = { calls: row.calls, found: row.found };
     }

@@ -39,7 +39,9 @@ export function holders(sql: SqlStorage, keys: readonly string[]): { batchIds: s
     )
     .toArray();
   const unindexed = sql
-    .exec<{ id: string }>("SELECT id FROM batches INDEXED BY batches_unindexed WHERE people_complete = 0 AND deleted_at IS NULL")
+    .exec<{ id: string }>(
+      "SELECT id FROM batches INDEXED BY batches_unindexed WHERE people_complete = 0 AND deleted_at IS NULL",
+    )
     .toArray();
   return {
     batchIds: [...new Set([...rows.map((row) => row.batch_id), ...unindexed.map((row) => row.id)])],
@@ -48,7 +50,12 @@ export function holders(sql: SqlStorage, keys: readonly string[]): { batchIds: s
 }
 
 /** Stores the receipt and forgets where the person was; suppresses them unless told not to. */
-export function saveErasure(sql: SqlStorage, receipt: ErasureReceipt, keys: readonly string[], suppress: boolean): void {
+export function saveErasure(
+  sql: SqlStorage,
+  receipt: ErasureReceipt,
+  keys: readonly string[],
+  suppress: boolean,
+): void {
   sql.exec(
     "INSERT INTO erasures (id, erased_at, items, batches) VALUES (?, ?, ?, ?)",
     receipt.id,
@@ -88,11 +95,17 @@ export const hasUnkeyedSuppressions = (sql: SqlStorage): boolean =>
  * then matches as before, and no stored key can be reversed.
  */
 export async function keyUnkeyedSuppressions(storage: DurableObjectStorage, hasher: PersonHasher): Promise<void> {
-  const rows = storage.sql.exec<{ key: string; created_at: string }>("SELECT key, created_at FROM suppressions_unkeyed").toArray();
+  const rows = storage.sql
+    .exec<{ key: string; created_at: string }>("SELECT key, created_at FROM suppressions_unkeyed")
+    .toArray();
   const keyed = await hasher.rekey(rows.map((row) => row.key));
   storage.transactionSync(() => {
     for (const [index, row] of rows.entries()) {
-      storage.sql.exec("INSERT INTO suppressions (key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING", keyed[index]!, row.created_at);
+      storage.sql.exec(
+        "INSERT INTO suppressions (key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        keyed[index]!,
+        row.created_at,
+      );
     }
     storage.sql.exec("DELETE FROM suppressions_unkeyed");
   });

@@ -16,7 +16,11 @@ export interface BatchReport {
    * The batch as it is now (its counters only grow), when it was deleted or retention emptied it, and
    * whether all its items are in the person index with this report (the last two absent from older deploys).
    */
-  batch: Omit<BatchSummary, "status"> & { deletedAt: string | null; expiredAt?: string | null; peopleComplete?: boolean };
+  batch: Omit<BatchSummary, "status"> & {
+    deletedAt: string | null;
+    expiredAt?: string | null;
+    peopleComplete?: boolean;
+  };
   /** The batch's outbox rows not yet acknowledged, in seq order; the account applies each seq once. */
   entries: OutboxEntry[];
   /** The next of the batch's items for the person index (privacy-store.ts), hashed; absent once all were sent. */

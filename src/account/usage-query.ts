@@ -24,16 +24,22 @@ const day = z
   );
 
 export const usageQuerySchema = z.strictObject({
-  from: day
-    .optional()
-    .meta(
-      documented(OPENAPI_METADATA && { description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.", example: "2026-11-01" }),
+  from: day.optional().meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.",
+        example: "2026-11-01",
+      },
     ),
-  to: day
-    .optional()
-    .meta(
-      documented(OPENAPI_METADATA && { description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).", example: "2026-11-30" }),
+  ),
+  to: day.optional().meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).",
+        example: "2026-11-30",
+      },
     ),
+  ),
 });
 
 export interface UsageRange {
@@ -54,7 +60,8 @@ export function parseUsageQuery(query: Record<string, string>, now: number): Usa
   const to = asked.to ?? utcDay(now);
   const from = asked.from ?? utcDay(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS);
   const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
-  if (days < 1) throw badRequest("invalid_query", "from must not be after to.", [{ path: "from", message: "is after to" }]);
+  if (days < 1)
+    throw badRequest("invalid_query", "from must not be after to.", [{ path: "from", message: "is after to" }]);
   if (days > MAX_USAGE_DAYS) {
     throw badRequest("invalid_query", `A usage report covers at most ${MAX_USAGE_DAYS} days; this range has ${days}.`, [
       { path: "from", message: `more than ${MAX_USAGE_DAYS} days before to` },

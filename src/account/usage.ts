@@ -9,21 +9,29 @@ const count = z.number().int().nonnegative();
 
 const sourceUsageSchema = z.object({
   calls: count.meta(
-    documented(OPENAPI_METADATA && { description: "Items for which this source was asked (its outcome was not skipped)." }),
+    documented(
+      OPENAPI_METADATA && { description: "Items for which this source was asked (its outcome was not skipped)." },
+    ),
   ),
   found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
 });
 
 export const usageCountersSchema = z.object({
-  items: count.meta(documented(OPENAPI_METADATA && { description: "Items that finished: completed or failed, each counted once." })),
+  items: count.meta(
+    documented(OPENAPI_METADATA && { description: "Items that finished: completed or failed, each counted once." }),
+  ),
   found: count,
   notFound: count,
   failed: count,
   fromCache: count,
   credits: count.meta(
-    documented(OPENAPI_METADATA && { description: "Credits charged for the items that finished (see each item's credits)." }),
+    documented(
+      OPENAPI_METADATA && { description: "Credits charged for the items that finished (see each item's credits)." },
+    ),
   ),
-  sources: z.record(z.string(), sourceUsageSchema).meta(documented(OPENAPI_METADATA && { description: "Per data source, by name." })),
+  sources: z
+    .record(z.string(), sourceUsageSchema)
+    .meta(documented(OPENAPI_METADATA && { description: "Per data source, by name." })),
 });
 
 export type UsageCounters = z.infer<typeof usageCountersSchema>;
@@ -39,9 +47,18 @@ export const usageDeltaSchema = z.object({
   sources: z.record(z.string(), sourceUsageSchema).default({}),
 });
 
-export const emptyUsage = (): UsageCounters => ({ items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, sources: {} });
+export const emptyUsage = (): UsageCounters => ({
+  items: 0,
+  found: 0,
+  notFound: 0,
+  failed: 0,
+  fromCache: 0,
+  credits: 0,
+  sources: {},
+});
 
-export const isEmptyUsage = (usage: UsageCounters): boolean => usage.items === 0 && Object.keys(usage.sources).length === 0;
+export const isEmptyUsage = (usage: UsageCounters): boolean =>
+  usage.items === 0 && Object.keys(usage.sources).length === 0;
 
 /**
  * Adds `changed` items that finished with `outcome` (the item and the followers

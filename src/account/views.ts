@@ -10,7 +10,10 @@ export const batchListSchema = /* @__PURE__ */ once(() =>
   z
     .object({
       batches: z.array(batchSummarySchema().meta({ id: "BatchSummary" })).meta({ description: "Newest first." }),
-      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
     })
     .meta({ id: "BatchList" }),
 );
@@ -21,7 +24,9 @@ export const usageReportSchema = /* @__PURE__ */ once(() => {
     .object({
       from: z.iso.date(),
       to: z.iso.date(),
-      days: z.array(usageDaySchema).meta({ description: "Every UTC day from `from` to `to`, oldest first; days without use count 0." }),
+      days: z
+        .array(usageDaySchema)
+        .meta({ description: "Every UTC day from `from` to `to`, oldest first; days without use count 0." }),
       totals: usageCountersSchema.meta({ id: "UsageCounters" }),
     })
     .meta({ id: "UsageReport" });

@@ -21,7 +21,11 @@ const MAX_STEPS_PER_ALARM = 8;
  * armed for it. `readRow`: the batch row, if the batch exists; `noRow`: what to do
  * when it does not (staged chunks whose `create` never came).
  */
-export async function advance(parts: BatchParts, readRow: () => BatchRow | undefined, noRow: () => Promise<void>): Promise<void> {
+export async function advance(
+  parts: BatchParts,
+  readRow: () => BatchRow | undefined,
+  noRow: () => Promise<void>,
+): Promise<void> {
   const { env, storage } = parts;
   const config = readConfig(env);
   for (let turn = 0; turn < MAX_STEPS_PER_ALARM; turn++) {
@@ -51,7 +55,9 @@ async function takeStep(
     case "purge_cache":
       return purgeStep(storage, parts.cache, parts.cacheWrites, row.id);
     case "fan_out":
-      return enqueueing(storage, row, () => fanOut(fanOutTarget(parts, config), row, fanOutRoom(row.in_flight, config)));
+      return enqueueing(storage, row, () =>
+        fanOut(fanOutTarget(parts, config), row, fanOutRoom(row.in_flight, config)),
+      );
     case "redrive":
       return enqueueing(storage, row, () => redrive(fanOutTarget(parts, config), row, config.redriveAfterSeconds));
     case "time_out_items":

@@ -82,7 +82,13 @@ export function readStatusRow(sql: SqlStorage): StatusRow | undefined {
   return sql.exec<StatusRow>(STATUS_ROW).toArray()[0];
 }
 
-export function insertBatchRow(sql: SqlStorage, batch: NewBatch, total: number, failed: number, completedAt: string | null): void {
+export function insertBatchRow(
+  sql: SqlStorage,
+  batch: NewBatch,
+  total: number,
+  failed: number,
+  completedAt: string | null,
+): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
                         status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks)
@@ -120,7 +126,8 @@ export function addFinished(
   finishedAt: string,
 ): string | null {
   if (completed + failed === 0) return null;
-  const completedAt = row.completed_items + row.failed_items + completed + failed >= row.total_items ? finishedAt : null;
+  const completedAt =
+    row.completed_items + row.failed_items + completed + failed >= row.total_items ? finishedAt : null;
   sql.exec(
     "UPDATE batch SET completed_items = completed_items + ?, failed_items = failed_items + ?, credits_charged = credits_charged + ?, completed_at = ?",
     completed,
@@ -134,7 +141,12 @@ export function addFinished(
 export const summary = (row: StatusRow): BatchSummary => summaryOf(row);
 
 /** The summary of a batch just inserted (insertBatchRow), without reading it back. */
-export const newBatchSummary = (batch: NewBatch, total: number, failed: number, completedAt: string | null): BatchSummary =>
+export const newBatchSummary = (
+  batch: NewBatch,
+  total: number,
+  failed: number,
+  completedAt: string | null,
+): BatchSummary =>
   summaryOf({
     id: batch.id,
     total_items: total,
@@ -148,5 +160,10 @@ export const newBatchSummary = (batch: NewBatch, total: number, failed: number, 
 
 export function webhookView(row: StatusRow): WebhookView | null {
   if (!row.webhook_url || !row.webhook_state) return null;
-  return { url: row.webhook_url, state: row.webhook_state, attempts: row.webhook_attempts, lastStatus: row.webhook_last_status };
+  return {
+    url: row.webhook_url,
+    state: row.webhook_state,
+    attempts: row.webhook_attempts,
+    lastStatus: row.webhook_last_status,
+  };
 }

@@ -54,7 +54,10 @@ export async function cacheKeysToErase(
 /** Saves the keys to purge; within the erase's transaction. */
 export function savePurge(sql: SqlStorage, keys: readonly string[]): void {
   for (let start = 0; start < keys.length; start += KEYS_PER_INSERT) {
-    sql.exec("INSERT INTO cache_purge (key) SELECT value FROM json_each(?)", JSON.stringify(keys.slice(start, start + KEYS_PER_INSERT)));
+    sql.exec(
+      "INSERT INTO cache_purge (key) SELECT value FROM json_each(?)",
+      JSON.stringify(keys.slice(start, start + KEYS_PER_INSERT)),
+    );
   }
 }
 
@@ -64,7 +67,12 @@ export function savePurge(sql: SqlStorage, keys: readonly string[]): void {
  * keys hash the people). True when none is left; false when it armed the alarm
  * to go on in a new run (or, after a failure, later).
  */
-export async function purgeStep(storage: DurableObjectStorage, cache: ResultCache, writes: CacheWrites, batchId: string): Promise<boolean> {
+export async function purgeStep(
+  storage: DurableObjectStorage,
+  cache: ResultCache,
+  writes: CacheWrites,
+  batchId: string,
+): Promise<boolean> {
   await writes.settled();
   const rows = storage.sql
     .exec<{ id: number; key: string }>("SELECT rowid AS id, key FROM cache_purge LIMIT ?", PURGE_KEYS_PER_RUN)
@@ -75,7 +83,10 @@ export async function purgeStep(storage: DurableObjectStorage, cache: ResultCach
       await Promise.all(chunk.map(({ key }) => cache.delete(key)));
       const ids = JSON.stringify(chunk.map(({ id }) => id));
       storage.transactionSync(() => {
-        storage.sql.exec(`UPDATE cache_purge SET key = ${zeroed("key")} WHERE rowid IN (SELECT value FROM json_each(?))`, ids);
+        storage.sql.exec(
+          `UPDATE cache_purge SET key = ${zeroed("key")} WHERE rowid IN (SELECT value FROM json_each(?))`,
+          ids,
+        );
         storage.sql.exec("DELETE FROM cache_purge WHERE rowid IN (SELECT value FROM json_each(?))", ids);
       });
     }

@@ -1,6 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
-import type { CreatedBatch, ItemDeferral, ItemOutcome, NewBatch, StagedItems, StatusRead } from "../contact-info/batch-contract";
+import type {
+  CreatedBatch,
+  ItemDeferral,
+  ItemOutcome,
+  NewBatch,
+  StagedItems,
+  StatusRead,
+} from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
@@ -174,7 +181,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     const row = this.#ownedRow(owner);
     if (!row) return null;
-    const deletedAt = eraseBatch(this.ctx.storage, row.deleted_at === null ? await cacheKeysToErase(this.env, this.#sql, row) : []);
+    const deletedAt = eraseBatch(
+      this.ctx.storage,
+      row.deleted_at === null ? await cacheKeysToErase(this.env, this.#sql, row) : [],
+    );
     this.#parts.pages.clear();
     this.#parts.events.notify();
     log("batch_deleted", { batchId: requireBatchRow(this.#sql).id, environment: owner.environment });
@@ -205,7 +215,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return row ? itemDeliveryEvent(this.#sql, row, seq) : null;
   }
 
-  recordItemDeliveryAttempt(seq: number, attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+  recordItemDeliveryAttempt(
+    seq: number,
+    attempt: { status: number | null; state: "queued" | "delivered" | "failed" },
+  ): void {
     saveItemDeliveryAttempt(this.#sql, seq, attempt);
   }
 

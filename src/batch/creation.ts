@@ -37,7 +37,12 @@ export interface StoredBatch {
  * the account in one transaction, after checking the staged chunks are all there.
  * `sentAtCreation`: how many leading items `create` sends itself.
  */
-export function storeNewBatch(storage: DurableObjectStorage, hasSchema: boolean, batch: NewBatch, sentAtCreation: number): StoredBatch {
+export function storeNewBatch(
+  storage: DurableObjectStorage,
+  hasSchema: boolean,
+  batch: NewBatch,
+  sentAtCreation: number,
+): StoredBatch {
   const sql = storage.sql;
   const total = batch.stagedItems + batch.items.length;
   let failed = batch.items.filter((item) => item.error !== null).length;

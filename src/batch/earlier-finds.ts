@@ -32,7 +32,9 @@ export function keepEarlierFinds(sql: SqlStorage, deferrals: readonly ItemDeferr
   const earlier = readEarlierFinds(sql, finds);
   sql.exec(
     `UPDATE items SET found_earlier = f.value ->> 1 FROM jsonb_each(?) AS f WHERE items.idx = f.value ->> 0 AND +items.status = 'pending'`,
-    JSON.stringify(finds.map(({ index, found }) => [index, JSON.stringify(mergeContacts(earlier.get(index) ?? NOTHING, found))])),
+    JSON.stringify(
+      finds.map(({ index, found }) => [index, JSON.stringify(mergeContacts(earlier.get(index) ?? NOTHING, found))]),
+    ),
   );
 }
 
@@ -41,7 +43,9 @@ export function withEarlierFinds(sql: SqlStorage, outcomes: readonly ItemOutcome
   // One look at the partial index items_with_earlier_finds: almost always empty.
   if (sql.exec("SELECT 1 FROM items WHERE found_earlier IS NOT NULL LIMIT 1").toArray().length === 0) return outcomes;
   const earlier = readEarlierFinds(sql, outcomes);
-  return earlier.size === 0 ? outcomes : outcomes.map((outcome) => endWithEarlierFinds(outcome, earlier.get(outcome.index) ?? NOTHING));
+  return earlier.size === 0
+    ? outcomes
+    : outcomes.map((outcome) => endWithEarlierFinds(outcome, earlier.get(outcome.index) ?? NOTHING));
 }
 
 /**

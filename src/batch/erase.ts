@@ -1,7 +1,13 @@
 import { emptyUsage } from "../account/usage";
 import { jurisdictionOfBatch } from "../batch-id";
 import { savePurge } from "./cache-purge";
-import { type MessageItem, type PersonItem, STORED_PERSON_COLUMNS, type StoredPerson, storedPersonItem } from "./item-message";
+import {
+  type MessageItem,
+  type PersonItem,
+  STORED_PERSON_COLUMNS,
+  type StoredPerson,
+  storedPersonItem,
+} from "./item-message";
 import { appendOutbox } from "./outbox";
 import { deleteItems, zeroed } from "./scrub";
 
@@ -16,19 +22,24 @@ import { deleteItems, zeroed } from "./scrub";
  */
 export function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly string[]): string {
   return storage.transactionSync(() => {
-    const { deleted_at: deletedAt } = storage.sql.exec<{ deleted_at: string | null }>("SELECT deleted_at FROM batch").one();
+    const { deleted_at: deletedAt } = storage.sql
+      .exec<{ deleted_at: string | null }>("SELECT deleted_at FROM batch")
+      .one();
     if (deletedAt !== null) return deletedAt;
     const now = new Date().toISOString();
     savePurge(storage.sql, cacheKeys);
     deleteItems(storage);
-    storage.sql.exec(`UPDATE batch SET webhook_url = ${zeroed("webhook_url")}, webhook_secret = ${zeroed("webhook_secret")}`);
+    storage.sql.exec(
+      `UPDATE batch SET webhook_url = ${zeroed("webhook_url")}, webhook_secret = ${zeroed("webhook_secret")}`,
+    );
     storage.sql.exec("UPDATE batch SET deleted_at = ?, webhook_url = NULL, webhook_secret = NULL", now);
     appendOutbox(storage.sql, now, emptyUsage(), { register: true });
     return now;
   });
 }
 
-export const PENDING_AMONG = "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'";
+export const PENDING_AMONG =
+  "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'";
 
 /** Of `indexes`, the items still pending: one search of items_by_status each. */
 export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): number[] {

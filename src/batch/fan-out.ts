@@ -34,7 +34,11 @@ const MAX_SENDS_PER_ALARM = 20;
  * at once in the next run; when the queue failed, after a backoff that grows
  * with the failures so far. False in both cases.
  */
-export async function enqueueing(storage: DurableObjectStorage, row: BatchRow, work: () => Promise<boolean>): Promise<boolean> {
+export async function enqueueing(
+  storage: DurableObjectStorage,
+  row: BatchRow,
+  work: () => Promise<boolean>,
+): Promise<boolean> {
   try {
     if (await work()) return true;
     await storage.setAlarm(Date.now());
@@ -83,7 +87,12 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: n
         : messageItemSchema.parse({ index, input: item.input }),
     );
   });
-  const shared = { batchId: batch.id, customerId: batch.customerId, environment: batch.environment, fields: batch.fields };
+  const shared = {
+    batchId: batch.id,
+    customerId: batch.customerId,
+    environment: batch.environment,
+    fields: batch.fields,
+  };
   await enqueue(target, shared, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
   if (rest) return;
   target.storage.sql.exec("UPDATE batch SET next_enqueue_index = total_items");
@@ -149,7 +158,9 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
       const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
       if (exhausted.length > 0) {
         failed += (
-          await target.settle(exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: itemErrors.messagesLost, sources: [] })))
+          await target.settle(
+            exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: itemErrors.messagesLost, sources: [] })),
+          )
         ).failed;
         if (target.isComplete()) return true;
       }
@@ -179,8 +190,13 @@ async function enqueue(
   const { messages, tooLarge } = packMessages(batch, queuedItems(batch.batchId, items));
   // Validation bounds every field, so this never happens; if it did, resending could never succeed.
   if (tooLarge.length > 0) {
-    logError("item_too_large", new Error("item message over the queue's size limit"), { batchId: batch.batchId, items: tooLarge.length });
-    await target.settle(tooLarge.map(({ index }) => ({ index, status: "failed", error: itemErrors.tooLargeToQueue, sources: [] })));
+    logError("item_too_large", new Error("item message over the queue's size limit"), {
+      batchId: batch.batchId,
+      items: tooLarge.length,
+    });
+    await target.settle(
+      tooLarge.map(({ index }) => ({ index, status: "failed", error: itemErrors.tooLargeToQueue, sources: [] })),
+    );
   }
   let sends = 0;
   for (const chunk of chunkForSend(messages)) {
@@ -208,7 +224,12 @@ function setNextEnqueueIndex(sql: SqlStorage, indexes: readonly number[]): void 
 
 /** What the batch's messages share, checked since the row may come from an older deploy. */
 const batchFields = (row: BatchRow): MessageBatchFields =>
-  messageBatchSchema.parse({ batchId: row.id, customerId: row.customer_id, environment: row.environment, fields: JSON.parse(row.fields) });
+  messageBatchSchema.parse({
+    batchId: row.id,
+    customerId: row.customer_id,
+    environment: row.environment,
+    fields: JSON.parse(row.fields),
+  });
 
 /** The items' message parts (storedPersonItem). */
 const storedItems = (items: StoredItem[]): MessageItem[] => items.map(storedPersonItem);

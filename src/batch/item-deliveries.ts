@@ -70,10 +70,16 @@ export async function sendItemDeliveries(
     )
     .toArray();
   const lost = (delivery: DeliveryRow) =>
-    delivery.state === "queued" && (delivery.attempts >= config.webhookMaxAttempts || delivery.enqueues >= MAX_WEBHOOK_ENQUEUES);
+    delivery.state === "queued" &&
+    (delivery.attempts >= config.webhookMaxAttempts || delivery.enqueues >= MAX_WEBHOOK_ENQUEUES);
   for (const delivery of due.filter(lost)) {
     failItemDelivery(storage.sql, delivery.seq);
-    log("webhook_abandoned", { batchId: row.id, delivery: delivery.seq, attempts: delivery.attempts, enqueues: delivery.enqueues });
+    log("webhook_abandoned", {
+      batchId: row.id,
+      delivery: delivery.seq,
+      attempts: delivery.attempts,
+      enqueues: delivery.enqueues,
+    });
   }
   const send = due.filter((delivery) => !lost(delivery));
   if (send.length === 0) return true;
@@ -92,7 +98,12 @@ export async function sendItemDeliveries(
     JSON.stringify(send.map(({ seq }) => seq)),
   );
   for (const delivery of send.filter(({ state }) => state === "queued")) {
-    log("webhook_redriven", { batchId: row.id, delivery: delivery.seq, attempts: delivery.attempts, enqueues: delivery.enqueues + 1 });
+    log("webhook_redriven", {
+      batchId: row.id,
+      delivery: delivery.seq,
+      attempts: delivery.attempts,
+      enqueues: delivery.enqueues + 1,
+    });
   }
   return true;
 }
@@ -101,7 +112,10 @@ export async function sendItemDeliveries(
 export function itemDeliveryEvent(sql: SqlStorage, row: BatchRow, seq: number): WebhookEvent | null {
   if (row.deleted_at !== null || row.expired_at !== null || !row.webhook_url || !row.webhook_secret) return null;
   const delivery = sql
-    .exec<{ items: string; finished_at: string }>("SELECT items, finished_at FROM item_deliveries WHERE seq = ? AND state = 'queued'", seq)
+    .exec<{ items: string; finished_at: string }>(
+      "SELECT items, finished_at FROM item_deliveries WHERE seq = ? AND state = 'queued'",
+      seq,
+    )
     .toArray()[0];
   if (!delivery) return null;
   const { items, count } = sql

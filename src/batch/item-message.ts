@@ -31,7 +31,13 @@ const personItemSchema = z.union([
 export type PersonItem = z.infer<typeof personItemSchema>;
 
 /** An item's row as the queue needs it (the columns the submission stored). */
-export type StoredPerson = { idx: number; input: string; person: string | null; person_key: string | null; hashes: string | null };
+export type StoredPerson = {
+  idx: number;
+  input: string;
+  person: string | null;
+  person_key: string | null;
+  hashes: string | null;
+};
 /** The columns a StoredPerson is read from. */
 export const STORED_PERSON_COLUMNS = "idx, input, person, person_key, hashes";
 
@@ -170,7 +176,8 @@ export function packMessages(
       continue;
     }
     // Every item but a message's first follows a comma.
-    if (group.length === ITEMS_PER_MESSAGE || (group.length > 0 && bytes + 1 + itemBytes > MESSAGE_TARGET_BYTES)) close();
+    if (group.length === ITEMS_PER_MESSAGE || (group.length > 0 && bytes + 1 + itemBytes > MESSAGE_TARGET_BYTES))
+      close();
     bytes += itemBytes + (group.length > 0 ? 1 : 0);
     group.push(item);
     parts.push(json);

@@ -49,7 +49,19 @@ const outcomeRow = (outcome: ChargedOutcome) =>
         outcome.credits,
         outcome.reason ?? null,
       ]
-    : [outcome.index, "failed", null, null, null, outcome.error.code, outcome.error.message, 0, JSON.stringify(outcome.sources), 0, null];
+    : [
+        outcome.index,
+        "failed",
+        null,
+        null,
+        null,
+        outcome.error.code,
+        outcome.error.message,
+        0,
+        JSON.stringify(outcome.sources),
+        0,
+        null,
+      ];
 
 /**
  * Applies outcomes to the items still pending and to their followers (items of
@@ -79,9 +91,12 @@ export function settleItems(
   const finished: number[] = [];
   storage.transactionSync(() => {
     const firsts = new Map<number, ItemOutcome>();
-    for (const outcome of withEarlierFinds(storage.sql, outcomes)) if (!firsts.has(outcome.index)) firsts.set(outcome.index, outcome);
+    for (const outcome of withEarlierFinds(storage.sql, outcomes))
+      if (!firsts.has(outcome.index)) firsts.set(outcome.index, outcome);
     const budget = storage.sql
-      .exec<{ charged: number; maxCredits: number | null }>("SELECT credits_charged AS charged, max_credits AS maxCredits FROM batch")
+      .exec<{ charged: number; maxCredits: number | null }>(
+        "SELECT credits_charged AS charged, max_credits AS maxCredits FROM batch",
+      )
       .one();
     const pending = new Set(pendingAmong(storage.sql, [...firsts.keys()]));
     const charged = chargeOutcomes([...firsts.values()], pending, budget, prices);
@@ -92,9 +107,14 @@ export function settleItems(
         finished.push(item ?? idx);
       }
     };
-    count(storage.sql.exec<{ idx: number }>(RECORD_ITEMS, JSON.stringify([...first.values()].map(outcomeRow)), finishedAt));
+    count(
+      storage.sql.exec<{ idx: number }>(RECORD_ITEMS, JSON.stringify([...first.values()].map(outcomeRow)), finishedAt),
+    );
     // Most batches have no duplicate people: then the followers' statement is not run at all.
-    if (changed.size > 0 && storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0) {
+    if (
+      changed.size > 0 &&
+      storage.sql.exec("SELECT 1 FROM items WHERE leader_idx IS NOT NULL LIMIT 1").toArray().length > 0
+    ) {
       count(storage.sql.exec<{ idx: number; item: number }>(RECORD_FOLLOWERS, JSON.stringify([...changed.keys()])));
     }
     for (const [index, items] of changed) {

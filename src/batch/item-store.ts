@@ -41,7 +41,10 @@ export interface ItemsToInsert {
  * fan-out sends them and sets the time (fan-out.ts). An item already stored (a
  * staged chunk sent again by a retried submit) is kept as it is.
  */
-export function insertItems(sql: SqlStorage, { firstIndex, items, leaders, createdAt, sentAtCreation }: ItemsToInsert): void {
+export function insertItems(
+  sql: SqlStorage,
+  { firstIndex, items, leaders, createdAt, sentAtCreation }: ItemsToInsert,
+): void {
   let chunk: string[] = [];
   let chars = 0;
   let sent = 0;
@@ -108,7 +111,13 @@ export function itemsPage(sql: SqlStorage, page: StatusPage): { itemsJson: strin
   const next =
     count < page.limit || last === null
       ? undefined
-      : sql.exec<{ idx: number }>(`SELECT idx FROM items WHERE idx > ? AND ${filter} ORDER BY idx LIMIT 1`, last, ...status).toArray()[0];
+      : sql
+          .exec<{ idx: number }>(
+            `SELECT idx FROM items WHERE idx > ? AND ${filter} ORDER BY idx LIMIT 1`,
+            last,
+            ...status,
+          )
+          .toArray()[0];
   return { itemsJson: items, nextCursor: next ? encodeItemCursor(next.idx) : null };
 }
 

@@ -126,11 +126,19 @@ export const fanOutRoom = (inFlight: number, config: Pick<StepConfig, "fanOutWin
  * was lost) while attempts and enqueues are left, else fail it. Then expire
  * when retention ends.
  */
-function completedBatchStep(row: StepFacts, completedAt: string, now: number, config: StepConfig, itemWebhooks: number | null): Step {
+function completedBatchStep(
+  row: StepFacts,
+  completedAt: string,
+  now: number,
+  config: StepConfig,
+  itemWebhooks: number | null,
+): Step {
   if (row.webhook_state === "pending") return { kind: "send_webhook" };
   let webhookDue: number | null = null;
   if (row.webhook_state === "queued") {
-    webhookDue = (latest(millis(row.webhook_queued_at), millis(row.webhook_attempted_at)) ?? 0) + config.redriveAfterSeconds * 1000;
+    webhookDue =
+      (latest(millis(row.webhook_queued_at), millis(row.webhook_attempted_at)) ?? 0) +
+      config.redriveAfterSeconds * 1000;
     if (now >= webhookDue) {
       const left = row.webhook_attempts < config.webhookMaxAttempts && row.webhook_enqueues < MAX_WEBHOOK_ENQUEUES;
       return { kind: left ? "send_webhook" : "fail_webhook" };

@@ -17,18 +17,34 @@ import { retryStepLater, stepSucceeded } from "./step-retry";
 const MAX_ENTRIES_PER_REPORT = 500;
 
 /** Appends a delta for items that finished at `finishedAt`. A registration (the batch itself, or its deletion) may be empty. */
-export function appendOutbox(sql: SqlStorage, finishedAt: string, usage: UsageCounters, { register = false } = {}): void {
+export function appendOutbox(
+  sql: SqlStorage,
+  finishedAt: string,
+  usage: UsageCounters,
+  { register = false } = {},
+): void {
   if (!register && usage.items === 0) return;
-  const { outbox_seq: seq } = sql.exec<{ outbox_seq: number }>("UPDATE batch SET outbox_seq = outbox_seq + 1 RETURNING outbox_seq").one();
+  const { outbox_seq: seq } = sql
+    .exec<{ outbox_seq: number }>("UPDATE batch SET outbox_seq = outbox_seq + 1 RETURNING outbox_seq")
+    .one();
   sql.exec("INSERT INTO outbox (seq, day, usage) VALUES (?, ?, ?)", seq, utcDay(finishedAt), JSON.stringify(usage));
 }
 
 /** Sends the outbox, the batch's counters and the next chunk of its people to index to its account; forgets the rows it applied. */
 export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow): Promise<void> {
   const entries = sql
-    .exec<{ seq: number; day: string; usage: string }>("SELECT seq, day, usage FROM outbox ORDER BY seq LIMIT ?", MAX_ENTRIES_PER_REPORT)
+    .exec<{ seq: number; day: string; usage: string }>(
+      "SELECT seq, day, usage FROM outbox ORDER BY seq LIMIT ?",
+      MAX_ENTRIES_PER_REPORT,
+    )
     .toArray()
-    .map((entry): OutboxEntry => ({ seq: entry.seq, day: entry.day, usage: usageDeltaSchema.parse(JSON.parse(entry.usage)) }));
+    .map(
+      (entry): OutboxEntry => ({
+        seq: entry.seq,
+        day: entry.day,
+        usage: usageDeltaSchema.parse(JSON.parse(entry.usage)),
+      }),
+    );
   // The account derives the status from the counters itself.
   const { status: _, ...counters } = summaryOf(row);
   const report: BatchReport = { batch: { ...counters, deletedAt: row.deleted_at, expiredAt: row.expired_at }, entries };

@@ -26,7 +26,11 @@ export class PageCache {
     this.#pages = pages;
   }
 
-  page(row: Pick<BatchRow, "completed_at" | "expired_at" | "deleted_at">, page: StatusPage, render: () => ItemsPage): ItemsPage {
+  page(
+    row: Pick<BatchRow, "completed_at" | "expired_at" | "deleted_at">,
+    page: StatusPage,
+    render: () => ItemsPage,
+  ): ItemsPage {
     if (row.completed_at === null || row.expired_at !== null || row.deleted_at !== null) return render();
     const key = `${this.#prefix}${page.fromIndex}:${page.limit}:${page.status ?? ""}`;
     let rendered = this.#pages.get(key);

@@ -12,7 +12,10 @@ export function cloneBytes(value: unknown): number {
   if (typeof value === "string") return 8 + value.length * (WIDE.test(value) ? 2 : 1);
   if (Array.isArray(value)) return value.reduce<number>((sum, element) => sum + cloneBytes(element), 8);
   if (typeof value === "object" && value !== null) {
-    return Object.entries(value).reduce<number>((sum, [key, element]) => sum + cloneBytes(key) + cloneBytes(element), 8);
+    return Object.entries(value).reduce<number>(
+      (sum, [key, element]) => sum + cloneBytes(key) + cloneBytes(element),
+      8,
+    );
   }
   return 9;
 }

@@ -4,7 +4,16 @@
 // zeros first, and every free page is then taken by a row of zeros and freed again.
 
 // The items' columns that hold personal data: what the caller sent (and its hashes), and what was found.
-const PERSONAL_COLUMNS = ["external_id", "input", "person", "person_key", "hashes", "emails", "phones", "found_earlier"] as const;
+const PERSONAL_COLUMNS = [
+  "external_id",
+  "input",
+  "person",
+  "person_key",
+  "hashes",
+  "emails",
+  "phones",
+  "found_earlier",
+] as const;
 
 // A filler row's zeros: with its record header and status, a payload of 4,061 bytes, the
 // most a 4,096-byte table leaf page holds of a row without an overflow page.
@@ -38,7 +47,8 @@ export function noteDatabaseSize(storage: DurableObjectStorage): void {
  * the same record size): a record of unchanged size is rewritten in place by
  * SQLite (btreeOverwriteCell), overflow pages included.
  */
-export const zeroed = (column: string) => `CASE WHEN ${column} IS NULL THEN NULL ELSE zeroblob(length(CAST(${column} AS BLOB))) END`;
+export const zeroed = (column: string) =>
+  `CASE WHEN ${column} IS NULL THEN NULL ELSE zeroblob(length(CAST(${column} AS BLOB))) END`;
 
 /**
  * Deletes every item, within the caller's transaction. Its personal data is

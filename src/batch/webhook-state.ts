@@ -14,7 +14,10 @@ function markWebhookQueued(sql: SqlStorage): void {
 }
 
 /** One delivery attempt, recorded only while the webhook is queued. */
-export function saveWebhookAttempt(sql: SqlStorage, attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+export function saveWebhookAttempt(
+  sql: SqlStorage,
+  attempt: { status: number | null; state: "queued" | "delivered" | "failed" },
+): void {
   sql.exec(
     "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ?, webhook_attempted_at = ? WHERE webhook_state = 'queued'",
     attempt.status,
@@ -52,7 +55,13 @@ export function failWebhook(sql: SqlStorage, row: BatchRow): boolean {
 
 /** The batch.completed event's data, while the webhook awaits delivery; null otherwise (or once the batch was deleted). */
 export function completedBatchEvent(row: BatchRow): CompletedBatch | null {
-  if (row.deleted_at !== null || !row.webhook_url || !row.webhook_secret || row.completed_at === null || row.webhook_state !== "queued")
+  if (
+    row.deleted_at !== null ||
+    !row.webhook_url ||
+    !row.webhook_secret ||
+    row.completed_at === null ||
+    row.webhook_state !== "queued"
+  )
     return null;
   return {
     summary: { ...summary(row), completedAt: row.completed_at },

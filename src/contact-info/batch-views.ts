@@ -67,7 +67,9 @@ export const itemViewSchema = /* @__PURE__ */ once(() =>
     .object({
       index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
       externalId: z.string().nullable().meta({ description: "The caller's own id for the item, echoed back." }),
-      status: z.enum(ITEM_STATUSES).meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
+      status: z
+        .enum(ITEM_STATUSES)
+        .meta({ description: "pending until processed; then completed (see outcome) or failed (see error)." }),
       outcome: z.enum(ITEM_OUTCOMES).nullable().meta({
         description:
           "Set when completed. found: a requested contact is returned; not_found: none is (finding nothing is not a failure): every source said it knows nothing, or (see reason) the only emails found failed verification.",
@@ -109,7 +111,11 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
           "pending: the batch is not complete yet; queued: being delivered (retried with backoff); delivered: a 2xx answer; failed: every attempt failed.",
       }),
       attempts: z.number().int().min(0).meta({ description: "Delivery attempts so far." }),
-      lastStatus: z.number().int().nullable().meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+      lastStatus: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
     })
     .meta({ id: "WebhookDelivery" }),
 );
@@ -117,13 +123,14 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
 export const batchSummarySchema = /* @__PURE__ */ once(() =>
   z.object({
     id: batchIdSchema,
-    status: z.enum(BATCH_STATUSES).meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
+    status: z
+      .enum(BATCH_STATUSES)
+      .meta({ description: "completed exactly when completedItems + failedItems == totalItems." }),
     totalItems: z.number().int().meta({ description: "Items submitted, invalid ones included." }),
     completedItems: z.number().int().meta({ description: "Items processed: found or not_found." }),
-    failedItems: z
-      .number()
-      .int()
-      .meta({ description: "Items failed: invalid at submission, or failed while processing (see each item's error)." }),
+    failedItems: z.number().int().meta({
+      description: "Items failed: invalid at submission, or failed while processing (see each item's error).",
+    }),
     createdAt: z.iso.datetime().meta({ description: "When the batch was accepted." }),
     completedAt: z.iso.datetime().nullable().meta({ description: "When its last item finished; null until then." }),
     creditsCharged: z
@@ -131,12 +138,10 @@ export const batchSummarySchema = /* @__PURE__ */ once(() =>
       .int()
       .min(0)
       .meta({ description: "Credits charged so far: the sum of the items' credits; never more than maxCredits." }),
-    maxCredits: z
-      .number()
-      .int()
-      .min(0)
-      .nullable()
-      .meta({ description: "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted." }),
+    maxCredits: z.number().int().min(0).nullable().meta({
+      description:
+        "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted.",
+    }),
   }),
 );
 
@@ -145,7 +150,10 @@ export const batchPageSchema = /* @__PURE__ */ once(() =>
     .extend({
       webhook: webhookViewSchema().nullable(),
       items: z.array(itemViewSchema()),
-      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
     })
     .meta({ id: "BatchStatus" }),
 );

@@ -21,7 +21,12 @@ const confidence = z
   .min(0)
   .max(100)
   .meta(
-    documented(OPENAPI_METADATA && { description: "How sure the source is that the value belongs to this person, 0–100.", example: 80 }),
+    documented(
+      OPENAPI_METADATA && {
+        description: "How sure the source is that the value belongs to this person, 0–100.",
+        example: 80,
+      },
+    ),
   );
 
 export const emailSchema = z
@@ -29,7 +34,11 @@ export const emailSchema = z
     address: z.string().meta(documented(OPENAPI_METADATA && { example: "ada.lovelace@analytical.example" })),
     type: z
       .enum(EMAIL_TYPES)
-      .meta(documented(OPENAPI_METADATA && { description: "work: at the person's company domain; personal: a private mailbox." })),
+      .meta(
+        documented(
+          OPENAPI_METADATA && { description: "work: at the person's company domain; personal: a private mailbox." },
+        ),
+      ),
     status: z.enum(EMAIL_STATUSES).meta(
       documented(
         OPENAPI_METADATA && {
@@ -44,7 +53,8 @@ export const emailSchema = z
       .meta(
         documented(
           OPENAPI_METADATA && {
-            description: "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.",
+            description:
+              "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.",
           },
         ),
       ),
@@ -63,9 +73,15 @@ export const emailSchema = z
 export const phoneSchema = z
   .object({
     number: z.string().meta(documented(OPENAPI_METADATA && { description: "E.164", example: "+14155550132" })),
-    type: z.enum(PHONE_TYPES).meta(documented(OPENAPI_METADATA && { description: "The line type, where the source knows it." })),
+    type: z
+      .enum(PHONE_TYPES)
+      .meta(documented(OPENAPI_METADATA && { description: "The line type, where the source knows it." })),
     confidence,
-    source: z.string().meta(documented(OPENAPI_METADATA && { description: "The provider that gave this value.", example: "directory" })),
+    source: z
+      .string()
+      .meta(
+        documented(OPENAPI_METADATA && { description: "The provider that gave this value.", example: "directory" }),
+      ),
   })
   .meta({ id: "Phone" });
 
@@ -109,7 +125,9 @@ export const itemErrorSchema = z
         },
       ),
     ),
-    message: z.string().meta(documented(OPENAPI_METADATA && { example: "email must be an email address such as jane@example.com" })),
+    message: z
+      .string()
+      .meta(documented(OPENAPI_METADATA && { example: "email must be an email address such as jane@example.com" })),
   })
   .meta({ id: "ItemError" });
 

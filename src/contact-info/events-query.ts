@@ -21,6 +21,7 @@ const LAST_EVENT_ID_RULE = "Last-Event-ID must be the id of an event this batch'
 /** What an events request asks for, or a 400: `invalid_query` for the query, `invalid_last_event_id` for the header. */
 export function parseEventsRequest(query: Record<string, string>, lastEventId: string | undefined): EventsRequest {
   const { items } = parseQuery(eventsQuerySchema, query);
-  if (lastEventId !== undefined && !EVENT_ID.test(lastEventId.trim())) throw badRequest("invalid_last_event_id", LAST_EVENT_ID_RULE);
+  if (lastEventId !== undefined && !EVENT_ID.test(lastEventId.trim()))
+    throw badRequest("invalid_last_event_id", LAST_EVENT_ID_RULE);
   return { withItems: items === "true", after: lastEventId === undefined ? null : Number(lastEventId.trim()) };
 }

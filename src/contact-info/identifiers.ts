@@ -88,6 +88,7 @@ export function identificationProblem(person: PersonInput): { path: string[]; me
     ? { path: ["companyDomain"], message: "a name needs a company: give companyDomain or companyName" }
     : {
         path: [],
-        message: "item needs linkedinUrl, email, or a name (firstName + lastName, or fullName) with companyDomain or companyName",
+        message:
+          "item needs linkedinUrl, email, or a name (firstName + lastName, or fullName) with companyDomain or companyName",
       };
 }

@@ -8,8 +8,10 @@ export const ITEM_ERRORS = {
   processing_failed: "every attempt failed on our side",
   processing_timeout: "not processed before the batch deadline",
   source_unavailable: "nothing found while a data source was unavailable, resubmit the item later",
-  budget_exhausted: "its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it",
-  suppressed: "the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged",
+  budget_exhausted:
+    "its result would have taken the batch past its maxCredits, so it was not delivered (nor charged): resubmit it",
+  suppressed:
+    "the person is on your do-not-enrich list (PUT …/privacy/suppressions), so no source was asked and nothing was charged",
   erased: "the person was erased (POST …/privacy/erasures) before the item was processed",
 } as const;
 

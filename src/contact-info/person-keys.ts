@@ -25,7 +25,8 @@ export function identifierKeys(person: NormalizedPerson): string[] {
   if (person.email !== undefined) keys.push(personKey({ email: person.email }));
   if (person.linkedinSlug !== undefined) keys.push(personKey({ linkedinSlug: person.linkedinSlug }));
   for (const name of nameIdentities(person)) {
-    if (person.companyDomain !== undefined) keys.push(personKey({ fullName: name, companyDomain: person.companyDomain }));
+    if (person.companyDomain !== undefined)
+      keys.push(personKey({ fullName: name, companyDomain: person.companyDomain }));
     if (person.companyName !== undefined) keys.push(personKey({ fullName: name, companyName: person.companyName }));
   }
   return keys;
@@ -74,7 +75,11 @@ export function personHasher(env: Env, owner: Pick<Tenant, "customerId" | "envir
  * `scheme` tells them from the plain SHA-256 hashes older deploys made (which a message may
  * still carry): those do not parse, and what needs hashes makes them again.
  */
-export const personHashesSchema = z.object({ scheme: z.literal("keyed"), person: z.string(), keys: z.array(z.string()) });
+export const personHashesSchema = z.object({
+  scheme: z.literal("keyed"),
+  person: z.string(),
+  keys: z.array(z.string()),
+});
 export type PersonHashes = z.infer<typeof personHashesSchema>;
 
 /** The hashes of a normalized person whose key is `key`. */

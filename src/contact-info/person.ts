@@ -90,5 +90,7 @@ const SORTED_PERSON_KEYS = Object.keys(normalizedPersonSchema.shape).sort() as (
  * entries in key order, as JSON (stored, and hashed into cache keys: never change its form).
  */
 export function personKey(person: NormalizedPerson): string {
-  return JSON.stringify(SORTED_PERSON_KEYS.filter((key) => Object.hasOwn(person, key)).map((key) => [key, person[key]]));
+  return JSON.stringify(
+    SORTED_PERSON_KEYS.filter((key) => Object.hasOwn(person, key)).map((key) => [key, person[key]]),
+  );
 }

@@ -34,7 +34,8 @@ export const suppressionRequestSchema = z
       .meta(
         documented(
           OPENAPI_METADATA && {
-            description: "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName.",
+            description:
+              "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName.",
           },
         ),
       ),

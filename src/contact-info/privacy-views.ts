@@ -23,7 +23,10 @@ export const erasureReceiptSchema = /* @__PURE__ */ once(() =>
     .object({
       id: z.uuid().meta({ description: "The erasure's id: read the receipt again at GET …/privacy/erasures/{id}." }),
       erasedAt: z.iso.datetime().meta({ example: "2026-11-26T14:00:00.000Z" }),
-      items: z.int().min(0).meta({ description: "Items erased, across all your retained batches in this environment.", example: 2 }),
+      items: z
+        .int()
+        .min(0)
+        .meta({ description: "Items erased, across all your retained batches in this environment.", example: 2 }),
       batches: z.int().min(0).meta({ description: "Batches that held at least one of them.", example: 2 }),
     })
     .meta({ id: "ErasureReceipt" }),
@@ -42,7 +45,10 @@ export const suppressionListSchema = /* @__PURE__ */ once(() =>
   z
     .object({
       suppressions: z.array(suppressionSchema()).meta({ description: "Newest first." }),
-      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
     })
     .meta({ id: "SuppressionList" }),
 );
@@ -50,7 +56,9 @@ export const suppressionListSchema = /* @__PURE__ */ once(() =>
 export const suppressionsAddedSchema = /* @__PURE__ */ once(() =>
   z
     .object({
-      keys: z.array(z.array(suppressionKeySchema)).meta({ description: "Per item given, in order: the keys it is suppressed under." }),
+      keys: z
+        .array(z.array(suppressionKeySchema))
+        .meta({ description: "Per item given, in order: the keys it is suppressed under." }),
       added: z.int().min(0).meta({ description: "Keys new to the list (a key already there is kept, with its date)." }),
     })
     .meta({ id: "SuppressionsAdded" }),

@@ -25,7 +25,9 @@ export const webhookUrlSchema = z
   .max(MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` });
 
 export const webhookEventsSchema = z
-  .array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }), { error: "must be an array of events" })
+  .array(z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.join(", ")}` }), {
+    error: "must be an array of events",
+  })
   .min(1, { error: "must name at least one event" })
   .refine((events) => new Set(events).size === events.length, { error: "must not name an event twice" });
 
@@ -33,7 +35,9 @@ export const webhookEventsSchema = z
 // instead of rejecting the batch; the envelope only needs them to be an array.
 const submissionSchema = z
   .strictObject({
-    items: z.array(z.unknown(), { error: "must be an array of items" }).min(1, { error: "must hold at least one item" }),
+    items: z
+      .array(z.unknown(), { error: "must be an array of items" })
+      .min(1, { error: "must hold at least one item" }),
     fields: fieldsSchema.optional(),
     webhookUrl: webhookUrlSchema.optional(),
     maxCredits: maxCreditsSchema.optional(),

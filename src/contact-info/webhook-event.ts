@@ -31,7 +31,8 @@ export interface WebhookEvent {
 }
 
 export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secret }: CompletedBatch): WebhookEvent {
-  const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt, creditsCharged, maxCredits } = summary;
+  const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt, creditsCharged, maxCredits } =
+    summary;
   const data = {
     id,
     environment,
@@ -45,6 +46,10 @@ export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secr
     maxCredits,
     statusUrl,
   };
-  const event: z.infer<ReturnType<typeof batchCompletedEventSchema>> = { type: "batch.completed", timestamp: completedAt, data };
+  const event: z.infer<ReturnType<typeof batchCompletedEventSchema>> = {
+    type: "batch.completed",
+    timestamp: completedAt,
+    data,
+  };
   return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
 }

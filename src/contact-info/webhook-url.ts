@@ -61,10 +61,15 @@ export function webhookUrlProblem(raw: string, environment: Environment): string
     if (!isPublicAddress(host.replace(/^\[|\]$/g, ""))) {
       return "must not point to a loopback, private, link-local, metadata or other special-purpose address";
     }
-  } else if (BLOCKED_HOSTS.has(host) || BLOCKED_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix)) || !host.includes(".")) {
+  } else if (
+    BLOCKED_HOSTS.has(host) ||
+    BLOCKED_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix)) ||
+    !host.includes(".")
+  ) {
     return "must name a public host";
   }
   // The URL parser drops the default port (443), so `port` is empty for it.
-  if (url.port !== "" && Number(url.port) < MIN_UNPRIVILEGED_PORT) return `must use port 443 or a port from ${MIN_UNPRIVILEGED_PORT} up`;
+  if (url.port !== "" && Number(url.port) < MIN_UNPRIVILEGED_PORT)
+    return `must use port 443 or a port from ${MIN_UNPRIVILEGED_PORT} up`;
   return null;
 }

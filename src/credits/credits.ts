@@ -15,15 +15,19 @@ import { itemErrors } from "../contact-info/item-errors";
  */
 export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
   if (outcome.status !== "completed" || outcome.fromCache) return 0;
-  const verifications = outcome.sources.filter((source) => source.kind === "verifier" && source.outcome === "found").length;
+  const verifications = outcome.sources.filter(
+    (source) => source.kind === "verifier" && source.outcome === "found",
+  ).length;
   return (
-    (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) + (outcome.phones.length > 0 ? prices.phone : 0)
+    (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) +
+    (outcome.phones.length > 0 ? prices.phone : 0)
   );
 }
 
 /** The most one item asking for `fields` can cost, with `verifiers` email verifiers configured. */
 export const maxItemCharge = (fields: readonly ContactField[], prices: Prices, verifiers: number): number =>
-  (fields.includes("email") ? prices.email + verifiers * prices.verification : 0) + (fields.includes("phone") ? prices.phone : 0);
+  (fields.includes("email") ? prices.email + verifiers * prices.verification : 0) +
+  (fields.includes("phone") ? prices.phone : 0);
 
 export type ChargedOutcome = ItemOutcome & { credits: number };
 
@@ -45,7 +49,13 @@ export function chargeOutcomes(
     const cost = itemCharge(outcome, prices);
     if (cost === 0) return { ...outcome, credits: 0 };
     if (budget.maxCredits !== null && budget.charged + credits + cost > budget.maxCredits) {
-      return { index: outcome.index, status: "failed", error: itemErrors.budgetExhausted, sources: outcome.sources, credits: 0 };
+      return {
+        index: outcome.index,
+        status: "failed",
+        error: itemErrors.budgetExhausted,
+        sources: outcome.sources,
+        credits: 0,
+      };
     }
     credits += cost;
     return { ...outcome, credits: cost };

@@ -14,12 +14,15 @@ export const estimateSchema = /* @__PURE__ */ once(() =>
     .object({
       itemCount: z.number().int().min(0).meta({ description: "Items in the body, invalid ones included." }),
       validItems: z.number().int().min(0).meta({ description: "Items that pass validation (duplicates included)." }),
-      invalidItems: z.number().int().min(0).meta({ description: "Items that would fail at submission with invalid_input: never charged." }),
-      duplicateItems: z
+      invalidItems: z
         .number()
         .int()
         .min(0)
-        .meta({ description: "Valid items with the same person as an earlier item: they share its result, and are never charged." }),
+        .meta({ description: "Items that would fail at submission with invalid_input: never charged." }),
+      duplicateItems: z.number().int().min(0).meta({
+        description:
+          "Valid items with the same person as an earlier item: they share its result, and are never charged.",
+      }),
       cachedItems: z.number().int().min(0).meta({
         description:
           "Of the other valid items, those your result cache would answer now (live only; 0 in test): never charged. An entry may expire before the batch runs.",

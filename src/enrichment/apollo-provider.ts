@@ -26,7 +26,11 @@ const LOCKED = /^email_not_unlocked@/;
  * its rate limit is a 429. Mobile numbers need a webhook, so only the phones the
  * match carries are used.
  */
-export function apolloProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+export function apolloProvider(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): ContactProvider {
   const call = { ...upstream, provider: "apollo" };
   return {
     name: "apollo",

@@ -6,7 +6,16 @@
 import { firstAndLast, splitName } from "../contact-info/names";
 import { asciiDomain, asciiEmail, linkedinSlug } from "../contact-info/person";
 import { toE164 } from "../contact-info/phone";
-import { decideMapping, fieldValue, isBadRow, matchColumn, parseCsvText, type Table, TableBuilder, websiteDomain } from "../file-core";
+import {
+  decideMapping,
+  fieldValue,
+  isBadRow,
+  matchColumn,
+  parseCsvText,
+  type Table,
+  TableBuilder,
+  websiteDomain,
+} from "../file-core";
 import {
   DIRECTORY_EMAIL_STATUSES,
   type DirectoryEmailStatus,
@@ -31,7 +40,8 @@ export const DIRECTORY_COLUMNS = [
   "workPhone",
 ] as const;
 
-const isEmailStatus = (value: string): value is DirectoryEmailStatus => (DIRECTORY_EMAIL_STATUSES as readonly string[]).includes(value);
+const isEmailStatus = (value: string): value is DirectoryEmailStatus =>
+  (DIRECTORY_EMAIL_STATUSES as readonly string[]).includes(value);
 
 export interface Rejection {
   line: number;
@@ -50,14 +60,19 @@ export function directoryRecords(table: Table): ParsedFile {
   const rejected = table.badRows.map(({ line, problem }) => ({ line, reason: problem }));
   const mapping = decideMapping(table.header, DIRECTORY_COLUMNS);
   const used = new Set(Object.values(mapping).flat());
-  const ignored = [...new Set(table.header.filter((_, index) => !used.has(index)).map((name) => name.trim() || "(blank)"))];
+  const ignored = [
+    ...new Set(table.header.filter((_, index) => !used.has(index)).map((name) => name.trim() || "(blank)")),
+  ];
   if (Object.keys(mapping).length === 0)
     return {
       rows: [],
       ignored,
       rejected: [
         ...rejected,
-        { line: 1, reason: `no column names a directory field; give some of ${DIRECTORY_COLUMNS.join(", ")} (or a CRM export's names)` },
+        {
+          line: 1,
+          reason: `no column names a directory field; give some of ${DIRECTORY_COLUMNS.join(", ")} (or a CRM export's names)`,
+        },
       ],
     };
   const rows = table.rows.map(({ line, cells }) => ({

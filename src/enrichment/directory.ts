@@ -86,7 +86,13 @@ export function directoryProvider(kv: KVNamespace): ContactProvider {
       return {
         emails: entry.emails
           .filter((email) => email.status !== "invalid")
-          .map(({ address, type }) => ({ address, type, status: "unverified", confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
+          .map(({ address, type }) => ({
+            address,
+            type,
+            status: "unverified",
+            confidence: DIRECTORY_CONFIDENCE,
+            source: "directory",
+          })),
         phones: entry.phones.map((phone) => ({ ...phone, confidence: DIRECTORY_CONFIDENCE, source: "directory" })),
       };
     },

@@ -56,7 +56,11 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   });
   if (decision.kind === "retry") {
     const verified = await verifyEmails(emails, request.person, options.verification);
-    return { ...decision, found: { emails: verified.emails, phones }, reports: [...reports, ...verified.reports.map(timeless)] };
+    return {
+      ...decision,
+      found: { emails: verified.emails, phones },
+      reports: [...reports, ...verified.reports.map(timeless)],
+    };
   }
   const { result } = decision;
   if (result.status !== "completed") return { kind: "record", result, reports };

@@ -47,7 +47,11 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
     verifiers.set(environment, built);
     return built;
   };
-  const cache = kvResultCache(env.RESULT_CACHE, enrichment.resultCacheTtlSeconds, enrichment.resultCacheNotFoundTtlSeconds);
+  const cache = kvResultCache(
+    env.RESULT_CACHE,
+    enrichment.resultCacheTtlSeconds,
+    enrichment.resultCacheNotFoundTtlSeconds,
+  );
 
   return async ({ environment, customerId, fields, person, personKey, hashes, attempt }) => {
     const owner = environment === "live" && customerId !== undefined ? { customerId, environment } : undefined;

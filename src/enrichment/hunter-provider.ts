@@ -23,7 +23,11 @@ const REJECTED = new Set(["invalid", "disposable"]);
  * exhausted plan, 202/222 for "verification still running": all retried later.
  * 451 means Hunter must not process this person: treated as not found.
  */
-export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+export function hunterProvider(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): ContactProvider {
   const call = { ...upstream, provider: "hunter" };
   return {
     name: "hunter",
@@ -42,7 +46,9 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
         params.set("first_name", name.first);
         params.set("last_name", name.last);
       }
-      const request = new Request(`${baseUrl}/v2/email-finder?${params}`, { headers: { "x-api-key": apiKey, accept: "application/json" } });
+      const request = new Request(`${baseUrl}/v2/email-finder?${params}`, {
+        headers: { "x-api-key": apiKey, accept: "application/json" },
+      });
       const body = await fetchJson<HunterEmailFinderResponse>(call, request, {
         notFound: [404, 451],
         transient: [202, 222, 403],
@@ -62,7 +68,10 @@ export function hunterProvider(apiKey: string, baseUrl: string, upstream: Omit<U
             source: "hunter",
           },
         ],
-        phones: phone && fields.includes("phone") ? [{ number: phone, type: "unknown", confidence: score, source: "hunter" }] : [],
+        phones:
+          phone && fields.includes("phone")
+            ? [{ number: phone, type: "unknown", confidence: score, source: "hunter" }]
+            : [],
       };
     },
   };

@@ -5,7 +5,11 @@ import { itemErrors } from "../contact-info/item-errors";
 import type { FindResult } from "./provider";
 
 /** What the batch records for an item, less the item's index. */
-export type ItemResult = ItemOutcome extends infer Outcome ? (Outcome extends ItemOutcome ? Omit<Outcome, "index"> : never) : never;
+export type ItemResult = ItemOutcome extends infer Outcome
+  ? Outcome extends ItemOutcome
+    ? Omit<Outcome, "index">
+    : never
+  : never;
 
 /** A result and where it came from: what the result cache keeps, too. */
 export interface SourcedResult extends FindResult {
@@ -36,7 +40,10 @@ export type Decision =
  * found was judged invalid: `not_found` then says why, and the README's "every source
  * said not found" stays true of the rest. The same for a fresh and a cached result.
  */
-export function outcomeOf({ emails, phones }: Contacts, sources: readonly SourceReport[]): { outcome: Outcome; reason?: ItemReason } {
+export function outcomeOf(
+  { emails, phones }: Contacts,
+  sources: readonly SourceReport[],
+): { outcome: Outcome; reason?: ItemReason } {
   if (emails.length + phones.length > 0) return { outcome: "found" };
   const sourceFound = sources.some((source) => source.kind === undefined && source.outcome === "found");
   return sourceFound ? { outcome: "not_found", reason: "rejected_by_verification" } : { outcome: "not_found" };
@@ -65,11 +72,16 @@ export function decideItem(facts: AttemptFacts): Decision {
   const { sources } = facts;
   const unavailable = sources.filter((source) => source.outcome === "unavailable").map((source) => source.name);
   const answered = sources.some((source) => source.outcome === "found" || source.outcome === "not_found");
-  const complete = (cacheable: boolean): Decision => ({ kind: "record", result: completedItem(facts, false), cacheable });
+  const complete = (cacheable: boolean): Decision => ({
+    kind: "record",
+    result: completedItem(facts, false),
+    cacheable,
+  });
   if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(unavailable.length === 0);
   if (facts.retryable && (facts.held || facts.attempt < facts.maxAttempts))
     return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds, held: facts.held };
   if (facts.emails.length + facts.phones.length > 0) return complete(false);
-  const error = unavailable.length > 0 ? itemErrors.sourcesUnavailable(unavailable, facts.attempt) : itemErrors.noSourceConfigured;
+  const error =
+    unavailable.length > 0 ? itemErrors.sourcesUnavailable(unavailable, facts.attempt) : itemErrors.noSourceConfigured;
   return { kind: "record", result: { status: "failed", error, sources }, cacheable: false };
 }

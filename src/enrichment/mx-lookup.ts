@@ -55,7 +55,12 @@ export async function lookupMx(
   const url = new URL(resolverUrl);
   url.searchParams.set("name", domain);
   url.searchParams.set("type", "MX");
-  const answer = await askResolver(resolverUrl, new Request(url, { headers: { accept: "application/dns-json" } }), upstream, now);
+  const answer = await askResolver(
+    resolverUrl,
+    new Request(url, { headers: { accept: "application/dns-json" } }),
+    upstream,
+    now,
+  );
   const interpreted = answer && interpretMx(answer);
   // SERVFAIL and the like say nothing about the domain: try again later.
   if (!interpreted) throw new TransientProviderError(`dns: resolver answered status ${answer?.Status}`);

@@ -21,7 +21,11 @@ const RESULT: Record<string, VerdictResult> = {
 const TRANSIENT_STATUSES = new Set(["throttle_triggered", "temp_unavail", "general_failure"]);
 
 /** NeverBounce single check (GET /v4/single/check). */
-export function neverBounceVerifier(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): EmailVerifier {
+export function neverBounceVerifier(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): EmailVerifier {
   const call = { ...upstream, provider: "neverbounce" };
   return {
     name: "neverbounce",

@@ -11,7 +11,11 @@ const LEARNED_CONFIDENCE = 75;
 const GUESSED_CONFIDENCE = 35;
 
 /** Infers a work address from name + company domain, if the domain receives mail. */
-export function patternProvider(directory: KVNamespace, resolverUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+export function patternProvider(
+  directory: KVNamespace,
+  resolverUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): ContactProvider {
   return {
     name: "pattern",
     async find({ person, fields }): Promise<FindResult> {

@@ -21,14 +21,22 @@ interface PdlEnrichResponse {
 }
 
 const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" ? [value] : [];
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === "string")
+    : typeof value === "string"
+      ? [value]
+      : [];
 
 /**
  * People Data Labs Person Enrichment (GET /v5/person/enrich). 404 is "no match".
  * Its 429 carries no Retry-After; `x-ratelimit-reset` says when the window resets.
  * Likelihood (1–10) becomes confidence (10–100).
  */
-export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+export function pdlProvider(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): ContactProvider {
   const call = { ...upstream, provider: "pdl" };
   return {
     name: "pdl",
@@ -57,14 +65,32 @@ export function pdlProvider(apiKey: string, baseUrl: string, upstream: Omit<Upst
       const emails: Email[] = [];
       if (fields.includes("email")) {
         for (const address of strings(data.work_email))
-          emails.push({ address: address.toLowerCase(), type: "work", status: "unverified", confidence, source: "pdl" });
+          emails.push({
+            address: address.toLowerCase(),
+            type: "work",
+            status: "unverified",
+            confidence,
+            source: "pdl",
+          });
         for (const address of strings(data.personal_emails))
-          emails.push({ address: address.toLowerCase(), type: "personal", status: "unverified", confidence, source: "pdl" });
+          emails.push({
+            address: address.toLowerCase(),
+            type: "personal",
+            status: "unverified",
+            confidence,
+            source: "pdl",
+          });
         if (Array.isArray(data.emails)) {
           for (const entry of data.emails as { address?: unknown; type?: unknown }[]) {
             if (typeof entry?.address !== "string") continue;
             const type = entry.type === "personal" ? "personal" : "work";
-            emails.push({ address: entry.address.toLowerCase(), type, status: "unverified", confidence, source: "pdl" });
+            emails.push({
+              address: entry.address.toLowerCase(),
+              type,
+              status: "unverified",
+              confidence,
+              source: "pdl",
+            });
           }
         }
       }

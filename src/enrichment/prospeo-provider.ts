@@ -18,7 +18,11 @@ const CONFIDENCE: Record<string, number> = { VALID: 85, CATCH_ALL: 55 };
  * either way it has nothing for this person), 401 for a bad key, 429 for its rate
  * limit, with `x-minute-reset-seconds` saying when it lifts.
  */
-export function prospeoProvider(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): ContactProvider {
+export function prospeoProvider(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): ContactProvider {
   const call = { ...upstream, provider: "prospeo" };
   return {
     name: "prospeo",

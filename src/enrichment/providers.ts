@@ -33,20 +33,35 @@ const apiKeyOf = (env: Env, vendor: AnyVendor): string | undefined =>
  */
 function made(env: Env, vendors: VendorConfig, upstream: Upstream, vendor: FinderVendor): ContactProvider | undefined;
 function made(env: Env, vendors: VendorConfig, upstream: Upstream, vendor: VerifierVendor): EmailVerifier | undefined;
-function made(env: Env, vendors: VendorConfig, upstream: Upstream, vendor: AnyVendor): ContactProvider | EmailVerifier | undefined {
+function made(
+  env: Env,
+  vendors: VendorConfig,
+  upstream: Upstream,
+  vendor: AnyVendor,
+): ContactProvider | EmailVerifier | undefined {
   const apiKey = apiKeyOf(env, vendor);
   if (!apiKey) return undefined;
   const limits = vendors.vendorLimits?.get(vendor.name);
   let stub: ReturnType<typeof governorStub> | undefined;
-  const gate: CallGate | undefined = limits && callGate(vendor.name, limits, () => (stub ??= governorStub(env, vendor.name, apiKey)));
-  return vendor.create(apiKey, vendors.urls.get(vendor.name) ?? vendor.defaultUrl, gate ? { ...upstream, gate } : upstream);
+  const gate: CallGate | undefined =
+    limits && callGate(vendor.name, limits, () => (stub ??= governorStub(env, vendor.name, apiKey)));
+  return vendor.create(
+    apiKey,
+    vendors.urls.get(vendor.name) ?? vendor.defaultUrl,
+    gate ? { ...upstream, gate } : upstream,
+  );
 }
 
 const finderNamed = new Map<string, FinderVendor>(FINDER_VENDORS.map((vendor) => [vendor.name, vendor]));
 const verifierNamed = new Map<string, VerifierVendor>(VERIFIER_VENDORS.map((vendor) => [vendor.name, vendor]));
 
 /** The providers an item of `environment` is asked, in order. `test` only ever uses the sandbox. */
-export function providersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalFetch): ContactProvider[] {
+export function providersFor(
+  environment: Environment,
+  env: Env,
+  config: Config,
+  fetch: Fetch = globalFetch,
+): ContactProvider[] {
   if (environment === "test") return [sandboxProvider];
   const { enrichment } = config;
   const vendors = readVendorConfig(env);
@@ -60,9 +75,16 @@ export function providersFor(environment: Environment, env: Env, config: Config,
 }
 
 /** The verifiers of an item of `environment`'s emails, in order. `test` only ever uses the sandbox's. */
-export function verifiersFor(environment: Environment, env: Env, config: Config, fetch: Fetch = globalFetch): EmailVerifier[] {
+export function verifiersFor(
+  environment: Environment,
+  env: Env,
+  config: Config,
+  fetch: Fetch = globalFetch,
+): EmailVerifier[] {
   if (environment === "test") return [sandboxVerifier];
   const vendors = readVendorConfig(env);
   const upstream = { fetch, timeoutMs: config.enrichment.providerTimeoutMs };
-  return vendors.verifiers.map((name) => made(env, vendors, upstream, verifierNamed.get(name)!) ?? unconfiguredVerifier(name));
+  return vendors.verifiers.map(
+    (name) => made(env, vendors, upstream, verifierNamed.get(name)!) ?? unconfiguredVerifier(name),
+  );
 }

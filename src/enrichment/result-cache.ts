@@ -18,8 +18,11 @@ export type CacheOwner = { customerId: string; environment: Environment };
  * requested fields; the person only as the hash of its key (made once, at
  * submission: contact-info/person-keys.ts). No entry serves another customer.
  */
-export const resultCacheKey = ({ customerId, environment }: CacheOwner, fields: readonly ContactField[], personHash: string) =>
-  `result:${environment}:${encodeURIComponent(customerId)}:${fieldsPart(fields)}:${personHash}`;
+export const resultCacheKey = (
+  { customerId, environment }: CacheOwner,
+  fields: readonly ContactField[],
+  personHash: string,
+) => `result:${environment}:${encodeURIComponent(customerId)}:${fieldsPart(fields)}:${personHash}`;
 
 /**
  * KV key of a cached verdict on an address (src/enrichment/verdict-cache.ts): the
@@ -48,7 +51,10 @@ export async function erasableCacheKeys(
 }
 
 const cacheKeysOfHashes = (owner: CacheOwner, fields: readonly ContactField[], hashes: readonly string[]) =>
-  hashes.flatMap((hash) => [resultCacheKey(owner, fields, hash), `result:${owner.environment}:${fieldsPart(fields)}:${hash}`]);
+  hashes.flatMap((hash) => [
+    resultCacheKey(owner, fields, hash),
+    `result:${owner.environment}:${fieldsPart(fields)}:${hash}`,
+  ]);
 
 // Every set of fields a batch may ask for: its results are cached under each.
 const FIELD_SETS: ContactField[][] = [[]];
@@ -95,7 +101,9 @@ export function kvResultCache(kv: KVNamespace, foundTtlSeconds: number, notFound
     },
     async put(key, { emails, phones, sources }) {
       const found = emails.length + phones.length > 0;
-      await kv.put(key, JSON.stringify({ emails, phones, sources }), { expirationTtl: found ? foundTtlSeconds : notFoundTtlSeconds });
+      await kv.put(key, JSON.stringify({ emails, phones, sources }), {
+        expirationTtl: found ? foundTtlSeconds : notFoundTtlSeconds,
+      });
     },
     delete: (key) => kv.delete(key),
   };
@@ -103,5 +111,8 @@ export function kvResultCache(kv: KVNamespace, foundTtlSeconds: number, notFound
 
 /** Whose entries a batch's results are, and for which fields, from its row (checked: it may come from an older deploy). */
 export function batchCacheScope(row: { customer_id: string; environment: Environment; fields: string }) {
-  return { owner: { customerId: row.customer_id, environment: row.environment }, fields: fieldsSchema.parse(JSON.parse(row.fields)) };
+  return {
+    owner: { customerId: row.customer_id, environment: row.environment },
+    fields: fieldsSchema.parse(JSON.parse(row.fields)),
+  };
 }

@@ -29,7 +29,8 @@ export const sandboxProvider: ContactProvider = {
     const domain = person.companyDomain;
     // fail.test acts out a fault in our own processing (not a source outage): the attempt fails, the queue retries it.
     if (domain === SANDBOX_DOMAINS.fail) throw new DeliberateFault("sandbox: fail.test always fails");
-    if (domain === SANDBOX_DOMAINS.unavailable) throw new TransientProviderError("sandbox: unavailable.test is never available");
+    if (domain === SANDBOX_DOMAINS.unavailable)
+      throw new TransientProviderError("sandbox: unavailable.test is never available");
     if (domain === SANDBOX_DOMAINS.flaky && attempt === 1) {
       throw new TransientProviderError("sandbox: flaky.test fails on its first attempt");
     }

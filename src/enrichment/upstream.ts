@@ -64,7 +64,8 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     const retryAfter = (rules.retryAfterHeaders ?? ["retry-after"])
       .map((name) => retryAfterSeconds(response.headers.get(name)))
       .find((seconds) => seconds !== undefined);
-    if (retryAfter !== undefined && (rules.rateLimited ?? [429]).includes(response.status)) await call.gate?.pause(retryAfter);
+    if (retryAfter !== undefined && (rules.rateLimited ?? [429]).includes(response.status))
+      await call.gate?.pause(retryAfter);
     throw new TransientProviderError(`${call.provider}: upstream answered ${response.status}`, retryAfter);
   }
   if (!response.ok) {

@@ -56,7 +56,10 @@ const vendorConfigSchema = z
 
 // Each vendor's URL variable, optional: its declaration has the URL.
 const urlVarsSchema = z.object(
-  Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()])) as Record<string, z.ZodOptional<typeof url>>,
+  Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()])) as Record<
+    string,
+    z.ZodOptional<typeof url>
+  >,
 );
 
 export type VendorConfig = z.output<typeof vendorConfigSchema> & {

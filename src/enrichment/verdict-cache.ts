@@ -18,12 +18,16 @@ export interface VerdictCache {
 export function kvVerdictCache(kv: KVNamespace, owner: CacheOwner, ttlSeconds: number): VerdictCache {
   return {
     async get(address) {
-      const parsed = cachedVerdictSchema.safeParse(await kv.get(await verdictCacheKey(owner, address), { type: "json" }));
+      const parsed = cachedVerdictSchema.safeParse(
+        await kv.get(await verdictCacheKey(owner, address), { type: "json" }),
+      );
       return parsed.success ? parsed.data : null;
     },
     async put(address, { result, role }, verifier) {
       if (result !== "valid" && result !== "catch_all") return;
-      await kv.put(await verdictCacheKey(owner, address), JSON.stringify({ result, role, verifier }), { expirationTtl: ttlSeconds });
+      await kv.put(await verdictCacheKey(owner, address), JSON.stringify({ result, role, verifier }), {
+        expirationTtl: ttlSeconds,
+      });
     },
   };
 }

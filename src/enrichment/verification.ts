@@ -29,7 +29,11 @@ const RANK: Record<VerifierOutcome, number> = { skipped: 0, found: 1, unavailabl
  * is `unknown`, or `unverified` when no verifier is configured. A cached verdict
  * asks none.
  */
-export async function verifyEmails(emails: readonly Email[], person: NormalizedPerson, options: VerificationOptions): Promise<Verified> {
+export async function verifyEmails(
+  emails: readonly Email[],
+  person: NormalizedPerson,
+  options: VerificationOptions,
+): Promise<Verified> {
   if (emails.length === 0) return { emails: [], reports: [] };
   const outcomes = new Map<string, VerifierOutcome>(options.verifiers.map((verifier) => [verifier.name, "skipped"]));
   const note = (name: string, outcome: VerifierOutcome) => {
@@ -42,7 +46,14 @@ export async function verifyEmails(emails: readonly Email[], person: NormalizedP
       if (verdict === "unverified") return { ...email, status: "unverified" };
       if (verdict.result === "invalid") return null;
       const { address, type, confidence, source } = email;
-      return { address, type, status: verdict.result, confidence, source, ...(verdict.role ? { role: true as const } : {}) };
+      return {
+        address,
+        type,
+        status: verdict.result,
+        confidence,
+        source,
+        ...(verdict.role ? { role: true as const } : {}),
+      };
     }),
   );
   return {

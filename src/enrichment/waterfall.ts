@@ -1,7 +1,13 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import { type ContactField, mergeContacts } from "../contact-info/contact";
 import { VendorHeldError } from "./call-gate";
-import { type ContactProvider, type FindRequest, type FindResult, PermanentProviderError, TransientProviderError } from "./provider";
+import {
+  type ContactProvider,
+  type FindRequest,
+  type FindResult,
+  PermanentProviderError,
+  TransientProviderError,
+} from "./provider";
 
 /** What one provider said on this attempt, and how long it took (for the logs). */
 export interface ProviderReport extends SourceReport {
@@ -55,7 +61,8 @@ export async function runWaterfall(
       if (error instanceof TransientProviderError) {
         transientFailures++;
         if (error instanceof VendorHeldError) held++;
-        if (error.retryAfterSeconds !== undefined) retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
+        if (error.retryAfterSeconds !== undefined)
+          retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
       }
       reports.push({ name: provider.name, outcome: "unavailable", ms: Date.now() - started });
     }
@@ -71,10 +78,14 @@ export async function runWaterfall(
 }
 
 function isSatisfied(result: FindResult, fields: readonly ContactField[], satisfyingConfidence: number): boolean {
-  const confident = (values: { confidence: number }[]) => values.some((value) => value.confidence >= satisfyingConfidence);
+  const confident = (values: { confidence: number }[]) =>
+    values.some((value) => value.confidence >= satisfyingConfidence);
   return fields.every((field) => (field === "email" ? confident(result.emails) : confident(result.phones)));
 }
 
 function onlyRequested(result: FindResult, fields: readonly ContactField[]): FindResult {
-  return { emails: fields.includes("email") ? result.emails : [], phones: fields.includes("phone") ? result.phones : [] };
+  return {
+    emails: fields.includes("email") ? result.emails : [],
+    phones: fields.includes("phone") ? result.phones : [],
+  };
 }

@@ -29,7 +29,11 @@ const ROLE_SUB_STATUSES = new Set(["role_based", "role_based_catch_all", "role_b
  * `sub_status`; a bad key or no credits as 200 with `error`. Too many requests
  * answer 429, retried later.
  */
-export function zeroBounceVerifier(apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">): EmailVerifier {
+export function zeroBounceVerifier(
+  apiKey: string,
+  baseUrl: string,
+  upstream: Omit<UpstreamCall, "provider">,
+): EmailVerifier {
   const call = { ...upstream, provider: "zerobounce" };
   return {
     name: "zerobounce",
@@ -37,10 +41,13 @@ export function zeroBounceVerifier(apiKey: string, baseUrl: string, upstream: Om
       const params = new URLSearchParams({ api_key: apiKey, email: address, ip_address: "" });
       const body = await fetchJson<ZeroBounceValidateResponse>(call, new Request(`${baseUrl}/v2/validate?${params}`));
       if (!body?.status)
-        throw new PermanentProviderError(`zerobounce: ${body?.error ? "refused the request" : "answered without a status"}`);
+        throw new PermanentProviderError(
+          `zerobounce: ${body?.error ? "refused the request" : "answered without a status"}`,
+        );
       const subStatus = body.sub_status ?? "";
       const role = ROLE_SUB_STATUSES.has(subStatus);
-      if (body.status === "do_not_mail" && role) return { result: subStatus === "role_based" ? "valid" : "catch_all", role };
+      if (body.status === "do_not_mail" && role)
+        return { result: subStatus === "role_based" ? "valid" : "catch_all", role };
       return { result: STATUS[body.status] ?? "unknown", role };
     },
   };

@@ -55,7 +55,8 @@ function windows1252Fallback(): ChunkDecoder {
   return {
     decode: (bytes) => {
       let text = "";
-      for (const byte of bytes) text += byte >= 0x80 && byte < 0xa0 ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
+      for (const byte of bytes)
+        text += byte >= 0x80 && byte < 0xa0 ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte);
       return text;
     },
   };
@@ -132,7 +133,10 @@ const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
 };
 
 /** A whole file's text, with the encoding used and a notice when it was not UTF-8 nor named by a BOM. */
-export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): { text: string; encoding: Encoding; notice?: string } {
+export function decodeBytes(
+  bytes: Uint8Array,
+  options: DecodeOptions = {},
+): { text: string; encoding: Encoding; notice?: string } {
   try {
     const decoder = new ByteDecoder(options);
     const text = decoder.push(bytes) + decoder.end();

@@ -15,7 +15,8 @@ export class NotASpreadsheetError extends Error {
   override readonly name = "NotASpreadsheetError";
 }
 
-const SAVE_AS = "save the data as CSV or XLSX (in Excel or Google Sheets: File > Save as / Download) and give that file";
+const SAVE_AS =
+  "save the data as CSV or XLSX (in Excel or Google Sheets: File > Save as / Download) and give that file";
 
 const startsWith = (bytes: Uint8Array, ...prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
 const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
@@ -29,7 +30,8 @@ function foreign(bytes: Uint8Array): string | undefined {
   if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return "a WebP image";
   if (ascii(bytes, 4, 12) === "ftypheic" || ascii(bytes, 4, 12) === "ftypmif1") return "a HEIC image";
   if (startsWith(bytes, 0x49, 0x49, 0x2a, 0x00) || startsWith(bytes, 0x4d, 0x4d, 0x00, 0x2a)) return "a TIFF image";
-  if (startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0)) return "an old-style Office file (.xls or .doc); for a sheet, save it as .xlsx";
+  if (startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0))
+    return "an old-style Office file (.xls or .doc); for a sheet, save it as .xlsx";
   if (startsWith(bytes, 0x1f, 0x8b)) return "a gzip archive";
   if (ascii(bytes, 0, 4) === "Rar!" || startsWith(bytes, 0x37, 0x7a, 0xbc, 0xaf)) return "a compressed archive";
   return undefined;
@@ -68,7 +70,8 @@ function utf16WithoutBom(bytes: Uint8Array): Encoding | undefined {
   return looksBinary([...text].map((char) => Math.min(char.codePointAt(0)!, 0xff))) ? undefined : encoding;
 }
 
-const hasBom = (bytes: Uint8Array) => startsWith(bytes, 0xef, 0xbb, 0xbf) || startsWith(bytes, 0xff, 0xfe) || startsWith(bytes, 0xfe, 0xff);
+const hasBom = (bytes: Uint8Array) =>
+  startsWith(bytes, 0xef, 0xbb, 0xbf) || startsWith(bytes, 0xff, 0xfe) || startsWith(bytes, 0xfe, 0xff);
 
 /** Text has no NULs and few control characters besides tab, CR, LF (and form feed, Ctrl-Z at the end). */
 function looksBinary(bytes: ArrayLike<number>): boolean {

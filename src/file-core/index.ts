@@ -27,7 +27,15 @@ export {
   sniffDelimiter,
 } from "./csv-reader";
 export { CSV_BOM, csvLine, neutraliseCell, restoreCell } from "./csv-writer";
-export { ByteDecoder, decodeBytes, ENCODINGS, type Encoding, NotUtf8Error, parseEncoding, WINDOWS_1252_NOTICE } from "./encoding";
+export {
+  ByteDecoder,
+  decodeBytes,
+  ENCODINGS,
+  type Encoding,
+  NotUtf8Error,
+  parseEncoding,
+  WINDOWS_1252_NOTICE,
+} from "./encoding";
 export { type FileKind, NotASpreadsheetError, SNIFF_BYTES, type Sniffed, sniffFile } from "./file-kind";
 export {
   type ColumnMapping,
@@ -49,6 +57,14 @@ export {
   resultCells,
   resultColumnNames,
 } from "./result-columns";
-export { outputCells, outputHeader, readCsvBytes, readJsonlText, type Table, TableBuilder, tableFromRows } from "./table";
+export {
+  outputCells,
+  outputHeader,
+  readCsvBytes,
+  readJsonlText,
+  type Table,
+  TableBuilder,
+  tableFromRows,
+} from "./table";
 export { TableReader, type TableReadOptions } from "./table-reader";
 export { readXlsx, type Sheet, writeXlsx, XlsxError } from "./xlsx";

@@ -25,7 +25,9 @@ export function matchColumn<Field extends string>(header: string, fields: readon
   return (
     fields.find((field) => columnKey(field) === key) ??
     fields.find((field) =>
-      (FIELD_ALIASES[field as AliasedField] as readonly string[] | undefined)?.some((alias) => columnKey(alias) === key),
+      (FIELD_ALIASES[field as AliasedField] as readonly string[] | undefined)?.some(
+        (alias) => columnKey(alias) === key,
+      ),
     )
   );
 }
@@ -47,15 +49,19 @@ export function decideMapping<Field extends string>(
     if (field !== undefined) mapping[field] = [...(mapping[field] ?? []), index];
   });
   for (const { field: name, column } of overrides) {
-    const field = fields.find((known) => known === name) ?? fields.find((known) => columnKey(known) === columnKey(name));
-    if (field === undefined) throw new MappingError(`--map ${name}=…: unknown field ${name}; the fields are ${fields.join(", ")}`);
+    const field =
+      fields.find((known) => known === name) ?? fields.find((known) => columnKey(known) === columnKey(name));
+    if (field === undefined)
+      throw new MappingError(`--map ${name}=…: unknown field ${name}; the fields are ${fields.join(", ")}`);
     if (column.trim() === "") {
       delete mapping[field];
       continue;
     }
     let indexes = header.flatMap((other, index) => (other === column ? [index] : []));
     if (indexes.length === 0)
-      indexes = header.flatMap((other, index) => (columnKey(other) === columnKey(column) && columnKey(column) !== "" ? [index] : []));
+      indexes = header.flatMap((other, index) =>
+        columnKey(other) === columnKey(column) && columnKey(column) !== "" ? [index] : [],
+      );
     if (indexes.length === 0)
       throw new MappingError(
         `--map ${name}=${column}: the file has no column "${column}"; its columns are ${header.map((h) => `"${h}"`).join(", ")}`,
@@ -75,11 +81,17 @@ export function fieldValue(cells: readonly string[], indexes: readonly number[] 
 }
 
 /** The mapping as lines for people: "firstName <- "First Name" (column 2)", then the columns carried through unread. */
-export function describeMapping<Field extends string>(header: readonly string[], mapping: ColumnMapping<Field>): string[] {
+export function describeMapping<Field extends string>(
+  header: readonly string[],
+  mapping: ColumnMapping<Field>,
+): string[] {
   const named = (index: number) => `"${header[index] ?? ""}" (column ${index + 1})`;
-  const lines = Object.entries(mapping).map(([field, indexes]) => `${field} <- ${(indexes as number[]).map(named).join(", then ")}`);
+  const lines = Object.entries(mapping).map(
+    ([field, indexes]) => `${field} <- ${(indexes as number[]).map(named).join(", then ")}`,
+  );
   const used = new Set(Object.values(mapping).flatMap((indexes) => indexes as number[]));
   const unused = header.flatMap((_, index) => (used.has(index) ? [] : [index]));
-  if (unused.length > 0) lines.push(`not read (carried through): ${unused.map((index) => `"${header[index]}"`).join(", ")}`);
+  if (unused.length > 0)
+    lines.push(`not read (carried through): ${unused.map((index) => `"${header[index]}"`).join(", ")}`);
   return lines;
 }

@@ -1,7 +1,14 @@
 // A row as an API item, leniently: an optional identifier that is malformed (an
 // email "n/a", a LinkedIn URL that is not a profile) is left out with a warning
 // when the rest still identifies the person; a row fails only when nothing does.
-import { asciiDomain, identificationProblem, isEmail, linkedinSlug, PERSON_FIELDS, type PersonField } from "../contact-info/identifiers";
+import {
+  asciiDomain,
+  identificationProblem,
+  isEmail,
+  linkedinSlug,
+  PERSON_FIELDS,
+  type PersonField,
+} from "../contact-info/identifiers";
 import type { PersonInput } from "../contact-info/person";
 import { type ColumnMapping, fieldValue } from "./mapping";
 

@@ -49,7 +49,10 @@ export interface ItemResult {
 }
 
 const best = <T extends { confidence: number }>(list: readonly T[]): T | undefined =>
-  list.reduce<T | undefined>((top, next) => (top === undefined || next.confidence > top.confidence ? next : top), undefined);
+  list.reduce<T | undefined>(
+    (top, next) => (top === undefined || next.confidence > top.confidence ? next : top),
+    undefined,
+  );
 
 /** The result cells of an item the API answered: its status, the most confident email and phone, its error. */
 export function resultCells(batchId: string, item: ItemResult, warnings: readonly string[] = []): ResultCells {

@@ -57,7 +57,9 @@ export function readCsvBytes(bytes: Uint8Array, options: TableReadOptions = {}):
 /** A sheet's rows (from readXlsx) as a table; line numbers are the sheet's row numbers. */
 export function tableFromRows(rows: readonly (readonly string[])[]): Table {
   const builder = new TableBuilder();
-  builder.add(rows.flatMap((cells, i) => (cells.some((cell) => cell !== "") ? [{ line: i + 1, cells: [...cells] }] : [])));
+  builder.add(
+    rows.flatMap((cells, i) => (cells.some((cell) => cell !== "") ? [{ line: i + 1, cells: [...cells] }] : [])),
+  );
   return builder.table;
 }
 
@@ -101,7 +103,10 @@ export function readJsonlText(text: string): Table {
         record = undefined;
       }
       if (typeof record !== "object" || record === null || Array.isArray(record)) {
-        table.badRows.push({ line: i + 1, problem: 'not a JSON object; each line must be one person, e.g. {"email": "…"}' });
+        table.badRows.push({
+          line: i + 1,
+          problem: 'not a JSON object; each line must be one person, e.g. {"email": "…"}',
+        });
         return;
       }
       for (const key of Object.keys(record)) if (!keys.has(key)) keys.set(key, keys.size);

@@ -32,7 +32,9 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 type ErrorStatus = (typeof ERROR_CODES)[ErrorCode];
-export type CodeWithStatus<S extends ErrorStatus> = { [C in ErrorCode]: (typeof ERROR_CODES)[C] extends S ? C : never }[ErrorCode];
+export type CodeWithStatus<S extends ErrorStatus> = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C] extends S ? C : never;
+}[ErrorCode];
 
 /** The problem `title` of each status the API answers with. */
 export const STATUS_TITLES = {

@@ -11,7 +11,8 @@ export function problemInit(code: ErrorCode, detail: string, extras: ProblemExtr
   return { status, code, title: STATUS_TITLES[status], detail, ...extras };
 }
 
-const problem = (code: ErrorCode, detail: string, extras?: ProblemExtras): ApiError => new ApiError(problemInit(code, detail, extras));
+const problem = (code: ErrorCode, detail: string, extras?: ProblemExtras): ApiError =>
+  new ApiError(problemInit(code, detail, extras));
 
 export const badRequest = (code: CodeWithStatus<400>, detail: string, errors?: FieldError[]): ApiError =>
   problem(code, detail, errors ? { errors } : {});
@@ -26,9 +27,11 @@ export const clientError = (status: ContentfulStatusCode, detail: string): ApiEr
 const unauthorized = (code: CodeWithStatus<401>, detail: string): ApiError =>
   problem(code, detail, { headers: { "www-authenticate": 'ApiKey header="x-api-key"' } });
 
-export const missingApiKey = (): ApiError => unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
+export const missingApiKey = (): ApiError =>
+  unauthorized("missing_api_key", "Send your API key in the x-api-key header.");
 
-export const invalidApiKey = (): ApiError => unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
+export const invalidApiKey = (): ApiError =>
+  unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
 
 export const malformedJson = (): ApiError => badRequest("malformed_json", "The body is not valid UTF-8 JSON.");
 
@@ -51,10 +54,14 @@ export const methodNotAllowed = (method: string, allowed: readonly string[]): Ap
   });
 
 export const idempotencyInProgress = (retryAfterSeconds: number): ApiError =>
-  problem("idempotency_in_progress", `A request with this Idempotency-Key is still being processed. Retry in ${retryAfterSeconds} s.`, {
-    headers: { "retry-after": String(retryAfterSeconds) },
-    extensions: { retryAfterSeconds },
-  });
+  problem(
+    "idempotency_in_progress",
+    `A request with this Idempotency-Key is still being processed. Retry in ${retryAfterSeconds} s.`,
+    {
+      headers: { "retry-after": String(retryAfterSeconds) },
+      extensions: { retryAfterSeconds },
+    },
+  );
 
 export const tooManyStreams = (scope: "customer" | "batch", maxStreams: number, retryAfterSeconds: number): ApiError =>
   problem(
@@ -79,9 +86,13 @@ export const payloadTooLarge = (maxBytes: number): ApiError =>
   problem("payload_too_large", `The body must be at most ${maxBytes} bytes.`, { extensions: { maxBytes } });
 
 export const tooManyItems = (maxItems: number, count: number): ApiError =>
-  problem("too_many_items", `A batch holds at most ${maxItems} items; this one has ${count}. Split it into several batches.`, {
-    extensions: { maxItems },
-  });
+  problem(
+    "too_many_items",
+    `A batch holds at most ${maxItems} items; this one has ${count}. Split it into several batches.`,
+    {
+      extensions: { maxItems },
+    },
+  );
 
 export const unsupportedMediaType = (): ApiError =>
   problem("unsupported_media_type", "Send the body as JSON with content-type: application/json.", {
@@ -94,4 +105,5 @@ export const idempotencyKeyReused = (): ApiError =>
     "This Idempotency-Key was already used with a different request (method, path, query, Content-Type or body). Use a new key for a new request.",
   );
 
-export const internalError = (): ApiError => problem("internal_error", "Something went wrong on our side; retry later.");
+export const internalError = (): ApiError =>
+  problem("internal_error", "Something went wrong on our side; retry later.");

@@ -12,7 +12,8 @@ const MAX_NAMED_KEY_LENGTH = 40;
 const andMore = (shown: number, total: number): string => (total > shown ? ` (and ${total - shown} more)` : "");
 
 /** Input echoed in a problem, cut to a few characters. */
-export const cut = (key: string): string => (key.length > MAX_NAMED_KEY_LENGTH ? `${key.slice(0, MAX_NAMED_KEY_LENGTH)}…` : key);
+export const cut = (key: string): string =>
+  key.length > MAX_NAMED_KEY_LENGTH ? `${key.slice(0, MAX_NAMED_KEY_LENGTH)}…` : key;
 const quoted = (key: string): string => `'${cut(key)}'`;
 
 /** The first few keys, quoted, then how many others there are. */

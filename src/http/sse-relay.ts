@@ -25,7 +25,11 @@ export type RelayEnd = "source" | "refused" | "stalled";
  * or the object restarted: the client reconnects with Last-Event-ID), the client leaves,
  * or `renewal` ends it: then the source is cancelled and nothing more is sent.
  */
-export async function relay(source: ReadableStream<Uint8Array>, sse: SSEStreamingApi, renewal?: Renewal): Promise<RelayEnd> {
+export async function relay(
+  source: ReadableStream<Uint8Array>,
+  sse: SSEStreamingApi,
+  renewal?: Renewal,
+): Promise<RelayEnd> {
   const reader = source.getReader();
   let end: RelayEnd = "source";
   let ended!: () => void;

@@ -58,7 +58,12 @@ export class IdempotencyStore extends DurableObject<Env> {
   }
 
   complete(key: string, fingerprint: string, response: StoredResponse): void {
-    this.#sql.exec("UPDATE records SET response = ? WHERE key = ? AND fingerprint = ?", JSON.stringify(response), key, fingerprint);
+    this.#sql.exec(
+      "UPDATE records SET response = ? WHERE key = ? AND fingerprint = ?",
+      JSON.stringify(response),
+      key,
+      fingerprint,
+    );
   }
 
   /** The request was refused before it created anything: free the key so a corrected retry runs afresh. */
@@ -71,11 +76,17 @@ export class IdempotencyStore extends DurableObject<Env> {
    * batch id for the retry, and end the hold so the retry need not wait.
    */
   abandon(key: string, fingerprint: string): void {
-    this.#sql.exec("UPDATE records SET held_until = 0 WHERE key = ? AND fingerprint = ? AND response IS NULL", key, fingerprint);
+    this.#sql.exec(
+      "UPDATE records SET held_until = 0 WHERE key = ? AND fingerprint = ? AND response IS NULL",
+      key,
+      fingerprint,
+    );
   }
 
   #record(key: string): KeyRecord | undefined {
-    const row = this.#sql.exec<Row>("SELECT fingerprint, batch_id, response, held_until FROM records WHERE key = ?", key).toArray()[0];
+    const row = this.#sql
+      .exec<Row>("SELECT fingerprint, batch_id, response, held_until FROM records WHERE key = ?", key)
+      .toArray()[0];
     if (!row) return undefined;
     return {
       fingerprint: row.fingerprint,

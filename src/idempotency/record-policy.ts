@@ -43,6 +43,7 @@ export function decideBegin(record: KeyRecord | undefined, fingerprint: string, 
   if (record.fingerprint !== fingerprint) return { kind: "mismatch" };
   if (record.response) return { kind: "replay", response: record.response };
   // Rounded up: a client that waits exactly this long finds the hold released.
-  if (now < record.heldUntil) return { kind: "in_progress", retryAfterSeconds: Math.ceil((record.heldUntil - now) / 1000) };
+  if (now < record.heldUntil)
+    return { kind: "in_progress", retryAfterSeconds: Math.ceil((record.heldUntil - now) / 1000) };
   return { kind: "resume", batchId: record.batchId };
 }

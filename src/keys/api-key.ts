@@ -7,7 +7,10 @@ import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { sha256Hex } from "../sha256";
 import { generateWebhookSecret } from "../webhooks/signature";
 
-const rateLimitSettingSchema = z.object({ limit: z.number().int().nonnegative(), windowSeconds: z.number().int().positive() });
+const rateLimitSettingSchema = z.object({
+  limit: z.number().int().nonnegative(),
+  windowSeconds: z.number().int().positive(),
+});
 
 /** A key record as KV stores it; read back through this schema, since an older tool or a hand edit may have written it. */
 export const apiKeyRecordSchema = z.object({
@@ -57,7 +60,12 @@ const generateKeyId = (): string => `key_${randomBase62(16)}`;
  * What the key tool sends the admin API (`POST /admin/revocations`) so the key's
  * limiter refuses it at once: the key id and whose limiter that is.
  */
-export const revocationSchema = apiKeyRecordSchema.pick({ keyId: true, customerId: true, environment: true, jurisdiction: true });
+export const revocationSchema = apiKeyRecordSchema.pick({
+  keyId: true,
+  customerId: true,
+  environment: true,
+  jurisdiction: true,
+});
 export type Revocation = z.infer<typeof revocationSchema>;
 
 /** What KV finds a key record by: the key itself is never stored. */

@@ -44,7 +44,8 @@ function parseRecord(stored: string | null): ApiKeyRecord | null {
   const parsed = apiKeyRecordSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   // The record names its key id at best; nothing else of it is logged.
-  const keyId = json !== null && typeof json === "object" && "keyId" in json && typeof json.keyId === "string" ? json.keyId : null;
+  const keyId =
+    json !== null && typeof json === "object" && "keyId" in json && typeof json.keyId === "string" ? json.keyId : null;
   log("api_key_record_invalid", { keyId });
   return null;
 }

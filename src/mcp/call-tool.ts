@@ -29,14 +29,22 @@ function problemError({ code, title, detail, errors, extensions }: ProblemInit) 
  * then the operation; its problems become tool errors with the same codes. Logs carry the
  * tool, the key's id and the outcome, never an argument.
  */
-export async function callTool(tool: ToolDeclaration, caller: Caller, args: Record<string, unknown>, context: ToolContext) {
+export async function callTool(
+  tool: ToolDeclaration,
+  caller: Caller,
+  args: Record<string, unknown>,
+  context: ToolContext,
+) {
   const fields = { tool: tool.name, keyId: caller.apiKey.keyId, environment: caller.environment };
   try {
     const admitted = await admit(caller, tool.endpointType, { withUsage: tool.withUsage ?? false });
     if (!admitted.decision.allowed) throw rateLimited(tool.endpointType, admitted.decision);
     const result = await tool.run(caller, args, context, admitted);
     log("mcp_tool_call", { ...fields, outcome: "ok" });
-    return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+    return {
+      content: [{ type: "text" as const, text: JSON.stringify(result) }],
+      structuredContent: result as Record<string, unknown>,
+    };
   } catch (error) {
     if (error instanceof ApiError) {
       log("mcp_tool_call", { ...fields, outcome: error.init.code });

@@ -2,7 +2,11 @@
 import * as z from "zod";
 import { batchListSchema, usageReportSchema } from "../account/views";
 import { batchPageJson, batchPageSchema, ITEM_STATUSES } from "../contact-info/batch-views";
-import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../contact-info/privacy-requests";
+import {
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppressionRequestSchema,
+} from "../contact-info/privacy-requests";
 import { erasureReceiptSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import { rateLimitInfoSchema } from "../openapi/schemas";
@@ -28,7 +32,11 @@ export const getBatchTool: ToolDeclaration = {
   annotations: readOnly,
   endpointType: "contact_info_status",
   run: async (caller, args) =>
-    JSON.parse(batchPageJson(await readBatchPage(caller, String(args.batchId ?? ""), queryOf(args, ["status", "cursor", "limit"])))),
+    JSON.parse(
+      batchPageJson(
+        await readBatchPage(caller, String(args.batchId ?? ""), queryOf(args, ["status", "cursor", "limit"])),
+      ),
+    ),
 };
 
 export const listBatchesTool: ToolDeclaration = {
@@ -62,7 +70,8 @@ export const getUsageTool: ToolDeclaration = {
 export const getRateLimitsTool: ToolDeclaration = {
   name: "get_rate_limits",
   title: "Read rate limits",
-  description: "Each endpoint type's limit, window and current use. Tool calls count as their REST operation's endpoint type.",
+  description:
+    "Each endpoint type's limit, window and current use. Tool calls count as their REST operation's endpoint type.",
   input: z.object({}),
   output: z.object({ limits: z.array(rateLimitInfoSchema()) }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },

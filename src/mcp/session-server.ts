@@ -22,7 +22,10 @@ export interface SessionTransport {
 
 /** A connected server and transport for session `sessionId`; `onClosed` runs when the client ends the session. */
 export async function openSession(env: Env, sessionId: string, onClosed: () => void): Promise<SessionTransport> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId, onsessionclosed: onClosed });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => sessionId,
+    onsessionclosed: onClosed,
+  });
   const server = new Server(
     { name: "contact-info-batch", version: "2.0.0" },
     { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
@@ -38,7 +41,10 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
       origin: new URL(extra.requestInfo?.url ?? "https://invalid").origin,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, total, message } });
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, total, message },
+        });
       },
       confirm: async (message) => {
         if (!server.getClientCapabilities()?.elicitation) return null;

@@ -26,10 +26,17 @@ const batchItems = z.array(personInputSchema).min(1).describe(`${PEOPLE} At most
 const fields = fieldsSchema.optional().describe(`What to find; default all of ${CONTACT_FIELDS.join(", ")}.`);
 const maxCredits = maxCreditsSchema
   .optional()
-  .describe("The most the batch may charge, as your user allowed. Without it, the user is asked to confirm the estimate's maximum.");
+  .describe(
+    "The most the batch may charge, as your user allowed. Without it, the user is asked to confirm the estimate's maximum.",
+  );
 
 /** The submission, capped: by the caller's maxCredits, or by the estimate's maximum once the user accepted it. */
-async function confirmedSubmission(caller: Caller, body: unknown, context: ToolContext, maxItems?: number): Promise<Submission> {
+async function confirmedSubmission(
+  caller: Caller,
+  body: unknown,
+  context: ToolContext,
+  maxItems?: number,
+): Promise<Submission> {
   const submission = readSubmission(caller, body, maxItems);
   if (submission.maxCredits !== null) return submission;
   const estimate = await estimateContactInfo(caller, submission);
@@ -59,7 +66,11 @@ export const enrichTool: ToolDeclaration = {
   name: "enrich_contact_info",
   title: "Enrich people (waits for the results)",
   description: `Finds emails and phones for up to ${ENRICH_MAX_ITEMS} people and waits about 25 s for the results, reporting progress. Spends credits: without maxCredits the user is asked to confirm the most it could cost. If the batch is not done in time, the answer says so; read the rest with get_contact_info_batch.`,
-  input: z.object({ items: z.array(personInputSchema).min(1).max(ENRICH_MAX_ITEMS).describe(PEOPLE), fields, maxCredits }),
+  input: z.object({
+    items: z.array(personInputSchema).min(1).max(ENRICH_MAX_ITEMS).describe(PEOPLE),
+    fields,
+    maxCredits,
+  }),
   output: z.object({
     batchId: z.string(),
     status: batchStatusSchema(),
@@ -88,7 +99,9 @@ export const startBatchTool: ToolDeclaration = {
     items: batchItems,
     fields,
     maxCredits,
-    webhookUrl: webhookUrlSchema.optional().describe("Where to POST the signed batch.completed event (needs a webhook secret on the key)."),
+    webhookUrl: webhookUrlSchema
+      .optional()
+      .describe("Where to POST the signed batch.completed event (needs a webhook secret on the key)."),
   }),
   output: z.object({ batchId: z.string(), itemCount: z.int().min(0), status: batchStatusSchema() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

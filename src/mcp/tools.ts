@@ -1,6 +1,13 @@
 import * as z from "zod";
 import { once } from "../once";
-import { erasePersonTool, getBatchTool, getRateLimitsTool, getUsageTool, listBatchesTool, suppressPersonTool } from "./read-tools";
+import {
+  erasePersonTool,
+  getBatchTool,
+  getRateLimitsTool,
+  getUsageTool,
+  listBatchesTool,
+  suppressPersonTool,
+} from "./read-tools";
 import { enrichTool, estimateTool, startBatchTool } from "./spend-tools";
 import type { ToolDeclaration } from "./tool";
 
@@ -24,7 +31,12 @@ type JsonSchema = { [key: string]: unknown };
 // A schema with a meta id comes out as a $ref to its definition; MCP wants the object itself on top.
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   const made = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as JsonSchema;
-  const { $schema: _, $ref, definitions, ...rest } = made as { $schema?: string; $ref?: string; definitions?: Record<string, JsonSchema> };
+  const {
+    $schema: _,
+    $ref,
+    definitions,
+    ...rest
+  } = made as { $schema?: string; $ref?: string; definitions?: Record<string, JsonSchema> };
   const name = $ref?.replace("#/definitions/", "");
   const { [name ?? ""]: top, ...others } = definitions ?? {};
   const shared = Object.keys(others).length > 0 ? { definitions: others } : {};

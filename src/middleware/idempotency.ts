@@ -25,7 +25,9 @@ export async function requestFingerprint(request: FingerprintedRequest, body: Ar
   // Media types are case-insensitive and may carry optional whitespace around parameters.
   const contentType = (request.contentType ?? "").toLowerCase().replace(/\s+/g, "");
   // JSON keeps the parts apart unambiguously; the body follows the line.
-  const prefix = new TextEncoder().encode(`${JSON.stringify([request.method, request.path, request.query, contentType])}\n`);
+  const prefix = new TextEncoder().encode(
+    `${JSON.stringify([request.method, request.path, request.query, contentType])}\n`,
+  );
   const data = new Uint8Array(prefix.byteLength + body.byteLength);
   data.set(prefix);
   data.set(new Uint8Array(body), prefix.byteLength);
@@ -67,7 +69,10 @@ export const idempotency = () =>
     switch (begun.kind) {
       case "replay":
         // Through the context, so headers set before the route ran (x-request-id) are kept.
-        return c.body(begun.response.body, replayStatus(begun.response), { ...begun.response.headers, "idempotent-replayed": "true" });
+        return c.body(begun.response.body, replayStatus(begun.response), {
+          ...begun.response.headers,
+          "idempotent-replayed": "true",
+        });
       case "mismatch":
         throw idempotencyKeyReused();
       case "in_progress":
@@ -77,7 +82,9 @@ export const idempotency = () =>
     await next();
     const status = c.res.status;
     if (status >= 200 && status < 300) {
-      const headers: Record<string, string> = { "content-type": c.res.headers.get("content-type") ?? "application/json" };
+      const headers: Record<string, string> = {
+        "content-type": c.res.headers.get("content-type") ?? "application/json",
+      };
       const location = c.res.headers.get("location");
       if (location) headers.location = location;
       try {

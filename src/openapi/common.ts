@@ -19,7 +19,8 @@ export const noKey = [];
 export const environmentParams = /* @__PURE__ */ once(() =>
   z.object({
     environment: z.enum(ENVIRONMENTS).meta({
-      description: "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
+      description:
+        "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
       param: { example: EXAMPLE_ENVIRONMENT },
       example: EXAMPLE_ENVIRONMENT,
     }),
@@ -42,7 +43,10 @@ export const rateLimited = (endpointType: EndpointType, limit: number): Response
   return problem(["rate_limited"], "Over the rate limit for this endpoint type; nothing was done", {
     example: rateLimitedError(endpointType, usage),
     headers: {
-      "Retry-After": retryAfterHeader("Seconds to wait; the same as retryAfterSeconds and the t of RateLimit.", usage.resetSeconds),
+      "Retry-After": retryAfterHeader(
+        "Seconds to wait; the same as retryAfterSeconds and the t of RateLimit.",
+        usage.resetSeconds,
+      ),
       ...rateLimitHeaders(endpointType, usage),
     },
   });

@@ -18,7 +18,10 @@ import { API_KEY_SCHEME } from "./security";
 
 /** A declaration as OpenAPIHono takes it: its route with its docs. */
 function documented({ route, docs, handler }: DeclaredRoute): OpenAPIRoute<RouteConfig, AppEnv> {
-  if (!docs) throw new Error(`OpenAPI: ${route.method} ${route.path} was loaded without its metadata (OPENAPI_METADATA is false)`);
+  if (!docs)
+    throw new Error(
+      `OpenAPI: ${route.method} ${route.path} was loaded without its metadata (OPENAPI_METADATA is false)`,
+    );
   return { route: { ...route, ...docs }, handler };
 }
 
@@ -28,7 +31,8 @@ function documentedApp(): OpenAPIHono {
     type: "apiKey",
     in: "header",
     name: "x-api-key",
-    description: "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
+    description:
+      "Your API key, ck_test_… or ck_live_…, matching the environment in the path. For `npm run dev`: the README's local keys.",
   });
   for (const [mount, routes] of Object.entries(API_ROUTES))
     app.route(mount, new OpenAPIHono<AppEnv>().openapiRoutes(routes.map(documented)));

@@ -20,7 +20,14 @@ export const submitRequestExample = {
 };
 
 /** What POST …/estimate answers for submitRequestExample: three people, each able to cost an email and a phone. */
-export const estimateExample = { itemCount: 3, validItems: 3, invalidItems: 0, duplicateItems: 0, cachedItems: 0, maxCredits: 33 };
+export const estimateExample = {
+  itemCount: 3,
+  validItems: 3,
+  invalidItems: 0,
+  duplicateItems: 0,
+  cachedItems: 0,
+  maxCredits: 33,
+};
 
 export const receiptExample = {
   batchId: BATCH_ID,
@@ -48,7 +55,15 @@ export const batchStatusExample = {
       status: "completed",
       outcome: "found",
       input: { externalId: "crm-1", firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
-      emails: [{ address: "ada.lovelace@analytical.example", type: "work", status: "valid", confidence: 95, source: "sandbox" }],
+      emails: [
+        {
+          address: "ada.lovelace@analytical.example",
+          type: "work",
+          status: "valid",
+          confidence: 95,
+          source: "sandbox",
+        },
+      ],
       phones: [{ number: "+14155550132", type: "mobile", confidence: 80, source: "sandbox" }],
       error: null,
       fromCache: false,

@@ -38,7 +38,15 @@ export const exampleUsage = (limit: number, used: number, resetSeconds: number):
 export function rateLimitHeaders(endpointType: EndpointType, usage: WindowUsage): Record<string, Header> {
   const example = formatRateLimitHeaders(endpointType, usage);
   return {
-    RateLimit: header("IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t).", example.ratelimit ?? "", true),
-    "RateLimit-Policy": header("IETF RateLimit-Policy field: quota (q) per window of w seconds.", example["ratelimit-policy"] ?? "", true),
+    RateLimit: header(
+      "IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t).",
+      example.ratelimit ?? "",
+      true,
+    ),
+    "RateLimit-Policy": header(
+      "IETF RateLimit-Policy field: quota (q) per window of w seconds.",
+      example["ratelimit-policy"] ?? "",
+      true,
+    ),
   };
 }

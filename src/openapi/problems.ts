@@ -78,7 +78,9 @@ const problemMembers = () =>
     idempotency_in_progress: { retryAfterSeconds },
     batch_deleted: { deletedAt: z.iso.datetime().meta({ description: "When its owner deleted the batch." }) },
     batch_expired: { expiredAt: z.iso.datetime().meta({ description: "When retention deleted the batch's data." }) },
-    payload_too_large: { maxBytes: z.int().min(1).meta({ description: "The largest body this deployment accepts, in bytes." }) },
+    payload_too_large: {
+      maxBytes: z.int().min(1).meta({ description: "The largest body this deployment accepts, in bytes." }),
+    },
     too_many_items: { maxItems: z.int().min(1).meta({ description: "The most items one batch may hold here." }) },
     unsupported_media_type: {},
     idempotency_key_reused: {},
@@ -89,7 +91,9 @@ const problemMembers = () =>
       retryAfterSeconds,
     },
     too_many_streams: {
-      scope: z.enum(["customer", "batch"]).meta({ description: "Which cap: the customer's streams in this environment, or the batch's." }),
+      scope: z
+        .enum(["customer", "batch"])
+        .meta({ description: "Which cap: the customer's streams in this environment, or the batch's." }),
       maxStreams: z.int().min(1).meta({ description: "The most streams open at once in that scope." }),
       retryAfterSeconds,
     },
@@ -133,7 +137,13 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   too_many_items: tooManyItems(10_000, 12_000),
   unsupported_media_type: unsupportedMediaType(),
   idempotency_key_reused: idempotencyKeyReused(),
-  rate_limited: rateLimited("contact_info_request", { limit: 50, windowSeconds: 60, used: 50, remaining: 0, resetSeconds: 12 }),
+  rate_limited: rateLimited("contact_info_request", {
+    limit: 50,
+    windowSeconds: 60,
+    used: 50,
+    remaining: 0,
+    resetSeconds: 12,
+  }),
   too_many_streams: tooManyStreams("batch", MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS),
   internal_error: internalError(),
 });
@@ -168,13 +178,15 @@ function schemas(): CodeSchemas {
 
 /** Every code's schema as a component (by its meta id), also those no operation names (bad_request, method_not_allowed): the full catalog. */
 type Definition = ConstructorParameters<typeof OpenApiGeneratorV31>[0][number];
-export const problemSchemaDefinitions = (): Definition[] => Object.values(schemas()).map((schema) => ({ type: "schema", schema }));
+export const problemSchemaDefinitions = (): Definition[] =>
+  Object.values(schemas()).map((schema) => ({ type: "schema", schema }));
 
 /** A problem body as the Worker sends it, checked against its code's schema (no member undocumented). */
 function exampleBody(error: ApiError) {
   const body = problemBody(error.init, EXAMPLE_REQUEST_ID);
   const checked = schemas()[error.init.code].strict().safeParse(body);
-  if (!checked.success) throw new Error(`OpenAPI: the ${error.init.code} example does not match its schema: ${checked.error.message}`);
+  if (!checked.success)
+    throw new Error(`OpenAPI: the ${error.init.code} example does not match its schema: ${checked.error.message}`);
   return body;
 }
 
@@ -191,7 +203,8 @@ export function problem(
   const stray = codes.filter((code) => ERROR_CODES[code] !== ERROR_CODES[first]);
   if (stray.length > 0) throw new Error(`OpenAPI: ${stray.join(", ")} and ${first} answer different statuses`);
   const all = schemas();
-  const schema = rest.length === 0 ? all[first] : z.discriminatedUnion("code", [all[first], ...rest.map((code) => all[code])]);
+  const schema =
+    rest.length === 0 ? all[first] : z.discriminatedUnion("code", [all[first], ...rest.map((code) => all[code])]);
   return {
     description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
     headers: { "x-request-id": requestIdHeader, ...options.headers },

@@ -14,7 +14,10 @@ const scalar = () =>
     pageTitle: "Contact-info batch API",
     defaultOpenAllTags: true,
     // The key goes in once, as the security scheme, pre-filled with the local test key.
-    authentication: { preferredSecurityScheme: API_KEY_SCHEME, securitySchemes: { [API_KEY_SCHEME]: { value: EXAMPLE_API_KEY } } },
+    authentication: {
+      preferredSecurityScheme: API_KEY_SCHEME,
+      securitySchemes: { [API_KEY_SCHEME]: { value: EXAMPLE_API_KEY } },
+    },
     defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
     // No third-party hosts: system fonts, no hosted client, no "Ask AI" agent (it loads
     // api.scalar.com through proxy.scalar.com), no telemetry, no developer toolbar.

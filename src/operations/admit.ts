@@ -11,10 +11,19 @@ import type { Caller } from "./caller";
  * in force are those on the calling key's record. A revoked key (the limiter holds the
  * customer's revocations) is refused like an unknown one, whatever copy of its record auth had cached.
  */
-export async function admit({ env, apiKey }: Caller, endpointType: EndpointType, { withUsage = false } = {}): Promise<ConsumeResult> {
-  const answer = await limiterStub(env, apiKey).admit(apiKey.keyId, endpointType, effectiveSettings(readConfig(env), apiKey.rateLimits), {
-    withUsage,
-  });
+export async function admit(
+  { env, apiKey }: Caller,
+  endpointType: EndpointType,
+  { withUsage = false } = {},
+): Promise<ConsumeResult> {
+  const answer = await limiterStub(env, apiKey).admit(
+    apiKey.keyId,
+    endpointType,
+    effectiveSettings(readConfig(env), apiKey.rateLimits),
+    {
+      withUsage,
+    },
+  );
   if (answer.revoked) throw invalidApiKey();
   return answer;
 }

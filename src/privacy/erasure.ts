@@ -22,7 +22,12 @@ const DELETES_AT_ONCE = 50;
  * `suppress` is false). A failure on the way throws before the receipt: the
  * erasure may be repeated, and erases what is left.
  */
-export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPerson, suppress: boolean): Promise<ErasureReceipt> {
+export async function erasePerson(
+  env: Env,
+  tenant: Tenant,
+  person: NormalizedPerson,
+  suppress: boolean,
+): Promise<ErasureReceipt> {
   const keys = identifierKeys(person);
   const hashed = await personHasher(env, tenant).hash(keys);
   const account = accountStub(env, tenant);
@@ -32,7 +37,9 @@ export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPe
   let batches = 0;
   for (let start = 0; start < batchIds.length; start += BATCHES_AT_ONCE) {
     const counts = await Promise.all(
-      batchIds.slice(start, start + BATCHES_AT_ONCE).map((id) => batchStub(env, id).erasePerson(tenant, keys, erasedAt)),
+      batchIds
+        .slice(start, start + BATCHES_AT_ONCE)
+        .map((id) => batchStub(env, id).erasePerson(tenant, keys, erasedAt)),
     );
     for (const count of counts) {
       items += count.items;
@@ -51,6 +58,13 @@ export async function erasePerson(env: Env, tenant: Tenant, person: NormalizedPe
   }
   const receipt: ErasureReceipt = { id: crypto.randomUUID(), erasedAt, items, batches };
   await account.saveErasure(receipt, hashed, suppress);
-  log("person_erased", { erasureId: receipt.id, environment: tenant.environment, batchesAsked: batchIds.length, batches, items, suppress });
+  log("person_erased", {
+    erasureId: receipt.id,
+    environment: tenant.environment,
+    batchesAsked: batchIds.length,
+    batches,
+    items,
+    suppress,
+  });
   return receipt;
 }

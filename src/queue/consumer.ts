@@ -48,7 +48,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       let outcomes: ItemOutcome[];
       try {
         const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
-        outcomes = early ? (await early).filter(({ index }) => stillPending.has(index)) : await suppressedOutcomes(env, pending);
+        outcomes = early
+          ? (await early).filter(({ index }) => stillPending.has(index))
+          : await suppressedOutcomes(env, pending);
       } catch (error) {
         logError("suppression_check_failed", error, { batchId });
         for (const { message } of pending) retryLater(message, config);
@@ -75,7 +77,12 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
                 }
               }),
           );
-          return { message, deliveries: message.attempts, indexes: message.body.items.map(({ index }) => index), attempts };
+          return {
+            message,
+            deliveries: message.attempts,
+            indexes: message.body.items.map(({ index }) => index),
+            attempts,
+          };
         }),
       );
       const plan = planGroup(tried, outcomes, config, Date.now());
@@ -110,7 +117,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
 
 /** The messages as pendingOnly answers them, each with the items that carry their person. */
 const withPeople = (group: readonly ItemQueueMessage[]): PendingMessage[] =>
-  group.map((message) => ({ message, items: message.body.items.filter((item): item is PersonItem => "person" in item) }));
+  group.map((message) => ({
+    message,
+    items: message.body.items.filter((item): item is PersonItem => "person" in item),
+  }));
 
 /** Messages whose consumer kept crashing: their items recorded as `failed`, so the batch still completes. */
 export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {

@@ -9,7 +9,10 @@ import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds } from "./retry";
 // consumer (consumer.ts) is only I/O and every rule here is tested without a queue.
 
 /** What one item's attempt came to: a resolution, or an error of ours (`crashed`). */
-export type ItemAttempt = { index: number; attempt: number } & ({ kind: "resolved"; resolution: Resolution } | { kind: "crashed" });
+export type ItemAttempt = { index: number; attempt: number } & (
+  | { kind: "resolved"; resolution: Resolution }
+  | { kind: "crashed" }
+);
 
 /** A message of the group, with what its items' attempts came to (suppressed items have none). */
 export interface TriedMessage<M> {
@@ -25,7 +28,9 @@ export interface TriedMessage<M> {
  * What to do with a message: ack it, or have it back after `delaySeconds`; `retryAfterSeconds` is the
  * longest wait its items' sources asked for, `held` whether only our governor held it back.
  */
-type MessageAction = { kind: "ack" } | { kind: "retry"; delaySeconds: number; retryAfterSeconds: number; held: boolean };
+type MessageAction =
+  | { kind: "ack" }
+  | { kind: "retry"; delaySeconds: number; retryAfterSeconds: number; held: boolean };
 
 export interface GroupPlan<M> {
   /** The outcomes to record: the suppressed items', then those the attempts decided. */
@@ -56,7 +61,10 @@ export function planGroup<M>(
   const providerCounts: Record<string, number> = {};
   // Per message with an item to retry: the longest wait its items' sources asked for, whether the
   // attempt counts (anything but our governor's hold), and what its items found meanwhile.
-  const retries = new Map<TriedMessage<M>, { retryAfterSeconds: number; counted: boolean; found: Map<number, Contacts> }>();
+  const retries = new Map<
+    TriedMessage<M>,
+    { retryAfterSeconds: number; counted: boolean; found: Map<number, Contacts> }
+  >();
   const retry = (tried: TriedMessage<M>, retryAfterSeconds: number, counted: boolean) => {
     const entry = retries.get(tried) ?? { retryAfterSeconds: 0, counted: false, found: new Map() };
     entry.retryAfterSeconds = Math.max(entry.retryAfterSeconds, retryAfterSeconds);
@@ -98,7 +106,8 @@ export function planGroup<M>(
     // Its unrecorded items are due when its wait ends, and the batch is told so, so its re-drive
     // never takes a long wait (a source's Retry-After) for a lost message.
     const dueAt = new Date(now + delaySeconds * 1000).toISOString();
-    for (const index of tried.indexes) if (!recorded.has(index)) deferrals.push({ index, dueAt, found: found.get(index) });
+    for (const index of tried.indexes)
+      if (!recorded.has(index)) deferrals.push({ index, dueAt, found: found.get(index) });
   }
   return { outcomes, deferrals, actions, providerCounts };
 }

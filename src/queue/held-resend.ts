@@ -10,7 +10,10 @@ import { logError } from "../log";
 export async function resendHeld(env: Env, message: Message<ItemMessage>, delaySeconds: number): Promise<boolean> {
   const attemptsBefore = (message.body.attemptsBefore ?? 0) + message.attempts - 1;
   try {
-    await env.ITEM_QUEUE.send(JSON.stringify({ ...message.body, attemptsBefore }), { contentType: MESSAGE_CONTENT_TYPE, delaySeconds });
+    await env.ITEM_QUEUE.send(JSON.stringify({ ...message.body, attemptsBefore }), {
+      contentType: MESSAGE_CONTENT_TYPE,
+      delaySeconds,
+    });
     return true;
   } catch (error) {
     logError("held_resend_failed", error, { batchId: message.body.batchId }, "warn");

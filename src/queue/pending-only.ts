@@ -18,7 +18,11 @@ export type PendingMessage = { message: Message<ItemMessage>; items: PersonItem[
  * call answers its pending items with their people, and if it fails the messages
  * are retried, as nothing can be enriched without them.
  */
-export async function pendingOnly(env: Env, batchId: string, messages: readonly Message<ItemMessage>[]): Promise<PendingMessage[]> {
+export async function pendingOnly(
+  env: Env,
+  batchId: string,
+  messages: readonly Message<ItemMessage>[],
+): Promise<PendingMessage[]> {
   const indexes = messages.flatMap(({ body }) => body.items.map(({ index }) => index));
   const resident = jurisdictionOfBatch(batchId) !== undefined;
   let pending: Map<number, MessageItem>;

@@ -15,8 +15,16 @@ const MAX_QUEUE_DELAY_SECONDS = 43_200;
 type RetryDelays = Pick<Config, "retryBaseDelaySeconds" | "retryMaxDelaySeconds">;
 
 /** The wait before a message's next attempt: its backoff, or the upstream's Retry-After if longer, within what Queues accept. */
-export function queueRetryDelaySeconds(attempts: number, delays: RetryDelays, retryAfterSeconds = 0, random = Math.random): number {
-  const delay = backoff({ baseSeconds: delays.retryBaseDelaySeconds, maxSeconds: delays.retryMaxDelaySeconds })(attempts, random);
+export function queueRetryDelaySeconds(
+  attempts: number,
+  delays: RetryDelays,
+  retryAfterSeconds = 0,
+  random = Math.random,
+): number {
+  const delay = backoff({ baseSeconds: delays.retryBaseDelaySeconds, maxSeconds: delays.retryMaxDelaySeconds })(
+    attempts,
+    random,
+  );
   return Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(delay, Math.min(MAX_RETRY_AFTER_SECONDS, retryAfterSeconds)));
 }
 

@@ -18,12 +18,19 @@ import type { PendingMessage } from "./pending-only";
 export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<ItemOutcome[]> {
   const body = pending[0]?.message.body;
   if (body?.customerId === undefined) return [];
-  const tenant = { customerId: body.customerId, environment: body.environment, jurisdiction: jurisdictionOfBatch(body.batchId) };
+  const tenant = {
+    customerId: body.customerId,
+    environment: body.environment,
+    jurisdiction: jurisdictionOfBatch(body.batchId),
+  };
   const hasher = personHasher(env, tenant);
   // The hashes made at submission; an item without them (stored before its batch's hashes were keyed) is hashed now.
   const items = await Promise.all(
     pending.flatMap(({ items }) =>
-      items.map(async ({ index, person, hashes }) => ({ index, keys: hashes?.keys ?? (await hasher.hash(identifierKeys(person))) })),
+      items.map(async ({ index, person, hashes }) => ({
+        index,
+        keys: hashes?.keys ?? (await hasher.hash(identifierKeys(person))),
+      })),
     ),
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];

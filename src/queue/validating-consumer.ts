@@ -12,7 +12,10 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<
  * it to the dead-letter queue, and from there forever. The body is never logged,
  * as it holds personal data.
  */
-export function validatingConsumer<T>(schema: z.ZodType<T>, handle: (messages: Message<T>[], env: Env) => Promise<void>): QueueConsumer {
+export function validatingConsumer<T>(
+  schema: z.ZodType<T>,
+  handle: (messages: Message<T>[], env: Env) => Promise<void>,
+): QueueConsumer {
   return (batch, env) => {
     const accepted: Message<T>[] = [];
     for (const message of batch.messages) {

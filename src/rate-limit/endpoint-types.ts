@@ -59,7 +59,10 @@ function effectiveSetting(type: EndpointType, config: Config, overrides: RateLim
   return { limit, windowSeconds };
 }
 
-export function effectiveSettings(config: Config, overrides: RateLimitOverrides = {}): Record<EndpointType, RateLimitSetting> {
+export function effectiveSettings(
+  config: Config,
+  overrides: RateLimitOverrides = {},
+): Record<EndpointType, RateLimitSetting> {
   return Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, effectiveSetting(type, config, overrides)])) as Record<
     EndpointType,
     RateLimitSetting
@@ -73,5 +76,10 @@ export function endpointLimit(
   overrides: RateLimitOverrides = {},
 ): EndpointLimit {
   const { tier, operations } = ENDPOINTS[type];
-  return { endpointType: type, tier, operations: operations(environment), ...effectiveSetting(type, config, overrides) };
+  return {
+    endpointType: type,
+    tier,
+    operations: operations(environment),
+    ...effectiveSetting(type, config, overrides),
+  };
 }

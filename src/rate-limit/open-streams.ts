@@ -13,9 +13,16 @@ export class OpenStreams {
 
   constructor(sql: SqlStorage, now: number) {
     this.#sql = sql;
-    const rows = sql.exec<{ lease_id: string; key_id: string; batch_id: string }>("SELECT lease_id, key_id, batch_id FROM stream_leases");
+    const rows = sql.exec<{ lease_id: string; key_id: string; batch_id: string }>(
+      "SELECT lease_id, key_id, batch_id FROM stream_leases",
+    );
     for (const row of rows)
-      this.#leases.set(row.lease_id, { leaseId: row.lease_id, keyId: row.key_id, batchId: row.batch_id, renewedAt: now });
+      this.#leases.set(row.lease_id, {
+        leaseId: row.lease_id,
+        keyId: row.key_id,
+        batchId: row.batch_id,
+        renewedAt: now,
+      });
   }
 
   /** The leases still live at `now`; the expired ones are deleted on the way. */

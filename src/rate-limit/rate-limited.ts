@@ -12,7 +12,12 @@ export const rateLimited = (endpointType: EndpointType, usage: WindowUsage): Api
       `Rate limit of ${usage.limit} requests per ${usage.windowSeconds} s for ${endpointType} exceeded; retry in ${usage.resetSeconds} s.`,
       {
         headers: { "retry-after": String(usage.resetSeconds), ...rateLimitHeaders(endpointType, usage) },
-        extensions: { endpointType, limit: usage.limit, windowSeconds: usage.windowSeconds, retryAfterSeconds: usage.resetSeconds },
+        extensions: {
+          endpointType,
+          limit: usage.limit,
+          windowSeconds: usage.windowSeconds,
+          retryAfterSeconds: usage.resetSeconds,
+        },
       },
     ),
   );

@@ -106,7 +106,11 @@ export class RateLimiter extends DurableObject<Env> {
    * Decides and counts one request of `endpointType`. The other types' windows are
    * read only `withUsage`.
    */
-  consume(endpointType: EndpointType, limits: Record<EndpointType, RateLimitSetting>, { withUsage = false } = {}): ConsumeResult {
+  consume(
+    endpointType: EndpointType,
+    limits: Record<EndpointType, RateLimitSetting>,
+    { withUsage = false } = {},
+  ): ConsumeResult {
     const now = Date.now();
     this.#windows.note(limits, now);
     const { windowSeconds } = limits[endpointType];
@@ -120,7 +124,12 @@ export class RateLimiter extends DurableObject<Env> {
         type,
         type === endpointType
           ? decision
-          : windowUsage(this.#window(type, now, limits[type].windowSeconds).log, now, limits[type], this.#held(type, now)),
+          : windowUsage(
+              this.#window(type, now, limits[type].windowSeconds).log,
+              now,
+              limits[type],
+              this.#held(type, now),
+            ),
       ]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
@@ -146,7 +155,12 @@ export class RateLimiter extends DurableObject<Env> {
     const decision = decideStream(this.#streams.live(now), batchId);
     if (decision.kind === "refused") return decision;
     const setting = limits[STREAM_TYPE];
-    const budget = decide(this.#window(STREAM_TYPE, now, setting.windowSeconds).log, now, setting, this.#held(STREAM_TYPE, now));
+    const budget = decide(
+      this.#window(STREAM_TYPE, now, setting.windowSeconds).log,
+      now,
+      setting,
+      this.#held(STREAM_TYPE, now),
+    );
     if (!budget.allowed) return { kind: "rate_limited", decision: budget };
     return { kind: "granted", leaseId: this.#streams.open(keyId, batchId, now).leaseId };
   }
@@ -201,7 +215,9 @@ export class RateLimiter extends DurableObject<Env> {
     const cutoff = now - windowSeconds * 1000;
     let known = this.#known.get(type);
     if (!known || now < known.now) {
-      const newest = this.#sql.exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type).toArray()[0];
+      const newest = this.#sql
+        .exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? ORDER BY seq DESC LIMIT 1", type)
+        .toArray()[0];
       known = { now, newest, live: new Map() };
       this.#known.set(type, known);
     }
@@ -213,10 +229,16 @@ export class RateLimiter extends DurableObject<Env> {
     const { newest } = known;
     if (live.length === 0 && newest !== undefined && newest.at > cutoff) {
       live = this.#sql
-        .exec<Hit>("SELECT seq, at FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at, seq LIMIT ?", type, cutoff, LIVE_HITS_KEPT)
+        .exec<Hit>(
+          "SELECT seq, at FROM hits WHERE endpoint_type = ? AND at > ? ORDER BY at, seq LIMIT ?",
+          type,
+          cutoff,
+          LIVE_HITS_KEPT,
+        )
         .toArray();
     }
-    if (!known.live.has(windowSeconds) && known.live.size >= LIVE_WINDOWS_KEPT) known.live.delete(known.live.keys().next().value!);
+    if (!known.live.has(windowSeconds) && known.live.size >= LIVE_WINDOWS_KEPT)
+      known.live.delete(known.live.keys().next().value!);
     known.live.set(windowSeconds, live);
     const first = live[0];
     const log: WindowLog =
@@ -226,7 +248,13 @@ export class RateLimiter extends DurableObject<Env> {
             count: newest.seq - first.seq + 1,
             at: (index) =>
               live[index]?.at ??
-              this.#sql.exec<Pick<Hit, "at">>("SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?", type, first.seq + index).one().at,
+              this.#sql
+                .exec<Pick<Hit, "at">>(
+                  "SELECT at FROM hits WHERE endpoint_type = ? AND seq = ?",
+                  type,
+                  first.seq + index,
+                )
+                .one().at,
           };
     return { known, log };
   }

@@ -31,7 +31,12 @@ export interface WindowLog {
  * counts while `at > now − window`. `held` units are taken for as long as what
  * holds them lasts (open event streams): they leave no window, they end.
  */
-export function windowUsage(log: WindowLog, now: number, { limit, windowSeconds }: RateLimitSetting, held = 0): WindowUsage {
+export function windowUsage(
+  log: WindowLog,
+  now: number,
+  { limit, windowSeconds }: RateLimitSetting,
+  held = 0,
+): WindowUsage {
   const used = log.count + held;
   // Once `used − limit + 1` requests have left, `used` is below `limit` again: the
   // one at index `used − limit` is the last of them. With room, the oldest frees a unit.
@@ -40,7 +45,8 @@ export function windowUsage(log: WindowLog, now: number, { limit, windowSeconds 
   // Nothing counted frees a unit: with room, nothing to wait for; full of held units, a
   // unit frees when one of them ends, which cannot be told: a window is said.
   const unknown = used === 0 || used < limit ? 0 : windowSeconds;
-  const resetSeconds = freeing === undefined ? unknown : Math.max(1, Math.ceil((freeing + windowSeconds * 1000 - now) / 1000));
+  const resetSeconds =
+    freeing === undefined ? unknown : Math.max(1, Math.ceil((freeing + windowSeconds * 1000 - now) / 1000));
   return { limit, windowSeconds, used, remaining: Math.max(0, limit - used), resetSeconds };
 }
 

@@ -22,7 +22,9 @@ export interface StreamLease {
   renewedAt: number;
 }
 
-export type StreamDecision = { kind: "granted" } | { kind: "refused"; scope: "customer" | "batch"; max: number; retryAfterSeconds: number };
+export type StreamDecision =
+  | { kind: "granted" }
+  | { kind: "refused"; scope: "customer" | "batch"; max: number; retryAfterSeconds: number };
 
 /** Whether one more stream on `batchId` fits the caps, given the customer's live leases. */
 export function decideStream(live: readonly StreamLease[], batchId: string): StreamDecision {
@@ -33,7 +35,8 @@ export function decideStream(live: readonly StreamLease[], batchId: string): Str
     retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS,
   });
   if (live.length >= MAX_STREAMS_PER_CUSTOMER) return refused("customer", MAX_STREAMS_PER_CUSTOMER);
-  if (live.filter((lease) => lease.batchId === batchId).length >= MAX_STREAMS_PER_BATCH) return refused("batch", MAX_STREAMS_PER_BATCH);
+  if (live.filter((lease) => lease.batchId === batchId).length >= MAX_STREAMS_PER_BATCH)
+    return refused("batch", MAX_STREAMS_PER_BATCH);
   return { kind: "granted" };
 }
 

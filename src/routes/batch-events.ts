@@ -17,7 +17,12 @@ import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../open
 import { problem } from "../openapi/problems";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import { holdStream } from "../rate-limit/stream-lease";
-import { LEASE_EXPIRES_MS, LEASE_RENEW_MS, MAX_STREAMS_PER_BATCH, MAX_STREAMS_PER_CUSTOMER } from "../rate-limit/stream-leases";
+import {
+  LEASE_EXPIRES_MS,
+  LEASE_RENEW_MS,
+  MAX_STREAMS_PER_BATCH,
+  MAX_STREAMS_PER_CUSTOMER,
+} from "../rate-limit/stream-leases";
 import { tenantOf } from "../tenant";
 import { batchParams } from "./batch";
 import { declareRoute } from "./declare";
@@ -27,7 +32,11 @@ function streamExample() {
   const { items, webhook, nextCursor, ...counters } = batchStatusExample;
   const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };
   return sseText([
-    { id: 0, event: "progress", data: JSON.stringify({ ...counters, completedItems: 0, failedItems: 0, status: "pending" }) },
+    {
+      id: 0,
+      event: "progress",
+      data: JSON.stringify({ ...counters, completedItems: 0, failedItems: 0, status: "pending" }),
+    },
     { id: 1, event: "item", data: JSON.stringify(items[0]) },
     { id: 2, event: "item", data: JSON.stringify(items[1]) },
     { id: 2, event: "progress", data: JSON.stringify(counters) },
@@ -39,7 +48,8 @@ function streamExample() {
 const documentedEventsQuery = /* @__PURE__ */ once(() =>
   z.object({
     items: eventsQuerySchema.shape.items.meta({
-      description: "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
+      description:
+        "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
       example: "true",
     }),
   }),
@@ -95,9 +105,9 @@ export const batchEvents = declareRoute({
         },
         content: {
           "text/event-stream": {
-            schema: z
-              .string()
-              .meta({ description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each." }),
+            schema: z.string().meta({
+              description: "Server-sent events (WHATWG HTML §9.2): `event`, `id` and one `data` line of JSON each.",
+            }),
             example: streamExample(),
           },
         },
@@ -107,8 +117,14 @@ export const batchEvents = declareRoute({
         "A query parameter is invalid or unknown, or Last-Event-ID is not an id this stream sent",
       ),
       ...authProblems(),
-      404: problem(["not_found"], "No such batch for this customer and environment (another customer's batch looks the same)"),
-      410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
+      404: problem(
+        ["not_found"],
+        "No such batch for this customer and environment (another customer's batch looks the same)",
+      ),
+      410: problem(
+        ["batch_expired", "batch_deleted"],
+        "The batch's data was deleted: at the end of its retention period, or by its owner",
+      ),
       429: streamRefused(100),
       500: internalError,
     },
@@ -123,13 +139,19 @@ export const batchEvents = declareRoute({
     const held = await holdStream(c.env, tenantOf(apiKey), apiKey.keyId, id, limits);
     let read: Awaited<ReturnType<ReturnType<typeof batchStub>["events"]>>;
     try {
-      read = await batchStub(c.env, id).events({ customerId: apiKey.customerId, environment: c.get("environment") }, request);
+      read = await batchStub(c.env, id).events(
+        { customerId: apiKey.customerId, environment: c.get("environment") },
+        request,
+      );
       // Another customer's or environment's batch answers exactly like a missing one.
       if (read.kind === "none") throw notFound("No batch with this id exists.");
       if (read.kind === "expired") throw batchExpired(read.expiredAt);
       if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
       if (read.kind === "unknown_event_id") {
-        throw badRequest("invalid_last_event_id", `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`);
+        throw badRequest(
+          "invalid_last_event_id",
+          `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`,
+        );
       }
     } catch (error) {
       await held.release();
@@ -153,7 +175,12 @@ export const batchEvents = declareRoute({
         await held.release();
       }
       const endedBy = end === "refused" ? refusal : end;
-      log("event_stream_closed", { batchId: id, requestId: c.get("requestId"), durationMs: Date.now() - opened, endedBy });
+      log("event_stream_closed", {
+        batchId: id,
+        requestId: c.get("requestId"),
+        durationMs: Date.now() - opened,
+        endedBy,
+      });
     });
   },
 });

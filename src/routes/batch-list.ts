@@ -4,7 +4,14 @@ import { batchListPaging } from "../account/list-query";
 import { batchListSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  keyRequired,
+  rateLimited,
+  unknownEnvironment,
+} from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { listBatchPage } from "../operations/batches";
@@ -21,7 +28,9 @@ const documentedListQuery = /* @__PURE__ */ once(() =>
       .max(batchListPaging.max)
       .default(batchListPaging.defaultLimit)
       .meta({ description: `Batches per page, 1 to ${batchListPaging.max}.`, example: 20 }),
-    cursor: batchListPaging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+    cursor: batchListPaging.schema.shape.cursor.meta({
+      description: "The nextCursor of the previous page, unchanged.",
+    }),
   }),
 );
 
@@ -42,7 +51,10 @@ export const listBatches = declareRoute({
     responses: {
       200: {
         description: "One page of batches.",
-        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
+        headers: {
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
+        },
         content: { "application/json": { schema: batchListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),

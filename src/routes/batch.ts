@@ -56,13 +56,19 @@ export const getBatch = declareRoute({
     responses: {
       200: {
         description: "The batch.",
-        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)) },
+        headers: {
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
+        },
         content: { "application/json": { schema: batchPageSchema(), example: batchStatusExample } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
       404: noSuchBatchProblem,
-      410: problem(["batch_expired", "batch_deleted"], "The batch's data was deleted: at the end of its retention period, or by its owner"),
+      410: problem(
+        ["batch_expired", "batch_deleted"],
+        "The batch's data was deleted: at the end of its retention period, or by its owner",
+      ),
       429: rateLimited("contact_info_status", 100),
       500: internalError,
     },
@@ -92,7 +98,10 @@ export const deleteBatch = declareRoute({
     responses: {
       204: {
         description: "Deleted (or deleted before).",
-        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
+        headers: {
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
+        },
       },
       ...authProblems(),
       404: noSuchBatchProblem,
@@ -104,7 +113,10 @@ export const deleteBatch = declareRoute({
     const id = c.req.param("id").toLowerCase();
     if (!isBatchId(id)) throw noSuchBatch();
     const apiKey = c.get("apiKey");
-    const deleted = await batchStub(c.env, id).erase({ customerId: apiKey.customerId, environment: c.get("environment") });
+    const deleted = await batchStub(c.env, id).erase({
+      customerId: apiKey.customerId,
+      environment: c.get("environment"),
+    });
     if (!deleted) throw noSuchBatch();
     return c.body(null, 204);
   },

@@ -6,7 +6,14 @@ import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  keyRequired,
+  rateLimited,
+  unknownEnvironment,
+} from "../openapi/common";
 import { batchLocationExample, estimateExample } from "../openapi/examples";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
@@ -46,7 +53,8 @@ export const submitBatch = declareRoute({
         headers: {
           Location: header("The batch's status URL.", batchLocationExample, true),
           "Idempotent-Replayed": {
-            description: "`true` when this answer replays the first answer to the same Idempotency-Key; absent otherwise.",
+            description:
+              "`true` when this answer replays the first answer to the same Idempotency-Key; absent otherwise.",
             schema: { type: "string", enum: ["true"] },
           },
           "x-request-id": requestIdHeader,
@@ -105,7 +113,10 @@ export const estimateBatch = declareRoute({
     responses: {
       200: {
         description: "The estimate.",
-        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)) },
+        headers: {
+          "x-request-id": requestIdHeader,
+          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
+        },
         content: { "application/json": { schema: estimateSchema(), example: estimateExample } },
       },
       400: problem(

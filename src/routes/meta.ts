@@ -22,7 +22,8 @@ const INDEX_PAGE = `<!doctype html>
 <li><a href="${API_INDEX.docs}">API reference</a> (<a href="${API_INDEX.openapi}">OpenAPI document</a>)</li>
 </ul></body></html>`;
 const INDEX_PAGE_HEADERS = {
-  "Content-Security-Policy": "default-src 'none'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "Content-Security-Policy":
+    "default-src 'none'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
 };
@@ -72,7 +73,9 @@ export const health = declareRoute({
     summary: "Liveness, for load balancers",
     description: "Needs no key and touches no storage.",
     security: noKey,
-    responses: { 200: { description: "Up.", content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } } } },
+    responses: {
+      200: { description: "Up.", content: { "application/json": { schema: z.object({ status: z.literal("ok") }) } } },
+    },
   },
   handler: (c) => c.json({ status: "ok" as const }, 200),
 });
@@ -86,9 +89,15 @@ export const openApiDocument = declareRoute({
     operationId: "openApiDocument",
     tags: ["Meta"],
     summary: "This document",
-    description: "The OpenAPI 3.1 description of this API, generated from the schemas that validate requests. Needs no key.",
+    description:
+      "The OpenAPI 3.1 description of this API, generated from the schemas that validate requests. Needs no key.",
     security: noKey,
-    responses: { 200: { description: "OpenAPI 3.1.", content: { "application/json": { schema: z.object({}).catchall(z.unknown()) } } } },
+    responses: {
+      200: {
+        description: "OpenAPI 3.1.",
+        content: { "application/json": { schema: z.object({}).catchall(z.unknown()) } },
+      },
+    },
   },
   // A static asset built ahead of time (scripts/openapi.ts), which Cloudflare serves
   // before the Worker runs; this route answers only when the Worker is called directly.

@@ -3,13 +3,29 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { suppressionPaging } from "../account/suppression-query";
-import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../contact-info/privacy-requests";
-import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
+import {
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppressionRequestSchema,
+} from "../contact-info/privacy-requests";
+import {
+  erasureReceiptSchema,
+  suppressionKeySchema,
+  suppressionListSchema,
+  suppressionsAddedSchema,
+} from "../contact-info/privacy-views";
 import { notFound } from "../http/errors";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  keyRequired,
+  rateLimited,
+  unknownEnvironment,
+} from "../openapi/common";
 import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
@@ -28,7 +44,9 @@ const documentedListQuery = /* @__PURE__ */ once(() =>
       .max(suppressionPaging.max)
       .default(suppressionPaging.defaultLimit)
       .meta({ description: `Entries per page, 1 to ${suppressionPaging.max}.`, example: 20 }),
-    cursor: suppressionPaging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+    cursor: suppressionPaging.schema.shape.cursor.meta({
+      description: "The nextCursor of the previous page, unchanged.",
+    }),
   }),
 );
 
@@ -61,7 +79,10 @@ export const erasePersonRoute = declareRoute({
     description:
       "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway). Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
-    request: { params: environmentParams(), body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } } },
+    request: {
+      params: environmentParams(),
+      body: { required: true, content: { "application/json": { schema: erasureRequestSchema } } },
+    },
     responses: {
       200: {
         description: "Erased.",

@@ -1,7 +1,14 @@
 // The caller's rate limits and usage: GET /v2/{environment}/me/rate-limits.
 import * as z from "zod";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  keyRequired,
+  rateLimited,
+  unknownEnvironment,
+} from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";

@@ -20,7 +20,9 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
         description:
           "Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items).",
       }),
-      fields: fieldsSchema.optional().meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
+      fields: fieldsSchema
+        .optional()
+        .meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
       webhookUrl: webhookUrlSchema.optional().meta({
         description:
           "Where to POST the signed events webhookEvents names (by default batch.completed). https, port 443 or from 1024 up, no credentials; IP literals must be public unicast addresses and names such as localhost, *.local or *.internal are refused; test also allows http(s) to 127.0.0.1, localhost and [::1] for local development. The check is on the text: a public name that resolves to a private or loopback address (localtest.me, 127.0.0.1.nip.io) passes it. What stops such a delivery in live is the platform: a deployed Worker's fetch resolves names with Cloudflare's DNS and goes out to the public Internet, never into a private network (that takes a Workers VPC binding, which this Worker has none of), and redirects are never followed (see the README, Webhooks).",
@@ -40,7 +42,10 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
     .meta({ id: "SubmitRequest", example: submitRequestExample }),
 );
 
-export const submissionBody = () => ({ required: true, content: { "application/json": { schema: documentedSubmission() } } });
+export const submissionBody = () => ({
+  required: true,
+  content: { "application/json": { schema: documentedSubmission() } },
+});
 
 /** The 413 and 415 of a route that reads a submission. */
 export const bodyProblems = () => ({

@@ -2,7 +2,14 @@
 import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
 import { usageReportSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  keyRequired,
+  rateLimited,
+  unknownEnvironment,
+} from "../openapi/common";
 import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { readUsage } from "../operations/account";

@@ -25,8 +25,10 @@ type DeliveryState = z.infer<typeof deliveryStateSchema>;
 // One key per delivery in progress: batch.completed's, and item.completed delivery n's.
 const BATCH_COMPLETED_KEY = "delivery";
 const ITEM_KEY_PREFIX = "item:";
-const keyOf = (delivery: number | undefined) => (delivery === undefined ? BATCH_COMPLETED_KEY : `${ITEM_KEY_PREFIX}${delivery}`);
-const deliveryOf = (key: string) => (key === BATCH_COMPLETED_KEY ? undefined : Number(key.slice(ITEM_KEY_PREFIX.length)));
+const keyOf = (delivery: number | undefined) =>
+  delivery === undefined ? BATCH_COMPLETED_KEY : `${ITEM_KEY_PREFIX}${delivery}`;
+const deliveryOf = (key: string) =>
+  key === BATCH_COMPLETED_KEY ? undefined : Number(key.slice(ITEM_KEY_PREFIX.length));
 
 // Attempts one alarm run makes at most, side by side; the rest are made by the next run, at once.
 const MAX_ATTEMPTS_PER_RUN = 10;
@@ -70,7 +72,8 @@ export class WebhookSender extends DurableObject<Env> {
   async #attempt(key: string, state: DeliveryState, config: Config): Promise<void> {
     const batch = batchStub(this.env, state.batchId);
     const delivery = deliveryOf(key);
-    const event = delivery === undefined ? await pendingBatchCompleted(batch) : await batch.pendingItemDelivery(delivery);
+    const event =
+      delivery === undefined ? await pendingBatchCompleted(batch) : await batch.pendingItemDelivery(delivery);
     if (!event) {
       this.ctx.storage.kv.delete(key);
       return;
@@ -82,12 +85,19 @@ export class WebhookSender extends DurableObject<Env> {
     const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
     else await batch.recordItemDeliveryAttempt(delivery, outcome);
-    log("webhook_attempt", { batchId: state.batchId, ...(delivery === undefined ? {} : { delivery }), attempt, status, delivered });
+    log("webhook_attempt", {
+      batchId: state.batchId,
+      ...(delivery === undefined ? {} : { delivery }),
+      attempt,
+      status,
+      delivered,
+    });
     if (delivered || last) {
       this.ctx.storage.kv.delete(key);
       return;
     }
-    const wait = backoff({ baseSeconds: config.retryBaseDelaySeconds, maxSeconds: config.retryMaxDelaySeconds })(attempt) * 1000;
+    const wait =
+      backoff({ baseSeconds: config.retryBaseDelaySeconds, maxSeconds: config.retryMaxDelaySeconds })(attempt) * 1000;
     this.ctx.storage.kv.put(key, { ...state, attempts: attempt, dueAt: Date.now() + wait } satisfies DeliveryState);
   }
 

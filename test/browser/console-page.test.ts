@@ -95,11 +95,15 @@ describe("the /app console in a real browser", () => {
     await page.keyboard.type(TEST_KEY);
     await page.keyboard.press("Enter");
     // Behind "Details": a sales-ops person rarely needs them.
-    await page.locator("#limits td", { hasText: "contact_info_request" }).waitFor({ state: "attached", timeout: 30_000 });
+    await page
+      .locator("#limits td", { hasText: "contact_info_request" })
+      .waitFor({ state: "attached", timeout: 30_000 });
     await page.locator("#usage svg[role=img]").waitFor({ timeout: 30_000 });
-    expect(await page.evaluate(() => Object.keys(localStorage).some((k) => (localStorage.getItem(k) ?? "").includes("ck_test_")))).toBe(
-      false,
-    );
+    expect(
+      await page.evaluate(() =>
+        Object.keys(localStorage).some((k) => (localStorage.getItem(k) ?? "").includes("ck_test_")),
+      ),
+    ).toBe(false);
   });
 
   it("reads a Windows-1252 export with repeated headers, chosen from the keyboard, and counts its rows before sending", async () => {
@@ -124,7 +128,9 @@ describe("the /app console in a real browser", () => {
     await page.getByLabel("LinkedIn URL").selectOption("LI Profile");
     await expect(counts()).resolves.toEqual({ rows: "6", valid: "5", invalid: "1", duplicates: "1" });
     // Before Start, what it would cost at most: 4 people to look up, an email (1) and a phone (10) each.
-    await page.locator("#estimate", { hasText: "at most 44 credits for 5 rows (1 duplicate, free)" }).waitFor({ timeout: 10_000 });
+    await page
+      .locator("#estimate", { hasText: "at most 44 credits for 5 rows (1 duplicate, free)" })
+      .waitFor({ timeout: 10_000 });
   });
 
   it("runs the file against the sandbox, survives a reload, and downloads it enriched", async () => {
@@ -135,15 +141,21 @@ describe("the /app console in a real browser", () => {
     };
     page.on("request", onRequest);
     await page.getByRole("button", { name: "Start" }).click();
-    await page.locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / }).waitFor({ timeout: 60_000 });
+    await page
+      .locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / })
+      .waitFor({ timeout: 60_000 });
     page.off("request", onRequest);
     // Progress came over the batch's event stream; its status was read only for the results (no polls of one item).
-    expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\/events\?items=true$/.test(path))).toHaveLength(1);
+    expect(
+      reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\/events\?items=true$/.test(path)),
+    ).toHaveLength(1);
     expect(reads.filter((path) => /\/person\/contact-info\/[0-9a-f-]{36}\?limit=1$/.test(path))).toEqual([]);
 
     // A reload keeps the run (localStorage) and the key (sessionStorage), creating no second batch.
     await page.reload({ waitUntil: "load" });
-    await page.locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / }).waitFor({ timeout: 60_000 });
+    await page
+      .locator("#run-status", { hasText: /^Done: 5 rows sent, 3 found, 2 not found, 0 failed\. / })
+      .waitFor({ timeout: 60_000 });
     await page.locator("#need-file").waitFor({ state: "visible", timeout: 30_000 });
     await page.setInputFiles("#file", UPLOAD);
     await page.locator("#need-file").waitFor({ state: "hidden", timeout: 10_000 });
@@ -168,7 +180,14 @@ describe("the /app console in a real browser", () => {
     expect(rows.map((row) => row.slice(0, 9).join(","))).toEqual(ROWS.map((row) => row.replace(",=1+2,", ",'=1+2,")));
     const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]);
     expect(column("enriched_outcome")).toEqual(["found", "found", "not_found", "", "found", "not_found"]);
-    expect(column("enriched_status")).toEqual(["completed", "completed", "completed", "failed", "completed", "completed"]);
+    expect(column("enriched_status")).toEqual([
+      "completed",
+      "completed",
+      "completed",
+      "failed",
+      "completed",
+      "completed",
+    ]);
     expect(column("enriched_error_code")).toEqual(["", "", "", "invalid_input", "", ""]);
 
     // The workbook holds the same cells as the CSV (the XLSX library, loaded only now, read back by the core).
@@ -183,7 +202,10 @@ describe("the /app console in a real browser", () => {
     const asRead = (cell: string) => (/^'[=+\-@\t\r']/.test(cell) ? cell.slice(1) : cell);
     expect(sheet.rows).toEqual([header!, ...rows].map((row) => row.map(asRead)));
 
-    const [failed] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download failed rows" }).click()]);
+    const [failed] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download failed rows" }).click(),
+    ]);
     const [failedHeader, ...failedRows] = parseCsv(readFileSync(await failed.path(), "utf8").slice(1));
     expect(failedHeader).toEqual([...HEADER.split(","), "enriched_error_code", "enriched_error_message"]);
     expect(failedRows.map((row) => row.slice(0, 10))).toEqual([[...ROWS[3]!.split(","), "invalid_input"]]);

@@ -53,7 +53,8 @@ describe("the /app console, round two (issue 35)", () => {
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   }
 
-  const choose = (name: string, buffer: Buffer, mimeType = "text/csv") => page.setInputFiles("#file", { name, mimeType, buffer });
+  const choose = (name: string, buffer: Buffer, mimeType = "text/csv") =>
+    page.setInputFiles("#file", { name, mimeType, buffer });
 
   beforeAll(async () => {
     server = await startLocalServer({
@@ -108,10 +109,22 @@ describe("the /app console, round two (issue 35)", () => {
   it("4: refuses what is not a spreadsheet by its bytes, in the same words as the command line", async () => {
     const zip = Buffer.concat([Buffer.from("PK\x03\x04"), Buffer.from("....contacts.csv....")]);
     const cases: [string, Buffer, string][] = [
-      ["contacts.csv", Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), "contacts.csv is a PDF document, not a spreadsheet"],
-      ["photo.xlsx", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), "photo.xlsx is a PNG image"],
+      [
+        "contacts.csv",
+        Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"),
+        "contacts.csv is a PDF document, not a spreadsheet",
+      ],
+      [
+        "photo.xlsx",
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+        "photo.xlsx is a PNG image",
+      ],
       ["export.xlsx", zip, "export.xlsx is a zip archive (not an .xlsx workbook)"],
-      ["dump.csv", Buffer.from([0x41, 0x42, 0x00, 0x01, 0x02, 0x9c, 0xff, 0x07, 0x08, 0x10]), "dump.csv is binary data (not text)"],
+      [
+        "dump.csv",
+        Buffer.from([0x41, 0x42, 0x00, 0x01, 0x02, 0x9c, 0xff, 0x07, 0x08, 0x10]),
+        "dump.csv is binary data (not text)",
+      ],
     ];
     for (const [name, bytes, said] of cases) {
       await choose(name, bytes);
@@ -144,13 +157,16 @@ describe("the /app console, round two (issue 35)", () => {
     await choose("crm-export.csv", BIG);
     await page.locator("#count-rows", { hasText: "10,000" }).waitFor({ timeout: 30_000 });
     const labels = await page.locator("#mapping label").allTextContents();
-    for (const label of ["Email", "LinkedIn URL", "Company website", "First name"]) expect(labels.join("|")).toContain(label);
+    for (const label of ["Email", "LinkedIn URL", "Company website", "First name"])
+      expect(labels.join("|")).toContain(label);
     await expect(page.locator("#map-companyDomain").inputValue()).resolves.toBe("Website");
     await expect(page.locator("#count-invalid").textContent()).resolves.toBe("9,980");
     await expect(page.locator("#invalid-list li").first().textContent()).resolves.toMatch(
       /^9,980 rows not sent \(lines 22, 23, .*\)\. It has a name but no company: add the company name or website\.$/,
     );
-    await page.locator("#estimate", { hasText: /at most [\d,]+ credits for 20 rows; you pay only/ }).waitFor({ timeout: 30_000 });
+    await page
+      .locator("#estimate", { hasText: /at most [\d,]+ credits for 20 rows; you pay only/ })
+      .waitFor({ timeout: 30_000 });
     await capture("review");
   });
 
@@ -207,12 +223,17 @@ describe("the /app console, round two (issue 35)", () => {
     const rows = page.locator("#runs tbody tr");
     await rows.nth(1).waitFor({ timeout: 30_000 });
     await expect(rows.nth(0).locator("td").first().textContent()).resolves.toBe("small.csv");
-    await expect(rows.nth(1).locator("td").allTextContents()).resolves.toEqual(expect.arrayContaining(["crm-export.csv", "10,000", "17"]));
+    await expect(rows.nth(1).locator("td").allTextContents()).resolves.toEqual(
+      expect.arrayContaining(["crm-export.csv", "10,000", "17"]),
+    );
     await rows.nth(1).getByRole("button", { name: "CSV" }).click();
     await page.locator("#runs-status", { hasText: "Choose crm-export.csv again" }).waitFor();
     await choose("crm-export.csv", BIG);
     await page.locator("#count-rows", { hasText: "10,000" }).waitFor({ timeout: 30_000 });
-    const [again] = await Promise.all([page.waitForEvent("download"), rows.nth(1).getByRole("button", { name: "CSV" }).click()]);
+    const [again] = await Promise.all([
+      page.waitForEvent("download"),
+      rows.nth(1).getByRole("button", { name: "CSV" }).click(),
+    ]);
     expect(again.suggestedFilename()).toBe("crm-export.enriched.csv");
     const text = readFileSync(await again.path(), "utf8");
     expect(text.split("\r\n").filter((line) => line !== "")).toHaveLength(10_001);

@@ -81,7 +81,9 @@ describe("the /docs page in a real browser", () => {
       "Read a batch: counts and per-item contact data",
       "Your rate limits and usage, per endpoint type",
     ]) {
-      await expect(page.getByText(summary).first().waitFor({ state: "attached", timeout: 30_000 })).resolves.toBeUndefined();
+      await expect(
+        page.getByText(summary).first().waitFor({ state: "attached", timeout: 30_000 }),
+      ).resolves.toBeUndefined();
     }
     mkdirSync("artifacts", { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
@@ -98,17 +100,25 @@ describe("the /docs page in a real browser", () => {
     expect(sample.match(/x-api-key/gi)).toEqual(["x-api-key"]);
     expect(sample).toContain(`x-api-key: ${TEST_KEY}`);
 
-    const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], { encoding: "utf8", timeout: 30_000 });
+    const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 202 /);
     expect(answer).toMatch(/^location: \/v2\/test\/person\/contact-info\/[0-9a-f-]{36}\r$/im);
   });
 
   it("shows an estimate sample that, pasted into a shell, answers 200 with the documented estimate", async () => {
-    const samples = page.locator("code.language-curl", { hasText: "--request POST" }).filter({ hasText: "/person/contact-info/estimate" });
+    const samples = page
+      .locator("code.language-curl", { hasText: "--request POST" })
+      .filter({ hasText: "/person/contact-info/estimate" });
     await samples.first().waitFor({ state: "attached", timeout: 30_000 });
     const sample = (await samples.first().textContent()) ?? "";
     expect(sample.startsWith(`curl ${server.url}/v2/test/person/contact-info/estimate`)).toBe(true);
-    const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], { encoding: "utf8", timeout: 30_000 });
+    const answer = execFileSync("sh", ["-c", `${sample.trimEnd()} --silent --show-error --include`], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).not.toMatch(/^location:/im);
     expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual(estimateExample);

@@ -11,7 +11,10 @@ import { batchStatusExample, estimateExample, submitRequestExample } from "../..
 import { until } from "../until";
 
 const document = openApiDocument() as unknown as {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
   components: { schemas: Record<string, object> };
 };
 const KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
@@ -55,43 +58,70 @@ describe("real responses conform to the OpenAPI document", () => {
   it("the estimate: its documented example and a real answer", async () => {
     const path = "/v2/{environment}/person/contact-info/estimate";
     expect(violations(path, "post", 200, "application/json", estimateExample)).toEqual([]);
-    const estimate = await call("/v2/test/person/contact-info/estimate", { method: "POST", body: JSON.stringify(submitRequestExample) });
+    const estimate = await call("/v2/test/person/contact-info/estimate", {
+      method: "POST",
+      body: JSON.stringify(submitRequestExample),
+    });
     expect(estimate.response.status).toBe(200);
     expect(estimate.body).toEqual(estimateExample);
     expect(violations(path, "post", 200, "application/json", estimate.body)).toEqual([]);
   });
 
   it("the documented examples, submit, batch status and rate limits", async () => {
-    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", batchStatusExample)).toEqual([]);
-    const submitted = await call("/v2/test/person/contact-info", { method: "POST", body: JSON.stringify(submitRequestExample) });
+    expect(
+      violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", batchStatusExample),
+    ).toEqual([]);
+    const submitted = await call("/v2/test/person/contact-info", {
+      method: "POST",
+      body: JSON.stringify(submitRequestExample),
+    });
     expect(submitted.response.status).toBe(202);
-    expect(violations("/v2/{environment}/person/contact-info", "post", 202, "application/json", submitted.body)).toEqual([]);
+    expect(
+      violations("/v2/{environment}/person/contact-info", "post", 202, "application/json", submitted.body),
+    ).toEqual([]);
     const status = await call(`${submitted.response.headers.get("location")}?limit=2`);
     expect(status.response.status).toBe(200);
-    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body)).toEqual([]);
+    expect(
+      violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body),
+    ).toEqual([]);
     const limits = await call("/v2/test/me/rate-limits");
     expect(violations("/v2/{environment}/me/rate-limits", "get", 200, "application/json", limits.body)).toEqual([]);
   });
 
   it("privacy: an erasure's receipt, an erased item, and the suppression list", async () => {
     const email = `conformance-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const submitted = await call("/v2/test/person/contact-info", { method: "POST", body: JSON.stringify({ items: [{ email }] }) });
+    const submitted = await call("/v2/test/person/contact-info", {
+      method: "POST",
+      body: JSON.stringify({ items: [{ email }] }),
+    });
     const location = submitted.response.headers.get("location")!;
     // The erasure finds the batch once its report fed the account's index, within moments of the 202.
-    const erasure = await until(() => call("/v2/test/privacy/erasures", { method: "POST", body: JSON.stringify({ email }) }), {
-      what: "the erasure of the submitted person",
-      done: ({ body }) => (body as { items: number }).items > 0,
-    });
+    const erasure = await until(
+      () => call("/v2/test/privacy/erasures", { method: "POST", body: JSON.stringify({ email }) }),
+      {
+        what: "the erasure of the submitted person",
+        done: ({ body }) => (body as { items: number }).items > 0,
+      },
+    );
     expect(erasure.body).toMatchObject({ items: 1, batches: 1 });
     expect(violations("/v2/{environment}/privacy/erasures", "post", 200, "application/json", erasure.body)).toEqual([]);
     const { id, erasedAt } = erasure.body as { id: string; erasedAt: string };
     const receipt = await call(`/v2/test/privacy/erasures/${id}`);
-    expect(violations("/v2/{environment}/privacy/erasures/{id}", "get", 200, "application/json", receipt.body)).toEqual([]);
+    expect(violations("/v2/{environment}/privacy/erasures/{id}", "get", 200, "application/json", receipt.body)).toEqual(
+      [],
+    );
     const status = await call(location);
     expect((status.body as { items: { erasedAt?: string }[] }).items[0]?.erasedAt).toBe(erasedAt);
-    expect(violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body)).toEqual([]);
-    const added = await call("/v2/test/privacy/suppressions", { method: "PUT", body: JSON.stringify({ items: [{ email: `x${email}` }] }) });
-    expect(violations("/v2/{environment}/privacy/suppressions", "put", 200, "application/json", added.body)).toEqual([]);
+    expect(
+      violations("/v2/{environment}/person/contact-info/{id}", "get", 200, "application/json", status.body),
+    ).toEqual([]);
+    const added = await call("/v2/test/privacy/suppressions", {
+      method: "PUT",
+      body: JSON.stringify({ items: [{ email: `x${email}` }] }),
+    });
+    expect(violations("/v2/{environment}/privacy/suppressions", "put", 200, "application/json", added.body)).toEqual(
+      [],
+    );
     const list = await call("/v2/test/privacy/suppressions?limit=1");
     expect(violations("/v2/{environment}/privacy/suppressions", "get", 200, "application/json", list.body)).toEqual([]);
   });
@@ -137,13 +167,26 @@ describe("real responses conform to the OpenAPI document", () => {
         "/v2/test/person/contact-info/estimate",
         { method: "POST", body: "{}", headers: { "content-type": "text/plain" } },
       ],
-      ["/v2/{environment}/person/contact-info/{id}", 400, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c?limit=0", {}],
-      ["/v2/{environment}/person/contact-info/{id}", 404, "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c", {}],
+      [
+        "/v2/{environment}/person/contact-info/{id}",
+        400,
+        "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c?limit=0",
+        {},
+      ],
+      [
+        "/v2/{environment}/person/contact-info/{id}",
+        404,
+        "/v2/test/person/contact-info/3e1cab3a-0527-4fea-987c-d486f470829c",
+        {},
+      ],
     ];
     for (const [documented, status, url, init] of cases) {
       const { response, body } = await call(url, init);
       expect({ url, status: response.status }).toEqual({ url, status });
-      expect({ url, violations: violations(documented, init.method?.toLowerCase() ?? "get", status, problem, body) }).toEqual({
+      expect({
+        url,
+        violations: violations(documented, init.method?.toLowerCase() ?? "get", status, problem, body),
+      }).toEqual({
         url,
         violations: [],
       });

@@ -30,11 +30,24 @@ describe("submit, waitForBatch and items", () => {
       ],
       { fields: ["email", "phone"] },
     );
-    expect(submitted).toMatchObject({ itemCount: 5, replayed: false, location: `/v2/test/person/contact-info/${submitted.batchId}` });
+    expect(submitted).toMatchObject({
+      itemCount: 5,
+      replayed: false,
+      location: `/v2/test/person/contact-info/${submitted.batchId}`,
+    });
 
     const seen: BatchSummary[] = [];
-    const done = await client.waitForBatch(submitted.batchId, { onProgress: (batch) => seen.push(batch), intervalMs: 200 });
-    expect(done).toMatchObject({ id: submitted.batchId, status: "completed", totalItems: 5, completedItems: 4, failedItems: 1 });
+    const done = await client.waitForBatch(submitted.batchId, {
+      onProgress: (batch) => seen.push(batch),
+      intervalMs: 200,
+    });
+    expect(done).toMatchObject({
+      id: submitted.batchId,
+      status: "completed",
+      totalItems: 5,
+      completedItems: 4,
+      failedItems: 1,
+    });
     expect(done).not.toHaveProperty("items");
     expect(seen.at(-1)).toEqual(done);
 
@@ -55,7 +68,10 @@ describe("submit, waitForBatch and items", () => {
   });
 
   it("pages through a batch larger than one page", async () => {
-    const people = Array.from({ length: 2_345 }, (_, i) => ({ externalId: `row-${i}`, email: `person${i}@paging.example` }));
+    const people = Array.from({ length: 2_345 }, (_, i) => ({
+      externalId: `row-${i}`,
+      email: `person${i}@paging.example`,
+    }));
     const { batchId } = await client.submit(people, { fields: ["email"] });
     await client.waitForBatch(batchId, { intervalMs: 200 });
     const indexes: number[] = [];
@@ -95,18 +111,31 @@ describe("errors as typed problems", () => {
     expect(error).toBeInstanceOf(ProblemError);
     const { problem, status } = error as ProblemError;
     expect(status).toBe(404);
-    expect(problem).toMatchObject({ status: 404, code: "not_found", title: "Not Found", type: expect.stringContaining("not_found") });
+    expect(problem).toMatchObject({
+      status: 404,
+      code: "not_found",
+      title: "Not Found",
+      type: expect.stringContaining("not_found"),
+    });
   });
 
   it("sends webhookEvents, and names webhookEvents without webhookUrl in an invalid_request", async () => {
-    await expect(client.submit([{ email: "a@b.example" }], { webhookEvents: ["item.completed"] })).rejects.toMatchObject({
-      problem: { status: 400, code: "invalid_request", errors: [{ path: "webhookEvents", message: "requires webhookUrl" }] },
+    await expect(
+      client.submit([{ email: "a@b.example" }], { webhookEvents: ["item.completed"] }),
+    ).rejects.toMatchObject({
+      problem: {
+        status: 400,
+        code: "invalid_request",
+        errors: [{ path: "webhookEvents", message: "requires webhookUrl" }],
+      },
     });
   });
 
   it("names an unknown key invalid_api_key", async () => {
     const stranger = createClient({ baseUrl: running.server.url, apiKey: "ck_test_unknownunknownunknownunknown1234" });
-    await expect(stranger.submit([{ email: "a@b.example" }])).rejects.toMatchObject({ problem: { status: 401, code: "invalid_api_key" } });
+    await expect(stranger.submit([{ email: "a@b.example" }])).rejects.toMatchObject({
+      problem: { status: 401, code: "invalid_api_key" },
+    });
   });
 
   it("narrows on code to each problem's own members", () => {
@@ -151,7 +180,9 @@ describe("rate limits", () => {
 
 describe("waitForBatch over the batch's event stream", () => {
   /** A client whose fetch goes through `wrap`, recording each request's path and Last-Event-ID. */
-  function watchedClient(wrap: (request: Request, send: () => Promise<Response>) => Promise<Response> = (_, send) => send()) {
+  function watchedClient(
+    wrap: (request: Request, send: () => Promise<Response>) => Promise<Response> = (_, send) => send(),
+  ) {
     const requests: { path: string; lastEventId: string | null }[] = [];
     const api = createClient({
       baseUrl: running.server.url,
@@ -177,7 +208,9 @@ describe("waitForBatch over the batch's event stream", () => {
     const done = await api.waitForBatch(batchId, { onProgress: (batch) => seen.push(batch) });
     expect(done).toMatchObject({ id: batchId, status: "completed", totalItems: 3, completedItems: 2, failedItems: 1 });
     expect(seen.at(-1)).toEqual(done);
-    expect(requests.slice(1).map((request) => request.path)).toEqual([`/v2/test/person/contact-info/${batchId}/events`]);
+    expect(requests.slice(1).map((request) => request.path)).toEqual([
+      `/v2/test/person/contact-info/${batchId}/events`,
+    ]);
   });
 
   it("reopens a stream that drops with Last-Event-ID, and still ends at completed", async () => {
@@ -206,6 +239,8 @@ describe("waitForBatch over the batch's event stream", () => {
     const { batchId } = await api.submit(people);
     const done = await api.waitForBatch(batchId, { intervalMs: 200 });
     expect(done).toMatchObject({ status: "completed", totalItems: 3 });
-    expect(requests.filter((request) => request.path === `/v2/test/person/contact-info/${batchId}`).length).toBeGreaterThan(0);
+    expect(
+      requests.filter((request) => request.path === `/v2/test/person/contact-info/${batchId}`).length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -17,17 +17,25 @@ function enrich(...args: string[]): Promise<{ status: number | null; stdout: str
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.CONTACT_INFO_API_KEY;
   delete env.DEBUG;
-  const child = spawn("npx", ["tsx", "scripts/enrich.ts", ...args, "--base-url", running.server.url, "--api-key", running.key], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "npx",
+    ["tsx", "scripts/enrich.ts", ...args, "--base-url", running.server.url, "--api-key", running.key],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) =>
     child.once("exit", (status) =>
-      resolve({ status, stdout, stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")) }),
+      resolve({
+        status,
+        stdout,
+        stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
+      }),
     ),
   );
 }
@@ -70,7 +78,19 @@ describe("a Windows-1252 HubSpot export with semicolons, repeated and empty head
     const input11 = [
       [...lines[0]!.split(";"), ""],
       [...lines[1]!.split(";"), ""],
-      ["2", "Renée", "Ødegård", "", "", "Acme", "https://www.acme.example.com/about", formula, "+1 201 555 0100", "@SUM(A1)", "extra"],
+      [
+        "2",
+        "Renée",
+        "Ødegård",
+        "",
+        "",
+        "Acme",
+        "https://www.acme.example.com/about",
+        formula,
+        "+1 201 555 0100",
+        "@SUM(A1)",
+        "extra",
+      ],
       [...lines[3]!.split(";"), ""],
     ];
     expect(header!.slice(0, 12)).toEqual([...input11[0]!, "enriched_batch_id"]);
@@ -84,7 +104,10 @@ describe("a Windows-1252 HubSpot export with semicolons, repeated and empty head
     expect(rows[0]![column("enriched_email")]).toBe("jose.muller@mueller.example");
     expect(rows[0]![column("enriched_warnings")]).toBe("email is not an email address; left out");
     expect(rows[1]![column("enriched_status_2")]).toBe("completed");
-    expect([rows[2]![column("enriched_status_2")], rows[2]![column("enriched_error_code")]]).toEqual(["failed", "invalid_input"]);
+    expect([rows[2]![column("enriched_status_2")], rows[2]![column("enriched_error_code")]]).toEqual([
+      "failed",
+      "invalid_input",
+    ]);
   });
 });
 
@@ -109,7 +132,9 @@ describe("a row that cannot be read", () => {
   it("is left out with --skip-bad-rows, every other row enriched", async () => {
     const result = await enrich(input, "--skip-bad-rows");
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain("skipping 1 row(s) that cannot be read: line 2: a quote opened in column 2 is never closed");
+    expect(result.stdout).toContain(
+      "skipping 1 row(s) that cannot be read: line 2: a quote opened in column 2 is never closed",
+    );
     expect(lastLine(result.stdout)).toMatch(/^enriched 998 rows: /);
     const [, ...rows] = papaRows(out, ",");
     expect(rows.map((row) => row[0])).toEqual(Array.from({ length: 998 }, (_, i) => `r${i}@rows.example`));
@@ -144,7 +169,10 @@ describe("command-line mistakes: one plain line with the fix, exit 2", () => {
   beforeAll(() => writeFileSync(people, "First Name,Last Name,Company\nAda,Lovelace,Analytical\n"));
 
   it.each([
-    [["--encoding", "klingon"], /^error: --encoding is one of utf-8, utf-16le, utf-16be, windows-1252, not klingon \(see --help\)$/],
+    [
+      ["--encoding", "klingon"],
+      /^error: --encoding is one of utf-8, utf-16le, utf-16be, windows-1252, not klingon \(see --help\)$/,
+    ],
     [["--delimiter", "|"], /^error: --delimiter is comma, semicolon or tab, not "\|" \(see --help\)$/],
     [["--map", "companyName"], /^error: --map takes FIELD=COLUMN/],
     [["--map", "phone=Company"], /^error: --map phone=…: unknown field phone; the fields are externalId, /],

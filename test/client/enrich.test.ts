@@ -52,7 +52,9 @@ function crmExport(rows: number): string {
     // Three reserved sandbox inputs (in place of found rows): flaky.test is found on its first retry.
     if (i % 10_000 === 5) lines.push(`crm-${i},Flaky,Person${i},Flaky Inc,flaky.test,,,retry`);
     else if (i % 5 === 0)
-      lines.push(`crm-${i},First${i},Last${i},"Acme ${i % 97}, Inc.",https://www.acme${i % 97}.example/about,,,webinar`);
+      lines.push(
+        `crm-${i},First${i},Last${i},"Acme ${i % 97}, Inc.",https://www.acme${i % 97}.example/about,,,webinar`,
+      );
     else if (i % 5 === 1) lines.push(`crm-${i},,,,,https://www.linkedin.com/in/person-${i},,list`);
     else if (i % 5 === 2) lines.push(`crm-${i},,,,,,p${i}@corp${i % 13}.example,"say ""hi"""`);
     else if (i % 5 === 3) lines.push(`crm-${i},Nobody,N${i},,notfound.test,,,event`);
@@ -94,14 +96,15 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
     expect(linkedin![column("enriched_outcome")]).toBe("found");
     expect(email![column("enriched_email")]).toBe("p12@corp12.example");
     expect(nobody![column("enriched_outcome")]).toBe("not_found");
-    expect([solo![column("enriched_status")], solo![column("enriched_error_code")], solo![column("enriched_batch_id")]]).toEqual([
-      "failed",
-      "invalid_input",
-      "",
-    ]);
+    expect([
+      solo![column("enriched_status")],
+      solo![column("enriched_error_code")],
+      solo![column("enriched_batch_id")],
+    ]).toEqual(["failed", "invalid_input", ""]);
     expect(rows[5]![column("enriched_outcome")]).toBe("found");
     // It waited on each batch's event stream (the server logs each one closing), not by polling.
-    for (const id of firstBatchIds) expect(running.server.output()).toContain(`{"event":"event_stream_closed","batchId":"${id}"`);
+    for (const id of firstBatchIds)
+      expect(running.server.output()).toContain(`{"event":"event_stream_closed","batchId":"${id}"`);
   });
 
   it("creates no new batch when run again on the same file", async () => {
@@ -109,7 +112,9 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
     const result = await enrich(input, "--base-url", running.server.url, "--api-key", running.key);
     expect(result.status).toBe(0);
     const [header, ...rows] = rowsOf(output);
-    expect([...new Set(rows.map((row) => row[header!.indexOf("enriched_batch_id")]).filter((id) => id !== ""))]).toEqual(firstBatchIds);
+    expect([
+      ...new Set(rows.map((row) => row[header!.indexOf("enriched_batch_id")]).filter((id) => id !== "")),
+    ]).toEqual(firstBatchIds);
     expect(readFileSync(output, "utf8")).toBe(before);
   });
 });

@@ -58,14 +58,26 @@ afterAll(() => {
 
 describe("the packed client", () => {
   it("installs into an empty project, type-checks with nodenext under --strict, and runs against the API", () => {
-    execFileSync("npm", ["pack", "--workspace", "client", "--pack-destination", project, "--silent"], { cwd: ROOT, stdio: "pipe" });
+    execFileSync("npm", ["pack", "--workspace", "client", "--pack-destination", project, "--silent"], {
+      cwd: ROOT,
+      stdio: "pipe",
+    });
     const tarball = readdirSync(project).find((name) => name.endsWith(".tgz"));
     expect(tarball).toMatch(/^contact-info-batch-client-.*\.tgz$/);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "uses-the-client", private: true, type: "module" }));
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "uses-the-client", private: true, type: "module" }),
+    );
     writeFileSync(
       join(project, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { target: "es2022", module: "nodenext", moduleResolution: "nodenext", outDir: "out", types: ["node"] },
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          outDir: "out",
+          types: ["node"],
+        },
         include: ["main.ts"],
       }),
     );
@@ -89,13 +101,22 @@ describe("the packed client", () => {
   it("works from a CommonJS project too: type-checks with nodenext, then require()s the CommonJS build under Node 20 and 22", () => {
     const cjs = join(project, "commonjs");
     mkdirSync(cjs);
-    execFileSync("npm", ["pack", "--workspace", "client", "--pack-destination", cjs, "--silent"], { cwd: ROOT, stdio: "pipe" });
+    execFileSync("npm", ["pack", "--workspace", "client", "--pack-destination", cjs, "--silent"], {
+      cwd: ROOT,
+      stdio: "pipe",
+    });
     const tarball = readdirSync(cjs).find((name) => name.endsWith(".tgz"))!;
     writeFileSync(join(cjs, "package.json"), JSON.stringify({ name: "uses-the-client-from-commonjs", private: true }));
     writeFileSync(
       join(cjs, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { target: "es2022", module: "nodenext", moduleResolution: "nodenext", outDir: "out", types: ["node"] },
+        compilerOptions: {
+          target: "es2022",
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          outDir: "out",
+          types: ["node"],
+        },
         include: ["main.ts"],
       }),
     );
@@ -107,14 +128,21 @@ describe("the packed client", () => {
     execFileSync(TSC, ["-p", ".", "--strict"], { cwd: cjs, stdio: "pipe" });
     expect(readFileSync(join(cjs, "out/main.js"), "utf8")).toContain('require("contact-info-batch-client")');
     for (const [name, node] of Object.entries(NODES)) {
-      expect(execFileSync(node, ["--version"], { encoding: "utf8" }), name).toMatch(name === "Node 20" ? /^v20\./ : /^v22\./);
+      expect(execFileSync(node, ["--version"], { encoding: "utf8" }), name).toMatch(
+        name === "Node 20" ? /^v20\./ : /^v22\./,
+      );
       const output = execFileSync(node, ["out/main.js"], {
         cwd: cjs,
         env: { ...process.env, BASE_URL: running.server.url, API_KEY: running.key },
         encoding: "utf8",
         timeout: 60_000,
       });
-      expect(JSON.parse(output), name).toEqual({ status: "completed", completedItems: 1, problem: "invalid_request", commonjs: true });
+      expect(JSON.parse(output), name).toEqual({
+        status: "completed",
+        completedItems: 1,
+        problem: "invalid_request",
+        commonjs: true,
+      });
     }
   }, 240_000);
 });

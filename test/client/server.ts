@@ -48,7 +48,9 @@ export async function startClientTestServer(log: string): Promise<{ server: Loca
   const server = await startLocalServer({
     prepare: async (state) => {
       const fast = await issueApiKey({ customerId: "cus_client_fast", environment: "test" });
-      fast.record.rateLimits = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]));
+      fast.record.rateLimits = Object.fromEntries(
+        ENDPOINT_TYPES.map((type) => [type, { limit: 10_000_000, windowSeconds: 60 }]),
+      );
       const slow = await issueApiKey({ customerId: "cus_client_slow", environment: "test" });
       slow.record.rateLimits = { ...SLOW_LIMITS };
       await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) =>

@@ -86,15 +86,18 @@ function dns(url: URL): Response {
 }
 
 async function hunter(request: Request, url: URL): Promise<Response> {
-  if (request.headers.get("x-api-key") !== FAKE_KEYS.hunter) return json({ errors: [{ id: "authentication_failed", code: 401 }] }, 401);
+  if (request.headers.get("x-api-key") !== FAKE_KEYS.hunter)
+    return json({ errors: [{ id: "authentication_failed", code: 401 }] }, 401);
   const domain = url.searchParams.get("domain") ?? url.searchParams.get("company") ?? "";
   const first = url.searchParams.get("first_name") ?? "";
   const last = url.searchParams.get("last_name") ?? "";
   // Hunter signals its rate limit with 403.
-  if (domain.endsWith("-ratelimit.example")) return json({ errors: [{ id: "too_many_requests", code: 403 }] }, 403, { "retry-after": "1" });
+  if (domain.endsWith("-ratelimit.example"))
+    return json({ errors: [{ id: "too_many_requests", code: 403 }] }, 403, { "retry-after": "1" });
   const special = await vendorBehaviour(domain, `hunter:${first}.${last}@${domain}`);
   if (special) return special;
-  if (domain.endsWith("-notfound.example") || !first || !last) return json({ data: { email: null, score: null }, meta: {} });
+  if (domain.endsWith("-notfound.example") || !first || !last)
+    return json({ data: { email: null, score: null }, meta: {} });
   // Hunter's own check of the address it found: *-hunterinvalid.example says invalid.
   const verification = { status: domain.endsWith("-hunterinvalid.example") ? "invalid" : "valid" };
   return json({
@@ -104,7 +107,8 @@ async function hunter(request: Request, url: URL): Promise<Response> {
 }
 
 async function pdl(request: Request, url: URL): Promise<Response> {
-  if (request.headers.get("x-api-key") !== FAKE_KEYS.pdl) return json({ status: 401, error: { type: "authentication_error" } }, 401);
+  if (request.headers.get("x-api-key") !== FAKE_KEYS.pdl)
+    return json({ status: 401, error: { type: "authentication_error" } }, 401);
   const company = url.searchParams.get("company") ?? "";
   const first = url.searchParams.get("first_name") ?? "";
   const last = url.searchParams.get("last_name") ?? "";
@@ -118,7 +122,10 @@ async function pdl(request: Request, url: URL): Promise<Response> {
   const special = await vendorBehaviour(company, `pdl:${first}.${last}@${company}`);
   if (special) return special;
   if (company.endsWith("-notfound.example") || !company)
-    return json({ status: 404, error: { type: "not_found", message: "No records were found matching your request" } }, 404);
+    return json(
+      { status: 404, error: { type: "not_found", message: "No records were found matching your request" } },
+      404,
+    );
   return json({
     status: 200,
     likelihood: 8,
@@ -164,7 +171,10 @@ async function prospeo(request: Request): Promise<Response> {
     return json({ error: true, message: "RATE_LIMITED" }, 429, { "retry-after": "600" });
   if (company.endsWith("-down.example")) return json({ error: true, message: "INTERNAL_ERROR" }, 503);
   if (company.endsWith("-notfound.example")) return json({ error: true, message: "NO_RESULT" }, 400);
-  return json({ error: false, response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company } });
+  return json({
+    error: false,
+    response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company },
+  });
 }
 
 /** The scenario an address asks a verifier to act out (see the header). */
@@ -180,7 +190,8 @@ function zeroBounce(url: URL): Response {
   if (url.searchParams.get("api_key") !== FAKE_KEYS.zerobounce)
     return json({ error: "Invalid API key or your account ran out of credits" });
   const address = url.searchParams.get("email") ?? "";
-  const answer = (status: string, sub_status = "") => json({ address, status, sub_status, free_email: false, mx_found: "true" });
+  const answer = (status: string, sub_status = "") =>
+    json({ address, status, sub_status, free_email: false, mx_found: "true" });
   switch (verifierScenario(address)) {
     case "undeliverable":
       return answer("invalid", "mailbox_not_found");
@@ -206,7 +217,8 @@ function zeroBounce(url: URL): Response {
 
 function neverBounce(url: URL): Response {
   // NeverBounce answers every error with 200 and a status other than success.
-  if (url.searchParams.get("key") !== FAKE_KEYS.neverbounce) return json({ status: "auth_failure", message: "Invalid API key" });
+  if (url.searchParams.get("key") !== FAKE_KEYS.neverbounce)
+    return json({ status: "auth_failure", message: "Invalid API key" });
   const answer = (result: string, flags: string[] = ["has_dns", "has_dns_mx"]) =>
     json({ status: "success", result, flags, suggested_correction: "", execution_time: 285 });
   switch (verifierScenario(url.searchParams.get("email") ?? "")) {
@@ -237,7 +249,8 @@ const held = new Map<string, (() => void)[]>();
 const released = new Set<string>();
 
 async function webhookReceiver(request: Request, url: URL): Promise<Response> {
-  if (url.pathname.startsWith("/__deliveries/")) return json(deliveries.get(url.pathname.slice("/__deliveries".length)) ?? []);
+  if (url.pathname.startsWith("/__deliveries/"))
+    return json(deliveries.get(url.pathname.slice("/__deliveries".length)) ?? []);
   if (url.pathname.startsWith("/__release/")) {
     const path = url.pathname.slice("/__release".length);
     released.add(path);
@@ -266,7 +279,11 @@ async function webhookReceiver(request: Request, url: URL): Promise<Response> {
  * (name a text only it sends), which the batches of files running alongside cannot move.
  */
 export const callsMentioning = async (host: string, text: string): Promise<number> =>
-  (await (await fetch(`https://${host}/__mentions/${encodeURIComponent(text)}?at=${host}`)).json<{ requests: number }>()).requests;
+  (
+    await (
+      await fetch(`https://${host}/__mentions/${encodeURIComponent(text)}?at=${host}`)
+    ).json<{ requests: number }>()
+  ).requests;
 
 export async function fakeUpstreams(request: Request): Promise<Response> {
   const url = new URL(request.url);

@@ -26,7 +26,9 @@ const ada = (companyDomain: string): PersonInput => ({ firstName: "Ada", lastNam
 describe("the Apollo adapter", () => {
   it("maps a match's email (unverified, confident when Apollo verified it) and phones", async () => {
     expect(await find(apollo, ada("acme.example"))).toEqual({
-      emails: [{ address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 85, source: "apollo" }],
+      emails: [
+        { address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 85, source: "apollo" },
+      ],
       phones: [{ number: "+12025550142", type: "unknown", confidence: 60, source: "apollo" }],
     });
   });
@@ -55,7 +57,9 @@ describe("the Apollo adapter", () => {
 describe("the Prospeo adapter", () => {
   it("maps a found email, unverified, confident when Prospeo found it VALID", async () => {
     expect(await find(prospeo, ada("acme.example"))).toEqual({
-      emails: [{ address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 85, source: "prospeo" }],
+      emails: [
+        { address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 85, source: "prospeo" },
+      ],
       phones: [],
     });
   });

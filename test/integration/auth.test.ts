@@ -27,7 +27,11 @@ describe("authentication", () => {
     const test = await createKey({ environment: "test" });
     const live = await createKey({ environment: "live" });
     await expectProblem(await request("/v2/live/me/rate-limits", { key: test.key }), 403, "environment_mismatch");
-    await expectProblem(await submit(live.key, { items: [{ email: "a@b.example" }] }, "test"), 403, "environment_mismatch");
+    await expectProblem(
+      await submit(live.key, { items: [{ email: "a@b.example" }] }, "test"),
+      403,
+      "environment_mismatch",
+    );
   });
 
   it("answers 404 for an unknown environment before looking at the key", async () => {
@@ -69,9 +73,9 @@ describe("routing", () => {
   });
 
   it("uses the Cloudflare Ray ID as the request id, and never a client's own x-request-id", async () => {
-    expect((await request("/healthz", { headers: { "cf-ray": "8f1c2d3e4a5b6c7d-AMS" } })).headers.get("x-request-id")).toBe(
-      "8f1c2d3e4a5b6c7d-AMS",
-    );
+    expect(
+      (await request("/healthz", { headers: { "cf-ray": "8f1c2d3e4a5b6c7d-AMS" } })).headers.get("x-request-id"),
+    ).toBe("8f1c2d3e4a5b6c7d-AMS");
     const response = await request("/healthz", { headers: { "x-request-id": "chosen-by-client" } });
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -65,7 +65,11 @@ describe("the batch deadline", () => {
     vi.useRealTimers();
     const status = await getStatus(key, batch.id);
     expect(status).toMatchObject({ status: "completed", completedItems: 0, failedItems: 3 });
-    expect(status.items.map((item) => item.error?.code)).toEqual(["processing_timeout", "processing_timeout", "processing_timeout"]);
+    expect(status.items.map((item) => item.error?.code)).toEqual([
+      "processing_timeout",
+      "processing_timeout",
+      "processing_timeout",
+    ]);
   });
 });
 
@@ -151,7 +155,10 @@ describe("re-drive of the webhook", () => {
     setClockAhead((redriveAfterSeconds + 1) * 1000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     vi.useRealTimers();
-    const row = await until(() => webhookRow(stub), { what: "the webhook settled", done: (row) => row.webhook_state !== "queued" });
+    const row = await until(() => webhookRow(stub), {
+      what: "the webhook settled",
+      done: (row) => row.webhook_state !== "queued",
+    });
     expect(row).toEqual({ webhook_state: "delivered", webhook_enqueues: 2, webhook_attempts: 1 });
     expect((await getStatus(key, batch.id)).webhook).toMatchObject({ state: "delivered", attempts: 1 });
   });
@@ -165,6 +172,10 @@ describe("re-drive of the webhook", () => {
       setClockAhead(run * (redriveAfterSeconds + 1) * 1000);
       expect(await runDurableObjectAlarm(stub)).toBe(true);
     }
-    expect(await webhookRow(stub)).toEqual({ webhook_state: "failed", webhook_enqueues: MAX_WEBHOOK_ENQUEUES, webhook_attempts: 0 });
+    expect(await webhookRow(stub)).toEqual({
+      webhook_state: "failed",
+      webhook_enqueues: MAX_WEBHOOK_ENQUEUES,
+      webhook_attempts: 0,
+    });
   });
 });

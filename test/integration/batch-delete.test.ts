@@ -31,9 +31,12 @@ const stored = (id: string) =>
   runInDurableObject(batchStub(env, id), (_, state) => ({
     items: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM items").one().n,
     row: state.storage.sql
-      .exec<{ webhook_url: string | null; webhook_secret: string | null; total_items: number; deleted_at: string | null }>(
-        "SELECT webhook_url, webhook_secret, total_items, deleted_at FROM batch",
-      )
+      .exec<{
+        webhook_url: string | null;
+        webhook_secret: string | null;
+        total_items: number;
+        deleted_at: string | null;
+      }>("SELECT webhook_url, webhook_secret, total_items, deleted_at FROM batch")
       .one(),
   }));
 
@@ -55,7 +58,11 @@ describe("DELETE /v2/{environment}/person/contact-info/{id}", () => {
     const response = await remove(key, batchId);
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
-    const gone = await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key }), 410, "batch_deleted");
+    const gone = await expectProblem(
+      await request(`/v2/test/person/contact-info/${batchId}`, { key }),
+      410,
+      "batch_deleted",
+    );
     expect(Date.parse(gone.deletedAt as string)).toBeLessThanOrEqual(Date.now());
     expect(await stored(batchId)).toEqual({
       items: 0,
@@ -79,9 +86,17 @@ describe("DELETE /v2/{environment}/person/contact-info/{id}", () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, { items: [person()] });
     expect((await remove(key, batchId)).status).toBe(204);
-    const first = await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key }), 410, "batch_deleted");
+    const first = await expectProblem(
+      await request(`/v2/test/person/contact-info/${batchId}`, { key }),
+      410,
+      "batch_deleted",
+    );
     expect((await remove(key, batchId)).status).toBe(204);
-    const second = await expectProblem(await request(`/v2/test/person/contact-info/${batchId}`, { key }), 410, "batch_deleted");
+    const second = await expectProblem(
+      await request(`/v2/test/person/contact-info/${batchId}`, { key }),
+      410,
+      "batch_deleted",
+    );
     expect(second.deletedAt).toBe(first.deletedAt);
   });
 

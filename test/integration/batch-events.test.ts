@@ -89,14 +89,22 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
     expect(itemIds).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const completed = resumed.at(-1)!;
     expect(completed).toMatchObject({ event: "completed", id: "8" });
-    expect(JSON.parse(completed.data)).toMatchObject({ id, status: "completed", totalItems: 8, completedItems: 8, failedItems: 0 });
+    expect(JSON.parse(completed.data)).toMatchObject({
+      id,
+      status: "completed",
+      totalItems: 8,
+      completedItems: 8,
+      failedItems: 0,
+    });
     for (const progress of all.filter((e) => e.event === "progress")) {
       expect(Object.keys(JSON.parse(progress.data)).sort()).toEqual(Object.keys(JSON.parse(completed.data)).sort());
     }
   });
 
   it("keeps its event numbers across an eviction: a reconnect to the new instance resumes exactly", async () => {
-    const { key, id, messages } = await createStoredBatch(Array.from({ length: 6 }, (_, i) => person({ firstName: `E${i}` })));
+    const { key, id, messages } = await createStoredBatch(
+      Array.from({ length: 6 }, (_, i) => person({ firstName: `E${i}` })),
+    );
     const first = await openEvents(key, id);
     await deliver("contact-info-items", messages.slice(0, 3));
     const seen: EventSourceMessage[] = [];
@@ -114,7 +122,9 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
 
   it("replays every item event to a late subscriber, each as the status route shows the item", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: [person(), { firstName: "Only" }, person({ companyDomain: "notfound.test" })] });
+    const batchId = await submitBatch(key, {
+      items: [person(), { firstName: "Only" }, person({ companyDomain: "notfound.test" })],
+    });
     await waitForCompletion(key, batchId);
     const events = await (await openEvents(key, batchId)).rest();
     expect(events.map((e) => e.event)).toEqual(["item", "item", "item", "completed"]);
@@ -127,7 +137,9 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
 
   it("on a completed batch, replays only what follows Last-Event-ID, then completed", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: [person(), person({ firstName: "B" }), person({ firstName: "C" })] });
+    const batchId = await submitBatch(key, {
+      items: [person(), person({ firstName: "B" }), person({ firstName: "C" })],
+    });
     await waitForCompletion(key, batchId);
     const events = await (await openEvents(key, batchId, { lastEventId: "1" })).rest();
     expect(events.map((e) => [e.event, e.id])).toEqual([
@@ -163,17 +175,24 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
     const batchId = await submitBatch(key, { items: [person()] });
     const other = await createKey();
     const theirs = await expectProblem(await request(eventsPath(batchId), { key: other.key }), 404, "not_found");
-    const missing = await expectProblem(await request(eventsPath(crypto.randomUUID()), { key: other.key }), 404, "not_found");
+    const missing = await expectProblem(
+      await request(eventsPath(crypto.randomUUID()), { key: other.key }),
+      404,
+      "not_found",
+    );
     expect(theirs.detail).toBe(missing.detail);
     await expectProblem(await request(eventsPath("not-a-uuid"), { key: other.key }), 404, "not_found");
   });
 
-  it.each(["abc", "-1", "1.5", "99"])("refuses Last-Event-ID %s with 400 invalid_last_event_id", async (lastEventId) => {
-    const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: [person()] });
-    const response = await request(eventsPath(batchId), { key, headers: { "last-event-id": lastEventId } });
-    await expectProblem(response, 400, "invalid_last_event_id");
-  });
+  it.each(["abc", "-1", "1.5", "99"])(
+    "refuses Last-Event-ID %s with 400 invalid_last_event_id",
+    async (lastEventId) => {
+      const { key } = await createKey();
+      const batchId = await submitBatch(key, { items: [person()] });
+      const response = await request(eventsPath(batchId), { key, headers: { "last-event-id": lastEventId } });
+      await expectProblem(response, 400, "invalid_last_event_id");
+    },
+  );
 
   it("refuses an unknown query parameter with 400 invalid_query", async () => {
     const { key } = await createKey();
@@ -184,7 +203,9 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
 
   it("counts one Tier 4 request (contact_info_status) however many events the stream carries", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: Array.from({ length: 5 }, (_, i) => person({ firstName: `P${i}` })) });
+    const batchId = await submitBatch(key, {
+      items: Array.from({ length: 5 }, (_, i) => person({ firstName: `P${i}` })),
+    });
     await waitForCompletion(key, batchId);
     const before = await usedStatusRequests(key);
     const events = await (await openEvents(key, batchId)).rest();
@@ -194,6 +215,8 @@ describe("GET /v2/{environment}/person/contact-info/{id}/events", () => {
 });
 
 async function usedStatusRequests(key: string): Promise<number> {
-  const limits = await (await request("/v2/test/me/rate-limits", { key })).json<{ endpointType: string; used: number }[]>();
+  const limits = await (await request("/v2/test/me/rate-limits", { key })).json<
+    { endpointType: string; used: number }[]
+  >();
   return limits.find((limit) => limit.endpointType === "contact_info_status")!.used;
 }

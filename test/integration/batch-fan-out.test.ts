@@ -42,7 +42,10 @@ describe("the batch object's fan-out", () => {
       sent = sentItems([[messages]]).length;
     });
     await stub.create(batch);
-    const stalled = await until(() => batchProgress(stub), { what: "a failed send counted", done: (p) => p.enqueue_failures > 0 });
+    const stalled = await until(() => batchProgress(stub), {
+      what: "a failed send counted",
+      done: (p) => p.enqueue_failures > 0,
+    });
     expect(sent).toBeGreaterThan(0);
     expect(stalled.next_enqueue_index).toBe(sent);
 
@@ -81,12 +84,18 @@ describe("the batch object's fan-out", () => {
 
     // Half the window recorded: the batch tops it up to a full window again.
     await stub.record(done(fanOutWindowItems / 2 - 1, 1));
-    await until(sentIndexes, { what: "the window topped up", done: (sent) => sent.length === (fanOutWindowItems * 3) / 2 });
+    await until(sentIndexes, {
+      what: "the window topped up",
+      done: (sent) => sent.length === (fanOutWindowItems * 3) / 2,
+    });
     await untilAtRest(stub);
     expect(sentIndexes()).toEqual(Array.from({ length: (fanOutWindowItems * 3) / 2 }, (_, i) => i));
     queue.mockRestore();
     await stub.record(done(fanOutWindowItems / 2, batch.items.length - fanOutWindowItems / 2));
-    expect(await waitForCompletion(key, batch.id)).toMatchObject({ status: "completed", completedItems: batch.items.length });
+    expect(await waitForCompletion(key, batch.id)).toMatchObject({
+      status: "completed",
+      completedItems: batch.items.length,
+    });
   });
 
   it("sends each item's person as normalized and hashed once at submission, with its key, and merged duplicates not at all", async () => {
@@ -119,7 +128,10 @@ describe("the batch object's fan-out", () => {
     // Messages that vanish: only what was sent matters here.
     const queue = faultyItemQueue(async () => {});
     await batchStub(env, batch.id).create(batch);
-    await until(() => batchProgress(batchStub(env, batch.id)), { what: "the fan-out done", done: (p) => p.next_enqueue_index === 2 });
+    await until(() => batchProgress(batchStub(env, batch.id)), {
+      what: "the fan-out done",
+      done: (p) => p.next_enqueue_index === 2,
+    });
 
     expect(sentFor(queue, batch.id)).toEqual(
       batch.items.map((item, index) => {
@@ -139,10 +151,14 @@ describe("the batch object's fan-out", () => {
   it("sends a batch's items ten to a message, each message in one piece", async () => {
     const { key } = await createKey();
     const queue = faultyItemQueue((real, messages) => real(messages));
-    const batchId = await submitBatch(key, { items: Array.from({ length: 25 }, (_, i) => person({ firstName: `G${i}` })) });
+    const batchId = await submitBatch(key, {
+      items: Array.from({ length: 25 }, (_, i) => person({ firstName: `G${i}` })),
+    });
     await waitForCompletion(key, batchId);
 
-    const messages = queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((body) => body.batchId === batchId);
+    const messages = queue.mock.calls
+      .flatMap(([requests]) => [...requests].map(sentMessage))
+      .filter((body) => body.batchId === batchId);
     expect(messages.map(({ items }) => items.map(({ index }) => index))).toEqual([
       [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
       [10, 11, 12, 13, 14, 15, 16, 17, 18, 19],

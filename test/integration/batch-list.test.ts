@@ -15,7 +15,11 @@ describe("GET /v2/{environment}/person/contact-info", () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, { items: [person(), { bad: 1 }] });
     // The contract's 2 s (README) is the polling bound: no time is measured and compared.
-    const page = await until(() => list(key), { what: `batch ${batchId} listed`, done: (p) => ids(p).includes(batchId), timeoutMs: 2_000 });
+    const page = await until(() => list(key), {
+      what: `batch ${batchId} listed`,
+      done: (p) => ids(p).includes(batchId),
+      timeoutMs: 2_000,
+    });
     expect(page.batches[0]).toEqual({
       id: batchId,
       status: expect.stringMatching(/^(processing|completed)$/),
@@ -41,11 +45,20 @@ describe("GET /v2/{environment}/person/contact-info", () => {
       mine.push(await submitBatch(i % 2 ? key : sameCustomerOtherKey.key, { items: [person({ firstName: `N${i}` })] }));
     const theirs = await submitBatch(other.key, { items: [person()] });
     const liveBatch = await submitBatch(live.key, { items: [{ bad: 1 }] }, "live");
-    await until(() => list(key, "?limit=100"), { what: "all five listed", done: (p) => p.batches.length === 5, timeoutMs: 5_000 });
-    await until(() => list(other.key), { what: "the other customer's batch listed", done: (p) => ids(p).includes(theirs) });
+    await until(() => list(key, "?limit=100"), {
+      what: "all five listed",
+      done: (p) => p.batches.length === 5,
+      timeoutMs: 5_000,
+    });
+    await until(() => list(other.key), {
+      what: "the other customer's batch listed",
+      done: (p) => ids(p).includes(theirs),
+    });
 
     const all = await list(key, "?limit=100");
-    const expected = [...all.batches].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((b) => b.id);
+    const expected = [...all.batches]
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+      .map((b) => b.id);
     expect(ids(all)).toEqual(expected);
     expect(new Set(ids(all))).toEqual(new Set(mine));
     // Submitted one after another, so newest first is the reverse of submission order.
@@ -61,7 +74,10 @@ describe("GET /v2/{environment}/person/contact-info", () => {
     expect(pages).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
 
     expect(ids(await list(other.key))).toEqual([theirs]);
-    await until(() => list(live.key, "", "live"), { what: "the live batch listed", done: (p) => ids(p).includes(liveBatch) });
+    await until(() => list(live.key, "", "live"), {
+      what: "the live batch listed",
+      done: (p) => ids(p).includes(liveBatch),
+    });
     expect(ids(await list(live.key, "", "live"))).toEqual([liveBatch]);
   });
 
@@ -74,8 +90,11 @@ describe("GET /v2/{environment}/person/contact-info", () => {
     expect(ids(await list(key))).toEqual([kept]);
   });
 
-  it.each(["?limit=0", "?limit=101", "?limit=x", "?cursor=bogus", "?page=2"])("refuses %s with 400 invalid_query", async (query) => {
-    const { key } = await createKey();
-    await expectProblem(await request(`/v2/test/person/contact-info${query}`, { key }), 400, "invalid_query");
-  });
+  it.each(["?limit=0", "?limit=101", "?limit=x", "?cursor=bogus", "?page=2"])(
+    "refuses %s with 400 invalid_query",
+    async (query) => {
+      const { key } = await createKey();
+      await expectProblem(await request(`/v2/test/person/contact-info${query}`, { key }), 400, "invalid_query");
+    },
+  );
 });

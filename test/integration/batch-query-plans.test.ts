@@ -34,7 +34,9 @@ describe("the batch's hot statements", () => {
   it("read the row with the oldest pending due time from items_by_due, and count the fan-out's items in flight by a range of items_by_status", async () => {
     const plan = await planOf(BATCH_ROW);
     expect(plan.some((step) => /SEARCH items USING INDEX items_by_due/.test(step))).toBe(true);
-    expect(plan.some((step) => /SEARCH items USING (COVERING )?INDEX items_by_status \(status=\? AND idx<\?\)/.test(step))).toBe(true);
+    expect(
+      plan.some((step) => /SEARCH items USING (COVERING )?INDEX items_by_status \(status=\? AND idx<\?\)/.test(step)),
+    ).toBe(true);
     expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
   });
 

@@ -40,7 +40,11 @@ describe("a new batch's items on the queue", () => {
     batch.items = [
       { ...batch.items[0]!, person: normalized, personKey },
       { ...batch.items[0]!, person: normalized, personKey },
-      { input: { firstName: "Solo" }, externalId: null, error: { code: "invalid_input", message: "not enough to identify a person" } },
+      {
+        input: { firstName: "Solo" },
+        externalId: null,
+        error: { code: "invalid_input", message: "not enough to identify a person" },
+      },
     ];
     batch.leaders = leaderIndexes(batch.items);
     const stub = batchStub(env, batch.id);
@@ -66,7 +70,10 @@ describe("a new batch's items on the queue", () => {
     });
     await stub.create(batch);
     await until(
-      () => runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT enqueue_failures AS n FROM batch").one()),
+      () =>
+        runInDurableObject(stub, (_, state) =>
+          state.storage.sql.exec<{ n: number }>("SELECT enqueue_failures AS n FROM batch").one(),
+        ),
       {
         what: "the alarm's send failed too",
         done: ({ n }) => n > 0,
@@ -85,7 +92,9 @@ describe("a new batch's items on the queue", () => {
 describe("recording results", () => {
   it("gives merged duplicates their leader's result, each counted once", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: [person(), person({ firstName: " ADA " }), person({ firstName: "Grace" }), person()] });
+    const batchId = await submitBatch(key, {
+      items: [person(), person({ firstName: " ADA " }), person({ firstName: "Grace" }), person()],
+    });
     const status = await waitForCompletion(key, batchId);
     expect(status).toMatchObject({ status: "completed", completedItems: 4, failedItems: 0 });
     const [ada, ...rest] = status.items;
@@ -110,7 +119,12 @@ describe("recording results", () => {
     await stub.create(batch);
     await untilAtRest(stub);
 
-    const failed: ItemOutcome = { index: 0, status: "failed", error: { code: "processing_failed", message: "no" }, sources: [] };
+    const failed: ItemOutcome = {
+      index: 0,
+      status: "failed",
+      error: { code: "processing_failed", message: "no" },
+      sources: [],
+    };
     const found: ItemOutcome = { index: 0, status: "completed", outcome: "found", emails: [], phones: [], sources: [] };
     expect(await stub.record([found, failed])).toEqual({ recorded: 1 });
     expect(await stub.record([failed, { ...failed, index: 1 }])).toEqual({ recorded: 1 });
@@ -130,12 +144,26 @@ describe("recording results", () => {
     await stub.create(batch);
     await untilAtRest(stub);
 
-    const email = { address: `${odd}@x.example`, type: "work", status: "valid", confidence: 91, source: "sandbox" } as const;
+    const email = {
+      address: `${odd}@x.example`,
+      type: "work",
+      status: "valid",
+      confidence: 91,
+      source: "sandbox",
+    } as const;
     const phone = { number: "+12125550123", type: "mobile", confidence: 0, source: "sandbox" } as const;
     const sources = [{ name: "sandbox", outcome: "found" }] as const;
     expect(
       await stub.record([
-        { index: 0, status: "completed", outcome: "found", emails: [email], phones: [phone], fromCache: true, sources: [...sources] },
+        {
+          index: 0,
+          status: "completed",
+          outcome: "found",
+          emails: [email],
+          phones: [phone],
+          fromCache: true,
+          sources: [...sources],
+        },
         { index: 1, status: "failed", error: { code: "source_unavailable", message: odd }, sources: [] },
       ]),
     ).toEqual({ recorded: 2 });

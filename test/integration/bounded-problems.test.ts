@@ -9,7 +9,12 @@ const MAX_LISTED_ERRORS = 20;
 const MAX_PROBLEM_BYTES = 12_000;
 
 const putSuppressions = (key: string, body: string) =>
-  request("/v2/test/privacy/suppressions", { method: "PUT", key, headers: { "content-type": "application/json" }, body });
+  request("/v2/test/privacy/suppressions", {
+    method: "PUT",
+    key,
+    headers: { "content-type": "application/json" },
+    body,
+  });
 
 /** The problem, its size in bytes checked against the bound. */
 async function boundedProblem(response: Response, status: number, code: string) {
@@ -22,7 +27,8 @@ async function boundedProblem(response: Response, status: number, code: string) 
   };
 }
 
-const unknownKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown_key_${i}`, 1]));
+const unknownKeys = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`unknown_key_${i}`, 1]));
 
 describe("a problem answering a large bad body", () => {
   it("lists the first 20 of 1,000 bad suppression items, with their count", async () => {
@@ -31,7 +37,10 @@ describe("a problem answering a large bad body", () => {
     const problem = await boundedProblem(await putSuppressions(key, JSON.stringify({ items })), 400, "invalid_request");
     expect(problem.errors).toHaveLength(MAX_LISTED_ERRORS);
     expect(problem.errorCount).toBe(2_000);
-    expect(problem.errors[0]).toEqual({ path: "items.0.companyDomain", message: "must be a domain name such as example.com" });
+    expect(problem.errors[0]).toEqual({
+      path: "items.0.companyDomain",
+      message: "must be a domain name such as example.com",
+    });
     expect(problem.detail).toMatch(/\(and 1997 more\)\.$/);
   });
 
@@ -44,7 +53,8 @@ describe("a problem answering a large bad body", () => {
     expect(problem.errors).toEqual([
       {
         path: "unknown_key_0",
-        message: "unknown field 'unknown_key_0', 'unknown_key_1', 'unknown_key_2', 'unknown_key_3', 'unknown_key_4' (and 199995 more)",
+        message:
+          "unknown field 'unknown_key_0', 'unknown_key_1', 'unknown_key_2', 'unknown_key_3', 'unknown_key_4' (and 199995 more)",
       },
     ]);
   });
@@ -67,7 +77,13 @@ describe("a problem answering a large bad body", () => {
   it("bounds a query's unknown parameters", async () => {
     const { key } = await createKey();
     const query = Array.from({ length: 300 }, (_, i) => `p${i}=1`).join("&");
-    const problem = await boundedProblem(await request(`/v2/test/person/contact-info?${query}`, { key }), 400, "invalid_query");
-    expect(problem.errors).toEqual([{ path: "p0", message: "unknown query parameter 'p0', 'p1', 'p2', 'p3', 'p4' (and 295 more)" }]);
+    const problem = await boundedProblem(
+      await request(`/v2/test/person/contact-info?${query}`, { key }),
+      400,
+      "invalid_query",
+    );
+    expect(problem.errors).toEqual([
+      { path: "p0", message: "unknown query parameter 'p0', 'p1', 'p2', 'p3', 'p4' (and 295 more)" },
+    ]);
   });
 });

@@ -30,7 +30,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const email = { address: "ada@analytical.example", type: "work", status: "valid", confidence: 95, source: "sandbox" } as const;
+const email = {
+  address: "ada@analytical.example",
+  type: "work",
+  status: "valid",
+  confidence: 95,
+  source: "sandbox",
+} as const;
 const phone = { number: "+14155550132", type: "mobile", confidence: 80, source: "sandbox" } as const;
 
 /** A batch stored in its object whose messages vanish, so only what the test records or delivers finishes its items. */
@@ -60,7 +66,11 @@ describe("what an item is charged", () => {
   it("charges only what a leader delivers: misses, failures, cached results, duplicates and invalid items cost 0, also when recorded again", async () => {
     const { key, record } = await createKey();
     const batch = newBatch(record.customerId, 6);
-    batch.items[5] = { input: { firstName: "Solo" }, externalId: null, error: { code: "invalid_input", message: "not enough" } };
+    batch.items[5] = {
+      input: { firstName: "Solo" },
+      externalId: null,
+      error: { code: "invalid_input", message: "not enough" },
+    };
     // Item 1 is a duplicate of item 0.
     batch.leaders = [null, 0, null, null, null, null];
     const stub = await storedBatch(batch);
@@ -68,7 +78,15 @@ describe("what an item is charged", () => {
       { index: 0, status: "completed", outcome: "found", emails: [email], phones: [phone], sources: [] },
       { index: 2, status: "completed", outcome: "not_found", emails: [], phones: [], sources: [] },
       { index: 3, status: "failed", error: { code: "source_unavailable", message: "down" }, sources: [] },
-      { index: 4, status: "completed", outcome: "found", emails: [email], phones: [phone], fromCache: true, sources: [] },
+      {
+        index: 4,
+        status: "completed",
+        outcome: "found",
+        emails: [email],
+        phones: [phone],
+        fromCache: true,
+        sources: [],
+      },
     ];
     await stub.record(outcomes);
     await stub.record(outcomes);
@@ -100,7 +118,11 @@ describe("maxCredits, the batch's cap", () => {
       environment: "test",
       fields: ["email"],
       items: [
-        { index, person: normalizePerson(batch.items[index]!.input), personKey: personKey(normalizePerson(batch.items[index]!.input)) },
+        {
+          index,
+          person: normalizePerson(batch.items[index]!.input),
+          personKey: personKey(normalizePerson(batch.items[index]!.input)),
+        },
       ],
     });
     // 200 deliveries at once, each its own record(); then all of them again (a redelivery).
@@ -111,8 +133,15 @@ describe("maxCredits, the batch's cap", () => {
     expect(items.filter((item) => item.status === "completed" && item.credits === 1)).toHaveLength(n);
     const exhausted = items.filter((item) => item.error?.code === "budget_exhausted");
     expect(exhausted).toHaveLength(k);
-    expect(exhausted.every((item) => item.status === "failed" && item.credits === 0 && item.emails.length === 0)).toBe(true);
-    expect(await getStatus(key, batch.id)).toMatchObject({ completedItems: n, failedItems: k, creditsCharged: n, maxCredits: n });
+    expect(exhausted.every((item) => item.status === "failed" && item.credits === 0 && item.emails.length === 0)).toBe(
+      true,
+    );
+    expect(await getStatus(key, batch.id)).toMatchObject({
+      completedItems: n,
+      failedItems: k,
+      creditsCharged: n,
+      maxCredits: n,
+    });
     await outboxReported(batch.id);
     expect((await usageOf(key)).totals).toMatchObject({ credits: n, failed: k });
   });
@@ -186,7 +215,14 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("ratelimit-policy")).toContain('"contact_info_request"');
     const answer = await response.json<Estimate>();
-    expect(answer).toEqual({ itemCount: 5, validItems: 4, invalidItems: 1, duplicateItems: 1, cachedItems: 0, maxCredits: 3 });
+    expect(answer).toEqual({
+      itemCount: 5,
+      validItems: 4,
+      invalidItems: 1,
+      duplicateItems: 1,
+      cachedItems: 0,
+      maxCredits: 3,
+    });
     const list = await (await request("/v2/test/person/contact-info", { key })).json<BatchList>();
     expect(list.batches).toEqual([]);
 
@@ -231,6 +267,10 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
     const { key } = await createKey();
     await expectProblem(await estimate(key, { items: [] }), 400, "invalid_request");
     await expectProblem(await estimate(key, { items: [person()], maxCredits: -1 }), 400, "invalid_request");
-    await expectProblem(await estimate(key, { items: Array.from({ length: 10_001 }, () => person()) }), 413, "too_many_items");
+    await expectProblem(
+      await estimate(key, { items: Array.from({ length: 10_001 }, () => person()) }),
+      413,
+      "too_many_items",
+    );
   });
 });

@@ -14,7 +14,12 @@ async function importRows(rows: Record<string, string>[]): Promise<void> {
 
 const find = (input: PersonInput) => {
   const person = normalizePerson(input);
-  return directoryProvider(env.DIRECTORY).find({ person, personKey: personKey(person), fields: ["email", "phone"], attempt: 1 });
+  return directoryProvider(env.DIRECTORY).find({
+    person,
+    personKey: personKey(person),
+    fields: ["email", "phone"],
+    attempt: 1,
+  });
 };
 
 describe("the directory lookup", () => {
@@ -28,10 +33,14 @@ describe("the directory lookup", () => {
   });
 
   it("finds an entry imported under an internationalized domain, in either spelling", async () => {
-    await importRows([{ fullName: "Jürgen Müller", companyDomain: "Bücher.example", workEmail: "j.mueller@bücher.example" }]);
+    await importRows([
+      { fullName: "Jürgen Müller", companyDomain: "Bücher.example", workEmail: "j.mueller@bücher.example" },
+    ]);
     const expected = [expect.objectContaining({ address: "j.mueller@xn--bcher-kva.example" })];
     expect((await find({ fullName: "Jürgen Müller", companyDomain: "bücher.example" })).emails).toEqual(expected);
-    expect((await find({ fullName: "Jurgen Muller", companyDomain: "xn--bcher-kva.example" })).emails).toEqual(expected);
+    expect((await find({ fullName: "Jurgen Muller", companyDomain: "xn--bcher-kva.example" })).emails).toEqual(
+      expected,
+    );
     expect((await find({ email: "J.Mueller@BÜCHER.example" })).emails).toEqual(expected);
   });
 });

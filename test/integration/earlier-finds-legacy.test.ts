@@ -16,16 +16,31 @@ describe("what an item found before a wait, kept by a deploy before verification
     faultyItemQueue(async () => {});
     await stub.create(batch);
     await untilAtRest(stub);
-    const kept = (address: string, status: string) => ({ address, type: "work", status, confidence: 75, source: "pattern" });
+    const kept = (address: string, status: string) => ({
+      address,
+      type: "work",
+      status,
+      confidence: 75,
+      source: "pattern",
+    });
     await runInDurableObject(stub, (_, state) => {
       state.storage.sql.exec(
         "UPDATE items SET found_earlier = ? WHERE idx = 0",
-        JSON.stringify({ emails: [kept("kept@legacy.example", "probable"), kept("gone@legacy.example", "invalid")], phones: [] }),
+        JSON.stringify({
+          emails: [kept("kept@legacy.example", "probable"), kept("gone@legacy.example", "invalid")],
+          phones: [],
+        }),
       );
     });
     // The last attempt fails; the item completes with what was kept.
-    await stub.record([{ index: 0, status: "failed", error: { code: "source_unavailable", message: "down" }, sources: [] }]);
+    await stub.record([
+      { index: 0, status: "failed", error: { code: "source_unavailable", message: "down" }, sources: [] },
+    ]);
     const [item] = (await getStatus(key, batch.id)).items;
-    expect(item).toMatchObject({ status: "completed", outcome: "found", emails: [kept("kept@legacy.example", "unverified")] });
+    expect(item).toMatchObject({
+      status: "completed",
+      outcome: "found",
+      emails: [kept("kept@legacy.example", "unverified")],
+    });
   });
 });

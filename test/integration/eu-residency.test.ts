@@ -22,7 +22,11 @@ function expectInEu(stub: Stub, unrestricted: Stub, name: string) {
   expect(stub.id.equals(unrestricted.id)).toBe(false);
 }
 
-const someone = () => ({ firstName: "Erin", lastName: `Eu${crypto.randomUUID().slice(0, 8)}`, companyDomain: "erasure.example" });
+const someone = () => ({
+  firstName: "Erin",
+  lastName: `Eu${crypto.randomUUID().slice(0, 8)}`,
+  companyDomain: "erasure.example",
+});
 const batches = "/v2/live/person/contact-info";
 
 describe("an EU customer", () => {
@@ -56,17 +60,26 @@ describe("an EU customer", () => {
 
     // What the requests stored is in the EU objects, and none of it in those of the same name outside.
     expect(await env.BATCHES.getByName(batchId).exists()).toBe(false);
-    await until(async () => (await accountStub(env, tenant).list({ limit: 10, after: null })).batches.map(({ id }) => id), {
-      what: "the batch listed",
-      done: (ids) => ids.includes(batchId),
-    });
+    await until(
+      async () => (await accountStub(env, tenant).list({ limit: 10, after: null })).batches.map(({ id }) => id),
+      {
+        what: "the batch listed",
+        done: (ids) => ids.includes(batchId),
+      },
+    );
     expect((await env.ACCOUNTS.getByName(name).list({ limit: 10, after: null })).batches).toEqual([]);
     const hits = (stub: DurableObjectStub) =>
-      runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM hits").one().n);
+      runInDurableObject(
+        stub,
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM hits").one().n,
+      );
     expect(await hits(limiterStub(env, tenant))).toBeGreaterThan(0);
     expect(await hits(env.RATE_LIMITER.getByName(name))).toBe(0);
     const records = (stub: DurableObjectStub) =>
-      runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM records").one().n);
+      runInDurableObject(
+        stub,
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM records").one().n,
+      );
     expect(await records(idempotencyStore(env, tenant))).toBe(1);
     expect(await records(env.IDEMPOTENCY.getByName(name))).toBe(0);
   });
@@ -76,10 +89,13 @@ describe("an EU customer", () => {
     const batchId = await submitBatch(key, { items: [someone()] }, "live");
     await waitForCompletion(key, batchId);
     expect((await request(`${batches}/${batchId.toUpperCase()}`, { key })).status).toBe(200);
-    const listed = await until(async () => (await (await request(batches, { key })).json<{ batches: { id: string }[] }>()).batches, {
-      what: "the batch in the list",
-      done: (list) => list.some(({ id }) => id === batchId),
-    });
+    const listed = await until(
+      async () => (await (await request(batches, { key })).json<{ batches: { id: string }[] }>()).batches,
+      {
+        what: "the batch in the list",
+        done: (list) => list.some(({ id }) => id === batchId),
+      },
+    );
     expect(listed.map(({ id }) => id)).toEqual([batchId]);
 
     const stranger = await createKey({ environment: "live" });
@@ -105,7 +121,9 @@ describe("an EU customer", () => {
     // The same person for a customer without a jurisdiction is cached: the check above can fail.
     const global = await createKey({ environment: "live" });
     await waitForCompletion(global.key, await submitBatch(global.key, { items: [person] }, "live"));
-    const cached = await env.RESULT_CACHE.list({ prefix: `result:live:${encodeURIComponent(global.record.customerId)}:` });
+    const cached = await env.RESULT_CACHE.list({
+      prefix: `result:live:${encodeURIComponent(global.record.customerId)}:`,
+    });
     expect(cached.keys).toHaveLength(1);
   });
 

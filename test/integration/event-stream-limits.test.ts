@@ -8,7 +8,16 @@ import {
   STREAM_RETRY_AFTER_SECONDS,
 } from "../../src/rate-limit/stream-leases";
 import { limiterStub } from "../../src/rate-limit/stub";
-import { createKey, createStoredBatch, deliver, expectProblem, person, request, setClockAhead, until } from "../helpers";
+import {
+  createKey,
+  createStoredBatch,
+  deliver,
+  expectProblem,
+  person,
+  request,
+  setClockAhead,
+  until,
+} from "../helpers";
 
 const ADMIN_TOKEN = "adm_testtoken"; // vitest.config.ts
 const eventsPath = (batchId: string, query = "?items=true") => `/v2/test/person/contact-info/${batchId}/events${query}`;
@@ -39,7 +48,9 @@ const revoke = (record: { keyId: string; customerId: string }) =>
   );
 
 async function usedStatusUnits(key: string): Promise<number> {
-  const limits = await (await request("/v2/test/me/rate-limits", { key })).json<{ endpointType: string; used: number }[]>();
+  const limits = await (await request("/v2/test/me/rate-limits", { key })).json<
+    { endpointType: string; used: number }[]
+  >();
   return limits.find((limit) => limit.endpointType === "contact_info_status")!.used;
 }
 
@@ -49,7 +60,11 @@ describe("a revoked key's open event streams", () => {
     const stream = await openStream(key, id);
     expect((await revoke(record)).status).toBe(204);
     // The stream renews its place every LEASE_RENEW_MS; the renewal after the revocation ends it.
-    await until(() => stream.ended, { what: "the stream ended after its key's revocation", timeoutMs: 2000, intervalMs: 20 });
+    await until(() => stream.ended, {
+      what: "the stream ended after its key's revocation",
+      timeoutMs: 2000,
+      intervalMs: 20,
+    });
     const sent = stream.text;
     await deliver("contact-info-items", messages);
     expect(sent).not.toContain("event: item");
@@ -66,9 +81,16 @@ describe("caps on open event streams", () => {
     const refused = await request(eventsPath(id), { key });
     expect(refused.headers.get("retry-after")).toBe(String(STREAM_RETRY_AFTER_SECONDS));
     const problem = await expectProblem(refused, 429, "too_many_streams");
-    expect(problem).toMatchObject({ scope: "batch", maxStreams: MAX_STREAMS_PER_BATCH, retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS });
+    expect(problem).toMatchObject({
+      scope: "batch",
+      maxStreams: MAX_STREAMS_PER_BATCH,
+      retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS,
+    });
     await open[0]!.close();
-    const again = await until(() => request(eventsPath(id), { key }), { what: "a stream opened", done: (r) => r.status === 200 });
+    const again = await until(() => request(eventsPath(id), { key }), {
+      what: "a stream opened",
+      done: (r) => r.status === 200,
+    });
     await again.body!.cancel();
     for (const stream of open.slice(1)) await stream.close();
   });
@@ -81,7 +103,8 @@ describe("caps on open event streams", () => {
       batches.push(await storedBatchOf(owner));
     }
     const open = [];
-    for (let i = 0; i < MAX_STREAMS_PER_CUSTOMER; i++) open.push(await openStream(key, batches[Math.floor(i / MAX_STREAMS_PER_BATCH)]!));
+    for (let i = 0; i < MAX_STREAMS_PER_CUSTOMER; i++)
+      open.push(await openStream(key, batches[Math.floor(i / MAX_STREAMS_PER_BATCH)]!));
     const problem = await expectProblem(await request(eventsPath(batches.at(-1)!), { key }), 429, "too_many_streams");
     expect(problem).toMatchObject({ scope: "customer", maxStreams: MAX_STREAMS_PER_CUSTOMER });
     const other = await createStoredBatch([person()]);
@@ -122,7 +145,8 @@ describe("a stream's lease", () => {
     const limits = { contact_info_request: slow(), contact_info_status: slow(), rate_limits: slow() };
     const batchId = crypto.randomUUID();
     const leases = [];
-    for (let i = 0; i < MAX_STREAMS_PER_BATCH; i++) leases.push(await limiter.openStream(record.keyId, batchId, limits));
+    for (let i = 0; i < MAX_STREAMS_PER_BATCH; i++)
+      leases.push(await limiter.openStream(record.keyId, batchId, limits));
     expect(leases.every((lease) => lease.kind === "granted")).toBe(true);
     expect((await limiter.openStream(record.keyId, batchId, limits)).kind).toBe("refused");
     const renewed = leases[0]!.kind === "granted" ? leases[0]!.leaseId : "";
@@ -139,4 +163,5 @@ describe("a stream's lease", () => {
 const slow = () => ({ limit: 1000, windowSeconds: 60 });
 
 /** A pending batch of this key's customer that processes nothing unless the test delivers it. */
-const storedBatchOf = async (owner: Awaited<ReturnType<typeof createKey>>) => (await createStoredBatch([person()], owner)).id;
+const storedBatchOf = async (owner: Awaited<ReturnType<typeof createKey>>) =>
+  (await createStoredBatch([person()], owner)).id;

@@ -60,7 +60,10 @@ describe("fairness between customers", () => {
         sources: [],
       }));
       await batchStub(env, batch.id).record(outcomes);
-      expect(await waitForCompletion(big.key, batch.id)).toMatchObject({ status: "completed", completedItems: batch.items.length });
+      expect(await waitForCompletion(big.key, batch.id)).toMatchObject({
+        status: "completed",
+        completedItems: batch.items.length,
+      });
     }
   });
 });

@@ -10,7 +10,12 @@ import { createKey, expectProblem, getStatus, person, request } from "../helpers
 
 const SUBMIT_PATH = "/v2/test/person/contact-info";
 
-const submitWith = (key: string, idempotencyKey: string, body: unknown, options: { contentType?: string; query?: string } = {}) =>
+const submitWith = (
+  key: string,
+  idempotencyKey: string,
+  body: unknown,
+  options: { contentType?: string; query?: string } = {},
+) =>
   request(`${SUBMIT_PATH}${options.query ?? ""}`, {
     method: "POST",
     key,
@@ -49,7 +54,11 @@ describe("Idempotency-Key on submit", () => {
   it("refuses the same key with a different body: 422 idempotency_key_reused", async () => {
     const { key } = await createKey();
     await submitWith(key, "order-2", { items: [person()] });
-    await expectProblem(await submitWith(key, "order-2", { items: [person({ firstName: "Other" })] }), 422, "idempotency_key_reused");
+    await expectProblem(
+      await submitWith(key, "order-2", { items: [person({ firstName: "Other" })] }),
+      422,
+      "idempotency_key_reused",
+    );
   });
 
   it("lets concurrent duplicates create exactly one batch; the others wait (409) or replay it", async () => {
@@ -59,7 +68,9 @@ describe("Idempotency-Key on submit", () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
     const ids = new Set(
-      await Promise.all(responses.filter((r) => r.status === 202).map(async (r) => (await r.json<{ batchId: string }>()).batchId)),
+      await Promise.all(
+        responses.filter((r) => r.status === 202).map(async (r) => (await r.json<{ batchId: string }>()).batchId),
+      ),
     );
     expect(ids.size).toBe(1);
     for (const response of responses.filter((r) => r.status === 409)) {
@@ -86,7 +97,9 @@ describe("Idempotency-Key on submit", () => {
     vi.useRealTimers();
     const retried = await submitWith(key, "slow-one", body);
     expect(retried.status).toBe(202);
-    expect(begun.kind === "run" && (await retried.json<{ batchId: string }>()).batchId).toBe(begun.kind === "run" && begun.batchId);
+    expect(begun.kind === "run" && (await retried.json<{ batchId: string }>()).batchId).toBe(
+      begun.kind === "run" && begun.batchId,
+    );
   });
 
   describe("after a crash", () => {
@@ -186,7 +199,11 @@ describe("Idempotency-Key on submit", () => {
     // A batch of b's own: b reads it, and a's stays a stranger's (404) to b.
     const { batchId } = await other.json<{ batchId: string }>();
     expect((await getStatus(b.key, batchId)).id).toBe(batchId);
-    await expectProblem(await request(`/v2/test/person/contact-info/${first.batchId}`, { key: b.key }), 404, "not_found");
+    await expectProblem(
+      await request(`/v2/test/person/contact-info/${first.batchId}`, { key: b.key }),
+      404,
+      "not_found",
+    );
   });
 
   it("answers a retry sent as text/plain with 415, not a replay", async () => {
@@ -202,7 +219,11 @@ describe("Idempotency-Key on submit", () => {
     const { key } = await createKey();
     const body = { items: [person()] };
     expect((await submitWith(key, "queried", body)).status).toBe(202);
-    await expectProblem(await submitWith(key, "queried", body, { query: "?source=crm" }), 422, "idempotency_key_reused");
+    await expectProblem(
+      await submitWith(key, "queried", body, { query: "?source=crm" }),
+      422,
+      "idempotency_key_reused",
+    );
   });
 
   it("frees the key after a refused request, so a corrected retry runs", async () => {
@@ -212,10 +233,13 @@ describe("Idempotency-Key on submit", () => {
     expect((await submitWith(key, "retry-me", { items: [person()] })).status).toBe(202);
   });
 
-  it.each([["x".repeat(256)], [""], ["has space"], ['quote"d']])("refuses a malformed key %j with 400", async (idempotencyKey) => {
-    const { key } = await createKey();
-    await expectProblem(await submitWith(key, idempotencyKey, { items: [person()] }), 400, "invalid_idempotency_key");
-  });
+  it.each([["x".repeat(256)], [""], ["has space"], ['quote"d']])(
+    "refuses a malformed key %j with 400",
+    async (idempotencyKey) => {
+      const { key } = await createKey();
+      await expectProblem(await submitWith(key, idempotencyKey, { items: [person()] }), 400, "invalid_idempotency_key");
+    },
+  );
 
   it("accepts a key of exactly 255 characters", async () => {
     const { key } = await createKey();
@@ -237,7 +261,10 @@ describe("the idempotency record store", () => {
     expect(first).toEqual({ kind: "run", batchId: expect.stringMatching(/^[0-9a-f-]{36}$/), resumed: false });
     await s.complete("k", "f", { status: 202, body: "{}", headers: {} });
     at(86_399_000);
-    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "replay", response: { status: 202, body: "{}", headers: {} } });
+    expect(await s.begin("k", "f", 86_400)).toEqual({
+      kind: "replay",
+      response: { status: 202, body: "{}", headers: {} },
+    });
     at(86_400_000);
     const after = await s.begin("k", "f", 86_400);
     // Forgotten: a fresh run with a new batch id, not a resume of the old batch.
@@ -265,7 +292,11 @@ describe("the idempotency record store", () => {
     const s = store();
     const first = await s.begin("k", "f", 86_400);
     await s.abandon("k", "f");
-    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "run", batchId: first.kind === "run" && first.batchId, resumed: true });
+    expect(await s.begin("k", "f", 86_400)).toEqual({
+      kind: "run",
+      batchId: first.kind === "run" && first.batchId,
+      resumed: true,
+    });
     expect(await s.begin("k", "other", 86_400)).toEqual({ kind: "mismatch" });
     await s.release("k", "f");
     expect(await s.begin("k", "other", 86_400)).toMatchObject({ kind: "run", resumed: false });

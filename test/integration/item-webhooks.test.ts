@@ -29,7 +29,8 @@ type AnyEvent = ItemEvent | { type: "batch.completed" };
 
 // The receiver is the local-development one, on 127.0.0.1 (test/fakes/upstreams.ts answers for it).
 const receiver = (kind: "ok" | "fail-once" | "always-500") => `http://127.0.0.1:9999/${kind}/${crypto.randomUUID()}`;
-const deliveriesTo = async (url: string) => (await fetch(`https://hooks.test/__deliveries${new URL(url).pathname}`)).json<Delivery[]>();
+const deliveriesTo = async (url: string) =>
+  (await fetch(`https://hooks.test/__deliveries${new URL(url).pathname}`)).json<Delivery[]>();
 const statusLimits = { rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } };
 
 /** Every delivery, verified by the reference implementation of Standard Webhooks (which throws on a bad signature). */
@@ -47,7 +48,9 @@ function untilItemsDelivered(secret: string, url: string, total: number) {
   return until(() => deliveriesTo(url), {
     what: `item.completed deliveries of ${total} items to ${url}`,
     done: (deliveries) => {
-      const byId = new Map(itemEvents(verified(secret, deliveries)).map(({ id, event }) => [id, event.data.items.length]));
+      const byId = new Map(
+        itemEvents(verified(secret, deliveries)).map(({ id, event }) => [id, event.data.items.length]),
+      );
       return [...byId.values()].reduce((sum, items) => sum + items, 0) >= total;
     },
   });
@@ -78,7 +81,11 @@ describe("item.completed webhooks", () => {
     const copies = Array.from({ length: 150 }, () => person({ firstName: "Grace", lastName: "Hopper" }));
     const distinct = Array.from({ length: 12 }, (_, i) => person({ firstName: `Ada${"x".repeat(i)}` }));
     const items = [...distinct, { bad: 1 }, ...copies];
-    const batchId = await submitBatch(key, { items, webhookUrl: url, webhookEvents: ["batch.completed", "item.completed"] });
+    const batchId = await submitBatch(key, {
+      items,
+      webhookUrl: url,
+      webhookEvents: ["batch.completed", "item.completed"],
+    });
     await untilItemsDelivered(record.webhookSecret!, url, items.length);
     await until(() => getStatus(key, batchId, "?limit=1"), {
       what: "batch.completed delivered",
@@ -102,7 +109,9 @@ describe("item.completed webhooks", () => {
     expect(delivered.map(({ index }) => index)).toEqual(items.map((_, index) => index));
     const shown = (await readPages(key, batchId, { limit: 1000 })).flatMap((page) => page.items);
     expect(delivered).toEqual(shown);
-    expect((await itemDeliveryRows(batchId)).every((row) => row.state === "delivered" && row.attempts === 1)).toBe(true);
+    expect((await itemDeliveryRows(batchId)).every((row) => row.state === "delivered" && row.attempts === 1)).toBe(
+      true,
+    );
   });
 
   it("alone: no batch.completed is sent, and the status shows no batch.completed delivery", async () => {
@@ -119,7 +128,9 @@ describe("item.completed webhooks", () => {
       done: (rows) => rows.every((row) => row.state === "delivered"),
     });
     expect((await getStatus(key, batchId, "?limit=1")).webhook).toBeNull();
-    expect(verified(record.webhookSecret!, await deliveriesTo(url)).every(({ event }) => event.type === "item.completed")).toBe(true);
+    expect(
+      verified(record.webhookSecret!, await deliveriesTo(url)).every(({ event }) => event.type === "item.completed"),
+    ).toBe(true);
   });
 
   it("are retried after a 5xx from the receiver, with the same webhook-id and body, until delivered", async () => {
@@ -143,7 +154,10 @@ describe("item.completed webhooks", () => {
     const url = receiver("ok");
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: url, webhookEvents: ["item.completed"] });
     await untilItemsDelivered(record.webhookSecret!, url, 1);
-    await until(() => itemDeliveryRows(batchId), { what: "the delivery recorded", done: (rows) => rows[0]?.state === "delivered" });
+    await until(() => itemDeliveryRows(batchId), {
+      what: "the delivery recorded",
+      done: (rows) => rows[0]?.state === "delivered",
+    });
 
     const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { batchId, delivery: 1 } };
     await deliverWebhooks(
@@ -162,7 +176,10 @@ describe("item.completed webhooks", () => {
   it("are written once per record that finishes items: a repeated record (a redelivered message) writes none", async () => {
     const url = receiver("ok");
     const secret = generateWebhookSecret();
-    const batch = { ...newBatch(`cus_${crypto.randomUUID()}`, 3), webhook: { url, secret, events: ["item.completed"] as const } };
+    const batch = {
+      ...newBatch(`cus_${crypto.randomUUID()}`, 3),
+      webhook: { url, secret, events: ["item.completed"] as const },
+    };
     const stub = batchStub(env, batch.id);
     // Its item messages vanish: only the records below finish items.
     const itemQueue = faultyItemQueue(async () => {});
@@ -193,7 +210,10 @@ describe("item.completed webhooks", () => {
       .spyOn(env.WEBHOOK_QUEUE, "sendBatch")
       .mockResolvedValue({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: url, webhookEvents: ["item.completed"] });
-    await until(() => itemDeliveryRows(batchId), { what: "the delivery queued", done: (rows) => rows[0]?.state === "queued" });
+    await until(() => itemDeliveryRows(batchId), {
+      what: "the delivery queued",
+      done: (rows) => rows[0]?.state === "queued",
+    });
     lost.mockRestore();
     try {
       setClockAhead(61_000);
@@ -211,7 +231,10 @@ describe("item.completed webhooks", () => {
       { what: "the re-driven delivery", done: (got) => got.length > 0 },
     );
     expect(verified(record.webhookSecret!, await deliveriesTo(url))).toHaveLength(1);
-    await until(() => itemDeliveryRows(batchId), { what: "the delivery recorded", done: (rows) => rows[0]?.state === "delivered" });
+    await until(() => itemDeliveryRows(batchId), {
+      what: "the delivery recorded",
+      done: (rows) => rows[0]?.state === "delivered",
+    });
     expect(await deliveryItems(batchId)).toEqual([{ items: [0], enqueues: 2 }]);
   });
 
@@ -220,8 +243,15 @@ describe("item.completed webhooks", () => {
     const lost = vi
       .spyOn(env.WEBHOOK_QUEUE, "sendBatch")
       .mockResolvedValue({ metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } });
-    const batchId = await submitBatch(key, { items: [person()], webhookUrl: receiver("ok"), webhookEvents: ["item.completed"] });
-    await until(() => itemDeliveryRows(batchId), { what: "the delivery queued", done: (rows) => rows[0]?.state === "queued" });
+    const batchId = await submitBatch(key, {
+      items: [person()],
+      webhookUrl: receiver("ok"),
+      webhookEvents: ["item.completed"],
+    });
+    await until(() => itemDeliveryRows(batchId), {
+      what: "the delivery queued",
+      done: (rows) => rows[0]?.state === "queued",
+    });
     lost.mockRestore();
     const message = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 6, body: { batchId, delivery: 1 } };
     await abandonWebhooks(createMessageBatch<WebhookMessage>("contact-info-webhooks-dlq", [message]).messages, env);
@@ -257,7 +287,11 @@ describe("webhookEvents on submit", () => {
   it.each([
     [{ webhookEvents: ["item.completed"] }, "webhookEvents", "requires webhookUrl"],
     [{ webhookEvents: [], webhookUrl: receiver("ok") }, "webhookEvents", "at least one"],
-    [{ webhookEvents: ["item.finished"], webhookUrl: receiver("ok") }, "webhookEvents.0", "batch.completed, item.completed"],
+    [
+      { webhookEvents: ["item.finished"], webhookUrl: receiver("ok") },
+      "webhookEvents.0",
+      "batch.completed, item.completed",
+    ],
     [{ webhookEvents: ["item.completed", "item.completed"], webhookUrl: receiver("ok") }, "webhookEvents", "twice"],
     [{ webhookEvents: "item.completed", webhookUrl: receiver("ok") }, "webhookEvents", "array"],
   ])("refuses %j with 400 invalid_request naming the field", async (envelope, path, reason) => {

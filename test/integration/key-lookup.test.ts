@@ -59,7 +59,9 @@ describe("a key record KV holds that is not a valid record", () => {
     expect(logs.events("api_key_record_invalid").map(({ event, keyId }) => ({ event, keyId }))).toEqual([
       { event: "api_key_record_invalid", keyId: record.keyId },
     ]);
-    expect(logs.events("api_key_record_invalid")[0]!.raw).toBe(JSON.stringify({ event: "api_key_record_invalid", keyId: record.keyId }));
+    expect(logs.events("api_key_record_invalid")[0]!.raw).toBe(
+      JSON.stringify({ event: "api_key_record_invalid", keyId: record.keyId }),
+    );
   });
 
   it("is not found when it is not JSON at all", async () => {

@@ -24,7 +24,9 @@ describe("a revoked key is refused at once by its customer's limiter", () => {
     const sibling = await createKey({ customerId: record.customerId });
     expect((await usage(key)).status).toBe(200); // the record is now cached in this isolate
 
-    expect((await revoke({ keyId: record.keyId, customerId: record.customerId, environment: "test" })).status).toBe(204);
+    expect((await revoke({ keyId: record.keyId, customerId: record.customerId, environment: "test" })).status).toBe(
+      204,
+    );
 
     for (const path of ["/v2/test/me/usage", "/v2/test/me/rate-limits", "/v2/test/person/contact-info"]) {
       const refused = await request(path, { key });
@@ -58,7 +60,9 @@ describe("the admin API", () => {
     const { key, record } = await createKey();
     const body = { keyId: record.keyId, customerId: record.customerId, environment: "test" };
     expect((await revoke(body, "adm_wrong")).status).toBe(404);
-    const bare = await exports.default.fetch(new Request("https://api.test/admin/revocations", { method: "POST", body: "{}" }));
+    const bare = await exports.default.fetch(
+      new Request("https://api.test/admin/revocations", { method: "POST", body: "{}" }),
+    );
     expect(bare.status).toBe(404);
     expect((await usage(key)).status).toBe(200);
   });
@@ -113,7 +117,8 @@ describe("a valid key's request costs no extra round trip", () => {
         },
       }),
     });
-    const call = () => app.request("https://api.test/v2/test/me/rate-limits", { headers: { "x-api-key": key } }, counting);
+    const call = () =>
+      app.request("https://api.test/v2/test/me/rate-limits", { headers: { "x-api-key": key } }, counting);
     expect((await call()).status).toBe(200); // reads the record from KV, and caches it
     calls.length = 0;
     expect((await call()).status).toBe(200);

@@ -3,7 +3,17 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
-import { createKey, expectProblem, getStatus, person, readPages, request, setClockAhead, submit, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  expectProblem,
+  getStatus,
+  person,
+  readPages,
+  request,
+  setClockAhead,
+  submit,
+  waitForCompletion,
+} from "../helpers";
 
 const { maxBatchItems, maxBodyBytes } = readConfig(env);
 const encoder = new TextEncoder();
@@ -16,7 +26,10 @@ const bytes = (text: string) => encoder.encode(text).byteLength;
 function filledItem(first: string, unit: string, budget: number): Record<string, string> {
   const item: Record<string, string> = { firstName: first, lastName: first, companyName: first };
   for (const field of ["companyName", "lastName", "firstName"]) {
-    while (item[field]!.length + unit.length <= 500 && bytes(JSON.stringify({ ...item, [field]: item[field] + unit })) + 1 <= budget) {
+    while (
+      item[field]!.length + unit.length <= 500 &&
+      bytes(JSON.stringify({ ...item, [field]: item[field] + unit })) + 1 <= budget
+    ) {
       item[field] += unit;
     }
   }
@@ -100,7 +113,9 @@ describe("a batch staged in chunks", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const tables = await runInDurableObject(stub, (_, state) =>
       state.storage.sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'")
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+        )
         .toArray(),
     );
     expect(tables).toEqual([]);
@@ -118,7 +133,8 @@ describe("an Idempotency-Key after a server error", () => {
         get: (target, name) =>
           name === "create"
             ? () => Promise.reject(new Error("the batch object failed"))
-            : (...args: unknown[]) => (target as unknown as Record<string, (...a: unknown[]) => unknown>)[name as string]!(...args),
+            : (...args: unknown[]) =>
+                (target as unknown as Record<string, (...a: unknown[]) => unknown>)[name as string]!(...args),
       });
     });
     const headers = { "content-type": "application/json", "idempotency-key": "after-500" };

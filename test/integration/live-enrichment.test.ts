@@ -14,10 +14,13 @@ const zeroBounceTold = [
 
 // The whole live pipeline through the real queue: the sample directory in the
 // real local KV, and DNS, the finders and the verifiers faked at the HTTP boundary.
-const calls = async (host: string) => (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
+const calls = async (host: string) =>
+  (await (await fetch(`https://${host}/__calls`)).json<Record<string, number>>())[host] ?? 0;
 
 beforeAll(async () => {
-  const entries = parseDirectoryFile(sample, "csv").rows.map(({ record }) => toDirectoryEntry(record) as DirectoryEntry);
+  const entries = parseDirectoryFile(sample, "csv").rows.map(
+    ({ record }) => toDirectoryEntry(record) as DirectoryEntry,
+  );
   await Promise.all(directoryWrites(entries).map(({ key, value }) => env.DIRECTORY.put(key, value)));
 });
 
@@ -52,7 +55,11 @@ describe("a live batch", () => {
     expect(avery!.emails[0]).toMatchObject({ address: "avery.quill@example.com", source: "directory" });
     expect(dana!.phones.map((p) => p.number)).toEqual(["+442079460101"]);
     // Not in the directory: the pattern guess is too weak, Hunter finds the email, PDL the phone.
-    expect(nadia!.emails[0]).toMatchObject({ address: "nadia.okafor@newco.example", source: "hunter", status: "valid" });
+    expect(nadia!.emails[0]).toMatchObject({
+      address: "nadia.okafor@newco.example",
+      source: "hunter",
+      status: "valid",
+    });
     expect(nadia!.phones[0]).toMatchObject({ number: "+12025550199", source: "pdl" });
   });
 
@@ -141,7 +148,10 @@ describe("a live batch", () => {
     ];
     const [hunter, pdl] = await vendorCalls();
 
-    const again = await waitForCompletion(key, await submitBatch(key, { items: [{ ...person, firstName: " IRIS " }] }, "live"));
+    const again = await waitForCompletion(
+      key,
+      await submitBatch(key, { items: [{ ...person, firstName: " IRIS " }] }, "live"),
+    );
     expect(again.items[0]).toMatchObject({
       outcome: "found",
       fromCache: true,

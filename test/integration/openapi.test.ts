@@ -6,7 +6,10 @@ import { request } from "../helpers";
 
 type Document = {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>
+  >;
   webhooks: Record<string, unknown>;
   components: { schemas: Record<string, unknown> };
 };
@@ -65,7 +68,9 @@ describe("how the document says to call the API", () => {
 
   it("types limit as an integer from 1 to the page size the Worker enforces, and requires Location on 202", async () => {
     const { paths } = await documentOf();
-    const get = paths["/v2/{environment}/person/contact-info/{id}"]!.get! as unknown as { parameters: { name: string; schema: object }[] };
+    const get = paths["/v2/{environment}/person/contact-info/{id}"]!.get! as unknown as {
+      parameters: { name: string; schema: object }[];
+    };
     expect(get.parameters.find((p) => p.name === "limit")?.schema).toMatchObject({
       type: "integer",
       minimum: 1,
@@ -73,7 +78,10 @@ describe("how the document says to call the API", () => {
       default: MAX_PAGE_SIZE,
     });
     const accepted = (
-      paths["/v2/{environment}/person/contact-info"]!.post!.responses as Record<string, { headers: Record<string, { required?: boolean }> }>
+      paths["/v2/{environment}/person/contact-info"]!.post!.responses as Record<
+        string,
+        { headers: Record<string, { required?: boolean }> }
+      >
     )["202"]!;
     expect(accepted.headers.Location?.required).toBe(true);
     expect(Object.keys(accepted.headers)).toEqual(expect.arrayContaining(["Idempotent-Replayed", "x-request-id"]));
@@ -82,7 +90,13 @@ describe("how the document says to call the API", () => {
   it("documents the webhook URL rule and what protects live from names that resolve to private addresses", async () => {
     const text = JSON.stringify(await documentOf());
     const [description] = /Where to POST the signed events[^"]*/.exec(text) ?? [""];
-    for (const words of ["https, port 443 or from 1024 up", "public unicast", "localtest.me", "Workers VPC", "never followed"]) {
+    for (const words of [
+      "https, port 443 or from 1024 up",
+      "public unicast",
+      "localtest.me",
+      "Workers VPC",
+      "never followed",
+    ]) {
       expect(description).toContain(words);
     }
   });

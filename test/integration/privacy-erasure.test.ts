@@ -48,7 +48,8 @@ const untilIndexed = (customerId: string, batches: number, environment: Environm
     () =>
       runInDurableObject(
         accountStub(env, { customerId, environment }),
-        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(DISTINCT batch_id) AS n FROM person_index").one().n,
+        (_, state) =>
+          state.storage.sql.exec<{ n: number }>("SELECT count(DISTINCT batch_id) AS n FROM person_index").one().n,
       ),
     { what: "the batches in the person index", done: (n) => n === batches },
   );
@@ -64,7 +65,11 @@ describe("POST …/privacy/erasures", () => {
     // One person, given two ways; and people nobody erases.
     const asSubmitted = { firstName: "Erin", lastName: `Erase${tag}`, companyDomain: domain, externalId: "crm-1" };
     const asFullName = { fullName: `erin  erase${tag}`, companyDomain: domain.toUpperCase() };
-    const bystander = (n: number) => ({ firstName: "Bea", lastName: `Stander${n}${tag}`, companyDomain: `bystander-${tag}.example` });
+    const bystander = (n: number) => ({
+      firstName: "Bea",
+      lastName: `Stander${n}${tag}`,
+      companyDomain: `bystander-${tag}.example`,
+    });
 
     const mine = await createKey({ environment: "live" });
     const customerId = mine.record.customerId;
@@ -106,7 +111,10 @@ describe("POST …/privacy/erasures", () => {
     ).toEqual([first, second].sort());
     expect(logs.lines().join("\n")).not.toMatch(new RegExp(`erin|${tag}`, "i"));
 
-    const after = { first: await waitForCompletion(mine.key, first), second: await waitForCompletion(mine.key, second) };
+    const after = {
+      first: await waitForCompletion(mine.key, first),
+      second: await waitForCompletion(mine.key, second),
+    };
     for (const [batch, index] of [
       [after.first, 0],
       [after.second, 1],
@@ -136,7 +144,9 @@ describe("POST …/privacy/erasures", () => {
     // The caches: the person's results and the verdicts on their found addresses are gone, the rest stay.
     const cacheAfter = await cached(customerId);
     expect(cacheAfter.filter((key) => key.startsWith("result:"))).toHaveLength(3);
-    const erasedAddresses = [...before.first.items[0]!.emails, ...before.second.items[1]!.emails].map(({ address }) => address);
+    const erasedAddresses = [...before.first.items[0]!.emails, ...before.second.items[1]!.emails].map(
+      ({ address }) => address,
+    );
     const erasedVerdicts = await Promise.all(
       erasedAddresses.map((address) => verdictCacheKey({ customerId, environment: "live" }, address)),
     );
@@ -151,22 +161,36 @@ describe("POST …/privacy/erasures", () => {
     // The receipt, later; not for another customer.
     const read = await request(`/v2/live/privacy/erasures/${receipt.id}`, { key: mine.key });
     expect(await read.json()).toEqual(receipt);
-    await expectProblem(await request(`/v2/live/privacy/erasures/${receipt.id}`, { key: theirs.key }), 404, "not_found");
+    await expectProblem(
+      await request(`/v2/live/privacy/erasures/${receipt.id}`, { key: theirs.key }),
+      404,
+      "not_found",
+    );
     // Suppressed by default, under the person's name-and-domain key.
-    const list = await (await request("/v2/live/privacy/suppressions", { key: mine.key })).json<{ suppressions: unknown[] }>();
+    const list = await (await request("/v2/live/privacy/suppressions", { key: mine.key })).json<{
+      suppressions: unknown[];
+    }>();
     expect(list.suppressions).toHaveLength(1);
     // The index forgot where the person was: an erasure again finds nothing.
-    expect(await (await erase(mine.key, { email: "nobody@example.com", suppress: false })).json()).toMatchObject({ items: 0, batches: 0 });
-    expect(await (await erase(mine.key, { fullName: `Erin Erase${tag}`, companyDomain: domain })).json()).toMatchObject({
+    expect(await (await erase(mine.key, { email: "nobody@example.com", suppress: false })).json()).toMatchObject({
       items: 0,
       batches: 0,
     });
+    expect(await (await erase(mine.key, { fullName: `Erin Erase${tag}`, companyDomain: domain })).json()).toMatchObject(
+      {
+        items: 0,
+        batches: 0,
+      },
+    );
   });
 
   it("ends an item still pending as failed with erased, and its message is dropped unprocessed; the batch is indexed once complete", async () => {
     const { key, record } = await createKey();
     const id = crypto.randomUUID();
-    const people = [{ email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` }, { email: "stays@example.com" }];
+    const people = [
+      { email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` },
+      { email: "stays@example.com" },
+    ];
     // The batch's messages vanish, so its items stay pending until the test delivers them.
     const queue = faultyItemQueue(async () => {});
     await batchStub(env, id).create({
@@ -188,13 +212,18 @@ describe("POST …/privacy/erasures", () => {
     const indexed = () =>
       runInDurableObject(account, (_, state) => ({
         rows: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM person_index").one().n,
-        batches: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM batches WHERE people_complete = 0").one().n,
+        batches: state.storage.sql
+          .exec<{ n: number }>("SELECT count(*) AS n FROM batches WHERE people_complete = 0")
+          .one().n,
       }));
     expect(await indexed()).toEqual({ rows: 0, batches: 1 });
 
     const receipt = await (await erase(key, { email: people[0]!.email.toUpperCase(), suppress: false }, "test")).json();
     expect(receipt).toMatchObject({ items: 1, batches: 1 });
-    const messages = people.map((input, index) => ({ ...itemMessage(id, index, input), customerId: record.customerId }));
+    const messages = people.map((input, index) => ({
+      ...itemMessage(id, index, input),
+      customerId: record.customerId,
+    }));
     const logs = captureLogs();
     const delivered = await deliver("contact-info-items", messages);
     logs.restore();
@@ -227,7 +256,11 @@ describe("POST …/privacy/erasures", () => {
 
   it("refuses a body that does not identify a person as a submit item does", async () => {
     const { key } = await createKey();
-    const noCompany = await expectProblem(await erase(key, { firstName: "Ada", lastName: "Lovelace" }, "test"), 400, "invalid_request");
+    const noCompany = await expectProblem(
+      await erase(key, { firstName: "Ada", lastName: "Lovelace" }, "test"),
+      400,
+      "invalid_request",
+    );
     expect(noCompany.errors).toEqual([expect.objectContaining({ path: "companyDomain" })]);
     await expectProblem(await erase(key, { email: "not-an-email" }, "test"), 400, "invalid_request");
     await expectProblem(await erase(key, { email: "a@example.com", suppress: "no" }, "test"), 400, "invalid_request");
@@ -245,7 +278,10 @@ describe("POST …/privacy/erasures", () => {
     expect(await runDurableObjectAlarm(batchStub(env, batchId))).toBe(true);
     vi.useRealTimers();
     await untilIndexed(record.customerId, 0, "test");
-    expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({ items: 0, batches: 0 });
+    expect(await (await erase(key, { email: "retained@example.com" }, "test")).json()).toMatchObject({
+      items: 0,
+      batches: 0,
+    });
   });
 
   it("indexes each person by the keyed hashes made once at submission, of their person key and identifier keys", async () => {
@@ -269,8 +305,12 @@ describe("POST …/privacy/erasures", () => {
     );
     // The third item is invalid (a name without a company): nothing to hash.
     expect(stored.map(({ hashes }) => hashes && JSON.parse(hashes))).toEqual([...expected, null]);
-    const indexed = await runInDurableObject(accountStub(env, { customerId: record.customerId, environment: "test" }), (_, state) =>
-      state.storage.sql.exec<{ key: string; person_hash: string }>("SELECT key, person_hash FROM person_index").toArray(),
+    const indexed = await runInDurableObject(
+      accountStub(env, { customerId: record.customerId, environment: "test" }),
+      (_, state) =>
+        state.storage.sql
+          .exec<{ key: string; person_hash: string }>("SELECT key, person_hash FROM person_index")
+          .toArray(),
     );
     expect(indexed.map(({ key, person_hash }) => `${key}:${person_hash}`).sort()).toEqual(
       expected.flatMap(({ person, keys }) => keys.map((key) => `${key}:${person}`)).sort(),

@@ -34,10 +34,18 @@ describe("an erasure", () => {
     const batchId = await submitBatch(key, { items: [item] }, "live");
     const before = await waitForCompletion(key, batchId);
     expect(before.items[0]).toMatchObject({ status: "completed", outcome: "found" });
-    await until(() => cachedResults(record.customerId), { what: "the cached result", done: (keys) => keys.length === 1 });
+    await until(() => cachedResults(record.customerId), {
+      what: "the cached result",
+      done: (keys) => keys.length === 1,
+    });
 
     const receipt = await (
-      await post(key, "/privacy/erasures", { firstName: "Supp", lastName: "Hunter", companyDomain: domain, suppress: false })
+      await post(key, "/privacy/erasures", {
+        firstName: "Supp",
+        lastName: "Hunter",
+        companyDomain: domain,
+        suppress: false,
+      })
     ).json();
     expect(receipt).toMatchObject({ items: 1, batches: 1 });
     expect((await waitForCompletion(key, batchId)).items[0]).toMatchObject({ input: {}, emails: [], phones: [] });
@@ -50,10 +58,17 @@ describe("an erasure", () => {
   it("by a name composed one way (NFC) reaches the item submitted composed the other (NFD)", async () => {
     const { key } = await createKey();
     const domain = `identity-${crypto.randomUUID().slice(0, 8)}.example`;
-    const batchId = await submitBatch(key, { items: [{ fullName: "Zoë Ünal".normalize("NFD"), companyDomain: domain }] });
+    const batchId = await submitBatch(key, {
+      items: [{ fullName: "Zoë Ünal".normalize("NFD"), companyDomain: domain }],
+    });
     await waitForCompletion(key, batchId);
     const receipt = await (
-      await post(key, "/privacy/erasures", { fullName: "Zoë Ünal".normalize("NFC"), companyDomain: domain, suppress: false }, "test")
+      await post(
+        key,
+        "/privacy/erasures",
+        { fullName: "Zoë Ünal".normalize("NFC"), companyDomain: domain, suppress: false },
+        "test",
+      )
     ).json();
     expect(receipt).toMatchObject({ items: 1, batches: 1 });
   });
@@ -71,7 +86,10 @@ describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
       state.storage.sql.exec("DROP TABLE suppressions_unkeyed");
       state.storage.sql.exec("UPDATE schema_version SET version = 3");
       for (const hash of plain)
-        state.storage.sql.exec("INSERT INTO suppressions (key, created_at) VALUES (?, '2026-11-01T00:00:00.000Z')", hash);
+        state.storage.sql.exec(
+          "INSERT INTO suppressions (key, created_at) VALUES (?, '2026-11-01T00:00:00.000Z')",
+          hash,
+        );
     });
     await evictDurableObject(account);
 
@@ -79,11 +97,18 @@ describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
       state.storage.sql.exec<{ key: string; created_at: string }>("SELECT key, created_at FROM suppressions").toArray(),
     );
     expect(listedNow).toEqual(
-      identifierKeys(listed).map((text) => ({ key: keyedHash(record.customerId, "live", text), created_at: "2026-11-01T00:00:00.000Z" })),
+      identifierKeys(listed).map((text) => ({
+        key: keyedHash(record.customerId, "live", text),
+        created_at: "2026-11-01T00:00:00.000Z",
+      })),
     );
     const batch = await waitForCompletion(
       key,
-      await submitBatch(key, { items: [{ fullName: "Lee Listed", firstName: "Lee", lastName: "Listed", companyDomain: domain }] }, "live"),
+      await submitBatch(
+        key,
+        { items: [{ fullName: "Lee Listed", firstName: "Lee", lastName: "Listed", companyDomain: domain }] },
+        "live",
+      ),
     );
     expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" } });
   });
@@ -125,7 +150,9 @@ describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
     }));
     expect(migrated).toEqual({ hashes: null, indexed: 0 });
     // Until it is indexed again, every erasure asks the batch, which then indexes itself, keyed.
-    const receipt = await (await post(key, "/privacy/erasures", { email: "someone-else@example.com", suppress: false }, "test")).json();
+    const receipt = await (
+      await post(key, "/privacy/erasures", { email: "someone-else@example.com", suppress: false }, "test")
+    ).json();
     expect(receipt).toMatchObject({ items: 0 });
     await until(indexedKeys, { what: "the batch indexed again", done: (keys) => keys.length === 1 });
     expect(await indexedKeys()).toEqual([keyed]);

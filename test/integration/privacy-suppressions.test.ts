@@ -33,7 +33,8 @@ const list = async (key: string, query = "") => {
 
 /** How many requests to any fake vendor named `text`. */
 const mentions = async (text: string) =>
-  (await (await fetch(`https://hunter.test/__mentions/${encodeURIComponent(text)}`)).json<{ requests: number }>()).requests;
+  (await (await fetch(`https://hunter.test/__mentions/${encodeURIComponent(text)}`)).json<{ requests: number }>())
+    .requests;
 
 describe("the suppression list", () => {
   it("adds people (idempotently), lists only hashed keys and dates, and removes one", async () => {
@@ -72,12 +73,18 @@ describe("the suppression list", () => {
 
   it("belongs to one customer: another's list is empty and their DELETE finds nothing", async () => {
     const mine = await createKey();
-    const { keys } = await (await put(mine.key, { items: [{ linkedinUrl: "https://www.linkedin.com/in/ada-l" }] })).json<{
+    const { keys } = await (
+      await put(mine.key, { items: [{ linkedinUrl: "https://www.linkedin.com/in/ada-l" }] })
+    ).json<{
       keys: string[][];
     }>();
     const other = await createKey();
     expect((await list(other.key)).suppressions).toEqual([]);
-    await expectProblem(await request(`${suppressions()}/${keys[0]![0]}`, { method: "DELETE", key: other.key }), 404, "not_found");
+    await expectProblem(
+      await request(`${suppressions()}/${keys[0]![0]}`, { method: "DELETE", key: other.key }),
+      404,
+      "not_found",
+    );
   });
 
   it("refuses bodies that do not identify people as submit items do, naming each problem", async () => {
@@ -87,7 +94,10 @@ describe("the suppression list", () => {
       400,
       "invalid_request",
     );
-    expect(problem.errors).toEqual([expect.objectContaining({ path: "items.1" }), expect.objectContaining({ path: "items.2.email" })]);
+    expect(problem.errors).toEqual([
+      expect.objectContaining({ path: "items.1" }),
+      expect.objectContaining({ path: "items.2.email" }),
+    ]);
     await expectProblem(await put(key, { items: [] }), 400, "invalid_request");
     await expectProblem(await put(key, { people: [{ email: "ok@example.com" }] }), 400, "invalid_request");
     await expectProblem(
@@ -107,8 +117,14 @@ describe("a suppressed person's items", () => {
     const { key } = await createKey({ environment: "live" });
     const domain = `suppressed-${crypto.randomUUID().slice(0, 8)}.example`;
     const suppressed = { firstName: "Sam", lastName: "Private", companyDomain: domain };
-    const other = { firstName: "Olive", lastName: "Public", companyDomain: `public-${crypto.randomUUID().slice(0, 8)}.example` };
-    expect((await put(key, { items: [{ fullName: "sam  private", companyDomain: domain.toUpperCase() }] }, "live")).status).toBe(200);
+    const other = {
+      firstName: "Olive",
+      lastName: "Public",
+      companyDomain: `public-${crypto.randomUUID().slice(0, 8)}.example`,
+    };
+    expect(
+      (await put(key, { items: [{ fullName: "sam  private", companyDomain: domain.toUpperCase() }] }, "live")).status,
+    ).toBe(200);
 
     const batchId = await submitBatch(key, { items: [suppressed, other] }, "live");
     const batch = await waitForCompletion(key, batchId);
@@ -144,7 +160,10 @@ describe("a suppressed person's items", () => {
     const { key } = await createKey({ environment: "live" });
     const domain = `suppressed-${crypto.randomUUID().slice(0, 8)}.example`;
     expect((await put(key, { items: [{ ...listed, companyDomain: domain }] }, "live")).status).toBe(200);
-    const batch = await waitForCompletion(key, await submitBatch(key, { items: [{ ...submitted, companyDomain: domain }] }, "live"));
+    const batch = await waitForCompletion(
+      key,
+      await submitBatch(key, { items: [{ ...submitted, companyDomain: domain }] }, "live"),
+    );
     expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" }, credits: 0, sources: [] });
     expect(await mentions(domain)).toBe(0);
   });
@@ -171,11 +190,17 @@ describe("a suppressed person's items", () => {
     queue.mockRestore();
     expect((await put(key, { items: [people[0]] })).status).toBe(200);
 
-    const messages = people.map((input, index) => ({ ...itemMessage(id, index, input), customerId: record.customerId }));
+    const messages = people.map((input, index) => ({
+      ...itemMessage(id, index, input),
+      customerId: record.customerId,
+    }));
     expect((await deliver("contact-info-items", messages)).explicitAcks).toHaveLength(2);
     const batch = await waitForCompletion(key, id);
     expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" }, sources: [], credits: 0 });
     // The other was looked up by the sandbox, the test environment's one source.
-    expect(batch.items[1]).toMatchObject({ status: "completed", sources: expect.arrayContaining([{ name: "sandbox", outcome: "found" }]) });
+    expect(batch.items[1]).toMatchObject({
+      status: "completed",
+      sources: expect.arrayContaining([{ name: "sandbox", outcome: "found" }]),
+    });
   });
 });

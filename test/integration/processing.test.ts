@@ -7,7 +7,11 @@ describe("processing through the real local queue", () => {
   it("takes a test batch from submit to completed with sandbox contact data", async () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, {
-      items: [person(), { linkedinUrl: "https://www.linkedin.com/in/grace-hopper-7b" }, { email: "alan@turing.example" }],
+      items: [
+        person(),
+        { linkedinUrl: "https://www.linkedin.com/in/grace-hopper-7b" },
+        { email: "alan@turing.example" },
+      ],
     });
     const status = await waitForCompletion(key, batchId);
     expect(status).toMatchObject({ status: "completed", totalItems: 3, completedItems: 3, failedItems: 0 });
@@ -37,7 +41,13 @@ describe("processing through the real local queue", () => {
     const batchId = await submitBatch(key, { items: [person({ companyDomain: "notfound.test" })] });
     const status = await waitForCompletion(key, batchId);
     expect(status).toMatchObject({ completedItems: 1, failedItems: 0 });
-    expect(status.items[0]).toMatchObject({ status: "completed", outcome: "not_found", emails: [], phones: [], error: null });
+    expect(status.items[0]).toMatchObject({
+      status: "completed",
+      outcome: "not_found",
+      emails: [],
+      phones: [],
+      error: null,
+    });
     expect(status.items[0]!.sources).toEqual([{ name: "sandbox", outcome: "not_found" }]);
   });
 

@@ -34,7 +34,9 @@ const failure = (promise: Promise<unknown>) =>
   );
 
 beforeAll(async () => {
-  const entries = parseDirectoryFile(sample, "csv").rows.map(({ record }) => toDirectoryEntry(record) as DirectoryEntry);
+  const entries = parseDirectoryFile(sample, "csv").rows.map(
+    ({ record }) => toDirectoryEntry(record) as DirectoryEntry,
+  );
   await Promise.all(directoryWrites(entries).map(({ key, value }) => env.DIRECTORY.put(key, value)));
 });
 
@@ -57,29 +59,43 @@ describe("the directory provider", () => {
 
   it("is unavailable (transient), not a fault of ours, when its KV namespace fails", async () => {
     const failingKv = { get: () => Promise.reject(new Error("KV GET failed: 503")) } as unknown as KVNamespace;
-    expect(await failure(find(directoryProvider(failingKv), { email: "someone@example.com" }))).toBeInstanceOf(TransientProviderError);
+    expect(await failure(find(directoryProvider(failingKv), { email: "someone@example.com" }))).toBeInstanceOf(
+      TransientProviderError,
+    );
   });
 });
 
 describe("the pattern provider", () => {
   it("uses the pattern the directory taught for the domain, unverified (the verifiers judge it)", async () => {
     const { emails } = await find(pattern, { firstName: "Grace", lastName: "Hopper", companyDomain: "example.org" });
-    expect(emails).toEqual([{ address: "ghopper@example.org", type: "work", status: "unverified", confidence: 75, source: "pattern" }]);
+    expect(emails).toEqual([
+      { address: "ghopper@example.org", type: "work", status: "unverified", confidence: 75, source: "pattern" },
+    ]);
   });
 
   it("falls back to first.last with a low confidence, unverified", async () => {
     const { emails } = await find(pattern, { fullName: "Grace Hopper", companyDomain: "unlearned.example" });
-    expect(emails[0]).toMatchObject({ address: "grace.hopper@unlearned.example", status: "unverified", confidence: 35 });
+    expect(emails[0]).toMatchObject({
+      address: "grace.hopper@unlearned.example",
+      status: "unverified",
+      confidence: 35,
+    });
   });
 
-  it.each(["gone.nxdomain.example", "nullmx.example"])("finds no address when %s cannot receive mail", async (domain) => {
-    expect(await find(pattern, { fullName: "Grace Hopper", companyDomain: domain })).toEqual({ emails: [], phones: [] });
-  });
+  it.each(["gone.nxdomain.example", "nullmx.example"])(
+    "finds no address when %s cannot receive mail",
+    async (domain) => {
+      expect(await find(pattern, { fullName: "Grace Hopper", companyDomain: domain })).toEqual({
+        emails: [],
+        phones: [],
+      });
+    },
+  );
 
   it("treats a failing resolver as transient", async () => {
-    expect(await failure(find(pattern, { fullName: "Grace Hopper", companyDomain: "servfail.example" }))).toBeInstanceOf(
-      TransientProviderError,
-    );
+    expect(
+      await failure(find(pattern, { fullName: "Grace Hopper", companyDomain: "servfail.example" })),
+    ).toBeInstanceOf(TransientProviderError);
   });
 
   it("caches MX answers", async () => {
@@ -100,11 +116,17 @@ describe("the Hunter adapter", () => {
   });
 
   it("does not take an address Hunter's own check calls invalid", async () => {
-    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "x-hunterinvalid.example" })).toEqual({ emails: [], phones: [] });
+    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "x-hunterinvalid.example" })).toEqual({
+      emails: [],
+      phones: [],
+    });
   });
 
   it("answers not found when Hunter finds no address", async () => {
-    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "hunter-notfound.example" })).toEqual({ emails: [], phones: [] });
+    expect(await find(hunter, { fullName: "Ada Lovelace", companyDomain: "hunter-notfound.example" })).toEqual({
+      emails: [],
+      phones: [],
+    });
   });
 
   it("treats Hunter's rate limit (403) as transient and honours Retry-After", async () => {
@@ -133,13 +155,19 @@ describe("the Hunter adapter", () => {
 
   it("reports a rejected API key as permanent", async () => {
     const wrongKey = hunterProvider("wrong", "https://hunter.test", upstream);
-    expect(await failure(find(wrongKey, { fullName: "A B", companyDomain: "acme.example" }))).toBeInstanceOf(PermanentProviderError);
+    expect(await failure(find(wrongKey, { fullName: "A B", companyDomain: "acme.example" }))).toBeInstanceOf(
+      PermanentProviderError,
+    );
   });
 });
 
 describe("the People Data Labs adapter", () => {
   it("maps emails and phones, in E.164, with confidence from likelihood", async () => {
-    const { emails, phones } = await find(pdl, { firstName: "Ada", lastName: "Lovelace", companyDomain: "acme.example" });
+    const { emails, phones } = await find(pdl, {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      companyDomain: "acme.example",
+    });
     expect(emails).toEqual([
       { address: "ada.lovelace@acme.example", type: "work", status: "unverified", confidence: 80, source: "pdl" },
       { address: "adalovelace@mail.example", type: "personal", status: "unverified", confidence: 80, source: "pdl" },
@@ -152,7 +180,10 @@ describe("the People Data Labs adapter", () => {
   });
 
   it("answers not found on PDL's 404", async () => {
-    expect(await find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-notfound.example" })).toEqual({ emails: [], phones: [] });
+    expect(await find(pdl, { fullName: "Ada Lovelace", companyDomain: "pdl-notfound.example" })).toEqual({
+      emails: [],
+      phones: [],
+    });
   });
 
   it("treats 429 as transient, with the wait from x-ratelimit-reset", async () => {
@@ -178,7 +209,12 @@ describe("the configured providers", () => {
   });
 
   it("keep a vendor whose secret is not set, marked unconfigured so items report it skipped", () => {
-    const noSecrets = envWith({ HUNTER_API_KEY: undefined, PDL_API_KEY: undefined, APOLLO_API_KEY: undefined, PROSPEO_API_KEY: undefined });
+    const noSecrets = envWith({
+      HUNTER_API_KEY: undefined,
+      PDL_API_KEY: undefined,
+      APOLLO_API_KEY: undefined,
+      PROSPEO_API_KEY: undefined,
+    });
     expect(providersFor("live", noSecrets, readConfig(noSecrets)).map((p) => [p.name, p.configured ?? true])).toEqual([
       ["directory", true],
       ["pattern", true],

@@ -76,7 +76,10 @@ describe("the item queue consumer", () => {
 });
 
 /** One message carrying the items of `messages` (one batch's), as the fan-out groups them. */
-const grouped = (messages: ItemMessage[]): ItemMessage => ({ ...messages[0]!, items: messages.flatMap(({ items }) => items) });
+const grouped = (messages: ItemMessage[]): ItemMessage => ({
+  ...messages[0]!,
+  items: messages.flatMap(({ items }) => items),
+});
 
 describe("a message of several items", () => {
   it("is acked once every item in it is recorded", async () => {
@@ -88,7 +91,11 @@ describe("a message of several items", () => {
   });
 
   it("records the items that succeeded and is retried for the one that failed; the retry processes only that one", async () => {
-    const { key, id, messages } = await createBatch([person(), person({ companyDomain: "fail.test" }), person({ firstName: "C" })]);
+    const { key, id, messages } = await createBatch([
+      person(),
+      person({ companyDomain: "fail.test" }),
+      person({ firstName: "C" }),
+    ]);
     const message = grouped(messages);
     const first = await deliver("contact-info-items", [message]);
     expect(first.explicitAcks).toHaveLength(0);
@@ -97,7 +104,9 @@ describe("a message of several items", () => {
 
     const logs = await logsOf(() => deliver("contact-info-items", [message], 2));
     expect(logs.events("items_dropped")).toEqual([expect.objectContaining({ batchId: id, items: 2 })]);
-    expect(logs.events("item_attempt_failed")).toEqual([expect.objectContaining({ batchId: id, index: 1, attempt: 2 })]);
+    expect(logs.events("item_attempt_failed")).toEqual([
+      expect.objectContaining({ batchId: id, index: 1, attempt: 2 }),
+    ]);
     expect(await getStatus(key, id)).toMatchObject({ completedItems: 2, failedItems: 0 });
   });
 
@@ -107,7 +116,9 @@ describe("a message of several items", () => {
     for (const attempt of [1, 2, 3]) {
       const logs = await logsOf(() => deliver("contact-info-items", [message], attempt));
       const failures = logs.events("item_attempt_failed");
-      expect(failures).toEqual([expect.objectContaining({ level: "warn", error: "DeliberateFault", index: 0, attempt })]);
+      expect(failures).toEqual([
+        expect.objectContaining({ level: "warn", error: "DeliberateFault", index: 0, attempt }),
+      ]);
       expect(failures[0]!.raw).not.toMatch(/\n\s*at |"stack"/);
       expect(logs.lines("error")).toEqual([]);
     }
@@ -130,13 +141,16 @@ describe("a message of several items", () => {
       "live",
     );
     const [message] = await until(
-      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      async () =>
+        queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
       { what: "the batch's message sent", done: (sent) => sent.length > 0 },
     );
     queue.mockRestore();
     expect(message!.items.map(({ index }) => index)).toEqual([0, 1]);
 
-    const batch = createMessageBatch<ItemMessage>("contact-info-items", [{ id: "m", timestamp: new Date(), attempts: 1, body: message! }]);
+    const batch = createMessageBatch<ItemMessage>("contact-info-items", [
+      { id: "m", timestamp: new Date(), attempts: 1, body: message! },
+    ]);
     const retry = vi.spyOn(batch.messages[0]!, "retry");
     await worker.queue(batch, envWith({}), createExecutionContext());
     // The tests' backoff is zero, so the delay is the longest wait the vendors asked for.

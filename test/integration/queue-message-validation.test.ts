@@ -36,7 +36,14 @@ describe("a queue message whose body no handler can read", () => {
       { batchId: "b", index: -1, environment: "test", fields: ["email"], input: { email: secret } },
     ]);
     expect(logs.events("queue_message_malformed")).toEqual([
-      { event: "queue_message_malformed", queue: QUEUES.items, messageId: ids[0], attempt: 1, level: "log", raw: expect.any(String) },
+      {
+        event: "queue_message_malformed",
+        queue: QUEUES.items,
+        messageId: ids[0],
+        attempt: 1,
+        level: "log",
+        raw: expect.any(String),
+      },
     ]);
     expect(logs.lines().join("\n")).not.toContain(secret);
   });
@@ -58,7 +65,10 @@ describe("a queue message whose body no handler can read", () => {
 
 describe("an item message's body", () => {
   it("is read from its JSON text, as the fan-out sends it, or as an object, as an older deploy sent it", async () => {
-    const { key, id, messages } = await createStoredBatch([person(), person({ firstName: "Grace", lastName: "Hopper" })]);
+    const { key, id, messages } = await createStoredBatch([
+      person(),
+      person({ firstName: "Grace", lastName: "Hopper" }),
+    ]);
     const { result } = await deliverRaw(QUEUES.items, [JSON.stringify(messages[0]), messages[1]]);
     expect(result.explicitAcks).toHaveLength(2);
     expect(result.retryMessages).toEqual([]);
@@ -85,7 +95,10 @@ function legacyMessages(messages: ItemMessage[], items: PersonInput[]) {
 
 describe("an item message from a deploy before grouping (one item, with its person and key)", () => {
   it("is read as a group of one and processed like a current one", async () => {
-    const { key, id, messages } = await createStoredBatch([person(), person({ firstName: "Grace", lastName: "Hopper" })]);
+    const { key, id, messages } = await createStoredBatch([
+      person(),
+      person({ firstName: "Grace", lastName: "Hopper" }),
+    ]);
     const single = messages.map(({ items: [item], ...batch }) => ({ ...batch, ...item }));
     const { result } = await deliverRaw(
       QUEUES.items,

@@ -19,7 +19,9 @@ describe("a limiter asked only for a decision", () => {
     expect((await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key })).status).toBe(404);
     const stored = await runInDurableObject(limiterStub(env, record), (_, state) =>
       state.storage.sql
-        .exec<{ endpoint_type: string; hits: number }>("SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type")
+        .exec<{ endpoint_type: string; hits: number }>(
+          "SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type",
+        )
         .toArray(),
     );
     expect(stored).toEqual([{ endpoint_type: "contact_info_status", hits: 1 }]);
@@ -30,7 +32,9 @@ describe("a limiter asked only for a decision", () => {
     const limits = { limit: 10, windowSeconds: 60 };
     const settings = { contact_info_request: limits, contact_info_status: limits, rate_limits: limits };
     const stub = limiterStub(env, record);
-    expect(await stub.consume("contact_info_status", settings)).toEqual({ decision: expect.objectContaining({ allowed: true, used: 1 }) });
+    expect(await stub.consume("contact_info_status", settings)).toEqual({
+      decision: expect.objectContaining({ allowed: true, used: 1 }),
+    });
     const { usage } = await stub.consume("rate_limits", settings, { withUsage: true });
     expect(usage?.contact_info_status).toMatchObject({ used: 1, remaining: 9 });
   });

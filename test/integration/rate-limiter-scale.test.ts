@@ -16,7 +16,10 @@ function sqlWork<T>(sql: SqlStorage, run: () => T): { result: T; statements: num
   const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
   const prototype = Object.getPrototypeOf(sql) as SqlStorage;
   const exec = prototype.exec;
-  const spy = vi.spyOn(prototype, "exec").mockImplementation(function (this: SqlStorage, ...args: Parameters<SqlStorage["exec"]>) {
+  const spy = vi.spyOn(prototype, "exec").mockImplementation(function (
+    this: SqlStorage,
+    ...args: Parameters<SqlStorage["exec"]>
+  ) {
     const cursor = exec.apply(this, args);
     cursors.push(cursor);
     return cursor;
@@ -39,7 +42,8 @@ describe("a limiter with a large limit", () => {
     const limits = effectiveSettings(readConfig(env), large);
     const seeded = await runInDurableObject(stub, (limiter) => {
       let allowed = 0;
-      for (let i = 0; i < STORED_HITS; i++) if (limiter.consume("contact_info_status", limits).decision.allowed) allowed++;
+      for (let i = 0; i < STORED_HITS; i++)
+        if (limiter.consume("contact_info_status", limits).decision.allowed) allowed++;
       return allowed;
     });
     expect(seeded).toBe(STORED_HITS);
@@ -54,7 +58,9 @@ describe("a limiter with a large limit", () => {
 
     // Through the API too: counted, and reported with every stored hit.
     expect((await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key })).status).toBe(404);
-    const report = await (await request("/v2/test/me/rate-limits", { key })).json<{ endpointType: string; used: number }[]>();
+    const report = await (await request("/v2/test/me/rate-limits", { key })).json<
+      { endpointType: string; used: number }[]
+    >();
     expect(report.find((entry) => entry.endpointType === "contact_info_status")?.used).toBe(STORED_HITS + 2);
   });
 });

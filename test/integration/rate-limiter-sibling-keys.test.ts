@@ -55,7 +55,9 @@ describe("keys of one customer with different windows", () => {
     for (const ms of [600_000, 1_800_000, 3_599_000]) {
       await evictDurableObject(stub);
       vi.setSystemTime(t0 + ms);
-      expect((await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key: minutely.key })).status).toBe(404);
+      expect((await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key: minutely.key })).status).toBe(
+        404,
+      );
     }
     const stillRefused = await at(3_601_000 - 1, hourly.key);
     expect(stillRefused.status).toBe(429);
@@ -98,7 +100,10 @@ describe("keys of one customer with different windows", () => {
       const exec = vi.spyOn(state.storage.sql, "exec");
       for (let i = 0; i < 200; i++) {
         vi.setSystemTime(t0 + 10 + i * 10);
-        expect(limiter.consume("contact_info_status", keys[i % 2]!).decision).toMatchObject({ allowed: true, used: i + 3 });
+        expect(limiter.consume("contact_info_status", keys[i % 2]!).decision).toMatchObject({
+          allowed: true,
+          used: i + 3,
+        });
       }
       const statements = exec.mock.calls.map(([query]) => query.trim().split(/\s/)[0]);
       exec.mockRestore();
@@ -124,7 +129,9 @@ describe("keys of one customer with different windows", () => {
           .exec<{ at: number }>("SELECT at FROM hits WHERE endpoint_type = 'contact_info_status' ORDER BY seq")
           .toArray(),
         windows: state.storage.sql
-          .exec<{ window_seconds: number }>("SELECT window_seconds FROM windows WHERE endpoint_type = 'contact_info_status' ORDER BY 1")
+          .exec<{ window_seconds: number }>(
+            "SELECT window_seconds FROM windows WHERE endpoint_type = 'contact_info_status' ORDER BY 1",
+          )
           .toArray(),
       }));
     const consumeAt = async (at: number, limits: Record<EndpointType, RateLimitSetting>) => {
@@ -142,6 +149,9 @@ describe("keys of one customer with different windows", () => {
       windows: [{ window_seconds: 60 }, { window_seconds: 3600 }],
     });
     await consumeAt(forgottenAt + 1_000, minutely);
-    expect(await stored()).toEqual({ hits: [{ at: forgottenAt - 1 }, { at: forgottenAt + 1_000 }], windows: [{ window_seconds: 60 }] });
+    expect(await stored()).toEqual({
+      hits: [{ at: forgottenAt - 1 }, { at: forgottenAt + 1_000 }],
+      windows: [{ window_seconds: 60 }],
+    });
   });
 });

@@ -57,8 +57,14 @@ describe("the limiter's window kept in memory", () => {
     const steps: { at: number; setting: RateLimitSetting; evict?: boolean }[] = [
       ...Array.from({ length: 80 }, (_, i) => ({ at: t0 + i * 100, setting: { limit: 100, windowSeconds: 30 } })),
       { at: t0 + 8_200, setting: { limit: 100, windowSeconds: 30 }, evict: true },
-      ...Array.from({ length: 20 }, (_, i) => ({ at: t0 + 7_300 + i * 50, setting: { limit: 100, windowSeconds: 30 } })),
-      ...Array.from({ length: 40 }, (_, i) => ({ at: t0 + 9_000 + i * 100, setting: { limit: 100, windowSeconds: 5 } })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        at: t0 + 7_300 + i * 50,
+        setting: { limit: 100, windowSeconds: 30 },
+      })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        at: t0 + 9_000 + i * 100,
+        setting: { limit: 100, windowSeconds: 5 },
+      })),
     ];
     for (const [i, step] of steps.entries()) {
       if (step.evict) await evictDurableObject(stub);

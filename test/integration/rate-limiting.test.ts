@@ -96,7 +96,11 @@ describe("one budget per customer and environment", () => {
     const first = await createKey({ customerId, rateLimits: tight });
     const second = await createKey({ customerId, rateLimits: tight });
     expect((await readUnknownBatch(first.key)).status).toBe(404);
-    expect(rateLimitFields(await readUnknownBatch(second.key)).limit).toEqual({ policy: "contact_info_status", r: 0, t: 60 });
+    expect(rateLimitFields(await readUnknownBatch(second.key)).limit).toEqual({
+      policy: "contact_info_status",
+      r: 0,
+      t: 60,
+    });
     await expectProblem(await readUnknownBatch(first.key), 429, "rate_limited");
     await expectProblem(await readUnknownBatch(second.key), 429, "rate_limited");
   });
@@ -149,7 +153,12 @@ describe("RateLimit fields and 429 answers", () => {
     vi.setSystemTime(t0 + 10_000);
     const response = await readUnknownBatch(key);
     const body = await expectProblem(response, 429, "rate_limited");
-    expect(body).toMatchObject({ endpointType: "contact_info_status", limit: 2, windowSeconds: 30, retryAfterSeconds: 20 });
+    expect(body).toMatchObject({
+      endpointType: "contact_info_status",
+      limit: 2,
+      windowSeconds: 30,
+      retryAfterSeconds: 20,
+    });
     expect(response.headers.get("retry-after")).toBe("20");
     expect(rateLimitFields(response)).toEqual({
       policy: { policy: "contact_info_status", q: 2, w: 30 },
@@ -160,7 +169,9 @@ describe("RateLimit fields and 429 answers", () => {
   it("tell the exact wait after a limit is lowered mid-window", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const t0 = Date.now();
-    const { key, hash, record } = await createKey({ rateLimits: { contact_info_status: { limit: 10, windowSeconds: 600 } } });
+    const { key, hash, record } = await createKey({
+      rateLimits: { contact_info_status: { limit: 10, windowSeconds: 600 } },
+    });
     for (let second = 0; second < 10; second++) {
       vi.setSystemTime(t0 + second * 1000);
       expect((await readUnknownBatch(key)).status).toBe(404);
@@ -246,7 +257,10 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 7, windowSeconds: 30 } } });
     const limits = await readLimits(key);
     expect(limits.find((l) => l.endpointType === "contact_info_status")).toMatchObject({ limit: 7, windowSeconds: 30 });
-    expect(limits.find((l) => l.endpointType === "contact_info_request")).toMatchObject({ limit: 50, windowSeconds: 60 });
+    expect(limits.find((l) => l.endpointType === "contact_info_request")).toMatchObject({
+      limit: 50,
+      windowSeconds: 60,
+    });
   });
 
   it("reports what the customer has used, this request included, and when each window frees", async () => {
@@ -259,7 +273,13 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     await readLimits(key);
     const report = await readLimits(key);
     expect(
-      report.map(({ endpointType, used, remaining, limit, resetSeconds }) => ({ endpointType, used, remaining, limit, resetSeconds })),
+      report.map(({ endpointType, used, remaining, limit, resetSeconds }) => ({
+        endpointType,
+        used,
+        remaining,
+        limit,
+        resetSeconds,
+      })),
     ).toEqual([
       { endpointType: "contact_info_request", used: 1, remaining: 49, limit: 50, resetSeconds: 60 },
       { endpointType: "contact_info_status", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
@@ -287,7 +307,13 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
 
   it("applies a limit stored on the key's KV record", async () => {
     const { key } = await createKey({ rateLimits: { rate_limits: { limit: 2, windowSeconds: 10 } } });
-    expect((await readLimits(key))[2]).toMatchObject({ endpointType: "rate_limits", limit: 2, windowSeconds: 10, used: 1, remaining: 1 });
+    expect((await readLimits(key))[2]).toMatchObject({
+      endpointType: "rate_limits",
+      limit: 2,
+      windowSeconds: 10,
+      used: 1,
+      remaining: 1,
+    });
     await readLimits(key);
     await expectProblem(await request("/v2/test/me/rate-limits", { key }), 429, "rate_limited");
   });
@@ -301,7 +327,9 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1]);
     const stored = await runInDurableObject(limiterStub(env, record), (_, state) =>
       state.storage.sql
-        .exec<{ endpoint_type: string; hits: number }>("SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type")
+        .exec<{ endpoint_type: string; hits: number }>(
+          "SELECT endpoint_type, count(*) AS hits FROM hits GROUP BY endpoint_type",
+        )
         .toArray(),
     );
     expect(stored).toEqual([{ endpoint_type: "rate_limits", hits: 1 }]);

@@ -5,7 +5,17 @@ import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
-import { createKey, deliver, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until, worker } from "../helpers";
+import {
+  createKey,
+  deliver,
+  faultyItemQueue,
+  getStatus,
+  sentMessage,
+  setClockAhead,
+  submitBatch,
+  until,
+  worker,
+} from "../helpers";
 
 const { redriveAfterSeconds } = readConfig(env);
 // What the fake vendors ask for on a `-busy.example` person's first look-up (test/fakes/upstreams.ts).
@@ -13,7 +23,9 @@ const RETRY_AFTER_SECONDS = 600;
 
 const itemRow = (stub: DurableObjectStub<ContactInfoBatch>) =>
   runInDurableObject(stub, (_, state) =>
-    state.storage.sql.exec<{ status: string; enqueues: number; due_at: string }>("SELECT status, enqueues, due_at FROM items").one(),
+    state.storage.sql
+      .exec<{ status: string; enqueues: number; due_at: string }>("SELECT status, enqueues, due_at FROM items")
+      .one(),
   );
 
 afterEach(() => {
@@ -32,7 +44,8 @@ describe("an item waiting out a source's Retry-After", () => {
       "live",
     );
     const [message] = await until(
-      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      async () =>
+        queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
       { what: "the item's message", done: (messages) => messages.length === 1 },
     );
     const stub = batchStub(env, batchId);
@@ -73,7 +86,8 @@ describe("an item waiting out a source's Retry-After", () => {
       "live",
     );
     const [message] = await until(
-      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      async () =>
+        queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
       { what: "the item's message", done: (messages) => messages.length === 1 },
     );
     await deliver("contact-info-items", [message!]);
@@ -82,7 +96,9 @@ describe("an item waiting out a source's Retry-After", () => {
     setClockAhead((RETRY_AFTER_SECONDS + redriveAfterSeconds + 5) * 1000);
     await runDurableObjectAlarm(batchStub(env, batchId));
     expect(
-      queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).flatMap((m) => m.items.map(({ index }) => index)),
+      queue.mock.calls
+        .flatMap(([requests]) => [...requests].map(sentMessage))
+        .flatMap((m) => m.items.map(({ index }) => index)),
     ).toEqual([0]);
     expect(await itemRow(batchStub(env, batchId))).toMatchObject({ status: "pending", enqueues: 2 });
 
@@ -97,9 +113,14 @@ describe("what an item found before a source asked for time", () => {
   it("is kept until the item ends: a deadline that finds it still waiting completes it with what was found", async () => {
     const { key } = await createKey({ environment: "live" });
     const queue = faultyItemQueue(async () => {});
-    const batchId = await submitBatch(key, { items: [{ fullName: "Kim Kept", companyDomain: "vendors-phonebusy.example" }] }, "live");
+    const batchId = await submitBatch(
+      key,
+      { items: [{ fullName: "Kim Kept", companyDomain: "vendors-phonebusy.example" }] },
+      "live",
+    );
     const [message] = await until(
-      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
+      async () =>
+        queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)).filter((m) => m.batchId === batchId),
       { what: "the item's message", done: (messages) => messages.length === 1 },
     );
     // Hunter finds the email; PDL and Apollo, asked for the phone, want ten minutes: the item waits, its email kept.

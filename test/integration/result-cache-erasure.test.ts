@@ -34,7 +34,10 @@ async function untilPurged(batchId: string) {
   await until(
     async () => {
       await runDurableObjectAlarm(stub);
-      return runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM cache_purge").one().n);
+      return runInDurableObject(
+        stub,
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM cache_purge").one().n,
+      );
     },
     { what: "the cache_purge rows left", done: (left) => left === 0 },
   );

@@ -16,7 +16,12 @@ interface Call {
   settled: number | null;
 }
 
-const NAMESPACES = { RATE_LIMITER: "limiter", BATCHES: "batch", IDEMPOTENCY: "idempotency", ACCOUNTS: "account" } as const;
+const NAMESPACES = {
+  RATE_LIMITER: "limiter",
+  BATCHES: "batch",
+  IDEMPOTENCY: "idempotency",
+  ACCOUNTS: "account",
+} as const;
 
 /** The bindings, with every RPC call to the four request-path objects recorded in `calls`, in a shared order. */
 function countingEnv() {
@@ -41,7 +46,8 @@ function countingEnv() {
       get(target, name) {
         const value = Reflect.get(target, name);
         if (typeof value !== "function") return value;
-        if (name === "get" || name === "getByName") return (...args: unknown[]) => stubOf(object, Reflect.apply(value, target, args));
+        if (name === "get" || name === "getByName")
+          return (...args: unknown[]) => stubOf(object, Reflect.apply(value, target, args));
         return value.bind(target);
       },
     });
@@ -104,7 +110,9 @@ describe("Durable Object round trips on the critical path", () => {
     });
     const { batchId } = (await submitted.response.json()) as { batchId: string };
     await waitForCompletion(key, batchId);
-    const { response, calls } = await call(`/v2/test/person/contact-info/${batchId}`, { headers: { "x-api-key": key } });
+    const { response, calls } = await call(`/v2/test/person/contact-info/${batchId}`, {
+      headers: { "x-api-key": key },
+    });
     expect(response.status).toBe(200);
     expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.admit", "batch.status"]);
     const [limiter, batch] = calls as [Call, Call];

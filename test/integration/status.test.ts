@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { createKey, expectProblem, getStatus, person, readPages, request, submitBatch, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  expectProblem,
+  getStatus,
+  person,
+  readPages,
+  request,
+  submitBatch,
+  waitForCompletion,
+} from "../helpers";
 
 describe("GET /v2/{environment}/person/contact-info/{id}", () => {
   it("returns the batch with its items in submission order", async () => {
     const { key } = await createKey();
-    const items = [person({ externalId: "a" }), { email: "grace@navy.example", externalId: "b" }, person({ externalId: "c" })];
+    const items = [
+      person({ externalId: "a" }),
+      { email: "grace@navy.example", externalId: "b" },
+      person({ externalId: "c" }),
+    ];
     const batchId = await submitBatch(key, { items });
     const status = await getStatus(key, batchId);
     expect(status).toMatchObject({ id: batchId, totalItems: 3, nextCursor: null });
@@ -21,7 +34,9 @@ describe("GET /v2/{environment}/person/contact-info/{id}", () => {
 
   it("pages through items with limit and nextCursor", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: Array.from({ length: 25 }, (_, i) => person({ externalId: `r${i}` })) });
+    const batchId = await submitBatch(key, {
+      items: Array.from({ length: 25 }, (_, i) => person({ externalId: `r${i}` })),
+    });
     const pages = await readPages(key, batchId, { limit: 10 });
     expect(pages.map((page) => page.items.length)).toEqual([10, 10, 5]);
     const seen = pages.flatMap((page) => page.items.map((item) => item.externalId));
@@ -36,7 +51,14 @@ describe("GET /v2/{environment}/person/contact-info/{id}", () => {
 
   it("filters items by status, with the same pagination", async () => {
     const { key } = await createKey();
-    const items = [person(), { bad: 1 }, person({ firstName: "B" }), {}, person({ companyDomain: "fail.test" }), { firstName: "x" }];
+    const items = [
+      person(),
+      { bad: 1 },
+      person({ firstName: "B" }),
+      {},
+      person({ companyDomain: "fail.test" }),
+      { firstName: "x" },
+    ];
     const batchId = await submitBatch(key, { items });
     await waitForCompletion(key, batchId);
     const pages = await readPages(key, batchId, { limit: 2, status: "failed" });
@@ -60,7 +82,11 @@ describe("GET /v2/{environment}/person/contact-info/{id}", () => {
     async (query) => {
       const { key } = await createKey();
       const batchId = await submitBatch(key, { items: [person()] });
-      await expectProblem(await request(`/v2/test/person/contact-info/${batchId}${query}`, { key }), 400, "invalid_query");
+      await expectProblem(
+        await request(`/v2/test/person/contact-info/${batchId}${query}`, { key }),
+        400,
+        "invalid_query",
+      );
     },
   );
 

@@ -17,7 +17,11 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     const { key } = await createKey();
     const response = await submit(key, { items: [person(), 7, { email: "nope" }, { firstName: "Solo" }] });
     expect(response.status).toBe(202);
-    const { batchId, itemCount, message } = await response.json<{ batchId: string; itemCount: number; message: string }>();
+    const { batchId, itemCount, message } = await response.json<{
+      batchId: string;
+      itemCount: number;
+      message: string;
+    }>();
     expect(itemCount).toBe(4);
     expect(message).toContain("3 failed validation");
     const status = await getStatus(key, batchId);
@@ -35,7 +39,13 @@ describe("POST /v2/{environment}/person/contact-info", () => {
   it("counts as queued only the distinct people it enqueues, and says how many were merged as duplicates", async () => {
     const { key } = await createKey();
     // Ada three times (case and spacing do not make another person), Grace once, one invalid item.
-    const items = [person(), person({ firstName: " ADA " }), person(), person({ firstName: "Grace" }), { firstName: "Solo" }];
+    const items = [
+      person(),
+      person({ firstName: " ADA " }),
+      person(),
+      person({ firstName: "Grace" }),
+      { firstName: "Solo" },
+    ];
     const response = await submit(key, { items });
     expect(response.status).toBe(202);
     const { itemCount, message } = await response.json<{ itemCount: number; message: string }>();
@@ -89,17 +99,20 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     await expectProblem(await submit(key, big), 413, "payload_too_large");
   });
 
-  it.each([undefined, "text/plain", "application/x-www-form-urlencoded"])("refuses content type %j with 415", async (contentType) => {
-    const { key } = await createKey();
-    const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
-    const response = await request("/v2/test/person/contact-info", {
-      method: "POST",
-      key,
-      headers,
-      body: JSON.stringify({ items: [person()] }),
-    });
-    await expectProblem(response, 415, "unsupported_media_type");
-  });
+  it.each([undefined, "text/plain", "application/x-www-form-urlencoded"])(
+    "refuses content type %j with 415",
+    async (contentType) => {
+      const { key } = await createKey();
+      const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
+      const response = await request("/v2/test/person/contact-info", {
+        method: "POST",
+        key,
+        headers,
+        body: JSON.stringify({ items: [person()] }),
+      });
+      await expectProblem(response, 415, "unsupported_media_type");
+    },
+  );
 
   it("accepts application/json with a charset", async () => {
     const { key } = await createKey();
@@ -120,7 +133,11 @@ describe("POST /v2/{environment}/person/contact-info", () => {
     const items = Array.from({ length: 10_000 }, (_, i) => person({ externalId: `row-${i}` }));
     const response = await submit(key, { items });
     expect(response.status).toBe(202);
-    const { batchId, itemCount, message } = await response.json<{ batchId: string; itemCount: number; message: string }>();
+    const { batchId, itemCount, message } = await response.json<{
+      batchId: string;
+      itemCount: number;
+      message: string;
+    }>();
     expect(itemCount).toBe(10_000);
     expect(message).toContain("1 queued for processing, 9999 merged as duplicates");
     const pages = await readPages(key, batchId, { limit: 1000 });

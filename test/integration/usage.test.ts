@@ -134,16 +134,27 @@ describe("GET /v2/{environment}/me/usage", () => {
     expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
     vi.restoreAllMocks();
     await outboxEmpty(batchId);
-    expect((await usageOf(key)).totals).toEqual({ items: 1, found: 0, notFound: 0, failed: 1, fromCache: 0, credits: 0, sources: {} });
+    expect((await usageOf(key)).totals).toEqual({
+      items: 1,
+      found: 0,
+      notFound: 0,
+      failed: 1,
+      fromCache: 0,
+      credits: 0,
+      sources: {},
+    });
   });
 
-  it.each(["?from=2026-02-30", "?from=2025-01-01&to=2026-01-02", "?from=2026-11-23&to=2026-11-22", "?to=today", "?days=7"])(
-    "refuses %s with 400 invalid_query",
-    async (query) => {
-      const { key } = await createKey();
-      await expectProblem(await request(`/v2/test/me/usage${query}`, { key }), 400, "invalid_query");
-    },
-  );
+  it.each([
+    "?from=2026-02-30",
+    "?from=2025-01-01&to=2026-01-02",
+    "?from=2026-11-23&to=2026-11-22",
+    "?to=today",
+    "?days=7",
+  ])("refuses %s with 400 invalid_query", async (query) => {
+    const { key } = await createKey();
+    await expectProblem(await request(`/v2/test/me/usage${query}`, { key }), 400, "invalid_query");
+  });
 });
 
 describe("the account's report", () => {
@@ -160,10 +171,19 @@ describe("the account's report", () => {
       creditsCharged: 3,
       maxCredits: null,
     };
-    const one = { items: 1, found: 1, notFound: 0, failed: 0, fromCache: 0, credits: 1, sources: { sandbox: { calls: 1, found: 1 } } };
+    const one = {
+      items: 1,
+      found: 1,
+      notFound: 0,
+      failed: 0,
+      fromCache: 0,
+      credits: 1,
+      sources: { sandbox: { calls: 1, found: 1 } },
+    };
     const day = "2026-11-01";
     // The outbox is resent whole after a lost answer, and overlaps the next report.
-    const report = (seqs: number[]) => account.report({ batch, entries: seqs.map((seq) => ({ seq, day, usage: one })) });
+    const report = (seqs: number[]) =>
+      account.report({ batch, entries: seqs.map((seq) => ({ seq, day, usage: one })) });
     expect(await report([1, 2])).toEqual({ reportedSeq: 2 });
     expect(await report([1, 2])).toEqual({ reportedSeq: 2 });
     expect(await report([2, 3])).toEqual({ reportedSeq: 3 });

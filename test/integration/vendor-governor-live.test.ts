@@ -6,7 +6,17 @@ import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
 import { governorStub } from "../../src/vendor-governor/stub";
 import { callsMentioning, FAKE_KEYS } from "../fakes/upstreams";
-import { createKey, deliver, envWith, faultyItemQueue, getStatus, sentMessage, setClockAhead, submitBatch, until } from "../helpers";
+import {
+  createKey,
+  deliver,
+  envWith,
+  faultyItemQueue,
+  getStatus,
+  sentMessage,
+  setClockAhead,
+  submitBatch,
+  until,
+} from "../helpers";
 
 // The live pipeline with the governor on (the suite runs with it off, see vitest.config.ts), and
 // Hunter as the only finder: a `-busy.example` person's first look-up gets 429 with Retry-After: 600
@@ -42,7 +52,10 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
       { items: [{ fullName: "Paula Pause", companyDomain: `${tag}-busy.example` }], fields: ["email"] },
       "live",
     );
-    const people = ["Ann One", "Bob Two", "Cy Three"].map((fullName) => ({ fullName, companyDomain: `${tag}-governed.example` }));
+    const people = ["Ann One", "Bob Two", "Cy Three"].map((fullName) => ({
+      fullName,
+      companyDomain: `${tag}-governed.example`,
+    }));
     const second = await submitBatch(key, { items: people, fields: ["email"] }, "live");
     const messages = await until(async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)), {
       what: "both batches' messages",
@@ -74,7 +87,8 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
     expect(options?.delaySeconds).toBeGreaterThanOrEqual(RETRY_AFTER_SECONDS - 1);
     expect(await getStatus(key, second)).toMatchObject({ status: "pending", completedItems: 0, failedItems: 0 });
     // The batch knows when they are due, so its re-drive does not send them early.
-    for (const due of await dueTimes(second)) expect(due).toBeGreaterThanOrEqual(before + (RETRY_AFTER_SECONDS - 1) * 1000);
+    for (const due of await dueTimes(second))
+      expect(due).toBeGreaterThanOrEqual(before + (RETRY_AFTER_SECONDS - 1) * 1000);
 
     // Once the pause is over, the messages come back and every item completes through Hunter.
     setClockAhead((RETRY_AFTER_SECONDS + 1) * 1000);
@@ -100,12 +114,18 @@ describe("a vendor's 429 with Retry-After, in a live batch", () => {
     const slow = envWith({ VENDOR_GOVERNOR: "on", ENRICHMENT_PROVIDERS: "hunter", VENDOR_RATE_LIMITS: "hunter=1/40" });
     const { key } = await createKey({ environment: "live" });
     const queue = faultyItemQueue(async () => {});
-    const people = ["Ann Slow", "Bob Slow", "Cy Slow"].map((fullName) => ({ fullName, companyDomain: "governed.example" }));
+    const people = ["Ann Slow", "Bob Slow", "Cy Slow"].map((fullName) => ({
+      fullName,
+      companyDomain: "governed.example",
+    }));
     const batchId = await submitBatch(key, { items: people, fields: ["email"] }, "live");
-    const [message] = await until(async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)), {
-      what: "the batch's message",
-      done: (sent) => sent.some((m) => m.batchId === batchId),
-    });
+    const [message] = await until(
+      async () => queue.mock.calls.flatMap(([requests]) => [...requests].map(sentMessage)),
+      {
+        what: "the batch's message",
+        done: (sent) => sent.some((m) => m.batchId === batchId),
+      },
+    );
     const resend = vi.spyOn(env.ITEM_QUEUE, "send").mockResolvedValue(undefined as never);
     const before = Date.now();
     const result = await deliver("contact-info-items", [message as ItemMessage], 1, slow);

@@ -20,7 +20,9 @@ const busiestSpan = (grants: readonly Grant[], seconds: number) =>
   Math.max(
     0,
     ...grants.map((first) =>
-      grants.filter((grant) => grant.at >= first.at && grant.at < first.at + seconds * 1000).reduce((sum, g) => sum + g.count, 0),
+      grants
+        .filter((grant) => grant.at >= first.at && grant.at < first.at + seconds * 1000)
+        .reduce((sum, g) => sum + g.count, 0),
     ),
   );
 
@@ -51,7 +53,9 @@ describe("a vendor's governor, leased by many consumers at once", () => {
     expect(busiestSpan(grants, 10)).toBeLessThanOrEqual(100);
     // Demand always exceeded the limits, so each 10 s window was used, not merely respected.
     for (const start of [0, 10_000]) {
-      const used = grants.filter((grant) => grant.at >= T0 + start && grant.at < T0 + start + 10_000).reduce((s, g) => s + g.count, 0);
+      const used = grants
+        .filter((grant) => grant.at >= T0 + start && grant.at < T0 + start + 10_000)
+        .reduce((s, g) => s + g.count, 0);
       expect(used).toBe(100);
     }
     // A refusal names when to ask again, never a moment already past.
@@ -81,7 +85,8 @@ describe("a vendor's 429 with Retry-After, reported to its governor", () => {
     }
     const granted = grantsOf(decisions);
     expect(Math.min(...granted.map((grant) => grant.at))).toBe(T0 + 5_000);
-    for (const decision of decisions.filter((d) => d.at < T0 + 5_000)) expect(decision).toMatchObject({ granted: 0, retryAt: T0 + 5_000 });
+    for (const decision of decisions.filter((d) => d.at < T0 + 5_000))
+      expect(decision).toMatchObject({ granted: 0, retryAt: T0 + 5_000 });
   });
 
   it("keeps the longer of two pauses", async () => {

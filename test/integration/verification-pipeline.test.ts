@@ -10,21 +10,35 @@ import { createKey, request, submitBatch, until, waitForCompletion } from "../he
 // (test/fakes/upstreams.ts: the scenario is the found address's domain).
 const unique = () => crypto.randomUUID().slice(0, 8);
 /** A live person every finder finds at `first.last@<domain>`. */
-const person = (domain: string, firstName = "Vera") => ({ firstName, lastName: `Check${unique()}`, companyDomain: domain });
+const person = (domain: string, firstName = "Vera") => ({
+  firstName,
+  lastName: `Check${unique()}`,
+  companyDomain: domain,
+});
 
 describe("a sandbox batch", () => {
   it("verifies as the reserved company domains say, and other emails valid", async () => {
     const { key } = await createKey();
-    const items = ["catchall.test", "invalid.test", "unknown.test", "analytical.example", "invalid.test", "notfound.test"].map(
-      (companyDomain) => ({ fullName: "Ada Lovelace", companyDomain }),
-    );
+    const items = [
+      "catchall.test",
+      "invalid.test",
+      "unknown.test",
+      "analytical.example",
+      "invalid.test",
+      "notfound.test",
+    ].map((companyDomain) => ({ fullName: "Ada Lovelace", companyDomain }));
     const status = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }));
     const [catchAll, invalid, unknown, other, duplicate, notFound] = status.items;
     expect(catchAll!.emails.map((e) => e.status)).toContain("catch_all");
     expect(new Set(catchAll!.emails.map((e) => e.status))).toEqual(new Set(["catch_all"]));
     // Its email verifies invalid: never returned, so nothing is found, and the item says why
     // (its finder's source says found); a duplicate takes the same, and a plain miss has no reason.
-    expect(invalid).toMatchObject({ status: "completed", outcome: "not_found", reason: "rejected_by_verification", emails: [] });
+    expect(invalid).toMatchObject({
+      status: "completed",
+      outcome: "not_found",
+      reason: "rejected_by_verification",
+      emails: [],
+    });
     expect(invalid!.sources).toContainEqual({ name: "sandbox", outcome: "found" });
     expect(duplicate).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
     expect(notFound).toMatchObject({ status: "completed", outcome: "not_found" });
@@ -45,20 +59,30 @@ describe("a live batch", () => {
     const items = [person("x-undeliverable.example"), person("x-spamtrap.example")];
     const status = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }, "live"));
     for (const item of status.items) {
-      expect(item).toMatchObject({ status: "completed", outcome: "not_found", reason: "rejected_by_verification", emails: [] });
+      expect(item).toMatchObject({
+        status: "completed",
+        outcome: "not_found",
+        reason: "rejected_by_verification",
+        emails: [],
+      });
       expect(item.sources).toContainEqual({ name: "zerobounce", outcome: "found", kind: "verifier" });
       expect(item.sources.some((source) => source.kind === undefined && source.outcome === "found")).toBe(true);
     }
     // The same people again: whether answered from the result cache or asked again, the reason holds.
     const again = await waitForCompletion(key, await submitBatch(key, { items, fields: ["email"] }, "live"));
-    for (const item of again.items) expect(item).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
+    for (const item of again.items)
+      expect(item).toMatchObject({ outcome: "not_found", reason: "rejected_by_verification" });
   });
 
   it("returns catch-all and role addresses as such", async () => {
     const { key } = await createKey({ environment: "live" });
     const status = await waitForCompletion(
       key,
-      await submitBatch(key, { items: [person("x-catchall.example"), person("roles.example", "Sales")], fields: ["email"] }, "live"),
+      await submitBatch(
+        key,
+        { items: [person("x-catchall.example"), person("roles.example", "Sales")], fields: ["email"] },
+        "live",
+      ),
     );
     const [catchAll, role] = status.items;
     expect(catchAll!.emails[0]).toMatchObject({ status: "catch_all" });
@@ -97,7 +121,10 @@ describe("a live batch", () => {
     const written = { fullName: `${someone.firstName} ${someone.lastName}`, companyDomain: someone.companyDomain };
     const batchId = await submitBatch(key, { items: [written], fields: ["email"] }, "live");
     const second = await waitForCompletion(key, batchId);
-    expect(second.items[0]).toMatchObject({ fromCache: false, emails: [{ address: first.items[0]!.emails[0]!.address, status: "valid" }] });
+    expect(second.items[0]).toMatchObject({
+      fromCache: false,
+      emails: [{ address: first.items[0]!.emails[0]!.address, status: "valid" }],
+    });
     expect(await verifications()).toBe(before);
 
     const removed = await request(`/v2/live/person/contact-info/${batchId}`, { method: "DELETE", key });

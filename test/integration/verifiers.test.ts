@@ -20,7 +20,13 @@ const upstream = { fetch: (input: Request | string | URL, init?: RequestInit) =>
 const zeroBounce = zeroBounceVerifier(FAKE_KEYS.zerobounce, "https://zerobounce.test", upstream);
 const neverBounce = neverBounceVerifier(FAKE_KEYS.neverbounce, "https://neverbounce.test", upstream);
 const person = normalizePerson({ fullName: "Ada Lovelace", companyDomain: "acme.example" });
-const email = (address: string): Email => ({ address, type: "work", status: "unverified", confidence: 90, source: "hunter" });
+const email = (address: string): Email => ({
+  address,
+  type: "work",
+  status: "unverified",
+  confidence: 90,
+  source: "hunter",
+});
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => {
@@ -58,7 +64,9 @@ describe("vendor failures", () => {
   });
 
   it("NeverBounce's temp_unavail is transient; its auth_failure permanent", async () => {
-    expect(await failure(neverBounce.verify("ada@x-verifiersdown.example", person))).toBeInstanceOf(TransientProviderError);
+    expect(await failure(neverBounce.verify("ada@x-verifiersdown.example", person))).toBeInstanceOf(
+      TransientProviderError,
+    );
     const badKey = neverBounceVerifier("wrong", "https://neverbounce.test", upstream);
     expect(await failure(badKey.verify("ada@acme.example", person))).toBeInstanceOf(PermanentProviderError);
   });
@@ -68,9 +76,13 @@ describe("verifying an item's emails", () => {
   const both = [zeroBounce, neverBounce];
 
   it("gives each the first verifier's verdict that tells, and reports each verifier", async () => {
-    const { emails, reports } = await verifyEmails([email("ada@acme.example"), email("ada@x-catchall.example")], person, {
-      verifiers: both,
-    });
+    const { emails, reports } = await verifyEmails(
+      [email("ada@acme.example"), email("ada@x-catchall.example")],
+      person,
+      {
+        verifiers: both,
+      },
+    );
     expect(emails.map((e) => [e.address, e.status])).toEqual([
       ["ada@acme.example", "valid"],
       ["ada@x-catchall.example", "catch_all"],
@@ -82,7 +94,12 @@ describe("verifying an item's emails", () => {
   });
 
   it("never returns an address a verifier calls invalid, disposable or a spam trap", async () => {
-    const found = ["ada@x-undeliverable.example", "ada@x-disposable.example", "ada@x-spamtrap.example", "ada@acme.example"];
+    const found = [
+      "ada@x-undeliverable.example",
+      "ada@x-disposable.example",
+      "ada@x-spamtrap.example",
+      "ada@acme.example",
+    ];
     const { emails } = await verifyEmails(found.map(email), person, { verifiers: both });
     expect(emails.map((e) => e.address)).toEqual(["ada@acme.example"]);
   });
@@ -113,15 +130,22 @@ describe("verifying an item's emails", () => {
   });
 
   it("reuses a cached verdict, and caches only verdicts on addresses it returns", async () => {
-    const entries = new Map<string, { result: "valid" | "catch_all" | "unknown" | "invalid"; role: boolean; verifier: string }>();
+    const entries = new Map<
+      string,
+      { result: "valid" | "catch_all" | "unknown" | "invalid"; role: boolean; verifier: string }
+    >();
     const cache: VerdictCache = {
       get: async (address) => entries.get(address) ?? null,
       put: async (address, verdict, verifier) => {
-        if (verdict.result === "valid" || verdict.result === "catch_all") entries.set(address, { ...verdict, verifier });
+        if (verdict.result === "valid" || verdict.result === "catch_all")
+          entries.set(address, { ...verdict, verifier });
       },
     };
     const counting: EmailVerifier = { name: "counting", verify: (address, p) => zeroBounce.verify(address, p) };
-    await verifyEmails([email("cache.me@acme.example"), email("ada@x-undeliverable.example")], person, { verifiers: [counting], cache });
+    await verifyEmails([email("cache.me@acme.example"), email("ada@x-undeliverable.example")], person, {
+      verifiers: [counting],
+      cache,
+    });
     expect([...entries.keys()]).toEqual(["cache.me@acme.example"]);
     // Asked about this address only: other files' batches may call ZeroBounce meanwhile.
     const before = await callsMentioning("zerobounce.test", "cache.me");
@@ -134,7 +158,9 @@ describe("verifying an item's emails", () => {
 describe("the configured verifiers", () => {
   it("follow ENRICHMENT_VERIFIERS order, a verifier without its secret kept but unconfigured", () => {
     const noZeroBounce = envWith({ ENRICHMENT_VERIFIERS: "neverbounce, zerobounce", ZEROBOUNCE_API_KEY: undefined });
-    expect(verifiersFor("live", noZeroBounce, readConfig(noZeroBounce)).map((v) => [v.name, v.configured ?? true])).toEqual([
+    expect(
+      verifiersFor("live", noZeroBounce, readConfig(noZeroBounce)).map((v) => [v.name, v.configured ?? true]),
+    ).toEqual([
       ["neverbounce", true],
       ["zerobounce", false],
     ]);

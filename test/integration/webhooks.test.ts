@@ -23,18 +23,27 @@ const unique = (prefix: string) => `/${prefix}/${crypto.randomUUID()}`;
 
 describe("batch.completed webhooks", () => {
   it("are signed per Standard Webhooks: the reference implementation verifies them, and refuses a changed body", async () => {
-    const { key, record } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
+    const { key, record } = await createKey({
+      rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } },
+    });
     const path = unique("ok");
     const batchId = await submitBatch(key, { items: [person(), { bad: 1 }], webhookUrl: `https://hooks.test${path}` });
     const status = await webhookSettled(key, batchId);
-    expect(status.webhook).toEqual({ url: `https://hooks.test${path}`, state: "delivered", attempts: 1, lastStatus: 204 });
+    expect(status.webhook).toEqual({
+      url: `https://hooks.test${path}`,
+      state: "delivered",
+      attempts: 1,
+      lastStatus: 204,
+    });
 
     const deliveries = await deliveriesTo(path);
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries as [Delivery];
     const receiver = new Webhook(record.webhookSecret!);
     const event = receiver.verify(delivery.body, delivery.headers);
-    expect(() => receiver.verify(delivery.body.replace("completed", "pending"), delivery.headers)).toThrow(WebhookVerificationError);
+    expect(() => receiver.verify(delivery.body.replace("completed", "pending"), delivery.headers)).toThrow(
+      WebhookVerificationError,
+    );
     expect(delivery.headers["webhook-id"]).toMatch(/^evt_[0-9a-f]{32}$/);
     expect(event).toEqual({
       type: "batch.completed",
@@ -71,21 +80,33 @@ describe("batch.completed webhooks", () => {
     const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
     const path = unique("always-500");
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
-    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", attempts: 3, lastStatus: 500 });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({
+      state: "failed",
+      attempts: 3,
+      lastStatus: 500,
+    });
   });
 
   it("count a timeout as a failed attempt", async () => {
     const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
     const path = unique("slow");
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
-    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", attempts: 3, lastStatus: null });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({
+      state: "failed",
+      attempts: 3,
+      lastStatus: null,
+    });
   });
 
   it("never follow a redirect", async () => {
     const { key } = await createKey({ rateLimits: { contact_info_status: { limit: 1000, windowSeconds: 60 } } });
     const path = unique("redirect");
     const batchId = await submitBatch(key, { items: [person()], webhookUrl: `https://hooks.test${path}` });
-    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "failed", attempts: 3, lastStatus: 307 });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({
+      state: "failed",
+      attempts: 3,
+      lastStatus: 307,
+    });
     expect(await deliveriesTo(path)).toHaveLength(3);
   });
 
@@ -151,7 +172,11 @@ describe("webhook delivery fairness", () => {
       });
       // Each batch's WebhookSender sends with the configured 500 ms timeout (not consumerEnv's),
       // so every attempt at the held receiver times out: 1 earlier delivery + 3.
-      expect((await webhookSettled(slowCustomer.key, slowBatch)).webhook).toMatchObject({ state: "failed", attempts: 4, lastStatus: null });
+      expect((await webhookSettled(slowCustomer.key, slowBatch)).webhook).toMatchObject({
+        state: "failed",
+        attempts: 4,
+        lastStatus: null,
+      });
       expect(await deliveriesTo(slowPath)).toHaveLength(3);
     } finally {
       await fetch(`https://hooks.test/__release${slowPath}`, { method: "POST" });
@@ -189,19 +214,27 @@ describe("webhook URLs", () => {
     ["not a url", "absolute URL"],
   ])("refuses %s in live", async (webhookUrl, reason) => {
     const { key } = await createKey({ environment: "live" });
-    const problem = await expectProblem(await submit(key, { items: [person()], webhookUrl }, "live"), 400, "invalid_request");
+    const problem = await expectProblem(
+      await submit(key, { items: [person()], webhookUrl }, "live"),
+      400,
+      "invalid_request",
+    );
     expect(problem.errors).toEqual([{ path: "webhookUrl", message: expect.stringContaining(reason) }]);
   });
 
   it("accepts a public https URL in live", async () => {
     const { key } = await createKey({ environment: "live" });
-    expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test/ok/live" }, "live")).status).toBe(202);
+    expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test/ok/live" }, "live")).status).toBe(
+      202,
+    );
   });
 
   // Public IPv6 literals are accepted too (test/unit/webhook-url.test.ts); no test submits one, so nothing is ever sent to one.
   it("accepts an unprivileged port in live", async () => {
     const { key } = await createKey({ environment: "live" });
-    expect((await submit(key, { items: [person()], webhookUrl: "https://hooks.test:8443/ok/live-port" }, "live")).status).toBe(202);
+    expect(
+      (await submit(key, { items: [person()], webhookUrl: "https://hooks.test:8443/ok/live-port" }, "live")).status,
+    ).toBe(202);
   });
 
   it("refuses http://127.0.0.1 in live but takes it in test", async () => {

@@ -24,7 +24,10 @@ const proxy = createServer(async (req, res) => {
     ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
   });
   const hopByHop = ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"];
-  res.writeHead(response.status, Object.fromEntries([...response.headers].filter(([name]) => !hopByHop.includes(name))));
+  res.writeHead(
+    response.status,
+    Object.fromEntries([...response.headers].filter(([name]) => !hopByHop.includes(name))),
+  );
   res.flushHeaders();
   if (!response.body) return res.end();
   // A stream the suite leaves open ends when the server stops: not a failure of the proxy.

@@ -20,7 +20,13 @@ export const INITIALIZE = {
 export type Answer = "accept" | "decline" | "cancel";
 
 /** An SDK client for `customer`'s key, remembered in `clients` (to close), recording each question in `asked`. */
-export async function clientFor(running: McpTestServer, clients: Client[], customer: Customer, answer?: Answer, asked: string[] = []) {
+export async function clientFor(
+  running: McpTestServer,
+  clients: Client[],
+  customer: Customer,
+  answer?: Answer,
+  asked: string[] = [],
+) {
   const client = await connect(running.server, {
     headers: { "x-api-key": running.keys[customer] },
     ...(answer

@@ -17,7 +17,8 @@ afterAll(async () => {
   await running?.server.stop();
 });
 
-const clientOf = (customer: Customer, answer?: Answer, asked: string[] = []) => clientFor(running, clients, customer, answer, asked);
+const clientOf = (customer: Customer, answer?: Answer, asked: string[] = []) =>
+  clientFor(running, clients, customer, answer, asked);
 const rest = (customer: Customer, path: string, init: RequestInit = {}) => restCall(running, customer, path, init);
 
 describe("tools/list", () => {
@@ -38,7 +39,13 @@ describe("tools/list", () => {
       expect([tool.name, tool.inputSchema.type, tool.outputSchema?.type]).toEqual([tool.name, "object", "object"]);
     }
     const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
-    for (const name of ["estimate_contact_info", "get_contact_info_batch", "list_contact_info_batches", "get_usage", "get_rate_limits"]) {
+    for (const name of [
+      "estimate_contact_info",
+      "get_contact_info_batch",
+      "list_contact_info_batches",
+      "get_usage",
+      "get_rate_limits",
+    ]) {
       expect(hints[name]).toMatchObject({ readOnlyHint: true });
     }
     expect(hints.erase_person).toMatchObject({ destructiveHint: true, idempotentHint: true });
@@ -99,12 +106,21 @@ describe("the read tools answer what their REST operations answer", () => {
     expect(result.structuredContent).toEqual(
       await rest("reader", "/person/contact-info/estimate", { method: "POST", body: JSON.stringify(body) }),
     );
-    expect(result.structuredContent).toMatchObject({ itemCount: 4, invalidItems: 1, duplicateItems: 1, maxCredits: 22 });
+    expect(result.structuredContent).toMatchObject({
+      itemCount: 4,
+      invalidItems: 1,
+      duplicateItems: 1,
+      maxCredits: 22,
+    });
   });
 
   it("get_contact_info_batch and list_contact_info_batches: the status route's page and the list", async () => {
     const client = await clientOf("reader");
-    const started = await call(client, "start_contact_info_batch", { items: [ADA, GRACE], fields: ["email"], maxCredits: 5 });
+    const started = await call(client, "start_contact_info_batch", {
+      items: [ADA, GRACE],
+      fields: ["email"],
+      maxCredits: 5,
+    });
     const { batchId } = started.structuredContent as { batchId: string };
     await until(async () => (await call(client, "get_contact_info_batch", { batchId })).structuredContent, {
       what: "the batch completed",
@@ -115,15 +131,23 @@ describe("the read tools answer what their REST operations answer", () => {
     expect(page.structuredContent).toEqual(await rest("reader", `/person/contact-info/${batchId}?limit=1`));
     const list = await call(client, "list_contact_info_batches", { limit: 10 });
     expect(list.structuredContent).toEqual(await rest("reader", "/person/contact-info?limit=10"));
-    expect(errorOf(await call(client, "get_contact_info_batch", { batchId, status: "lost" }))).toMatchObject({ code: "invalid_query" });
+    expect(errorOf(await call(client, "get_contact_info_batch", { batchId, status: "lost" }))).toMatchObject({
+      code: "invalid_query",
+    });
   });
 
   it("get_usage and get_rate_limits: the account's usage and limits, the limits wrapped as {limits}", async () => {
     const client = await clientOf("reader");
     const usage = await call(client, "get_usage", { from: "2026-01-01", to: "2026-01-02" });
     expect(usage.structuredContent).toEqual(await rest("reader", "/me/usage?from=2026-01-01&to=2026-01-02"));
-    const { limits } = (await call(client, "get_rate_limits")).structuredContent as { limits: { endpointType: string }[] };
-    expect(limits.map((limit) => limit.endpointType)).toEqual(["contact_info_request", "contact_info_status", "rate_limits"]);
+    const { limits } = (await call(client, "get_rate_limits")).structuredContent as {
+      limits: { endpointType: string }[];
+    };
+    expect(limits.map((limit) => limit.endpointType)).toEqual([
+      "contact_info_request",
+      "contact_info_status",
+      "rate_limits",
+    ]);
   });
 
   it("erase_person and suppress_person: the erasure receipt and the suppression result", async () => {
@@ -142,14 +166,20 @@ describe("a person confirms spending; the server enforces it", () => {
     const client = await clientOf("accepts", "accept", asked);
     const progress: Progress[] = [];
     const result = (await client.callTool(
-      { name: "enrich_contact_info", arguments: { items: [ADA, GRACE, { fullName: "No Body", companyDomain: "notfound.test" }] } },
+      {
+        name: "enrich_contact_info",
+        arguments: { items: [ADA, GRACE, { fullName: "No Body", companyDomain: "notfound.test" }] },
+      },
       undefined,
       { onprogress: (update) => progress.push(update) },
     )) as CallToolResult;
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain("at most 33 credits");
     expect(result.structuredContent).toMatchObject({ status: "completed", maxCredits: 33, totalItems: 3 });
-    const { creditsCharged, items } = result.structuredContent as { creditsCharged: number; items: { outcome: string }[] };
+    const { creditsCharged, items } = result.structuredContent as {
+      creditsCharged: number;
+      items: { outcome: string }[];
+    };
     expect(creditsCharged).toBeGreaterThan(0);
     expect(creditsCharged).toBeLessThanOrEqual(33);
     expect(items.map((item) => item.outcome)).toEqual(["found", "found", "not_found"]);
@@ -207,7 +237,11 @@ describe("the REST rules hold", () => {
     const client = await clientOf("slow");
     expect((await call(client, "get_rate_limits")).isError).toBeFalsy();
     const limited = errorOf(await call(client, "get_usage"));
-    expect(limited).toMatchObject({ code: "rate_limited", endpointType: "rate_limits", retryAfterSeconds: expect.any(Number) });
+    expect(limited).toMatchObject({
+      code: "rate_limited",
+      endpointType: "rate_limits",
+      retryAfterSeconds: expect.any(Number),
+    });
     expect(limited.retryAfterSeconds).toBeGreaterThan(0);
     // Another endpoint type has its own budget: the estimate (contact_info_request) still runs, once.
     expect((await call(client, "estimate_contact_info", { items: [ADA] })).isError).toBeFalsy();

@@ -44,7 +44,10 @@ export interface ConnectOptions {
 
 /** The official SDK client, connected over Streamable HTTP to /mcp with `headers` (the key). */
 export async function connect(server: LocalServer, { answer, headers = {} }: ConnectOptions): Promise<Client> {
-  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
+  const client = new Client(
+    { name: "mcp-test", version: "1.0.0" },
+    { capabilities: answer ? { elicitation: { form: {} } } : {} },
+  );
   if (answer) client.setRequestHandler(ElicitRequestSchema, (request) => answer(request));
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { requestInit: { headers } }));
   return client;

@@ -52,11 +52,17 @@ describe.concurrent("npm run directory", () => {
   it("says a path cannot be read as a file", async () => {
     const folder = join(scratch, "folder.csv");
     mkdirSync(folder);
-    expectOneLineError(await run("directory", "import", folder), /cannot read .*folder\.csv: it is a directory; give a file/);
+    expectOneLineError(
+      await run("directory", "import", folder),
+      /cannot read .*folder\.csv: it is a directory; give a file/,
+    );
   });
 
   it("names an unknown flag", async () => {
-    expectOneLineError(await run("directory", "import", "directory/sample.csv", "--bogus"), /unknown option --bogus \(see --help\)/);
+    expectOneLineError(
+      await run("directory", "import", "directory/sample.csv", "--bogus"),
+      /unknown option --bogus \(see --help\)/,
+    );
   });
 
   it("says how to log in for --remote", async () => {

@@ -32,7 +32,8 @@ function npmRun(script: "keys" | "directory", ...args: string[]) {
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
   };
-  for (const name of ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY", "DEBUG", "WRANGLER_LOG", "WRANGLER_WRITE_LOGS"]) delete env[name];
+  for (const name of ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_API_KEY", "DEBUG", "WRANGLER_LOG", "WRANGLER_WRITE_LOGS"])
+    delete env[name];
   const result = spawnSync("npm", ["run", "--silent", script, "--", ...args, "--persist-to", store], {
     env,
     encoding: "utf8",
@@ -88,11 +89,15 @@ describe("the operator tools leave no webhook secret or personal data behind", (
 
   it("create shows the secret once and writes it nowhere else", () => {
     for (const name of ["revoked", "kept"]) {
-      const shown = JSON.parse(npmRun("keys", "create", "--customer", "cus_secrets", "--environment", "test", "--name", name, "--json"));
+      const shown = JSON.parse(
+        npmRun("keys", "create", "--customer", "cus_secrets", "--environment", "test", "--name", name, "--json"),
+      );
       expect(shown.webhookSecret).toMatch(/^whsec_/);
       created.push(shown);
     }
-    expect(npmRun("keys", "create", "--customer", "cus_secrets", "--environment", "live")).toMatch(/Webhook signing secret: whsec_/);
+    expect(npmRun("keys", "create", "--customer", "cus_secrets", "--environment", "live")).toMatch(
+      /Webhook signing secret: whsec_/,
+    );
     expect(storeHolds(created[0]!.webhookSecret)).toBe(true);
     expectNothingLeft(
       "create",
@@ -121,7 +126,17 @@ describe("the operator tools leave no webhook secret or personal data behind", (
 
   it("set-limits by key id", () => {
     expect(
-      npmRun("keys", "set-limits", created[1]!.keyId, "--endpoint-type", "contact_info_request", "--limit", "7", "--window", "60"),
+      npmRun(
+        "keys",
+        "set-limits",
+        created[1]!.keyId,
+        "--endpoint-type",
+        "contact_info_request",
+        "--limit",
+        "7",
+        "--window",
+        "60",
+      ),
     ).not.toContain("whsec_");
     expectNothingLeft(
       "set-limits KEYID",
@@ -174,7 +189,10 @@ describe("the tools still do their job", () => {
     const kept = await call(created[1]!.key);
     expect(kept.status).toBe(200);
     const limits = await kept.json<{ endpointType: string; limit: number; windowSeconds: number }[]>();
-    expect(limits.find((l) => l.endpointType === "contact_info_request")).toMatchObject({ limit: 7, windowSeconds: 60 });
+    expect(limits.find((l) => l.endpointType === "contact_info_request")).toMatchObject({
+      limit: 7,
+      windowSeconds: 60,
+    });
     expect(limits.find((l) => l.endpointType === "rate_limits")).toMatchObject({ limit: 9, windowSeconds: 30 });
   });
 });

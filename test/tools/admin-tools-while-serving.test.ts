@@ -29,7 +29,8 @@ beforeAll(async () => {
     // the configuration takes, so the test waits out half of it.
     vars: { API_KEY_CACHE_TTL_SECONDS: "30" },
   });
-  for (let core = 0; core < 2; core++) spinners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
+  for (let core = 0; core < 2; core++)
+    spinners.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
 }, 120_000);
 
 /** The machine is busy while the commands run; waiting out the key cache needs no busy machine. */
@@ -66,7 +67,16 @@ describe("the key tool while wrangler dev serves from its store, on a busy machi
   it("the request right after each command is answered, and the server serves what the commands wrote", async () => {
     for (const limit of [501, 502]) {
       expect((await limits(kept)).status).toBe(200); // a connection the next request will reuse
-      await keys("set-limits", kept.keyId, "--endpoint-type", "contact_info_status", "--limit", String(limit), "--window", "60");
+      await keys(
+        "set-limits",
+        kept.keyId,
+        "--endpoint-type",
+        "contact_info_status",
+        "--limit",
+        String(limit),
+        "--window",
+        "60",
+      );
       expect((await limits(kept)).status).toBe(200);
     }
     expect((await limits(revoked)).status).toBe(200);
@@ -75,7 +85,12 @@ describe("the key tool while wrangler dev serves from its store, on a busy machi
     stopSpinners();
 
     // Cached key records live API_KEY_CACHE_TTL_SECONDS (30 s here).
-    await until(statusLimit, { what: "the last limit set", done: (limit) => limit === 502, timeoutMs: 60_000, intervalMs: 1_000 });
+    await until(statusLimit, {
+      what: "the last limit set",
+      done: (limit) => limit === 502,
+      timeoutMs: 60_000,
+      intervalMs: 1_000,
+    });
     await until(async () => (await limits(revoked)).status, {
       what: "the revoked key refused",
       done: (status) => status === 401,

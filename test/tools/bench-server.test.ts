@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 const people = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ firstName: `Bench${i}`, lastName: "Server", companyDomain: "bench.example" }));
+  Array.from({ length: count }, (_, i) => ({
+    firstName: `Bench${i}`,
+    lastName: "Server",
+    companyDomain: "bench.example",
+  }));
 
 describe("the benchmarks' server", () => {
   it("processes a batch end to end with the seeded key, and prints the Worker's logs", async () => {

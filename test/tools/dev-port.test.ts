@@ -17,8 +17,15 @@ function enrich(baseUrlVariable: string | undefined, ...args: string[]) {
   delete env.CONTACT_INFO_API_KEY;
   delete env.CONTACT_INFO_BASE_URL;
   if (baseUrlVariable !== undefined) env.CONTACT_INFO_BASE_URL = baseUrlVariable;
-  const run = spawnSync("npx", ["tsx", "scripts/enrich.ts", people, ...args], { env, encoding: "utf8", timeout: 60_000 });
-  return { status: run.status, stderr: run.stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")) };
+  const run = spawnSync("npx", ["tsx", "scripts/enrich.ts", people, ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return {
+    status: run.status,
+    stderr: run.stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
+  };
 }
 
 describe("npm run dev -- --port N", () => {

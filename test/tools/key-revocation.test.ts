@@ -27,7 +27,12 @@ async function keys(...args: string[]) {
 
 function run(...args: string[]) {
   return runTool("npm", ["run", "--silent", "keys", "--", ...args, "--persist-to", server.state], {
-    env: { ...process.env, CONTACT_INFO_ADMIN_TOKEN: ADMIN_TOKEN, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: {
+      ...process.env,
+      CONTACT_INFO_ADMIN_TOKEN: ADMIN_TOKEN,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
     timeoutMs: 120_000,
   });
 }
@@ -39,7 +44,11 @@ describe("npm run keys -- revoke", () => {
     const revoked = JSON.parse(await keys("create", "--customer", "cus_revoke", "--environment", "test", "--json"));
     const kept = JSON.parse(await keys("create", "--customer", "cus_revoke", "--environment", "test", "--json"));
     // Accepted, and so cached by the server's isolate for API_KEY_CACHE_TTL_SECONDS.
-    await until(async () => (await usage(revoked.key)).status, { what: "the new key accepted", done: (s) => s === 200, retryErrors: true });
+    await until(async () => (await usage(revoked.key)).status, {
+      what: "the new key accepted",
+      done: (s) => s === 200,
+      retryErrors: true,
+    });
 
     const output = await keys("revoke", revoked.keyId, "--base-url", server.url);
     const status = await until(async () => (await usage(revoked.key)).status, {
@@ -57,22 +66,28 @@ describe("npm run keys -- revoke", () => {
   }, 240_000);
 
   it("ends the key's open event stream within 2 s of the command, before its batch completes", async () => {
-    const owner = JSON.parse(await keys("create", "--customer", "cus_revoke_stream", "--environment", "test", "--json"));
+    const owner = JSON.parse(
+      await keys("create", "--customer", "cus_revoke_stream", "--environment", "test", "--json"),
+    );
     const headers = { "x-api-key": owner.key, "content-type": "application/json" };
     // unavailable.test is retried for its attempts' backoff: the batch stays pending past the tool's run.
     const body = JSON.stringify({ items: [{ fullName: "Down Person", companyDomain: "unavailable.test" }] });
-    const submitted = await until(() => fetch(`${server.url}/v2/test/person/contact-info`, { method: "POST", headers, body }), {
-      what: "the batch accepted",
-      done: (response) => response.status === 202,
-      retryErrors: true,
-    });
+    const submitted = await until(
+      () => fetch(`${server.url}/v2/test/person/contact-info`, { method: "POST", headers, body }),
+      {
+        what: "the batch accepted",
+        done: (response) => response.status === 202,
+        retryErrors: true,
+      },
+    );
     const { batchId } = (await submitted.json()) as { batchId: string };
     const response = await fetch(`${server.url}/v2/test/person/contact-info/${batchId}/events`, { headers });
     expect(response.status).toBe(200);
     const stream = { text: "", ended: false };
     void (async () => {
       const decoder = new TextDecoder();
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) stream.text += decoder.decode(chunk, { stream: true });
+      for await (const chunk of response.body as AsyncIterable<Uint8Array>)
+        stream.text += decoder.decode(chunk, { stream: true });
     })()
       .catch(() => {})
       .finally(() => {
@@ -86,12 +101,20 @@ describe("npm run keys -- revoke", () => {
   }, 240_000);
 
   it("revokes an EU customer's key in its EU limiter; a customer's keys share one jurisdiction", async () => {
-    const eu = JSON.parse(await keys("create", "--customer", "cus_revoke_eu", "--environment", "test", "--jurisdiction", "eu", "--json"));
+    const eu = JSON.parse(
+      await keys("create", "--customer", "cus_revoke_eu", "--environment", "test", "--jurisdiction", "eu", "--json"),
+    );
     expect(eu.jurisdiction).toBe("eu");
     const mixed = await run("create", "--customer", "cus_revoke_eu", "--environment", "test");
     expect(mixed.status).toBe(2);
-    expect(mixed.stderr).toContain(`cus_revoke_eu (test) already has ${eu.keyId} in jurisdiction eu; a customer's keys share one`);
-    await until(async () => (await usage(eu.key)).status, { what: "the EU key accepted", done: (s) => s === 200, retryErrors: true });
+    expect(mixed.stderr).toContain(
+      `cus_revoke_eu (test) already has ${eu.keyId} in jurisdiction eu; a customer's keys share one`,
+    );
+    await until(async () => (await usage(eu.key)).status, {
+      what: "the EU key accepted",
+      done: (s) => s === 200,
+      retryErrors: true,
+    });
 
     await keys("revoke", eu.keyId, "--base-url", server.url);
     await until(async () => (await usage(eu.key)).status, {

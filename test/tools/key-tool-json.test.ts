@@ -16,12 +16,21 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function keys(...args: string[]) {
   const bin = join(project, "node_modules", ".bin");
-  const result = spawnSync(join(bin, "tsx"), [join(project, "scripts", "keys.ts"), ...args, "--persist-to", join(scratch, "state")], {
-    cwd: scratch,
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    encoding: "utf8",
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    join(bin, "tsx"),
+    [join(project, "scripts", "keys.ts"), ...args, "--persist-to", join(scratch, "state")],
+    {
+      cwd: scratch,
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      },
+      encoding: "utf8",
+      timeout: 120_000,
+    },
+  );
   expect(result.status, result.stderr).toBe(0);
   return result;
 }

@@ -6,11 +6,17 @@ import { describe, expect, it } from "vitest";
 // event the code logs must be in it, and nothing it lists may be gone.
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(dir, entry.name)]
+        : [],
   );
 
 const logged = new Set(
-  sourceFiles("src").flatMap((file) => [...readFileSync(file, "utf8").matchAll(/\blog(?:Error)?\("(\w+)"/g)].map(([, event]) => event!)),
+  sourceFiles("src").flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/\blog(?:Error)?\("(\w+)"/g)].map(([, event]) => event!),
+  ),
 );
 const logsSection = /^### Logs\n([\s\S]*?)(?=^##)/m.exec(readFileSync("README.md", "utf8"))?.[1] ?? "";
 const documented = new Set([...logsSection.matchAll(/^\| `(\w+)` \|/gm)].map(([, event]) => event!));

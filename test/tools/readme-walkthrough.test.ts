@@ -19,11 +19,15 @@ interface Step {
 function walkThroughSteps(readme: string): Step[] {
   const section = /^## Walk-through\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
   if (!section) throw new Error("README has no ## Walk-through section");
-  const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```\n/gm)].map(([, lang, body]) => ({ lang: lang!, body: body! }));
+  const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```\n/gm)].map(([, lang, body]) => ({
+    lang: lang!,
+    body: body!,
+  }));
   const steps: Step[] = [];
   for (const block of blocks) {
     if (block.lang === "sh") steps.push({ commands: block.body });
-    else if (block.lang === "json" && steps.length > 0 && steps.at(-1)!.shown === undefined) steps.at(-1)!.shown = block.body;
+    else if (block.lang === "json" && steps.length > 0 && steps.at(-1)!.shown === undefined)
+      steps.at(-1)!.shown = block.body;
   }
   return steps;
 }
@@ -53,13 +57,19 @@ function mismatches(shown: unknown, actual: unknown, path = "$"): string[] {
     const keys = new Set([...Object.keys(shown), ...Object.keys(actual)]);
     return [...keys].flatMap((key) =>
       key in shown && key in actual
-        ? mismatches((shown as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key], `${path}.${key}`)
+        ? mismatches(
+            (shown as Record<string, unknown>)[key],
+            (actual as Record<string, unknown>)[key],
+            `${path}.${key}`,
+          )
         : [
             `${path}.${key}: ${key in shown ? "shown in the README but not answered" : `answered (${JSON.stringify((actual as Record<string, unknown>)[key])}) but not shown in the README`}`,
           ],
     );
   }
-  return Object.is(shown, actual) ? [] : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
+  return Object.is(shown, actual)
+    ? []
+    : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
 }
 
 describe("the README walk-through", () => {
@@ -69,7 +79,9 @@ describe("the README walk-through", () => {
   beforeAll(async () => {
     // `npm run dev`'s own --var flags and seeding, into this server's state.
     const devScript = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { dev: string } }).scripts.dev;
-    const vars = Object.fromEntries([...devScript.matchAll(/--var (\w+):(\S+)/g)].map(([, name, value]) => [name!, value!]));
+    const vars = Object.fromEntries(
+      [...devScript.matchAll(/--var (\w+):(\S+)/g)].map(([, name, value]) => [name!, value!]),
+    );
     server = await startLocalServer({
       vars,
       prepare: async (state) => {
@@ -112,9 +124,14 @@ describe("the README walk-through", () => {
     const key = "ck_test_localdevelopmentkey0000000000000";
     const api = `${server.url}/v2/test`;
     const headers = { "x-api-key": key, "content-type": "application/json" };
-    const list = (await (await fetch(`${api}/privacy/suppressions`, { headers })).json()) as { suppressions: unknown[] };
+    const list = (await (await fetch(`${api}/privacy/suppressions`, { headers })).json()) as {
+      suppressions: unknown[];
+    };
     expect(list.suppressions).toEqual([]);
-    const items = [{ firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" }, { email: "alan@turing.example" }];
+    const items = [
+      { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
+      { email: "alan@turing.example" },
+    ];
     const receipt = (await (
       await fetch(`${api}/person/contact-info`, { method: "POST", headers, body: JSON.stringify({ items }) })
     ).json()) as {

@@ -17,11 +17,14 @@ function sourceFiles(folder: string): string[] {
 /** Each relative import of `file`, as a path from the repository's root. */
 function relativeImports(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)].map((match) => match[1]!);
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+)["']/g)].map(
+    (match) => match[1]!,
+  );
   return specifiers.map((specifier) => relative(root, resolve(root, dirname(file), specifier)));
 }
 
-const isPublicEntry = (path: string) => PUBLIC_ENTRIES.some((entry) => [entry, entry.replace(/\.ts$/, ""), dirname(entry)].includes(path));
+const isPublicEntry = (path: string) =>
+  PUBLIC_ENTRIES.some((entry) => [entry, entry.replace(/\.ts$/, ""), dirname(entry)].includes(path));
 
 describe("what the tools and benchmarks import", () => {
   const files = [...sourceFiles("scripts"), ...sourceFiles("bench")];

@@ -97,8 +97,14 @@ describe("the usage range", () => {
   });
 
   it("takes from and to as given, up to 366 days", () => {
-    expect(parseUsageQuery({ from: "2024-01-01", to: "2024-12-31" }, now)).toEqual({ from: "2024-01-01", to: "2024-12-31" });
-    expect(parseUsageQuery({ from: "2026-11-22", to: "2026-11-22" }, now)).toEqual({ from: "2026-11-22", to: "2026-11-22" });
+    expect(parseUsageQuery({ from: "2024-01-01", to: "2024-12-31" }, now)).toEqual({
+      from: "2024-01-01",
+      to: "2024-12-31",
+    });
+    expect(parseUsageQuery({ from: "2026-11-22", to: "2026-11-22" }, now)).toEqual({
+      from: "2026-11-22",
+      to: "2026-11-22",
+    });
   });
 
   it.each<Record<string, string>>([

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_PATTERN, apiKeyRecordSchema, apiKeyWrites, generateApiKey, hashApiKey, issueApiKey, kvKey } from "../../src/keys/api-key";
+import {
+  API_KEY_PATTERN,
+  apiKeyRecordSchema,
+  apiKeyWrites,
+  generateApiKey,
+  hashApiKey,
+  issueApiKey,
+  kvKey,
+} from "../../src/keys/api-key";
 
 describe("API keys", () => {
   it("carry their environment and 32 base62 characters", () => {

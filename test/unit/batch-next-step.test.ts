@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { itemRedrive, MAX_ITEM_ENQUEUES, MAX_WEBHOOK_ENQUEUES, nextStep, type StepFacts } from "../../src/batch/next-step";
+import {
+  itemRedrive,
+  MAX_ITEM_ENQUEUES,
+  MAX_WEBHOOK_ENQUEUES,
+  nextStep,
+  type StepFacts,
+} from "../../src/batch/next-step";
 
 const second = 1000;
 const minute = 60 * second;
@@ -47,12 +53,17 @@ describe("an open batch's next step", () => {
   });
 
   it("waits while more than half the fan-out window is on the queue: recording re-arms it", () => {
-    expect(nextStep({ ...open, next_enqueue_index: 1, in_flight: 51 }, now, config)).toEqual({ kind: "wait_until", at: now + minute });
+    expect(nextStep({ ...open, next_enqueue_index: 1, in_flight: 51 }, now, config)).toEqual({
+      kind: "wait_until",
+      at: now + minute,
+    });
   });
 
   it("re-drives lost items and meets the deadline during a paced fan-out too", () => {
     const pacing = { ...open, total_items: 10_000, next_enqueue_index: 200, in_flight: 100 };
-    expect(nextStep({ ...pacing, oldest_pending_due: iso(now - 2 * minute) }, now, config)).toEqual({ kind: "redrive" });
+    expect(nextStep({ ...pacing, oldest_pending_due: iso(now - 2 * minute) }, now, config)).toEqual({
+      kind: "redrive",
+    });
     expect(nextStep(pacing, deadline, config)).toEqual({ kind: "time_out_items" });
   });
 
@@ -85,7 +96,10 @@ describe("an open batch's next step", () => {
   });
 
   it("times out the pending items at BATCH_DEADLINE_SECONDS after creation, before any re-drive", () => {
-    expect(nextStep(open, deadline - 1, { ...config, redriveAfterSeconds: 86_400 })).toEqual({ kind: "wait_until", at: deadline });
+    expect(nextStep(open, deadline - 1, { ...config, redriveAfterSeconds: 86_400 })).toEqual({
+      kind: "wait_until",
+      at: deadline,
+    });
     expect(nextStep(open, deadline, config)).toEqual({ kind: "time_out_items" });
     expect(nextStep(open, deadline + 86_400 * second, config)).toEqual({ kind: "time_out_items" });
   });
@@ -100,7 +114,9 @@ describe("a completed batch's next step", () => {
 
   it("hands a pending webhook to its queue first, even once retention ended", () => {
     expect(nextStep({ ...completed, webhook_state: "pending" }, now, config)).toEqual({ kind: "send_webhook" });
-    expect(nextStep({ ...completed, webhook_state: "pending" }, retentionEnd, config)).toEqual({ kind: "send_webhook" });
+    expect(nextStep({ ...completed, webhook_state: "pending" }, retentionEnd, config)).toEqual({
+      kind: "send_webhook",
+    });
   });
 
   it("expires whatever became of a delivered or failed webhook", () => {
@@ -133,7 +149,9 @@ describe("a completed batch's next step", () => {
 
     it("fails a stuck webhook that used its attempts or its enqueues", () => {
       expect(nextStep({ ...queued, webhook_attempts: 3 }, now + minute, config)).toEqual({ kind: "fail_webhook" });
-      expect(nextStep({ ...queued, webhook_enqueues: MAX_WEBHOOK_ENQUEUES }, now + minute, config)).toEqual({ kind: "fail_webhook" });
+      expect(nextStep({ ...queued, webhook_enqueues: MAX_WEBHOOK_ENQUEUES }, now + minute, config)).toEqual({
+        kind: "fail_webhook",
+      });
     });
 
     it("expires at retention end when that comes before the webhook's check", () => {
@@ -146,7 +164,9 @@ describe("a completed batch's next step", () => {
 
 describe("item.completed deliveries", () => {
   it("are handed to the queue at once, open or completed, after the report and before the fan-out", () => {
-    expect(nextStep({ ...open, item_webhooks_unsent: 1, next_enqueue_index: 1 }, now, config)).toEqual({ kind: "send_item_webhooks" });
+    expect(nextStep({ ...open, item_webhooks_unsent: 1, next_enqueue_index: 1 }, now, config)).toEqual({
+      kind: "send_item_webhooks",
+    });
     expect(nextStep({ ...completed, item_webhooks_unsent: 1, webhook_state: "pending" }, now, config)).toEqual({
       kind: "send_item_webhooks",
     });
@@ -172,7 +192,9 @@ describe("item.completed deliveries", () => {
 
 describe("an expired batch's next step", () => {
   it("is nothing, ever", () => {
-    expect(nextStep({ ...completed, expired_at: iso(retentionEnd) }, retentionEnd + minute, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...completed, expired_at: iso(retentionEnd) }, retentionEnd + minute, config)).toEqual({
+      kind: "none",
+    });
   });
 });
 
@@ -187,15 +209,21 @@ describe("an item's re-drive", () => {
 describe("reporting to the account and deletion", () => {
   it("reports the outbox first, whatever else is due", () => {
     expect(nextStep({ ...open, unreported: 1, next_enqueue_index: 0 }, now, config)).toEqual({ kind: "report" });
-    expect(nextStep({ ...completed, unreported: 2, webhook_state: "pending" }, now, config)).toEqual({ kind: "report" });
+    expect(nextStep({ ...completed, unreported: 2, webhook_state: "pending" }, now, config)).toEqual({
+      kind: "report",
+    });
     expect(nextStep({ ...completed, unreported: 1, deleted_at: iso(now) }, now, config)).toEqual({ kind: "report" });
   });
 
   it("does nothing more for a deleted batch once its deletion is reported: no fan-out, re-drive, deadline or webhook", () => {
     const deleted = iso(now - second);
-    expect(nextStep({ ...open, deleted_at: deleted, next_enqueue_index: 0 }, deadline, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...open, deleted_at: deleted, next_enqueue_index: 0 }, deadline, config)).toEqual({
+      kind: "none",
+    });
     expect(nextStep({ ...open, deleted_at: deleted }, now + 10 * minute, config)).toEqual({ kind: "none" });
-    expect(nextStep({ ...completed, deleted_at: deleted, webhook_state: "pending" }, now, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...completed, deleted_at: deleted, webhook_state: "pending" }, now, config)).toEqual({
+      kind: "none",
+    });
     expect(nextStep({ ...completed, deleted_at: deleted }, retentionEnd, config)).toEqual({ kind: "none" });
   });
 

@@ -13,9 +13,11 @@ import {
 
 describe("matching a header to fields", () => {
   it("takes our own names in any case or spacing", () => {
-    expect(["firstName", "First Name", "first_name", "FIRSTNAME", " first-name "].map((h) => matchColumn(h, DIRECTORY_COLUMNS))).toEqual(
-      Array(5).fill("firstName"),
-    );
+    expect(
+      ["firstName", "First Name", "first_name", "FIRSTNAME", " first-name "].map((h) =>
+        matchColumn(h, DIRECTORY_COLUMNS),
+      ),
+    ).toEqual(Array(5).fill("firstName"));
   });
 
   it("maps the same header to the field each caller knows", () => {
@@ -65,8 +67,15 @@ describe("a row as an item", () => {
   const mapping = decideMapping(header, PERSON_FIELDS);
 
   it("takes the first non-empty of repeated columns and a website as its domain", () => {
-    expect(rowItem(["Ada", "Lovelace", "", "https://www.acme.example.com/about", "", "ada@acme.example.com", ""], mapping)).toEqual({
-      item: { firstName: "Ada", lastName: "Lovelace", companyDomain: "acme.example.com", email: "ada@acme.example.com" },
+    expect(
+      rowItem(["Ada", "Lovelace", "", "https://www.acme.example.com/about", "", "ada@acme.example.com", ""], mapping),
+    ).toEqual({
+      item: {
+        firstName: "Ada",
+        lastName: "Lovelace",
+        companyDomain: "acme.example.com",
+        email: "ada@acme.example.com",
+      },
       warnings: [],
     });
   });
@@ -91,9 +100,13 @@ describe("a row as an item", () => {
 
   it("turns websites into domains", () => {
     expect(
-      ["https://www.acme.example.com", "www.acme.example", "acme.example/team", "http://acme.example:8080/x", "acme.example"].map(
-        websiteDomain,
-      ),
+      [
+        "https://www.acme.example.com",
+        "www.acme.example",
+        "acme.example/team",
+        "http://acme.example:8080/x",
+        "acme.example",
+      ].map(websiteDomain),
     ).toEqual(["acme.example.com", "acme.example", "acme.example", "acme.example", "acme.example"]);
   });
 });

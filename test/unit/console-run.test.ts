@@ -1,17 +1,32 @@
 import { describe, expect, it } from "vitest";
 import type { BatchItem } from "../../client/src/index";
-import { type Answer, enrichedLines, FileProblem, failedLines, prepare, readTable, rowResults } from "../../console/file-adapter";
+import {
+  type Answer,
+  enrichedLines,
+  FileProblem,
+  failedLines,
+  prepare,
+  readTable,
+  rowResults,
+} from "../../console/file-adapter";
 import { planBatches } from "../../console/run-job";
 import { readCsvBytes } from "../../src/file-core/index";
 
-const answer = (batchId: string, index: number, outcome: "found" | "not_found" | null, status = "completed"): Answer => ({
+const answer = (
+  batchId: string,
+  index: number,
+  outcome: "found" | "not_found" | null,
+  status = "completed",
+): Answer => ({
   batchId,
   item: {
     index,
     status,
     outcome,
     emails:
-      outcome === "found" ? [{ address: `p${index}@x.example`, type: "work", status: "valid", confidence: 90, source: "sandbox" }] : [],
+      outcome === "found"
+        ? [{ address: `p${index}@x.example`, type: "work", status: "valid", confidence: 90, source: "sandbox" }]
+        : [],
     phones: [],
     error: status === "failed" ? { code: "processing_failed", message: "every attempt failed" } : null,
   } as unknown as BatchItem,
@@ -66,7 +81,9 @@ describe("the console's downloads", () => {
 
 describe("the console's reading", () => {
   it("takes JSON Lines, every key a column in order of first appearance", async () => {
-    const table = await readTable(new File(['{"email":"a@b.example"}\n\n{"fullName":"Ada","email":null}\n'], "people.jsonl"));
+    const table = await readTable(
+      new File(['{"email":"a@b.example"}\n\n{"fullName":"Ada","email":null}\n'], "people.jsonl"),
+    );
     expect(table.header).toEqual(["email", "fullName"]);
     expect(table.rows.map((row) => row.cells)).toEqual([
       ["a@b.example", ""],

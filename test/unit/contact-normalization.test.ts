@@ -26,7 +26,8 @@ describe("names", () => {
 
 describe("email patterns", () => {
   it("detect every pattern they can apply", () => {
-    for (const pattern of EMAIL_PATTERNS) expect(detectPattern("ada", "lovelace", applyPattern(pattern, "ada", "lovelace"))).toBe(pattern);
+    for (const pattern of EMAIL_PATTERNS)
+      expect(detectPattern("ada", "lovelace", applyPattern(pattern, "ada", "lovelace"))).toBe(pattern);
   });
 
   it("find the pattern most samples follow", () => {
@@ -70,7 +71,8 @@ describe("email addresses", () => {
 });
 
 describe("LinkedIn slugs", () => {
-  it("decode well-formed escapes", () => expect(linkedinSlug("https://www.linkedin.com/in/J%C3%BCrgen/")).toBe("jürgen"));
+  it("decode well-formed escapes", () =>
+    expect(linkedinSlug("https://www.linkedin.com/in/J%C3%BCrgen/")).toBe("jürgen"));
   it.each(["%zz", "ab%", "%ff", "a%e2%82", "a%00b", "a%2fb"])("are null, never a throw, for /in/%s", (slug) =>
     expect(linkedinSlug(`https://www.linkedin.com/in/${slug}`)).toBeNull(),
   );
@@ -78,11 +80,19 @@ describe("LinkedIn slugs", () => {
 
 describe("a normalized person", () => {
   it("holds domains in ASCII form, so IDN and punycode spellings are one person", () => {
-    const unicode = normalizePerson({ fullName: "Jane Doe", companyDomain: "Bücher.example", email: "Jane@bücher.example" });
+    const unicode = normalizePerson({
+      fullName: "Jane Doe",
+      companyDomain: "Bücher.example",
+      email: "Jane@bücher.example",
+    });
     expect(unicode).toMatchObject({ companyDomain: "xn--bcher-kva.example", email: "jane@xn--bcher-kva.example" });
-    expect(normalizePerson({ fullName: "Jane Doe", companyDomain: "xn--bcher-kva.example", email: "jane@XN--BCHER-KVA.example" })).toEqual(
-      unicode,
-    );
+    expect(
+      normalizePerson({
+        fullName: "Jane Doe",
+        companyDomain: "xn--bcher-kva.example",
+        email: "jane@XN--BCHER-KVA.example",
+      }),
+    ).toEqual(unicode);
   });
 
   // Stored with every item and hashed into result-cache keys and the sandbox's seed: its form must never change.

@@ -6,7 +6,13 @@ import { itemErrors } from "../../src/contact-info/item-errors";
 import { chargeOutcomes, itemCharge, maxItemCharge } from "../../src/credits/credits";
 
 const prices = { email: 1, phone: 10, verification: 0 };
-const email = (address: string): Email => ({ address, type: "work", status: "valid", confidence: 90, source: "sandbox" });
+const email = (address: string): Email => ({
+  address,
+  type: "work",
+  status: "valid",
+  confidence: 90,
+  source: "sandbox",
+});
 const phone: Phone = { number: "+14155550132", type: "mobile", confidence: 80, source: "sandbox" };
 type Contacts = { emails?: Email[]; phones?: Phone[]; fromCache?: boolean; sources?: SourceReport[] };
 const found = (index: number, contacts: Contacts = {}): ItemOutcome => ({
@@ -29,8 +35,20 @@ describe("what an item costs", () => {
   });
 
   it("charges nothing for a miss, a failure or a result from the cache", () => {
-    const miss: ItemOutcome = { index: 0, status: "completed", outcome: "not_found", emails: [], phones: [], sources: [] };
-    const failed: ItemOutcome = { index: 0, status: "failed", error: { code: "source_unavailable", message: "x" }, sources: [] };
+    const miss: ItemOutcome = {
+      index: 0,
+      status: "completed",
+      outcome: "not_found",
+      emails: [],
+      phones: [],
+      sources: [],
+    };
+    const failed: ItemOutcome = {
+      index: 0,
+      status: "failed",
+      error: { code: "source_unavailable", message: "x" },
+      sources: [],
+    };
     expect(itemCharge(miss, prices)).toBe(0);
     expect(itemCharge(failed, prices)).toBe(0);
     expect(itemCharge(found(0, { phones: [phone], fromCache: true }), prices)).toBe(0);
@@ -68,11 +86,22 @@ describe("the batch's cap", () => {
       ["completed", 1],
       ["failed", 0],
     ]);
-    expect(charged[1]).toMatchObject({ status: "failed", error: itemErrors.budgetExhausted, sources: outcomes[1]!.sources });
+    expect(charged[1]).toMatchObject({
+      status: "failed",
+      error: itemErrors.budgetExhausted,
+      sources: outcomes[1]!.sources,
+    });
   });
 
   it("counts what the batch already charged, lets free outcomes through, and leaves items no longer pending uncharged", () => {
-    const miss: ItemOutcome = { index: 1, status: "completed", outcome: "not_found", emails: [], phones: [], sources: [] };
+    const miss: ItemOutcome = {
+      index: 1,
+      status: "completed",
+      outcome: "not_found",
+      emails: [],
+      phones: [],
+      sources: [],
+    };
     const { outcomes: charged, credits } = chargeOutcomes(
       [found(0), miss, found(2, { fromCache: true }), found(3), found(4)],
       new Set([0, 1, 2, 4]),

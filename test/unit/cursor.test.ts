@@ -10,7 +10,10 @@ describe("page cursors", () => {
     expect(encodeItemCursor(1000)).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
-  it.each(["", "abc", "!!!", "aTotMQ", btoa("x:5"), btoa("i:05"), btoa("i:1e3"), "a".repeat(41)])("reject %j", (cursor) => {
-    expect(decodeItemCursor(cursor)).toBeNull();
-  });
+  it.each(["", "abc", "!!!", "aTotMQ", btoa("x:5"), btoa("i:05"), btoa("i:1e3"), "a".repeat(41)])(
+    "reject %j",
+    (cursor) => {
+      expect(decodeItemCursor(cursor)).toBeNull();
+    },
+  );
 });

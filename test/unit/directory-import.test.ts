@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import sample from "../../directory/sample.csv?raw";
 import { MAX_FIELD_LENGTH, normalizePerson } from "../../src/contact-info/person";
 import { type DirectoryEntry, entryKeys, lookupKeys } from "../../src/enrichment/directory";
-import { directoryWrites, learnPatterns, parseDirectoryFile, toDirectoryEntry } from "../../src/enrichment/directory-import";
+import {
+  directoryWrites,
+  learnPatterns,
+  parseDirectoryFile,
+  toDirectoryEntry,
+} from "../../src/enrichment/directory-import";
 import hubspot from "../../test/exports/hubspot-contacts.csv?raw";
 import salesforceLeads from "../../test/exports/salesforce-leads.csv?raw";
 
@@ -50,12 +55,17 @@ describe("directory import of a CRM export", () => {
       '{"First Name":"Avery","Last Name":"Quill","Email":"avery.quill@example.com","Shoe Size":9}\n',
       "jsonl",
     );
-    expect(toDirectoryEntry(rows[0]!.record)).toMatchObject({ firstName: "Avery", emails: [{ address: "avery.quill@example.com" }] });
+    expect(toDirectoryEntry(rows[0]!.record)).toMatchObject({
+      firstName: "Avery",
+      emails: [{ address: "avery.quill@example.com" }],
+    });
     expect(ignored).toEqual(["Shoe Size"]);
   });
 
   it("refuses a file where no column names a field, and reports malformed rows by line", () => {
-    expect(parseDirectoryFile("Shoe Size,Hat\n9,L\n", "csv").rejected[0]!.reason).toContain("no column names a directory field");
+    expect(parseDirectoryFile("Shoe Size,Hat\n9,L\n", "csv").rejected[0]!.reason).toContain(
+      "no column names a directory field",
+    );
     expect(parseDirectoryFile('Email,Note\na@b.example,"open\nc@d.example,x\n', "csv")).toMatchObject({
       rows: [{ line: 3, record: { workEmail: "c@d.example" } }],
       rejected: [{ line: 2, reason: "a quote opened in column 2 is never closed" }],
@@ -85,15 +95,19 @@ describe("a directory row", () => {
   });
 
   it("takes the company domain from the work email when missing", () => {
-    expect((toDirectoryEntry({ fullName: "Ada Lovelace", workEmail: "ada@analytical.example" }) as DirectoryEntry).companyDomain).toBe(
-      "analytical.example",
-    );
+    expect(
+      (toDirectoryEntry({ fullName: "Ada Lovelace", workEmail: "ada@analytical.example" }) as DirectoryEntry)
+        .companyDomain,
+    ).toBe("analytical.example");
   });
 
   it.each([
     [{ firstName: "A", lastName: "B", companyDomain: "a.example" }, "no contact data"],
     [{ mobilePhone: "+12025550100" }, "nothing to find the person by"],
-    [{ workEmail: "nope" }, "no contact data: give workEmail, personalEmail, mobilePhone or workPhone; workEmail is not an email address"],
+    [
+      { workEmail: "nope" },
+      "no contact data: give workEmail, personalEmail, mobilePhone or workPhone; workEmail is not an email address",
+    ],
     [{ workEmail: "a@b.example", shoeSize: "9" }, "unknown field(s) shoeSize"],
     [{ workEmail: 7 }, "workEmail must be a string"],
   ])("is rejected with a reason: %j", (record, reason) => {
@@ -105,7 +119,10 @@ describe("a directory row", () => {
       { workEmail: "a@b.example", mobilePhone: "555 0100" },
       "mobilePhone is not a phone number in international form (+<country code> …); left out",
     ],
-    [{ workEmail: "a@b.example", linkedinUrl: "https://example.com/x" }, "linkedinUrl is not a LinkedIn profile URL; left out"],
+    [
+      { workEmail: "a@b.example", linkedinUrl: "https://example.com/x" },
+      "linkedinUrl is not a LinkedIn profile URL; left out",
+    ],
     [
       { workEmail: "a@b.example", emailStatus: "great" },
       "emailStatus must be one of valid, probable, catch_all, invalid, unknown; left out",
@@ -169,7 +186,11 @@ describe("directory keys", () => {
         longest(MAX_FIELD_LENGTH),
         fc.constantFrom("a", "ǅ", "ﷺ", "⑳", "㎒"),
         (first, last, filler) => {
-          const person = normalizePerson({ firstName: `x${filler.repeat(400)}${first}`, lastName: `y${last}`, companyDomain: longDomain });
+          const person = normalizePerson({
+            firstName: `x${filler.repeat(400)}${first}`,
+            lastName: `y${last}`,
+            companyDomain: longDomain,
+          });
           for (const key of lookupKeys(person)) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
         },
       ),
@@ -188,7 +209,9 @@ describe("directory keys", () => {
     const keys = entryKeys(entry);
     for (const key of keys) expect(bytes(key)).toBeLessThanOrEqual(KV_MAX_KEY_BYTES);
     expect(
-      lookupKeys(normalizePerson({ firstName: first, lastName: last, companyDomain: longDomain })).every((key) => keys.includes(key)),
+      lookupKeys(normalizePerson({ firstName: first, lastName: last, companyDomain: longDomain })).every((key) =>
+        keys.includes(key),
+      ),
     ).toBe(true);
   });
 
@@ -199,6 +222,9 @@ describe("directory keys", () => {
       workEmail: "J.Mueller@Bücher.example",
     }) as DirectoryEntry;
     expect(entry.companyDomain).toBe("xn--bcher-kva.example");
-    expect(entryKeys(entry)).toEqual(["email:j.mueller@xn--bcher-kva.example", "name:xn--bcher-kva.example:jurgen.muller"]);
+    expect(entryKeys(entry)).toEqual([
+      "email:j.mueller@xn--bcher-kva.example",
+      "name:xn--bcher-kva.example:jurgen.muller",
+    ]);
   });
 });

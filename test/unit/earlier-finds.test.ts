@@ -16,7 +16,12 @@ const earlier = { emails: [email("ada@a.example", 90, "hunter")], phones: [] };
 
 describe("an item's end, given what it found before a wait", () => {
   it("completes a failed item with what was found before, keeping the last attempt's sources", () => {
-    const failed: ItemOutcome = { index: 3, status: "failed", error: { code: "source_unavailable", message: "…" }, sources };
+    const failed: ItemOutcome = {
+      index: 3,
+      status: "failed",
+      error: { code: "source_unavailable", message: "…" },
+      sources,
+    };
     expect(endWithEarlierFinds(failed, earlier)).toEqual({
       index: 3,
       status: "completed",
@@ -45,12 +50,24 @@ describe("an item's end, given what it found before a wait", () => {
   });
 
   it("turns a not_found answer into found with what was found before", () => {
-    const notFound: ItemOutcome = { index: 2, status: "completed", outcome: "not_found", emails: [], phones: [], sources };
+    const notFound: ItemOutcome = {
+      index: 2,
+      status: "completed",
+      outcome: "not_found",
+      emails: [],
+      phones: [],
+      sources,
+    };
     expect(endWithEarlierFinds(notFound, earlier)).toMatchObject({ outcome: "found", emails: earlier.emails });
   });
 
   it("changes nothing when nothing was found before", () => {
-    const failed: ItemOutcome = { index: 0, status: "failed", error: { code: "processing_failed", message: "…" }, sources: [] };
+    const failed: ItemOutcome = {
+      index: 0,
+      status: "failed",
+      error: { code: "processing_failed", message: "…" },
+      sources: [],
+    };
     expect(endWithEarlierFinds(failed, { emails: [], phones: [] })).toBe(failed);
   });
 });

@@ -24,7 +24,11 @@ describe("endpoint limits", () => {
       limit: 50,
       windowSeconds: 60,
     });
-    expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({ tier: "Tier 4", limit: 100, windowSeconds: 60 });
+    expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({
+      tier: "Tier 4",
+      limit: 100,
+      windowSeconds: 60,
+    });
     expect(endpointLimit("rate_limits", "live", config)).toMatchObject({
       tier: "Tier 4",
       operations: [
@@ -38,7 +42,10 @@ describe("endpoint limits", () => {
 
   it("take a key's override over the tier default", () => {
     const overrides = { contact_info_request: { limit: 5, windowSeconds: 10 } };
-    expect(endpointLimit("contact_info_request", "test", config, overrides)).toMatchObject({ limit: 5, windowSeconds: 10 });
+    expect(endpointLimit("contact_info_request", "test", config, overrides)).toMatchObject({
+      limit: 5,
+      windowSeconds: 10,
+    });
     expect(endpointLimit("rate_limits", "test", config, overrides)).toMatchObject({ limit: 100 });
   });
 });
@@ -53,7 +60,9 @@ describe("config", () => {
   });
 
   it("reads VENDOR_RATE_LIMITS as each vendor's windows, keeping the published limits of the others", () => {
-    const { vendorLimits } = readVendorConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: " hunter=30/1+1000/60 , pdl=1000/60" }));
+    const { vendorLimits } = readVendorConfig(
+      envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: " hunter=30/1+1000/60 , pdl=1000/60" }),
+    );
     expect(vendorLimits?.get("hunter")).toEqual([
       { limit: 30, seconds: 1 },
       { limit: 1000, seconds: 60 },
@@ -65,7 +74,9 @@ describe("config", () => {
 
   it("refuses a VENDOR_RATE_LIMITS entry it cannot read, naming it", () => {
     for (const entry of ["hunterr=10/1", "hunter=10", "hunter=0/1", "pdl=10/1+x"]) {
-      expect(() => readVendorConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: entry }))).toThrow(/VENDOR_RATE_LIMITS entry/);
+      expect(() => readVendorConfig(envWith({ VENDOR_GOVERNOR: "on", VENDOR_RATE_LIMITS: entry }))).toThrow(
+        /VENDOR_RATE_LIMITS entry/,
+      );
     }
   });
 

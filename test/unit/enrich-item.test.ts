@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { personKey } from "../../src/contact-info/person";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
-import { type ContactProvider, type FindResult, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
+import {
+  type ContactProvider,
+  type FindResult,
+  PermanentProviderError,
+  TransientProviderError,
+} from "../../src/enrichment/provider";
 import type { ResultCache } from "../../src/enrichment/result-cache";
 import type { EmailVerifier, VerdictResult } from "../../src/enrichment/verifier";
 
@@ -15,7 +20,10 @@ const weak: FindResult = {
   phones: [],
 };
 
-const judging = (result: VerdictResult): EmailVerifier => ({ name: "judge", verify: async () => ({ result, role: false }) });
+const judging = (result: VerdictResult): EmailVerifier => ({
+  name: "judge",
+  verify: async () => ({ result, role: false }),
+});
 const answering = (name: string, result: FindResult): ContactProvider => ({ name, find: async () => result });
 const failing = (name: string, error: Error): ContactProvider => ({ name, find: async () => Promise.reject(error) });
 
@@ -90,7 +98,10 @@ describe("deciding an item", () => {
   it("fails with source_unavailable, not not_found, when nothing was found and a source was down at the last attempt", async () => {
     const resolution = await enrichItem(
       request(3),
-      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new TransientProviderError("503"))]),
+      options([
+        answering("directory", { emails: [], phones: [] }),
+        failing("vendor", new TransientProviderError("503")),
+      ]),
     );
     expect(resolution).toEqual({
       kind: "record",
@@ -109,9 +120,15 @@ describe("deciding an item", () => {
   it("fails at once with source_unavailable when a provider refused permanently and nothing was found: retrying cannot help", async () => {
     const resolution = await enrichItem(
       request(1),
-      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))]),
+      options([
+        answering("directory", { emails: [], phones: [] }),
+        failing("vendor", new PermanentProviderError("401")),
+      ]),
     );
-    expect(resolution).toMatchObject({ kind: "record", result: { status: "failed", error: { code: "source_unavailable" } } });
+    expect(resolution).toMatchObject({
+      kind: "record",
+      result: { status: "failed", error: { code: "source_unavailable" } },
+    });
   });
 
   it("serves a cached result, with the sources it came from, without asking any provider", async () => {
@@ -134,7 +151,10 @@ describe("deciding an item", () => {
   it("marks full answers cacheable, and only those (the batch caches what it records)", async () => {
     const full = await enrichItem(request(), options([answering("ok", found)]));
     expect(full).toMatchObject({ kind: "record", result: { status: "completed", cacheable: true } });
-    const partial = await enrichItem(request(3), options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]));
+    const partial = await enrichItem(
+      request(3),
+      options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]),
+    );
     expect(partial).toMatchObject({ kind: "record", result: { status: "completed" } });
     expect(partial.kind === "record" && "cacheable" in partial.result).toBe(false);
   });
@@ -142,7 +162,10 @@ describe("deciding an item", () => {
   it("never marks cacheable an answer a source was unavailable for, even one that retrying cannot change", async () => {
     const refused = await enrichItem(
       request(1),
-      options([answering("directory", { emails: [], phones: [] }), failing("vendor", new PermanentProviderError("401"))]),
+      options([
+        answering("directory", { emails: [], phones: [] }),
+        failing("vendor", new PermanentProviderError("401")),
+      ]),
     );
     expect(refused).toMatchObject({ kind: "record", result: { status: "failed" } });
     expect(refused.kind === "record" && "cacheable" in refused.result).toBe(false);
@@ -184,12 +207,18 @@ describe("verifying an item's emails", () => {
         verification: { verifiers: [judging("catch_all")] },
       }),
     );
-    expect(resolution).toMatchObject({ kind: "retry", found: { emails: [{ ...weak.emails[0], status: "catch_all" }] } });
+    expect(resolution).toMatchObject({
+      kind: "retry",
+      found: { emails: [{ ...weak.emails[0], status: "catch_all" }] },
+    });
   });
 
   it("does not mark cacheable an answer a verifier could not judge", async () => {
     const down: EmailVerifier = { name: "down", verify: () => Promise.reject(new TransientProviderError("503")) };
-    const resolution = await enrichItem(request(), options([answering("ok", found)], { verification: { verifiers: [down] } }));
+    const resolution = await enrichItem(
+      request(),
+      options([answering("ok", found)], { verification: { verifiers: [down] } }),
+    );
     expect(resolution).toMatchObject({ kind: "record", result: { emails: [{ status: "unknown" }] } });
     expect(resolution.kind === "record" && "cacheable" in resolution.result).toBe(false);
   });

@@ -18,7 +18,12 @@ const log = (seq: number, items: number[] = []): EventSnapshot => ({
   summary: counters(seq),
   items: items.map((n) => ({ seq: n, itemJson: `{"index":${n - 1}}` })),
 });
-const fresh = (withItems: boolean, after = 0): SubscriberState => ({ withItems, after, progressSeq: null, progressAt: 0 });
+const fresh = (withItems: boolean, after = 0): SubscriberState => ({
+  withItems,
+  after,
+  progressSeq: null,
+  progressAt: 0,
+});
 
 describe("planEvents", () => {
   it("sends the counters at once on connecting, then waits for the log to change", () => {
@@ -62,6 +67,8 @@ describe("planEvents", () => {
   });
 
   it("writes each event as event, id and one data line", () => {
-    expect(sseText([{ id: 7, event: "item", data: '{"a":"x\\ny"}' }])).toBe('event: item\nid: 7\ndata: {"a":"x\\ny"}\n\n');
+    expect(sseText([{ id: 7, event: "item", data: '{"a":"x\\ny"}' }])).toBe(
+      'event: item\nid: 7\ndata: {"a":"x\\ny"}\n\n',
+    );
   });
 });

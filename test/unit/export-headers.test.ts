@@ -48,7 +48,13 @@ describe("the standard exports' header lines map to the API's fields", () => {
     [
       "Salesforce contacts",
       salesforceContacts,
-      { firstName: ["First Name"], lastName: ["Last Name"], companyName: ["Account Name"], email: ["Email"], externalId: ["Contact ID"] },
+      {
+        firstName: ["First Name"],
+        lastName: ["Last Name"],
+        companyName: ["Account Name"],
+        email: ["Email"],
+        externalId: ["Contact ID"],
+      },
     ],
     [
       "Pipedrive people",
@@ -78,7 +84,13 @@ describe("the standard exports' header lines map to the API's fields", () => {
     [
       "LinkedIn connections (Sales Navigator users' export)",
       linkedin,
-      { firstName: ["First Name"], lastName: ["Last Name"], linkedinUrl: ["URL"], email: ["Email Address"], companyName: ["Company"] },
+      {
+        firstName: ["First Name"],
+        lastName: ["Last Name"],
+        linkedinUrl: ["URL"],
+        email: ["Email Address"],
+        companyName: ["Company"],
+      },
     ],
     [
       "Zoho leads",
@@ -95,7 +107,13 @@ describe("the standard exports' header lines map to the API's fields", () => {
     [
       "Zoho contacts",
       zohoContacts,
-      { externalId: ["Record Id"], firstName: ["First Name"], lastName: ["Last Name"], companyName: ["Account Name"], email: ["Email"] },
+      {
+        externalId: ["Record Id"],
+        firstName: ["First Name"],
+        lastName: ["Last Name"],
+        companyName: ["Account Name"],
+        email: ["Email"],
+      },
     ],
   ])("%s", (_, text, expected) => {
     const mapping = mapped(text, PERSON_FIELDS);

@@ -6,7 +6,9 @@ const bytes = (...parts: (string | number[])[]) =>
 const utf16 = (text: string, endian: "le" | "be") =>
   new Uint8Array(
     [...text].flatMap((char) =>
-      endian === "le" ? [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8] : [char.charCodeAt(0) >> 8, char.charCodeAt(0) & 0xff],
+      endian === "le"
+        ? [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]
+        : [char.charCodeAt(0) >> 8, char.charCodeAt(0) & 0xff],
     ),
   );
 const refusal = (head: Uint8Array, name: string) => {
@@ -36,14 +38,22 @@ describe("what a file is, by its bytes", () => {
   });
 
   it("takes a zip for a workbook only when it holds one", () => {
-    expect(sniffFile(bytes("PK", [3, 4], "....[Content_Types].xml....xl/workbook.xml"), "export.csv")).toEqual({ kind: "xlsx" });
+    expect(sniffFile(bytes("PK", [3, 4], "....[Content_Types].xml....xl/workbook.xml"), "export.csv")).toEqual({
+      kind: "xlsx",
+    });
     expect(refusal(bytes("PK", [3, 4], "....word/document.xml"), "a.xlsx")).toContain("a Word document");
-    expect(refusal(bytes("PK", [3, 4], "....contacts.csv"), "contacts.zip")).toContain("a zip archive (not an .xlsx workbook); unzip it");
+    expect(refusal(bytes("PK", [3, 4], "....contacts.csv"), "contacts.zip")).toContain(
+      "a zip archive (not an .xlsx workbook); unzip it",
+    );
   });
 
   it("refuses binary data and an empty file", () => {
-    expect(refusal(bytes("abc", [0, 1, 2, 3, 0x9c, 0, 0xff, 7, 8, 0x10, 0x11, 0x12]), "dump.csv")).toContain("binary data (not text)");
-    expect(refusal(new Uint8Array(0), "empty.csv")).toBe("empty.csv is empty: give a header row and one row per person.");
+    expect(refusal(bytes("abc", [0, 1, 2, 3, 0x9c, 0, 0xff, 7, 8, 0x10, 0x11, 0x12]), "dump.csv")).toContain(
+      "binary data (not text)",
+    );
+    expect(refusal(new Uint8Array(0), "empty.csv")).toBe(
+      "empty.csv is empty: give a header row and one row per person.",
+    );
   });
 
   it("finds UTF-16 without a byte order mark, either order, and reads it without NULs", () => {

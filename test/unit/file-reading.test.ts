@@ -94,7 +94,11 @@ describe("reading CSV rows", () => {
   });
 
   it("reports an unterminated quote on its line and loses only that row", () => {
-    const lines = ["Email,Note", 'a1@x.example,"never closed', ...Array.from({ length: 998 }, (_, i) => `r${i}@x.example,fine`)];
+    const lines = [
+      "Email,Note",
+      'a1@x.example,"never closed',
+      ...Array.from({ length: 998 }, (_, i) => `r${i}@x.example,fine`),
+    ];
     const records = parseCsvText(`${lines.join("\r\n")}\r\n`);
     expect(records.filter(isBadRow)).toEqual([{ line: 2, problem: "a quote opened in column 2 is never closed" }]);
     const rows = records.filter((record) => !isBadRow(record));

@@ -24,7 +24,8 @@ const parsedByPapa = (text: string, delimiter = ",") => {
   expect(parsed.errors).toEqual([]);
   return parsed.data.filter((row) => !(row.length === 1 && row[0] === ""));
 };
-const writeCsv = (rows: readonly string[][], delimiter = ",") => CSV_BOM + rows.map((row) => csvLine(row, delimiter)).join("");
+const writeCsv = (rows: readonly string[][], delimiter = ",") =>
+  CSV_BOM + rows.map((row) => csvLine(row, delimiter)).join("");
 
 describe("neutralising cells a spreadsheet would evaluate (OWASP CSV injection)", () => {
   it.each([
@@ -118,6 +119,8 @@ describe("XLSX", () => {
     const bytes = await blob.arrayBuffer();
     expect((await readXlsx(bytes)).rows).toEqual(rows);
     expect((await readXlsx(bytes, "People")).sheet).toBe("People");
-    await expect(readXlsx(bytes, "Leads")).rejects.toThrow('the workbook has no sheet "Leads"; its sheets are "People"');
+    await expect(readXlsx(bytes, "Leads")).rejects.toThrow(
+      'the workbook has no sheet "Leads"; its sheets are "People"',
+    );
   });
 });

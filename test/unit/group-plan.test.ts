@@ -13,7 +13,13 @@ const random = () => 0.5;
 
 const found: Resolution = {
   kind: "record",
-  result: { status: "completed", outcome: "found", emails: [], phones: [], sources: [{ name: "hunter", outcome: "found" }] },
+  result: {
+    status: "completed",
+    outcome: "found",
+    emails: [],
+    phones: [],
+    sources: [{ name: "hunter", outcome: "found" }],
+  },
   reports: [{ name: "hunter", outcome: "found", ms: 12 }],
 };
 const retryAfter = (seconds: number | undefined, held = false): Resolution => ({
@@ -23,7 +29,12 @@ const retryAfter = (seconds: number | undefined, held = false): Resolution => ({
   found: { emails: [], phones: [] },
   reports: [{ name: "pdl", outcome: "unavailable", ms: 5 }],
 });
-const resolved = (index: number, resolution: Resolution, attempt = 1): ItemAttempt => ({ index, attempt, kind: "resolved", resolution });
+const resolved = (index: number, resolution: Resolution, attempt = 1): ItemAttempt => ({
+  index,
+  attempt,
+  kind: "resolved",
+  resolution,
+});
 const message = (name: string, attempts: ItemAttempt[], deliveries = 1): TriedMessage<string> => ({
   message: name,
   deliveries,
@@ -76,7 +87,13 @@ describe("a consumer group's plan", () => {
   });
 
   it("sends a message held only by our governor again after the time it named, its attempt not counted", () => {
-    const plan = planGroup([message("m1", [resolved(0, retryAfter(2, true)), resolved(1, retryAfter(1, true))])], [], config, NOW, random);
+    const plan = planGroup(
+      [message("m1", [resolved(0, retryAfter(2, true)), resolved(1, retryAfter(1, true))])],
+      [],
+      config,
+      NOW,
+      random,
+    );
     expect(plan.actions.get("m1")).toEqual({ kind: "retry", delaySeconds: 2, retryAfterSeconds: 2, held: true });
     // One item retried for a vendor's failure makes the attempt count, and the backoff apply.
     const mixed = planGroup(
@@ -99,7 +116,13 @@ describe("a consumer group's plan", () => {
   });
 
   it("defers no item another message of the group recorded (a redelivered duplicate)", () => {
-    const plan = planGroup([message("m1", [resolved(0, retryAfter(10))]), message("m2", [resolved(0, found, 2)])], [], config, NOW, random);
+    const plan = planGroup(
+      [message("m1", [resolved(0, retryAfter(10))]), message("m2", [resolved(0, found, 2)])],
+      [],
+      config,
+      NOW,
+      random,
+    );
     expect(plan.deferrals).toEqual([]);
     expect(plan.actions.get("m2")).toEqual({ kind: "ack" });
   });

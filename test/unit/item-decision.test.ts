@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { SOURCE_OUTCOMES, type SourceReport } from "../../src/contact-info/batch-views";
 import { type AttemptFacts, decideItem, outcomeOf } from "../../src/enrichment/item-decision";
 
-const email = { address: "ada@a.example", type: "work" as const, status: "valid" as const, confidence: 90, source: "hunter" };
+const email = {
+  address: "ada@a.example",
+  type: "work" as const,
+  status: "valid" as const,
+  confidence: 90,
+  source: "hunter",
+};
 const source = (name: string, outcome: SourceReport["outcome"]): SourceReport => ({ name, outcome });
 
 const facts = (over: Partial<AttemptFacts>): AttemptFacts => ({
@@ -73,11 +79,13 @@ describe("deciding an item after an attempt", () => {
 
   it("completes a satisfied item at once, even while a source is down, but does not cache it", () => {
     const sources = [source("hunter", "unavailable"), source("pdl", "found")];
-    expect(decideItem(facts({ emails: [email], sources, satisfied: true, retryable: true, attempt: 1 }))).toMatchObject({
-      kind: "record",
-      result: { status: "completed", outcome: "found", sources },
-      cacheable: false,
-    });
+    expect(decideItem(facts({ emails: [email], sources, satisfied: true, retryable: true, attempt: 1 }))).toMatchObject(
+      {
+        kind: "record",
+        result: { status: "completed", outcome: "found", sources },
+        cacheable: false,
+      },
+    );
   });
 
   it("retries a partial answer while a source might still add to it", () => {
@@ -104,7 +112,11 @@ describe("deciding an item after an attempt", () => {
     const sources = [source("hunter", "skipped"), source("pdl", "skipped")];
     expect(decideItem(facts({ sources }))).toMatchObject({
       kind: "record",
-      result: { status: "failed", error: { code: "processing_failed", message: "no data source is configured" }, sources },
+      result: {
+        status: "failed",
+        error: { code: "processing_failed", message: "no data source is configured" },
+        sources,
+      },
     });
   });
 
@@ -115,15 +127,22 @@ describe("deciding an item after an attempt", () => {
         const sources = [source("a", first), source("b", second)];
         const emails = sources.some((s) => s.outcome === "found") ? [email] : [];
         for (const attempt of [1, 3]) {
-          const decision = decideItem(facts({ emails, sources, retryable: sources.some((s) => s.outcome === "unavailable"), attempt }));
-          if (decision.kind === "record" && decision.result.status === "completed" && decision.result.outcome === "not_found") {
+          const decision = decideItem(
+            facts({ emails, sources, retryable: sources.some((s) => s.outcome === "unavailable"), attempt }),
+          );
+          if (
+            decision.kind === "record" &&
+            decision.result.status === "completed" &&
+            decision.result.outcome === "not_found"
+          ) {
             expect(sources.filter((s) => s.outcome !== "skipped").map((s) => s.outcome)).toEqual(
               sources.filter((s) => s.outcome !== "skipped").map(() => "not_found"),
             );
             expect(sources.some((s) => s.outcome === "not_found")).toBe(true);
             endedNotFound++;
           }
-          if (decision.kind === "record" && sources.some((s) => s.outcome === "unavailable")) expect(decision.cacheable).toBe(false);
+          if (decision.kind === "record" && sources.some((s) => s.outcome === "unavailable"))
+            expect(decision.cacheable).toBe(false);
         }
       }
     }
@@ -133,19 +152,29 @@ describe("deciding an item after an attempt", () => {
 });
 
 describe("a completed item's outcome", () => {
-  const verifier = (outcome: SourceReport["outcome"]): SourceReport => ({ name: "zerobounce", outcome, kind: "verifier" });
+  const verifier = (outcome: SourceReport["outcome"]): SourceReport => ({
+    name: "zerobounce",
+    outcome,
+    kind: "verifier",
+  });
   const nothing = { emails: [], phones: [] };
 
   it("is found when it returns a contact", () => {
-    expect(outcomeOf({ emails: [email], phones: [] }, [source("hunter", "found"), verifier("found")])).toEqual({ outcome: "found" });
+    expect(outcomeOf({ emails: [email], phones: [] }, [source("hunter", "found"), verifier("found")])).toEqual({
+      outcome: "found",
+    });
   });
 
   it("is not_found with no reason when every source said not_found", () => {
-    expect(outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "not_found")])).toEqual({ outcome: "not_found" });
+    expect(outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "not_found")])).toEqual({
+      outcome: "not_found",
+    });
   });
 
   it("says rejected_by_verification when a source found emails that verification dropped", () => {
-    expect(outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "found"), verifier("found")])).toEqual({
+    expect(
+      outcomeOf(nothing, [source("directory", "not_found"), source("hunter", "found"), verifier("found")]),
+    ).toEqual({
       outcome: "not_found",
       reason: "rejected_by_verification",
     });

@@ -137,7 +137,9 @@ describe("chunking messages for sendBatch", () => {
     const chunks = chunkForSend(messages);
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) {
-      expect(chunk.reduce((sum, message) => sum + utf8(message.json) + MESSAGE_OVERHEAD_BYTES, 0)).toBeLessThanOrEqual(MAX_BYTES_PER_SEND);
+      expect(chunk.reduce((sum, message) => sum + utf8(message.json) + MESSAGE_OVERHEAD_BYTES, 0)).toBeLessThanOrEqual(
+        MAX_BYTES_PER_SEND,
+      );
     }
     // Counted in UTF-16 code units these would fit in far fewer chunks than their bytes need.
     const total = messages.reduce((sum, message) => sum + utf8(message.json), 0);

@@ -112,15 +112,21 @@ describe("the governor's lease decision", () => {
       { limit: 50, seconds: 10 },
     ];
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 1, max: 10 })), { maxLength: 300 }), (steps) => {
-        let ms = 0;
-        const leases = steps.map(([gap, want]) => {
-          ms += gap;
-          return [ms, want] as const;
-        });
-        const grants = replay(leases, windows).flatMap((d) => (d.granted > 0 ? [{ at: d.at, count: d.granted }] : []));
-        for (const { limit, seconds } of windows) expect(busiestSpan(grants, seconds * 1000 + M)).toBeLessThanOrEqual(limit);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 1, max: 10 })), { maxLength: 300 }),
+        (steps) => {
+          let ms = 0;
+          const leases = steps.map(([gap, want]) => {
+            ms += gap;
+            return [ms, want] as const;
+          });
+          const grants = replay(leases, windows).flatMap((d) =>
+            d.granted > 0 ? [{ at: d.at, count: d.granted }] : [],
+          );
+          for (const { limit, seconds } of windows)
+            expect(busiestSpan(grants, seconds * 1000 + M)).toBeLessThanOrEqual(limit);
+        },
+      ),
     );
   });
 

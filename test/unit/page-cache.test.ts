@@ -85,7 +85,10 @@ describe("the memory rendered pages hold", () => {
     const next = () => (seed = (seed * 48_271) % 2_147_483_647);
     for (let i = 0; i < 300; i++) {
       const itemsJson = "x".repeat(next() % 200_000);
-      caches[i % 2]!.page(completed, { ...page, fromIndex: next() % 50 }, () => ({ itemsJson, nextCursor: "c".repeat(next() % 40) }));
+      caches[i % 2]!.page(completed, { ...page, fromIndex: next() % 50 }, () => ({
+        itemsJson,
+        nextCursor: "c".repeat(next() % 40),
+      }));
       expect(pages.bytes, `page ${i}`).toBeLessThanOrEqual(BUDGET);
     }
     expect(pages.bytes).toBeGreaterThan(BUDGET / 2);
@@ -124,7 +127,10 @@ describe("the memory rendered pages hold", () => {
     let renders = 0;
     const render = () => {
       renders++;
-      return { itemsJson: JSON.stringify(Array.from({ length: MAX_PAGE_SIZE }, () => ({ input: item }))), nextCursor: null };
+      return {
+        itemsJson: JSON.stringify(Array.from({ length: MAX_PAGE_SIZE }, () => ({ input: item }))),
+        nextCursor: null,
+      };
     };
     const answered = cache.page(completed, largest, render);
     expect(JSON.parse(answered.itemsJson)).toHaveLength(MAX_PAGE_SIZE);

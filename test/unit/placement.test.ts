@@ -24,13 +24,21 @@ describe("objectNamed", () => {
   });
 
   it("finds an object without a jurisdiction in the namespace itself", () => {
-    expect(objectNamed(platformNamespace(), "live:cus_1", undefined).id).toEqual({ name: "live:cus_1", jurisdiction: undefined });
+    expect(objectNamed(platformNamespace(), "live:cus_1", undefined).id).toEqual({
+      name: "live:cus_1",
+      jurisdiction: undefined,
+    });
   });
 
   it("names the object apart only when workerd refuses jurisdictions, and throws any other error", () => {
     const workerd = platformNamespace(new Error("Jurisdiction restrictions are not implemented in workerd."));
-    expect(objectNamed(workerd, "live:cus_1", "eu").id).toEqual({ name: localName("live:cus_1", "eu"), jurisdiction: undefined });
-    expect(() => objectNamed(platformNamespace(new TypeError("something else")), "live:cus_1", "eu")).toThrow("something else");
+    expect(objectNamed(workerd, "live:cus_1", "eu").id).toEqual({
+      name: localName("live:cus_1", "eu"),
+      jurisdiction: undefined,
+    });
+    expect(() => objectNamed(platformNamespace(new TypeError("something else")), "live:cus_1", "eu")).toThrow(
+      "something else",
+    );
   });
 });
 

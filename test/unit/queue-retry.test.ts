@@ -24,6 +24,8 @@ describe("the queue retry delay", () => {
   });
 
   it("never exceeds the 12 hours Queues accept", () => {
-    expect(queueRetryDelaySeconds(40, { retryBaseDelaySeconds: 10, retryMaxDelaySeconds: 100_000 }, undefined, top)).toBe(43_200);
+    expect(
+      queueRetryDelaySeconds(40, { retryBaseDelaySeconds: 10, retryMaxDelaySeconds: 100_000 }, undefined, top),
+    ).toBe(43_200);
   });
 });

@@ -27,7 +27,8 @@ describe("items cut into calls", () => {
     const chunks = chunkByCloneBytes(items, 1_000);
     expect(chunks.flat()).toEqual(items);
     expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) expect(chunk.reduce((sum, item) => sum + cloneBytes(item), 0)).toBeLessThanOrEqual(1_000);
+    for (const chunk of chunks)
+      expect(chunk.reduce((sum, item) => sum + cloneBytes(item), 0)).toBeLessThanOrEqual(1_000);
   });
 
   it("sends an item larger than the budget alone rather than lose it", () => {

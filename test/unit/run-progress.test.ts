@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { RunTracker } from "../../client/src/index";
 
 const found = (index: number) => ({ index, status: "completed" as const, outcome: "found" as const, error: null });
-const notFound = (index: number) => ({ index, status: "completed" as const, outcome: "not_found" as const, error: null });
+const notFound = (index: number) => ({
+  index,
+  status: "completed" as const,
+  outcome: "not_found" as const,
+  error: null,
+});
 const failed = (index: number, code: "processing_failed" | "suppressed") => ({
   index,
   status: "failed" as const,

@@ -38,7 +38,9 @@ describe("the sandbox provider", () => {
 
   it("fails every attempt for fail.test as a processing fault, not as a source outage", async () => {
     for (const attempt of [1, 2, 5]) {
-      const error = await find({ fullName: "A B", companyDomain: "fail.test" }, attempt).catch((caught: unknown) => caught);
+      const error = await find({ fullName: "A B", companyDomain: "fail.test" }, attempt).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(TransientProviderError);
       expect(error).not.toBeInstanceOf(PermanentProviderError);
@@ -47,12 +49,16 @@ describe("the sandbox provider", () => {
 
   it("is unavailable on every attempt for unavailable.test", async () => {
     for (const attempt of [1, 2, 5]) {
-      await expect(find({ fullName: "A B", companyDomain: "unavailable.test" }, attempt)).rejects.toBeInstanceOf(TransientProviderError);
+      await expect(find({ fullName: "A B", companyDomain: "unavailable.test" }, attempt)).rejects.toBeInstanceOf(
+        TransientProviderError,
+      );
     }
   });
 
   it("fails only the first attempt for flaky.test", async () => {
-    await expect(find({ fullName: "A B", companyDomain: "flaky.test" }, 1)).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(find({ fullName: "A B", companyDomain: "flaky.test" }, 1)).rejects.toBeInstanceOf(
+      TransientProviderError,
+    );
     expect((await find({ fullName: "A B", companyDomain: "flaky.test" }, 2)).emails.length).toBeGreaterThan(0);
   });
 

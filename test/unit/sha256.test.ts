@@ -7,7 +7,8 @@ import { sha256Hex } from "../../src/sha256";
 describe("sha256Hex", () => {
   it("is SHA-256 in lower-case hex, of text as UTF-8 and of bytes", async () => {
     const texts = ["", "abc", '[["email","ada@example.com"]]', '[["fullName","zoë ångström"]]', "名前", "\u{1f600}"];
-    for (const text of texts) expect(await sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+    for (const text of texts)
+      expect(await sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
     const bytes = Uint8Array.from({ length: 512 }, (_, i) => (i * 37) % 256);
     expect(await sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"));
   });

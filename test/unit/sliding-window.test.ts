@@ -28,7 +28,15 @@ describe("the sliding window decision", () => {
   });
 
   it("frees one unit as each counted request leaves the window", () => {
-    expect(simulate([0, 10, 20, 59, 60, 61, 70].map(at)).map((d) => d.allowed)).toEqual([true, true, true, false, true, false, true]);
+    expect(simulate([0, 10, 20, 59, 60, 61, 70].map(at)).map((d) => d.allowed)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("allows no burst across a window boundary, unlike fixed windows", () => {
@@ -57,7 +65,14 @@ describe("the sliding window decision", () => {
 
   it("counts nothing for a refused request", () => {
     const full = logOf([at(0), at(1), at(2)], at(3), 60);
-    expect(decide(full, at(3), setting)).toEqual({ allowed: false, limit: 3, windowSeconds: 60, used: 3, remaining: 0, resetSeconds: 57 });
+    expect(decide(full, at(3), setting)).toEqual({
+      allowed: false,
+      limit: 3,
+      windowSeconds: 60,
+      used: 3,
+      remaining: 0,
+      resetSeconds: 57,
+    });
   });
 });
 
@@ -90,7 +105,13 @@ describe("window usage", () => {
 
 describe("RateLimit header fields", () => {
   it("parse as structured-field lists naming the endpoint type, with quota, window, remaining and reset", () => {
-    const headers = rateLimitHeaders("contact_info_status", { limit: 100, windowSeconds: 60, used: 1, remaining: 99, resetSeconds: 60 });
+    const headers = rateLimitHeaders("contact_info_status", {
+      limit: 100,
+      windowSeconds: 60,
+      used: 1,
+      remaining: 99,
+      resetSeconds: 60,
+    });
     const [policy] = parseList(headers["ratelimit-policy"]!);
     const [limit] = parseList(headers.ratelimit!);
     expect(policy?.[0]).toBe("contact_info_status");

@@ -13,7 +13,12 @@ function relayed() {
   const done = relay(source, sse).then(() => sse.close());
   const reader = sse.responseReadable.pipeThrough(new TextDecoderStream()).getReader();
   const read = async () => (await reader.read()).value;
-  return { push: (text: string) => void writer.write(encoder.encode(text)), end: () => void writer.close(), read, done };
+  return {
+    push: (text: string) => void writer.write(encoder.encode(text)),
+    end: () => void writer.close(),
+    read,
+    done,
+  };
 }
 
 describe("relay", () => {
@@ -56,7 +61,9 @@ describe("relay with a renewal", () => {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const sse = new SSEStreamingApi(writable, readable);
     let allowed = true;
-    const done = relay(source, sse, { everyMs: 1000, stalledMs: 5000, renew: async () => allowed }).then(() => sse.close());
+    const done = relay(source, sse, { everyMs: 1000, stalledMs: 5000, renew: async () => allowed }).then(() =>
+      sse.close(),
+    );
     const reader = sse.responseReadable.pipeThrough(new TextDecoderStream()).getReader();
     void writer.write(encoder.encode("event: progress\nid: 0\ndata: {}\n\n"));
     expect((await reader.read()).value).toBe("event: progress\nid: 0\ndata: {}\n\n");
@@ -78,7 +85,8 @@ describe("relay with a client that takes nothing", () => {
     const sse = new SSEStreamingApi(writable, readable);
     const done = relay(source, sse, { everyMs: 1000, stalledMs: 5000, renew: async () => true });
     // Nobody reads the response: once its buffers are full, the relay's next write waits.
-    for (let id = 1; id <= 4; id++) writer.write(encoder.encode(`event: item\nid: ${id}\ndata: {}\n\n`)).catch(() => {});
+    for (let id = 1; id <= 4; id++)
+      writer.write(encoder.encode(`event: item\nid: ${id}\ndata: {}\n\n`)).catch(() => {});
     await vi.advanceTimersByTimeAsync(6000);
     expect(await done).toBe("stalled");
   });

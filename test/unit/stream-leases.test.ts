@@ -10,7 +10,12 @@ import {
   type StreamLease,
 } from "../../src/rate-limit/stream-leases";
 
-const lease = (batchId: string, n: number, renewedAt = 0): StreamLease => ({ leaseId: `l${n}`, keyId: "key_a", batchId, renewedAt });
+const lease = (batchId: string, n: number, renewedAt = 0): StreamLease => ({
+  leaseId: `l${n}`,
+  keyId: "key_a",
+  batchId,
+  renewedAt,
+});
 const leases = (batchIds: string[]) => batchIds.map((batchId, n) => lease(batchId, n));
 
 describe("opening one more stream (decideStream)", () => {
@@ -32,7 +37,11 @@ describe("opening one more stream (decideStream)", () => {
 
   it("refuses over the customer's cap whatever the batch", () => {
     const full = leases(Array.from({ length: MAX_STREAMS_PER_CUSTOMER }, (_, i) => `b${i}`));
-    expect(decideStream(full, "new")).toMatchObject({ kind: "refused", scope: "customer", max: MAX_STREAMS_PER_CUSTOMER });
+    expect(decideStream(full, "new")).toMatchObject({
+      kind: "refused",
+      scope: "customer",
+      max: MAX_STREAMS_PER_CUSTOMER,
+    });
   });
 });
 

@@ -21,7 +21,9 @@ describe("the submission envelope", () => {
   });
 
   it("keeps the requested fields once each", () => {
-    expect(parseSubmission({ items: [{ email: "a@b.example" }], fields: ["phone", "phone"] }, 10, "test").fields).toEqual(["phone"]);
+    expect(
+      parseSubmission({ items: [{ email: "a@b.example" }], fields: ["phone", "phone"] }, 10, "test").fields,
+    ).toEqual(["phone"]);
   });
 
   it.each([
@@ -59,7 +61,15 @@ describe("an item", () => {
     [{ email: "jane@example.com" }],
     [{ firstName: "Jane", lastName: "Doe", companyDomain: "example.com" }],
     [{ fullName: "Jane Doe", companyName: "Example Inc" }],
-    [{ fullName: "Jane Doe", companyName: "Example", companyDomain: "", email: "", linkedinUrl: "https://linkedin.com/in/jd" }],
+    [
+      {
+        fullName: "Jane Doe",
+        companyName: "Example",
+        companyDomain: "",
+        email: "",
+        linkedinUrl: "https://linkedin.com/in/jd",
+      },
+    ],
   ])("is valid when identifiable: %j", (raw) => {
     const item = parseItem(raw);
     expect(item.error).toBeNull();
@@ -75,14 +85,26 @@ describe("an item", () => {
     ["an array", [], "item must be a JSON object"],
     ["null", null, "item must be a JSON object"],
     ["a non-string field", { email: 5 }, "email must be a string"],
-    ["an over-long field", { email: "a@b.example", fullName: "x".repeat(513) }, "fullName must be at most 512 characters"],
+    [
+      "an over-long field",
+      { email: "a@b.example", fullName: "x".repeat(513) },
+      "fullName must be at most 512 characters",
+    ],
     ["an unknown field", { email: "a@b.example", phone: "+1" }, "unknown field 'phone'"],
     ["a malformed email", { email: "not-an-email" }, "email must be an email address"],
-    ["a malformed LinkedIn URL", { linkedinUrl: "https://example.com/in/x" }, "linkedinUrl must be a LinkedIn profile URL"],
+    [
+      "a malformed LinkedIn URL",
+      { linkedinUrl: "https://example.com/in/x" },
+      "linkedinUrl must be a LinkedIn profile URL",
+    ],
     ["a malformed domain", { fullName: "A B", companyDomain: "not a domain" }, "companyDomain must be a domain name"],
     ["a name without a company", { firstName: "A", lastName: "B" }, "companyDomain a name needs a company"],
     ["a company without a name", { companyDomain: "example.com" }, "item needs linkedinUrl, email, or a name"],
-    ["a first name alone with a company", { firstName: "A", companyDomain: "example.com" }, "item needs linkedinUrl, email, or a name"],
+    [
+      "a first name alone with a company",
+      { firstName: "A", companyDomain: "example.com" },
+      "item needs linkedinUrl, email, or a name",
+    ],
     ["only blank identifiers", { email: "  ", linkedinUrl: "" }, "item needs linkedinUrl, email, or a name"],
   ])("is failed with invalid_input when %s", (_, raw, message) => {
     const item = parseItem(raw);
@@ -105,7 +127,10 @@ describe("an item with input no decoder or store can take", () => {
     "linkedin.com/in/jane%e2%82",
   ])("is failed with invalid_input for the malformed percent-escape in %s", (linkedinUrl) => {
     const item = parseItem({ linkedinUrl });
-    expect(item.error).toEqual({ code: "invalid_input", message: expect.stringContaining("linkedinUrl must be a LinkedIn profile URL") });
+    expect(item.error).toEqual({
+      code: "invalid_input",
+      message: expect.stringContaining("linkedinUrl must be a LinkedIn profile URL"),
+    });
   });
 
   it("fails only that item; the rest of the batch is accepted", () => {
@@ -121,9 +146,14 @@ describe("an item with input no decoder or store can take", () => {
     expect(parseItem({ linkedinUrl: "https://www.linkedin.com/in/j%C3%BCrgen-m%C3%BCller" }).error).toBeNull();
   });
 
-  it.each(["%00", "%0a", "%2F", "%20"])("refuses a LinkedIn slug that decodes to a control, a slash or a space (%s)", (percentEscape) => {
-    expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${percentEscape}doe` }).error?.code).toBe("invalid_input");
-  });
+  it.each(["%00", "%0a", "%2F", "%20"])(
+    "refuses a LinkedIn slug that decodes to a control, a slash or a space (%s)",
+    (percentEscape) => {
+      expect(parseItem({ linkedinUrl: `https://www.linkedin.com/in/jane${percentEscape}doe` }).error?.code).toBe(
+        "invalid_input",
+      );
+    },
+  );
 
   const complete = COMPLETE_PERSON;
   const fields = Object.keys(complete) as (keyof typeof complete)[];
@@ -160,10 +190,14 @@ describe("an item with input no decoder or store can take", () => {
     expect(parseItem(raw).error).toBeNull();
   });
 
-  it.each(["bü cher.example", "bücher.example/x", "bü@cher.example", "bücher.example:80", "bü%63her.example", "xn--.example"])(
-    "refuses a domain with URL syntax in it: %s",
-    (companyDomain) => {
-      expect(parseItem({ fullName: "Jane Doe", companyDomain }).error?.code).toBe("invalid_input");
-    },
-  );
+  it.each([
+    "bü cher.example",
+    "bücher.example/x",
+    "bü@cher.example",
+    "bücher.example:80",
+    "bü%63her.example",
+    "xn--.example",
+  ])("refuses a domain with URL syntax in it: %s", (companyDomain) => {
+    expect(parseItem({ fullName: "Jane Doe", companyDomain }).error?.code).toBe("invalid_input");
+  });
 });

@@ -34,13 +34,17 @@ describe("an unreachable DNS-over-HTTPS resolver", () => {
     const upstream = { fetch: unreachable, timeoutMs: 100 };
     const start = Date.now();
     await expect(lookupMx("first.example", resolver, upstream, start)).rejects.toBeInstanceOf(TransientProviderError);
-    await expect(lookupMx("second.example", resolver, upstream, start + 1_000)).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(lookupMx("second.example", resolver, upstream, start + 1_000)).rejects.toBeInstanceOf(
+      TransientProviderError,
+    );
     expect(unreachable).toHaveBeenCalledTimes(1);
     expect(logs.lines("log")).toEqual([
       '{"event":"upstream_unreachable","provider":"dns","reason":"network error"}',
       '{"event":"upstream_unreachable","provider":"dns","reason":"not asked: unreachable moments ago"}',
     ]);
-    await expect(lookupMx("third.example", resolver, upstream, start + 31_000)).rejects.toBeInstanceOf(TransientProviderError);
+    await expect(lookupMx("third.example", resolver, upstream, start + 31_000)).rejects.toBeInstanceOf(
+      TransientProviderError,
+    );
     expect(unreachable).toHaveBeenCalledTimes(2);
   });
 

@@ -100,7 +100,11 @@ describe("the waterfall", () => {
   });
 
   it("reports a provider that found only fields nobody asked for as not_found", async () => {
-    const result = await runWaterfall([provider("phones", { emails: [], phones: [phone] })], { ...request, fields: ["email"] }, 70);
+    const result = await runWaterfall(
+      [provider("phones", { emails: [], phones: [phone] })],
+      { ...request, fields: ["email"] },
+      70,
+    );
     expect(result.reports.map((r) => [r.name, r.outcome])).toEqual([["phones", "not_found"]]);
   });
 
@@ -121,7 +125,9 @@ describe("the waterfall", () => {
 
   it("throws an error that is no provider error: a fault of ours is not a source outage", async () => {
     const bug = new TypeError("cannot read properties of undefined");
-    await expect(runWaterfall([provider("buggy", bug), provider("ok", { emails: [], phones: [] })], request, 70)).rejects.toBe(bug);
+    await expect(
+      runWaterfall([provider("buggy", bug), provider("ok", { emails: [], phones: [] })], request, 70),
+    ).rejects.toBe(bug);
   });
 
   it("keeps only the requested fields", async () => {

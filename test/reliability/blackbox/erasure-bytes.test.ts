@@ -74,7 +74,9 @@ const holding = (marker: string) =>
     .filter((path) => path.endsWith(".sqlite"))
     .flatMap((path) =>
       currentPages(path).flatMap((page, index) =>
-        page.includes(Buffer.from(marker, "utf8")) ? [`${path}#${index + 1} ${inUse(page, index) ? "in use" : "free"}`] : [],
+        page.includes(Buffer.from(marker, "utf8"))
+          ? [`${path}#${index + 1} ${inUse(page, index) ? "in use" : "free"}`]
+          : [],
       ),
     );
 
@@ -119,39 +121,42 @@ describe("POST …/privacy/erasures", () => {
       (marker: string) => ({ fullName: `${marker} Other`, firstName: marker, lastName: "Érased".normalize("NFD") }),
       (marker: string) => ({ firstName: marker, lastName: "Érased".normalize("NFC") }),
     ],
-  ])("leaves none of the person's data in the batch's SQLite files, and the others' where it was: %s", async (_, submitted, erased) => {
-    const marker = `Zp${crypto.randomUUID().replaceAll("-", "")}`;
-    const kept = `Kp${crypto.randomUUID().replaceAll("-", "")}`;
-    // The person four times (a leader and its followers, each with its own externalId), among 36 others.
-    const items = Array.from({ length: 40 }, (_, i) =>
-      i % 10 === 0
-        ? { externalId: `${marker}-ext-${i}`, ...submitted(marker), companyDomain: "ok.example" }
-        : { externalId: `${kept}-ext-${i}`, firstName: `${kept}${i}`, lastName: "Kept", companyDomain: "ok.example" },
-    );
-    const batchId = await api.submit({ items });
-    await api.untilCompleted([batchId], 60_000);
-    const before = await until(() => holding(marker), {
-      what: "the marker in a database's pages",
-      done: (pages) => pages.some((page) => page.endsWith("in use")),
-    });
+  ])(
+    "leaves none of the person's data in the batch's SQLite files, and the others' where it was: %s",
+    async (_, submitted, erased) => {
+      const marker = `Zp${crypto.randomUUID().replaceAll("-", "")}`;
+      const kept = `Kp${crypto.randomUUID().replaceAll("-", "")}`;
+      // The person four times (a leader and its followers, each with its own externalId), among 36 others.
+      const items = Array.from({ length: 40 }, (_, i) =>
+        i % 10 === 0
+          ? { externalId: `${marker}-ext-${i}`, ...submitted(marker), companyDomain: "ok.example" }
+          : { externalId: `${kept}-ext-${i}`, firstName: `${kept}${i}`, lastName: "Kept", companyDomain: "ok.example" },
+      );
+      const batchId = await api.submit({ items });
+      await api.untilCompleted([batchId], 60_000);
+      const before = await until(() => holding(marker), {
+        what: "the marker in a database's pages",
+        done: (pages) => pages.some((page) => page.endsWith("in use")),
+      });
 
-    // The batch reaches the account's person index within moments of its 202; until then an erasure finds nothing.
-    const receipt = await until(
-      async () => {
-        const response = await api.call("/v2/test/privacy/erasures", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...erased(marker), companyDomain: "ok.example", suppress: false }),
-        });
-        return response.json<{ items: number; batches: number }>();
-      },
-      { what: "the erasure of the person's items", done: ({ items }) => items > 0 },
-    );
-    expect(receipt).toMatchObject({ items: 4, batches: 1 });
-    const after = holding(marker);
-    expect(after.filter((page) => page.endsWith("in use"))).toEqual([]);
-    expect(after.length).toBeLessThan(Math.max(3, before.length / 4));
-    // The batch's other people are still there, in the pages in use.
-    expect(holding(kept).filter((page) => page.endsWith("in use")).length).toBeGreaterThan(0);
-  });
+      // The batch reaches the account's person index within moments of its 202; until then an erasure finds nothing.
+      const receipt = await until(
+        async () => {
+          const response = await api.call("/v2/test/privacy/erasures", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ...erased(marker), companyDomain: "ok.example", suppress: false }),
+          });
+          return response.json<{ items: number; batches: number }>();
+        },
+        { what: "the erasure of the person's items", done: ({ items }) => items > 0 },
+      );
+      expect(receipt).toMatchObject({ items: 4, batches: 1 });
+      const after = holding(marker);
+      expect(after.filter((page) => page.endsWith("in use"))).toEqual([]);
+      expect(after.length).toBeLessThan(Math.max(3, before.length / 4));
+      // The batch's other people are still there, in the pages in use.
+      expect(holding(kept).filter((page) => page.endsWith("in use")).length).toBeGreaterThan(0);
+    },
+  );
 });

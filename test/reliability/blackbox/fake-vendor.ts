@@ -8,13 +8,22 @@ export interface FakeVendor {
   close(): Promise<void>;
 }
 
-export async function startFakeVendor(options: { timeoutRate: number; errorRate: number; delayMs: number }): Promise<FakeVendor> {
+export async function startFakeVendor(options: {
+  timeoutRate: number;
+  errorRate: number;
+  delayMs: number;
+}): Promise<FakeVendor> {
   const callsPerPerson = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname === "/dns-query") {
       response.writeHead(200, { "content-type": "application/dns-json" });
-      response.end(JSON.stringify({ Status: 0, Answer: [{ type: 15, TTL: 3600, data: `10 mx.${url.searchParams.get("name")}.` }] }));
+      response.end(
+        JSON.stringify({
+          Status: 0,
+          Answer: [{ type: 15, TTL: 3600, data: `10 mx.${url.searchParams.get("name")}.` }],
+        }),
+      );
       return;
     }
     const person = `${url.searchParams.get("first_name")}.${url.searchParams.get("last_name")}@${url.searchParams.get("domain")}`;

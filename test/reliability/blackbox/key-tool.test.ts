@@ -20,7 +20,8 @@ const keys = (...args: string[]) =>
 
 const create = (customer: string, environment: string) =>
   JSON.parse(keys("create", "--customer", customer, "--environment", environment, "--json")) as ApiKeyRecord;
-const limitsOf = (keyId: string) => (JSON.parse(keys("list", "--json")) as ApiKeyRecord[]).find((r) => r.keyId === keyId)?.rateLimits;
+const limitsOf = (keyId: string) =>
+  (JSON.parse(keys("list", "--json")) as ApiKeyRecord[]).find((r) => r.keyId === keyId)?.rateLimits;
 
 describe("npm run keys -- set-limits", () => {
   it("writes every key of the customer in that environment, and no other", () => {

@@ -76,7 +76,9 @@ describe("under load", () => {
     await Promise.all(pollers);
     batches.forEach(expectExactCounts);
     const items = batches.reduce((sum, batch) => sum + batch.totalItems, 0);
-    console.log(`load: ${batchIds.length} batches, ${items} items completed in ${Date.now() - started} ms; ${statuses.length} requests`);
+    console.log(
+      `load: ${batchIds.length} batches, ${items} items completed in ${Date.now() - started} ms; ${statuses.length} requests`,
+    );
     expect(statuses.filter((status) => status >= 500)).toEqual([]);
   }, 300_000);
 });
@@ -92,13 +94,23 @@ describe("under faults", () => {
     expectExactCounts(batch!);
     expect(batch!.failedItems).toBe(30);
     expect(
-      batch!.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed"),
+      batch!.items
+        .filter((item) => item.input.companyDomain === "fail.test")
+        .every((item) => item.error?.code === "processing_failed"),
     ).toBe(true);
-    expect(batch!.items.filter((item) => item.input.companyDomain === "flaky.test").every((item) => item.outcome === "found")).toBe(true);
+    expect(
+      batch!.items
+        .filter((item) => item.input.companyDomain === "flaky.test")
+        .every((item) => item.outcome === "found"),
+    ).toBe(true);
   }, 150_000);
 
   it("loses nothing, and retries a bounded number of times, when a vendor times out or fails at random", async () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({ firstName: `Chaos${i}`, lastName: "Vendor", companyDomain: "chaos.example" }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      firstName: `Chaos${i}`,
+      lastName: "Vendor",
+      companyDomain: "chaos.example",
+    }));
     const [batch] = await liveApi.untilCompleted([await liveApi.submit({ items })], 120_000);
     expectExactCounts(batch!);
     // The directory always answers, so no item fails; each completes with the vendor's answer or the pattern guess.
@@ -112,8 +124,17 @@ describe("under faults", () => {
 describe("the logs", () => {
   it("hold no personal data of the items processed", async () => {
     const people = [
-      { firstName: "Zephyrine", lastName: "Quackenbush", companyDomain: "privacy.example", email: "zephyrine.q@privacy.example" },
-      { fullName: "Bartholomew Xylophone", companyName: "Secretive Ltd", linkedinUrl: "https://www.linkedin.com/in/bartholomew-xylophone" },
+      {
+        firstName: "Zephyrine",
+        lastName: "Quackenbush",
+        companyDomain: "privacy.example",
+        email: "zephyrine.q@privacy.example",
+      },
+      {
+        fullName: "Bartholomew Xylophone",
+        companyName: "Secretive Ltd",
+        linkedinUrl: "https://www.linkedin.com/in/bartholomew-xylophone",
+      },
     ];
     const testBatch = await testApi.submit({ items: people });
     const liveBatch = await liveApi.submit({ items: people });
@@ -121,7 +142,8 @@ describe("the logs", () => {
     await liveApi.untilCompleted([liveBatch], 60_000);
     const logs = server.output();
     // The logs do tell about these batches, by id only.
-    for (const batchId of [testBatch, liveBatch]) expect(logs).toContain(`{"event":"batch_completed","batchId":"${batchId}"`);
+    for (const batchId of [testBatch, liveBatch])
+      expect(logs).toContain(`{"event":"batch_completed","batchId":"${batchId}"`);
     for (const secret of [
       "Zephyrine",
       "Quackenbush",

@@ -33,7 +33,11 @@ beforeAll(async () => {
       keys = await seedKeys(state, [{ customerId: "cus_redrive", environment: "test" }]);
     },
     // `npm run dev` settings, with a shorter re-drive.
-    vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: String(REDRIVE_AFTER_SECONDS) },
+    vars: {
+      RETRY_BASE_DELAY_SECONDS: "1",
+      RETRY_MAX_DELAY_SECONDS: "2",
+      REDRIVE_AFTER_SECONDS: String(REDRIVE_AFTER_SECONDS),
+    },
   });
   api = batchClient(server, keys[0]!);
 }, 120_000);
@@ -90,9 +94,13 @@ describe("after wrangler dev is killed mid-batch and restarted on the same state
     for (const batch of [await api.readAll(small), await api.readAll(large)]) expectExactCounts(batch);
     const all = await api.readAll(large);
     expect(
-      all.items.filter((item) => item.input.companyDomain === "fail.test").every((item) => item.error?.code === "processing_failed"),
+      all.items
+        .filter((item) => item.input.companyDomain === "fail.test")
+        .every((item) => item.error?.code === "processing_failed"),
     ).toBe(true);
-    expect(all.items.filter((item) => item.input.companyDomain !== "fail.test").every((item) => item.status === "completed")).toBe(true);
+    expect(
+      all.items.filter((item) => item.input.companyDomain !== "fail.test").every((item) => item.status === "completed"),
+    ).toBe(true);
     // The receiver fails each event's first RECEIVER_FAILURES attempts, well within WEBHOOK_MAX_ATTEMPTS (8).
     const delivered = expect.objectContaining({ state: "delivered", lastStatus: 204 });
     expect([first.webhook, second.webhook]).toEqual([delivered, delivered]);

@@ -75,7 +75,8 @@ function upload(headers: Record<string, string>): Promise<Upload> {
       // Seen in 4 of 25 runs on a loaded machine: the 413's headers
       // arrive, then the reset of our unread upload cuts its body ("aborted").
       response.on("close", () => {
-        if (!response.complete) resolve({ answered: false, error: `answer ${response.statusCode} cut off after its headers`, written });
+        if (!response.complete)
+          resolve({ answered: false, error: `answer ${response.statusCode} cut off after its headers`, written });
       });
     });
     // Once answered, the server may close its side while we still write: expected.
@@ -114,7 +115,8 @@ async function earlyAnswers(headers: Record<string, string>): Promise<Upload[]> 
   for (let i = 0; i < 20; i++) {
     const attempt = await upload(headers);
     attempts.push(attempt);
-    const fromDevProxy = !attempt.answered || (attempt.status === 500 && attempt.contentType !== "application/problem+json");
+    const fromDevProxy =
+      !attempt.answered || (attempt.status === 500 && attempt.contentType !== "application/problem+json");
     if (!fromDevProxy) break;
   }
   return attempts;
@@ -122,7 +124,9 @@ async function earlyAnswers(headers: Record<string, string>): Promise<Upload[]> 
 
 function expectEarly413(attempts: Upload[]) {
   const answers = attempts.filter((attempt) => attempt.answered && attempt.contentType === "application/problem+json");
-  const outcomes = attempts.map((attempt) => (attempt.answered ? `${attempt.status} ${attempt.contentType}` : attempt.error));
+  const outcomes = attempts.map((attempt) =>
+    attempt.answered ? `${attempt.status} ${attempt.contentType}` : attempt.error,
+  );
   expect(answers, `one problem+json answer among the attempts: ${outcomes.join("; ")}`).toHaveLength(1);
   const [answer] = answers as [Extract<Upload, { answered: true }>];
   expect(answer.status).toBe(413);

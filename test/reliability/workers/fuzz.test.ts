@@ -104,19 +104,26 @@ describe("fuzzing", () => {
     const before = (await listDurableObjectIds(env.BATCHES)).length;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(body, contentType, apiKey(), environment, idempotencyKey, async (payload, type, key, env_, idem) => {
-        const headers: Record<string, string> = {};
-        if (type) headers["content-type"] = type;
-        if (idem !== undefined) headers["idempotency-key"] = idem;
-        const response = await request(`/v2/${encodeURIComponent(env_)}/person/contact-info`, {
-          method: "POST",
-          headers,
-          body: payload,
-          ...(key ? { key } : {}),
-        });
-        if (response.status === 202 && response.headers.get("idempotent-replayed") !== "true") accepted++;
-        await expectWellFormed(response, "POST");
-      }),
+      fc.asyncProperty(
+        body,
+        contentType,
+        apiKey(),
+        environment,
+        idempotencyKey,
+        async (payload, type, key, env_, idem) => {
+          const headers: Record<string, string> = {};
+          if (type) headers["content-type"] = type;
+          if (idem !== undefined) headers["idempotency-key"] = idem;
+          const response = await request(`/v2/${encodeURIComponent(env_)}/person/contact-info`, {
+            method: "POST",
+            headers,
+            body: payload,
+            ...(key ? { key } : {}),
+          });
+          if (response.status === 202 && response.headers.get("idempotent-replayed") !== "true") accepted++;
+          await expectWellFormed(response, "POST");
+        },
+      ),
       { numRuns: RUNS },
     );
     expect((await listDurableObjectIds(env.BATCHES)).length - before).toBe(accepted);
@@ -134,7 +141,9 @@ describe("fuzzing", () => {
     );
     const method = fc.constantFrom("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
     const path = fc.oneof(
-      fc.tuple(environment, id).map(([e, i]) => `/v2/${encodeURIComponent(e)}/person/contact-info/${encodeURIComponent(i)}`),
+      fc
+        .tuple(environment, id)
+        .map(([e, i]) => `/v2/${encodeURIComponent(e)}/person/contact-info/${encodeURIComponent(i)}`),
       environment.map((e) => `/v2/${encodeURIComponent(e)}/me/rate-limits`),
       fc.array(fc.string(), { maxLength: 5 }).map((segments) => `/${segments.map(encodeURIComponent).join("/")}`),
       fc.webPath(),

@@ -51,7 +51,9 @@ describe("redelivery", () => {
 
   it("keeps counters exact when batch objects are evicted again and again mid-batch", async () => {
     const { key } = await createKey();
-    const batchId = await submitBatch(key, { items: Array.from({ length: 400 }, (_, i) => person({ firstName: `Evict${i}` })) });
+    const batchId = await submitBatch(key, {
+      items: Array.from({ length: 400 }, (_, i) => person({ firstName: `Evict${i}` })),
+    });
     const stub = batchStub(env, batchId);
     // Evict each time the batch has moved on, until it completes: every eviction lands mid-batch.
     let evictions = 0;
@@ -79,14 +81,23 @@ describe("redelivery", () => {
   it("keeps counters and credits exact when every object is aborted mid-batch", async () => {
     const { key } = await createKey();
     const batchId = await submitBatch(key, {
-      items: Array.from({ length: 300 }, (_, i) => person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" })),
+      items: Array.from({ length: 300 }, (_, i) =>
+        person({ firstName: `Abort${i}`, companyDomain: i % 3 ? "a.example" : "flaky.test" }),
+      ),
     });
     // Abort once some items are done, and again once more are: both times mid-batch.
     const progress = async () => {
       const batch = await readBatch(key, batchId);
-      return { open: batch?.status !== "completed", finished: (batch?.completedItems ?? 0) + (batch?.failedItems ?? 0) };
+      return {
+        open: batch?.status !== "completed",
+        finished: (batch?.completedItems ?? 0) + (batch?.failedItems ?? 0),
+      };
     };
-    const first = await until(progress, { what: `batch ${batchId} partly processed`, done: ({ finished }) => finished > 0, intervalMs: 5 });
+    const first = await until(progress, {
+      what: `batch ${batchId} partly processed`,
+      done: ({ finished }) => finished > 0,
+      intervalMs: 5,
+    });
     expect(first.open).toBe(true);
     await abortAllDurableObjects();
     const second = await until(progress, {
