@@ -16,7 +16,8 @@ export interface McpTestServer {
   keys: Record<Customer, string>;
 }
 
-export async function startMcpTestServer(): Promise<McpTestServer> {
+/** The server; `vars` adds to (or replaces) its configuration, as `wrangler dev --var` does. */
+export async function startMcpTestServer(vars: Record<string, string> = {}): Promise<McpTestServer> {
   const keys = {} as Record<Customer, string>;
   const server = await startLocalServer({
     prepare: async (state) => {
@@ -31,7 +32,7 @@ export async function startMcpTestServer(): Promise<McpTestServer> {
       }
       await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) => kv.putAll(writes));
     },
-    vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: "30" },
+    vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: "30", ...vars },
   });
   return { server, keys };
 }
