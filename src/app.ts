@@ -9,38 +9,8 @@ import { ApiError, problemResponse } from "./http/problem";
 import { log, logError } from "./log";
 import { apiKeyAuth } from "./middleware/api-key-auth";
 import { environmentParam } from "./middleware/environment";
-import { deleteBatch, getBatch } from "./routes/batch";
-import { batchEvents } from "./routes/batch-events";
-import { listBatches } from "./routes/batch-list";
-import { estimateBatch, submitBatch } from "./routes/contact-info";
-import { type DeclaredRoute, serveRoutes } from "./routes/declare";
-import { apiReference, health, index, openApiDocument } from "./routes/meta";
-import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./routes/privacy";
-import { getRateLimits } from "./routes/rate-limits";
-import { getUsage } from "./routes/usage";
-
-/**
- * Every route the API serves, by where it is mounted: the Worker serves exactly these,
- * and scripts/openapi.ts documents exactly these (in this order).
- */
-export const API_ROUTES = {
-  "/v2/:environment": [
-    submitBatch,
-    estimateBatch,
-    getBatch,
-    batchEvents,
-    listBatches,
-    deleteBatch,
-    getUsage,
-    getRateLimits,
-    erasePersonRoute,
-    getErasure,
-    addSuppressions,
-    listSuppressions,
-    removeSuppression,
-  ],
-  "/": [index, health, openApiDocument, apiReference],
-} satisfies Record<string, DeclaredRoute[]>;
+import { API_ROUTES } from "./routes/api-routes";
+import { serveRoutes } from "./routes/declare";
 
 // GET implies HEAD, so Allow leaves HEAD out.
 const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Estimate a batch before submitting it
-         * @description Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.
+         * @description Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3).
          */
         post: operations["estimateContactInfoBatch"];
         delete?: never;
@@ -81,9 +81,29 @@ export interface paths {
         };
         /**
          * Follow a batch as it runs: a stream of server-sent events
-         * @description A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch): `progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every 250 ms (those in between are coalesced); `item` (with `items=true`): one per finished item, the item as GET …/{id} shows it; `completed`: the counters once every item has finished; then the stream ends. A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`. Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID. Opening a stream counts as one request of contact_info_status (Tier 4), and an open stream holds one more unit of that budget until it ends. At most 10 streams are open at once per customer and environment (all its keys), and 3 per batch: one more is answered 429 `too_many_streams` with Retry-After. A stream ends within about 2 s of its key's revocation. A stream that ends frees its place at once; one whose client left, within 5 s. With items=true a long replay is paced: at most 100 item events every 250 ms.
+         * @description A `text/event-stream` instead of polling. Events, each with an `id` (the batch's event number, kept with the batch): `progress`: the counters (`id`, `status`, `totalItems`, `completedItems`, `failedItems`, `createdAt`, `completedAt`, `creditsCharged`, `maxCredits`, as GET …/{id}), once on connecting and whenever items finish, at most every 250 ms (those in between are coalesced); `item` (with `items=true`): one per finished item, the item as GET …/{id} shows it; `completed`: the counters once every item has finished; then the stream ends. A stream without Last-Event-ID starts from the batch's first event, so a late subscriber still gets every item event; on a completed batch it replays what follows Last-Event-ID and ends with `completed`. Comment lines (`: heartbeat`) keep an idle stream open. The stream may also end early (a restart on our side): reconnect with Last-Event-ID. Opening a stream counts as one request of contact_info_status (Tier 4), and an open stream holds one more unit of that budget until it ends. At most 10 streams are open at once per customer and environment (all its keys), and 3 per batch: one more is answered 429 `too_many_streams` with Retry-After. A stream ends within about 2 s of its key's revocation. A stream that ends frees its place at once; one whose client left, within 5 s. With items=true a long replay is paced: at most 100 item events every 250 ms. Rate limited as contact_info_status (Tier 4).
          */
         get: operations["streamContactInfoBatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/me/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your rate limits and usage, per endpoint type
+         * @description Each endpoint type: its limit and window, what is used and left of it, and the operations it counts. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["getRateLimits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -104,26 +124,6 @@ export interface paths {
          * @description Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most 366 days. Rate limited as rate_limits (Tier 4).
          */
         get: operations["getUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/{environment}/me/rate-limits": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your rate limits and usage, per endpoint type
-         * @description Counts itself as rate_limits (Tier 4).
-         */
-        get: operations["getRateLimits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1174,6 +1174,19 @@ export interface components {
             /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
             maxCredits: number | null;
         };
+        RateLimitInfo: {
+            /** @enum {string} */
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            /** @enum {string} */
+            tier: "Tier 3" | "Tier 4";
+            operations: string[];
+            limit: number;
+            windowSeconds: number;
+            remaining: number;
+            /** @description Seconds until the oldest counted request leaves the window; 0 when none is counted. */
+            resetSeconds: number;
+            used: number;
+        };
         UsageReport: {
             /** Format: date */
             from: string;
@@ -1222,19 +1235,6 @@ export interface components {
                     found: number;
                 };
             };
-        };
-        RateLimitInfo: {
-            /** @enum {string} */
-            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
-            /** @enum {string} */
-            tier: "Tier 3" | "Tier 4";
-            operations: string[];
-            limit: number;
-            windowSeconds: number;
-            remaining: number;
-            /** @description Seconds until the oldest counted request leaves the window; 0 when none is counted. */
-            resetSeconds: number;
-            used: number;
         };
         ErasureReceipt: {
             /**
@@ -2717,14 +2717,9 @@ export interface operations {
             };
         };
     };
-    getUsage: {
+    getRateLimits: {
         parameters: {
-            query?: {
-                /** @description First UTC day, YYYY-MM-DD; default 29 days before `to`. */
-                from?: string;
-                /** @description Last UTC day, YYYY-MM-DD, included; default today (UTC). */
-                to?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 /**
@@ -2737,7 +2732,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Usage per day and in total. */
+            /** @description One entry per endpoint type. */
             200: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
@@ -2749,35 +2744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UsageReport"];
-                };
-            };
-            /** @description A date is not YYYY-MM-DD, from is after to, the range exceeds 366 days, or a parameter is unknown (code `invalid_query`). */
-            400: {
-                headers: {
-                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
-                    "x-request-id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "Invalid query: limit must be at most 1000.",
-                     *       "code": "invalid_query",
-                     *       "requestId": "8f0c2e1a9b7d4c3e",
-                     *       "errors": [
-                     *         {
-                     *           "path": "limit",
-                     *           "message": "must be at most 1000"
-                     *         }
-                     *       ],
-                     *       "errorCount": 1
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                    "application/json": components["schemas"]["RateLimitInfo"][];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -2899,9 +2866,14 @@ export interface operations {
             };
         };
     };
-    getRateLimits: {
+    getUsage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First UTC day, YYYY-MM-DD; default 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day, YYYY-MM-DD, included; default today (UTC). */
+                to?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -2914,7 +2886,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One entry per endpoint type. */
+            /** @description Usage per day and in total. */
             200: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
@@ -2926,7 +2898,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RateLimitInfo"][];
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            /** @description A date is not YYYY-MM-DD, from is after to, the range exceeds 366 days, or a parameter is unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */

@@ -1,6 +1,7 @@
 import { internalError } from "../http/errors";
 import { ApiError, MAX_LISTED_ERRORS, type ProblemInit } from "../http/problem";
 import { log, logError } from "../log";
+import { limitOf } from "../middleware/rate-limit";
 import { admit } from "../operations/admit";
 import type { Caller } from "../operations/caller";
 import { rateLimited } from "../rate-limit/rate-limited";
@@ -37,8 +38,10 @@ export async function callTool(
 ) {
   const fields = { tool: tool.name, keyId: caller.apiKey.keyId, environment: caller.environment };
   try {
-    const admitted = await admit(caller, tool.endpointType, { withUsage: tool.withUsage ?? false });
-    if (!admitted.decision.allowed) throw rateLimited(tool.endpointType, admitted.decision);
+    const endpointType = limitOf(tool.countsAs.route.middleware);
+    if (endpointType === undefined) throw new Error(`tool ${tool.name} counts as a route that is not rate limited`);
+    const admitted = await admit(caller, endpointType, { withUsage: tool.withUsage ?? false });
+    if (!admitted.decision.allowed) throw rateLimited(endpointType, admitted.decision);
     const result = await tool.run(caller, args, context, admitted);
     log("mcp_tool_call", { ...fields, outcome: "ok" });
     return {

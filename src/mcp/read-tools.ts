@@ -13,6 +13,11 @@ import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf, readUsage } from "../operations/account";
 import { listBatchPage, readBatchPage } from "../operations/batches";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
+import { apiOperations, getRateLimits } from "../routes/api-routes";
+import { getBatch } from "../routes/batch";
+import { listBatches } from "../routes/batch-list";
+import { addSuppressions, erasePersonRoute } from "../routes/privacy";
+import { getUsage } from "../routes/usage";
 import { queryOf, type ToolDeclaration } from "./tool";
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -30,7 +35,7 @@ export const getBatchTool: ToolDeclaration = {
   }),
   output: batchPageSchema(),
   annotations: readOnly,
-  endpointType: "contact_info_status",
+  countsAs: getBatch,
   run: async (caller, args) =>
     JSON.parse(
       batchPageJson(
@@ -49,7 +54,7 @@ export const listBatchesTool: ToolDeclaration = {
   }),
   output: batchListSchema(),
   annotations: readOnly,
-  endpointType: "contact_info_status",
+  countsAs: listBatches,
   run: (caller, args) => listBatchPage(caller, queryOf(args, ["cursor", "limit"])),
 };
 
@@ -63,7 +68,7 @@ export const getUsageTool: ToolDeclaration = {
   }),
   output: usageReportSchema(),
   annotations: readOnly,
-  endpointType: "rate_limits",
+  countsAs: getUsage,
   run: (caller, args) => readUsage(caller, queryOf(args, ["from", "to"]), Date.now()),
 };
 
@@ -75,9 +80,11 @@ export const getRateLimitsTool: ToolDeclaration = {
   input: z.object({}),
   output: z.object({ limits: z.array(rateLimitInfoSchema()) }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
-  endpointType: "rate_limits",
+  countsAs: getRateLimits,
   withUsage: true,
-  run: async (caller, _args, _context, admitted) => ({ limits: rateLimitsOf(caller, admitted) }),
+  run: async (caller, _args, _context, admitted) => ({
+    limits: rateLimitsOf(caller, admitted, apiOperations(caller.environment)),
+  }),
 };
 
 export const erasePersonTool: ToolDeclaration = {
@@ -88,7 +95,7 @@ export const erasePersonTool: ToolDeclaration = {
   input: erasureRequestSchema,
   output: erasureReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  endpointType: "contact_info_request",
+  countsAs: erasePersonRoute,
   run: (caller, args) => erasePersonOperation(caller, args),
 };
 
@@ -99,6 +106,6 @@ export const suppressPersonTool: ToolDeclaration = {
   input: suppressionRequestSchema,
   output: suppressionsAddedSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  endpointType: "contact_info_request",
+  countsAs: addSuppressions,
   run: (caller, args) => suppressPeople(caller, args),
 };

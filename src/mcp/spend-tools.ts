@@ -10,6 +10,7 @@ import { estimateSchema } from "../credits/estimate";
 import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
+import { estimateBatch, submitBatch } from "../routes/contact-info";
 import { confirmationDeclined, confirmationRequired } from "./refusal";
 import type { ToolContext, ToolDeclaration } from "./tool";
 import { waitForBatch } from "./wait";
@@ -58,7 +59,7 @@ export const estimateTool: ToolDeclaration = {
   input: z.object({ items: batchItems, fields }),
   output: estimateSchema(),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  endpointType: "contact_info_request",
+  countsAs: estimateBatch,
   run: (caller, args) => estimateContactInfo(caller, readSubmission(caller, args)),
 };
 
@@ -82,7 +83,7 @@ export const enrichTool: ToolDeclaration = {
     message: z.string(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  endpointType: "contact_info_request",
+  countsAs: submitBatch,
   run: async (caller, args, context) => {
     const submission = await confirmedSubmission(caller, args, context, ENRICH_MAX_ITEMS);
     const receipt = await submitContactInfo(caller, submission, { origin: context.origin });
@@ -105,7 +106,7 @@ export const startBatchTool: ToolDeclaration = {
   }),
   output: z.object({ batchId: z.string(), itemCount: z.int().min(0), status: batchStatusSchema() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  endpointType: "contact_info_request",
+  countsAs: submitBatch,
   run: async (caller, args, context) => {
     const submission = await confirmedSubmission(caller, args, context);
     const receipt = await submitContactInfo(caller, submission, { origin: context.origin });

@@ -1,7 +1,7 @@
 import type * as z from "zod";
 import type { Caller } from "../operations/caller";
-import type { EndpointType } from "../rate-limit/endpoint-types";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
+import type { DeclaredRoute } from "../routes/declare";
 
 /** What a running tool may do besides its operation: report progress, ask its user. */
 export interface ToolContext {
@@ -14,8 +14,8 @@ export interface ToolContext {
 }
 
 /**
- * One MCP tool: its name, documentation, schemas and annotations, the REST endpoint
- * type its call counts as, and the operation it runs. Arguments reach `run` as sent:
+ * One MCP tool: its name, documentation, schemas and annotations, the REST route whose
+ * endpoint type its call counts as, and the operation it runs. Arguments reach `run` as sent:
  * the operation's own parser validates them, so a tool error carries the REST problem code.
  */
 export interface ToolDeclaration {
@@ -25,7 +25,8 @@ export interface ToolDeclaration {
   input: z.ZodObject;
   output: z.ZodType;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
-  endpointType: EndpointType;
+  /** The REST route whose operation it runs: its call counts as that route's endpoint type (its rateLimit). */
+  countsAs: DeclaredRoute;
   /** Also reads every endpoint type's usage in the same count (get_rate_limits). */
   withUsage?: boolean;
   run(caller: Caller, args: Record<string, unknown>, context: ToolContext, admitted: ConsumeResult): Promise<object>;

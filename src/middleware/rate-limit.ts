@@ -18,27 +18,46 @@ import type { ConsumeResult } from "../rate-limit/rate-limiter";
  * endpoint type's usage (for GET /me/rate-limits); other routes need only the decision.
  */
 export const rateLimit = (endpointType: EndpointType, { parallel = false, withUsage = false } = {}) =>
-  createMiddleware<AppEnv>(async function rateLimit(c, next) {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
-    const result: Promise<ConsumeResult> = admit(caller, endpointType, { withUsage });
-    c.set("rateLimit", result);
-    if (!parallel) {
-      const outcome = await result;
-      if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome.decision);
+  limiting(
+    endpointType,
+    createMiddleware<AppEnv>(async function rateLimit(c, next) {
+      const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+      const result: Promise<ConsumeResult> = admit(caller, endpointType, { withUsage });
+      c.set("rateLimit", result);
+      if (!parallel) {
+        const outcome = await result;
+        if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome.decision);
+        await next();
+        setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
+        return;
+      }
+      // Keep a rejected count from surfacing as an unhandled rejection while the handler runs.
+      result.catch(() => {});
       await next();
+      const outcome = await result;
+      if (!outcome.decision.allowed) {
+        c.res = problemResponse(rateLimited(endpointType, outcome.decision).init, c.get("requestId"));
+        return;
+      }
       setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
-      return;
-    }
-    // Keep a rejected count from surfacing as an unhandled rejection while the handler runs.
-    result.catch(() => {});
-    await next();
-    const outcome = await result;
-    if (!outcome.decision.allowed) {
-      c.res = problemResponse(rateLimited(endpointType, outcome.decision).init, c.get("requestId"));
-      return;
-    }
-    setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
-  });
+    }),
+  );
+
+/** A route's rate limit, as its middleware says it: the one statement of which endpoint type a route counts as. */
+export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & { readonly endpointType: EndpointType };
+
+const limiting = (
+  endpointType: EndpointType,
+  middleware: ReturnType<typeof createMiddleware<AppEnv>>,
+): LimitingMiddleware => Object.assign(middleware, { endpointType });
+
+/** The endpoint type a route's middleware counts it as, if any (for the document, /me/rate-limits and MCP tools). */
+export function limitOf(middleware: unknown): EndpointType | undefined {
+  for (const handler of [middleware].flat()) {
+    if (typeof handler === "function" && "endpointType" in handler) return (handler as LimitingMiddleware).endpointType;
+  }
+  return undefined;
+}
 
 function setHeaders(target: Headers, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) target.set(name, value);

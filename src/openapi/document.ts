@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document, built from the routes the app serves (app.ts's API_ROUTES):
+// The OpenAPI 3.1 document, built from the routes the app serves (routes/api-routes.ts's API_ROUTES):
 // each route's declaration is its entry, registered by @hono/zod-openapi's OpenAPIHono
 // under the same mounts. Run at build time (scripts/openapi.ts), never in the Worker.
 
@@ -6,14 +6,16 @@
 import "./documenting";
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono, type OpenAPIRoute, type RouteConfig } from "@hono/zod-openapi";
-import { API_ROUTES } from "../app";
 import type { AppEnv } from "../app-env";
 import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { limitOf } from "../middleware/rate-limit";
+import { API_ROUTES } from "../routes/api-routes";
 import type { DeclaredRoute } from "../routes/declare";
 import { noKey } from "./common";
 import { problemSchemaDefinitions } from "./problems";
+import { withRateLimitDocs } from "./rate-limit-docs";
 import { API_KEY_SCHEME } from "./security";
 
 /** A declaration as OpenAPIHono takes it: its route with its docs. */
@@ -22,7 +24,9 @@ function documented({ route, docs, handler }: DeclaredRoute): OpenAPIRoute<Route
     throw new Error(
       `OpenAPI: ${route.method} ${route.path} was loaded without its metadata (OPENAPI_METADATA is false)`,
     );
-  return { route: { ...route, ...docs }, handler };
+  // A rate-limited route's limit is said once, by its middleware: its entry's sentence, fields and 429 follow.
+  const endpointType = limitOf(route.middleware);
+  return { route: { ...route, ...(endpointType ? withRateLimitDocs(docs, endpointType) : docs) }, handler };
 }
 
 function documentedApp(): OpenAPIHono {

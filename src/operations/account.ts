@@ -2,7 +2,7 @@
 import { accountStub } from "../account/stub";
 import { parseUsageQuery } from "../account/usage-query";
 import { readConfig } from "../config";
-import { ENDPOINT_TYPES, endpointLimit } from "../rate-limit/endpoint-types";
+import { ENDPOINT_TYPES, type EndpointType, endpointLimit } from "../rate-limit/endpoint-types";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import { tenantOf } from "../tenant";
 import type { Caller } from "./caller";
@@ -16,13 +16,17 @@ export function readUsage({ env, apiKey }: Caller, query: Record<string, string>
 /**
  * Each endpoint type's limit and usage. Usage is the customer's in this environment (all its
  * keys), as counted by the call's own admit (withUsage), so its own entry includes it; limits
- * are those on the calling key's record.
+ * are those on the calling key's record; `operations` are the routes each type counts (the door's list).
  */
-export function rateLimitsOf({ env, apiKey, environment }: Caller, { usage }: ConsumeResult) {
+export function rateLimitsOf(
+  { env, apiKey }: Caller,
+  { usage }: ConsumeResult,
+  operations: Record<EndpointType, string[]>,
+) {
   if (!usage) throw new Error("the rate limiter answered without the usage it was asked for");
   const config = readConfig(env);
   return ENDPOINT_TYPES.map((type) => {
     const { used, remaining, resetSeconds } = usage[type];
-    return { ...endpointLimit(type, environment, config, apiKey.rateLimits), remaining, resetSeconds, used };
+    return { ...endpointLimit(type, operations[type], config, apiKey.rateLimits), remaining, resetSeconds, used };
   });
 }

@@ -1,5 +1,4 @@
 import type { Config } from "../config";
-import type { Environment } from "../environment";
 
 export const ENDPOINT_TYPES = ["contact_info_request", "contact_info_status", "rate_limits"] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];
@@ -15,37 +14,16 @@ export type RateLimitOverrides = Partial<Record<EndpointType, RateLimitSetting>>
 export const TIERS = ["Tier 3", "Tier 4"] as const;
 type Tier = (typeof TIERS)[number];
 
-// Writes (submit, delete, erasure, the suppression list) and the estimate (which does a submit's work, storing nothing) share the Tier 3 budget; reads of batches and of the account (its privacy records included) share Tier 4 ones.
-const ENDPOINTS: Record<EndpointType, { tier: Tier; operations: (environment: Environment) => string[] }> = {
-  contact_info_request: {
-    tier: "Tier 3",
-    operations: (env) => [
-      `POST /v2/${env}/person/contact-info`,
-      `POST /v2/${env}/person/contact-info/estimate`,
-      `DELETE /v2/${env}/person/contact-info/{id}`,
-      `POST /v2/${env}/privacy/erasures`,
-      `PUT /v2/${env}/privacy/suppressions`,
-      `DELETE /v2/${env}/privacy/suppressions/{key}`,
-    ],
-  },
-  contact_info_status: {
-    tier: "Tier 4",
-    operations: (env) => [
-      `GET /v2/${env}/person/contact-info/{id}`,
-      `GET /v2/${env}/person/contact-info`,
-      `GET /v2/${env}/person/contact-info/{id}/events`,
-    ],
-  },
-  rate_limits: {
-    tier: "Tier 4",
-    operations: (env) => [
-      `GET /v2/${env}/me/rate-limits`,
-      `GET /v2/${env}/me/usage`,
-      `GET /v2/${env}/privacy/erasures/{id}`,
-      `GET /v2/${env}/privacy/suppressions`,
-    ],
-  },
+// Writes (submit, delete, erasure, the suppression list) and the estimate (which does a submit's work, storing nothing)
+// share the Tier 3 budget; reads of batches and of the account (its privacy records included) share Tier 4 ones.
+// Which route counts as which type is said by the route (its rateLimit middleware).
+const TIER_OF: Record<EndpointType, Tier> = {
+  contact_info_request: "Tier 3",
+  contact_info_status: "Tier 4",
+  rate_limits: "Tier 4",
 };
+
+export const tierOf = (type: EndpointType): Tier => TIER_OF[type];
 
 export interface EndpointLimit extends RateLimitSetting {
   endpointType: EndpointType;
@@ -55,7 +33,7 @@ export interface EndpointLimit extends RateLimitSetting {
 
 /** The limit in force for one endpoint type: the key's override, else its tier's default. */
 function effectiveSetting(type: EndpointType, config: Config, overrides: RateLimitOverrides = {}): RateLimitSetting {
-  const { limit, windowSeconds } = overrides[type] ?? (ENDPOINTS[type].tier === "Tier 3" ? config.tier3 : config.tier4);
+  const { limit, windowSeconds } = overrides[type] ?? (TIER_OF[type] === "Tier 3" ? config.tier3 : config.tier4);
   return { limit, windowSeconds };
 }
 
@@ -69,17 +47,12 @@ export function effectiveSettings(
   >;
 }
 
+/** One endpoint type's limit in force, with the operations (routes) that count as it. */
 export function endpointLimit(
   type: EndpointType,
-  environment: Environment,
+  operations: string[],
   config: Config,
   overrides: RateLimitOverrides = {},
 ): EndpointLimit {
-  const { tier, operations } = ENDPOINTS[type];
-  return {
-    endpointType: type,
-    tier,
-    operations: operations(environment),
-    ...effectiveSetting(type, config, overrides),
-  };
+  return { endpointType: type, tier: TIER_OF[type], operations, ...effectiveSetting(type, config, overrides) };
 }

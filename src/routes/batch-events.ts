@@ -13,7 +13,7 @@ import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
 import { authProblems, internalError, keyRequired, streamRefused } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
-import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import { holdStream } from "../rate-limit/stream-lease";
@@ -101,7 +101,6 @@ export const batchEvents = declareRoute({
         headers: {
           "Cache-Control": header("Never cached.", "no-cache", true),
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
         },
         content: {
           "text/event-stream": {

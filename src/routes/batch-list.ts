@@ -4,15 +4,8 @@ import { batchListPaging } from "../account/list-query";
 import { batchListSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import {
-  authProblems,
-  environmentParams,
-  internalError,
-  keyRequired,
-  rateLimited,
-  unknownEnvironment,
-} from "../openapi/common";
-import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { listBatchPage } from "../operations/batches";
 import { declareRoute } from "./declare";
@@ -45,7 +38,7 @@ export const listBatches = declareRoute({
     tags: ["Contact info"],
     summary: "List your batches, newest first",
     description:
-      "The batches of your customer account in this environment (any of its keys), newest first; a batch appears within seconds of its 202, a deleted one no more. Rate limited as contact_info_status (Tier 4).",
+      "The batches of your customer account in this environment (any of its keys), newest first; a batch appears within seconds of its 202, a deleted one no more.",
     security: keyRequired,
     request: { params: environmentParams(), query: documentedListQuery() },
     responses: {
@@ -53,14 +46,12 @@ export const listBatches = declareRoute({
         description: "One page of batches.",
         headers: {
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
         },
         content: { "application/json": { schema: batchListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
       404: unknownEnvironment,
-      429: rateLimited("contact_info_status", 100),
       500: internalError,
     },
   },

@@ -6,9 +6,9 @@ import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import { authProblems, environmentParams, internalError, keyRequired, rateLimited } from "../openapi/common";
+import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
-import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { noSuchBatch, readBatchPage } from "../operations/batches";
 import { declareRoute } from "./declare";
@@ -50,7 +50,7 @@ export const getBatch = declareRoute({
     operationId: "getContactInfoBatch",
     tags: ["Contact info"],
     summary: "Read a batch: counts and per-item contact data",
-    description: "Items come in submission order, a page at a time. Rate limited as contact_info_status (Tier 4).",
+    description: "Items come in submission order, a page at a time.",
     security: keyRequired,
     request: { params: batchParams(), query: documentedStatusQuery() },
     responses: {
@@ -58,7 +58,6 @@ export const getBatch = declareRoute({
         description: "The batch.",
         headers: {
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_status", exampleUsage(100, 1, 60)),
         },
         content: { "application/json": { schema: batchPageSchema(), example: batchStatusExample } },
       },
@@ -69,7 +68,6 @@ export const getBatch = declareRoute({
         ["batch_expired", "batch_deleted"],
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
-      429: rateLimited("contact_info_status", 100),
       500: internalError,
     },
   },
@@ -92,7 +90,7 @@ export const deleteBatch = declareRoute({
     tags: ["Contact info"],
     summary: "Cancel a batch and erase its data",
     description:
-      "Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).",
+      "Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays.",
     security: keyRequired,
     request: { params: batchParams() },
     responses: {
@@ -100,12 +98,10 @@ export const deleteBatch = declareRoute({
         description: "Deleted (or deleted before).",
         headers: {
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
         },
       },
       ...authProblems(),
       404: noSuchBatchProblem,
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },

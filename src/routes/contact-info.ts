@@ -6,16 +6,9 @@ import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import {
-  authProblems,
-  environmentParams,
-  internalError,
-  keyRequired,
-  rateLimited,
-  unknownEnvironment,
-} from "../openapi/common";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { batchLocationExample, estimateExample } from "../openapi/examples";
-import { exampleUsage, header, rateLimitHeaders, requestIdHeader, retryAfterHeader } from "../openapi/headers";
+import { header, requestIdHeader, retryAfterHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { receiptSchema } from "../openapi/schemas";
 import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
@@ -43,8 +36,7 @@ export const submitBatch = declareRoute({
     operationId: "submitContactInfoBatch",
     tags: ["Contact info"],
     summary: "Submit a batch of people to enrich",
-    description:
-      "Accepts the batch and queues every valid item; poll the Location URL for results. Rate limited as contact_info_request (Tier 3).",
+    description: "Accepts the batch and queues every valid item; poll the Location URL for results.",
     security: keyRequired,
     request: { params: environmentParams(), headers: idempotencyKeyHeader(), body: submissionBody() },
     responses: {
@@ -58,7 +50,6 @@ export const submitBatch = declareRoute({
             schema: { type: "string", enum: ["true"] },
           },
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
         },
         content: { "application/json": { schema: receiptSchema() } },
       },
@@ -76,7 +67,6 @@ export const submitBatch = declareRoute({
         ["idempotency_key_reused"],
         "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
       ),
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },
@@ -107,7 +97,7 @@ export const estimateBatch = declareRoute({
     tags: ["Contact info"],
     summary: "Estimate a batch before submitting it",
     description:
-      "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing. Rate limited as contact_info_request (Tier 3), like a submit.",
+      "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing.",
     security: keyRequired,
     request: { params: environmentParams(), body: submissionBody() },
     responses: {
@@ -115,7 +105,6 @@ export const estimateBatch = declareRoute({
         description: "The estimate.",
         headers: {
           "x-request-id": requestIdHeader,
-          ...rateLimitHeaders("contact_info_request", exampleUsage(50, 1, 60)),
         },
         content: { "application/json": { schema: estimateSchema(), example: estimateExample } },
       },
@@ -126,7 +115,6 @@ export const estimateBatch = declareRoute({
       ...authProblems(),
       404: unknownEnvironment,
       ...bodyProblems(),
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },

@@ -18,15 +18,8 @@ import { notFound } from "../http/errors";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { once } from "../once";
-import {
-  authProblems,
-  environmentParams,
-  internalError,
-  keyRequired,
-  rateLimited,
-  unknownEnvironment,
-} from "../openapi/common";
-import { exampleUsage, header, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
 import { tenantOf } from "../tenant";
@@ -61,10 +54,8 @@ const bodyProblems = () => ({
   }),
 });
 
-const headers = (endpointType: "contact_info_request" | "rate_limits", limit: number) => ({
-  "x-request-id": requestIdHeader,
-  ...rateLimitHeaders(endpointType, exampleUsage(limit, 1, 60)),
-});
+// Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
+const headers = { "x-request-id": requestIdHeader };
 
 export const erasePersonRoute = declareRoute({
   route: {
@@ -77,7 +68,7 @@ export const erasePersonRoute = declareRoute({
     tags: ["Privacy"],
     summary: "Erase a person from all your batches and caches",
     description:
-      "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway). Rate limited as contact_info_request (Tier 3).",
+      "Give one identifier, as on submit: email, linkedinUrl, or a name with companyDomain or companyName. Every item of your retained batches in this environment that carries it keeps its place, status and credits (the batches' counters do not change) and loses its input and results (erasedAt is set; an item still pending ends failed with erased); the person's cached results and verdicts are deleted. Unless suppress is false the person is also added to the do-not-enrich list. The receipt holds counts only. Batches are found through an index of hashed identifiers (a batch not yet wholly in it is asked anyway).",
     security: keyRequired,
     request: {
       params: environmentParams(),
@@ -86,13 +77,12 @@ export const erasePersonRoute = declareRoute({
     responses: {
       200: {
         description: "Erased.",
-        headers: headers("contact_info_request", 50),
+        headers,
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
       404: unknownEnvironment,
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },
@@ -112,18 +102,16 @@ export const getErasure = declareRoute({
     operationId: "getErasure",
     tags: ["Privacy"],
     summary: "Read an erasure's receipt",
-    description: "Rate limited as rate_limits (Tier 4).",
     security: keyRequired,
     request: { params: environmentParams().extend({ id: erasureReceiptSchema().shape.id }) },
     responses: {
       200: {
         description: "The receipt.",
-        headers: headers("rate_limits", 100),
+        headers,
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...authProblems(),
       404: problem(["not_found"], "No such erasure for this customer and environment"),
-      429: rateLimited("rate_limits", 100),
       500: internalError,
     },
   },
@@ -147,7 +135,7 @@ export const addSuppressions = declareRoute({
     operationId: "addSuppressions",
     tags: ["Privacy"],
     summary: "Add people to the do-not-enrich list",
-    description: `Up to ${MAX_SUPPRESSIONS_PER_REQUEST} people, each as a submit item. A suppressed person's items, also in batches submitted before, end failed with suppressed when they are processed: no data source is asked and nothing is charged. Adding a person again changes nothing. Only hashed keys are stored. Rate limited as contact_info_request (Tier 3).`,
+    description: `Up to ${MAX_SUPPRESSIONS_PER_REQUEST} people, each as a submit item. A suppressed person's items, also in batches submitted before, end failed with suppressed when they are processed: no data source is asked and nothing is charged. Adding a person again changes nothing. Only hashed keys are stored.`,
     security: keyRequired,
     request: {
       params: environmentParams(),
@@ -156,13 +144,12 @@ export const addSuppressions = declareRoute({
     responses: {
       200: {
         description: "Added.",
-        headers: headers("contact_info_request", 50),
+        headers,
         content: { "application/json": { schema: suppressionsAddedSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
       404: unknownEnvironment,
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },
@@ -182,19 +169,18 @@ export const listSuppressions = declareRoute({
     operationId: "listSuppressions",
     tags: ["Privacy"],
     summary: "List the do-not-enrich list, newest first",
-    description: "Hashed keys and dates, never the identifiers. Rate limited as rate_limits (Tier 4).",
+    description: "Hashed keys and dates, never the identifiers.",
     security: keyRequired,
     request: { params: environmentParams(), query: documentedListQuery() },
     responses: {
       200: {
         description: "One page of the list.",
-        headers: headers("rate_limits", 100),
+        headers,
         content: { "application/json": { schema: suppressionListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
       404: unknownEnvironment,
-      429: rateLimited("rate_limits", 100),
       500: internalError,
     },
   },
@@ -215,14 +201,12 @@ export const removeSuppression = declareRoute({
     operationId: "removeSuppression",
     tags: ["Privacy"],
     summary: "Remove a key from the do-not-enrich list",
-    description: "Rate limited as contact_info_request (Tier 3).",
     security: keyRequired,
     request: { params: environmentParams().extend({ key: suppressionKeySchema }) },
     responses: {
-      204: { description: "Removed.", headers: headers("contact_info_request", 50) },
+      204: { description: "Removed.", headers },
       ...authProblems(),
       404: problem(["not_found"], "The key is not on the list"),
-      429: rateLimited("contact_info_request", 50),
       500: internalError,
     },
   },

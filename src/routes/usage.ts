@@ -2,15 +2,8 @@
 import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
 import { usageReportSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
-import {
-  authProblems,
-  environmentParams,
-  internalError,
-  keyRequired,
-  rateLimited,
-  unknownEnvironment,
-} from "../openapi/common";
-import { exampleUsage, rateLimitHeaders, requestIdHeader } from "../openapi/headers";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { readUsage } from "../operations/account";
 import { declareRoute } from "./declare";
@@ -25,13 +18,13 @@ export const getUsage = declareRoute({
     operationId: "getUsage",
     tags: ["Usage"],
     summary: "Items you had processed, per UTC day",
-    description: `Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most ${MAX_USAGE_DAYS} days. Rate limited as rate_limits (Tier 4).`,
+    description: `Each item counted once, on the UTC day it finished (completed or failed; items failed at submission on the submission day), for your customer account in this environment, with the calls per data source. Deleting a batch does not remove its counted usage. At most ${MAX_USAGE_DAYS} days.`,
     security: keyRequired,
     request: { params: environmentParams(), query: usageQuerySchema },
     responses: {
       200: {
         description: "Usage per day and in total.",
-        headers: { "x-request-id": requestIdHeader, ...rateLimitHeaders("rate_limits", exampleUsage(100, 1, 60)) },
+        headers: { "x-request-id": requestIdHeader },
         content: { "application/json": { schema: usageReportSchema() } },
       },
       400: problem(
@@ -40,7 +33,6 @@ export const getUsage = declareRoute({
       ),
       ...authProblems(),
       404: unknownEnvironment,
-      429: rateLimited("rate_limits", 100),
       500: internalError,
     },
   },

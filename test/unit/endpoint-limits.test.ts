@@ -4,13 +4,15 @@ import { readConfig } from "../../src/config";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
+import { apiOperations } from "../../src/routes/api-routes";
 import { envWith } from "../helpers";
 
 describe("endpoint limits", () => {
   const config = readConfig(env);
 
   it("default to Tier 3 = 50/60 s for submit and Tier 4 = 100/60 s for reads", () => {
-    expect(endpointLimit("contact_info_request", "test", config)).toEqual({
+    const operations = apiOperations("test");
+    expect(endpointLimit("contact_info_request", operations.contact_info_request, config)).toEqual({
       endpointType: "contact_info_request",
       tier: "Tier 3",
       operations: [
@@ -24,12 +26,21 @@ describe("endpoint limits", () => {
       limit: 50,
       windowSeconds: 60,
     });
-    expect(endpointLimit("contact_info_status", "live", config)).toMatchObject({
+    expect(endpointLimit("contact_info_status", [], config)).toMatchObject({
       tier: "Tier 4",
       limit: 100,
       windowSeconds: 60,
     });
-    expect(endpointLimit("rate_limits", "live", config)).toMatchObject({
+  });
+
+  it("count, per endpoint type, the operations whose routes declare it (each route's rateLimit)", () => {
+    const live = apiOperations("live");
+    expect(live.contact_info_status).toEqual([
+      "GET /v2/live/person/contact-info/{id}",
+      "GET /v2/live/person/contact-info",
+      "GET /v2/live/person/contact-info/{id}/events",
+    ]);
+    expect(endpointLimit("rate_limits", live.rate_limits, config)).toMatchObject({
       tier: "Tier 4",
       operations: [
         "GET /v2/live/me/rate-limits",
@@ -42,11 +53,11 @@ describe("endpoint limits", () => {
 
   it("take a key's override over the tier default", () => {
     const overrides = { contact_info_request: { limit: 5, windowSeconds: 10 } };
-    expect(endpointLimit("contact_info_request", "test", config, overrides)).toMatchObject({
+    expect(endpointLimit("contact_info_request", [], config, overrides)).toMatchObject({
       limit: 5,
       windowSeconds: 10,
     });
-    expect(endpointLimit("rate_limits", "test", config, overrides)).toMatchObject({ limit: 100 });
+    expect(endpointLimit("rate_limits", [], config, overrides)).toMatchObject({ limit: 100 });
   });
 });
 

@@ -1,0 +1,85 @@
+// Every route the API serves, and GET /v2/{environment}/me/rate-limits, which lists them: it lives
+// here because it reads the list (each route's rateLimit middleware names its endpoint type).
+import * as z from "zod";
+import type { Environment } from "../environment";
+import { limitOf, rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import { requestIdHeader } from "../openapi/headers";
+import { rateLimitInfoSchema } from "../openapi/schemas";
+import { rateLimitsOf } from "../operations/account";
+import { ENDPOINT_TYPES, type EndpointType } from "../rate-limit/endpoint-types";
+import { deleteBatch, getBatch } from "./batch";
+import { batchEvents } from "./batch-events";
+import { listBatches } from "./batch-list";
+import { estimateBatch, submitBatch } from "./contact-info";
+import type { DeclaredRoute } from "./declare";
+import { declareRoute } from "./declare";
+import { apiReference, health, index, openApiDocument } from "./meta";
+import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
+import { getUsage } from "./usage";
+
+export const getRateLimits = declareRoute({
+  route: {
+    method: "get",
+    path: "/me/rate-limits",
+    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })],
+  },
+  docs: OPENAPI_METADATA && {
+    operationId: "getRateLimits",
+    tags: ["Rate limits"],
+    summary: "Your rate limits and usage, per endpoint type",
+    description: "Each endpoint type: its limit and window, what is used and left of it, and the operations it counts.",
+    security: keyRequired,
+    request: { params: environmentParams() },
+    responses: {
+      200: {
+        description: "One entry per endpoint type.",
+        headers: { "x-request-id": requestIdHeader },
+        content: { "application/json": { schema: z.array(rateLimitInfoSchema()) } },
+      },
+      ...authProblems(),
+      404: unknownEnvironment,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(rateLimitsOf(caller, await c.get("rateLimit"), apiOperations(caller.environment)), 200);
+  },
+});
+
+/**
+ * Every route the API serves, by where it is mounted: the Worker serves exactly these,
+ * and scripts/openapi.ts documents exactly these (in this order).
+ */
+export const API_ROUTES = {
+  "/v2/:environment": [
+    submitBatch,
+    estimateBatch,
+    getBatch,
+    listBatches,
+    batchEvents,
+    deleteBatch,
+    getRateLimits,
+    getUsage,
+    erasePersonRoute,
+    getErasure,
+    addSuppressions,
+    listSuppressions,
+    removeSuppression,
+  ],
+  "/": [index, health, openApiDocument, apiReference],
+} satisfies Record<string, DeclaredRoute[]>;
+
+/** The operations ("METHOD /v2/{environment}/path") each endpoint type counts, in the routes' order. */
+export function apiOperations(environment: Environment): Record<EndpointType, string[]> {
+  const operations = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, [] as string[]])) as Record<
+    EndpointType,
+    string[]
+  >;
+  for (const { route } of API_ROUTES["/v2/:environment"]) {
+    const type = limitOf(route.middleware);
+    if (type) operations[type].push(`${route.method.toUpperCase()} /v2/${environment}${route.path}`);
+  }
+  return operations;
+}
