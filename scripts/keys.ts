@@ -17,7 +17,8 @@ import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
-import { type KvStore, type Store, withKv } from "./kv-store";
+import type { KvStore } from "./kv-namespace";
+import { type Store, withKv } from "./kv-store";
 
 const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
   create --customer ID --environment test|live [--name NAME] [--jurisdiction ${JURISDICTIONS.join("|")}] [--json]
