@@ -19,6 +19,11 @@ export class CliError extends Error {
 /** A command-line mistake: exit code 2, with a pointer to --help. */
 export const usageError = (message: string): CliError => new CliError(`${message} (see --help)`, 2);
 
+/** A usage mistake, as an expression (`?? fail(…)`): runCli prints it with a pointer to --help. */
+export function fail(message: string): never {
+  throw usageError(message);
+}
+
 interface NodeError {
   code?: string;
   path?: string;

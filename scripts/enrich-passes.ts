@@ -1,6 +1,6 @@
 // The enrich command's passes over the input, each streaming: validate (decide
 // the mapping, count, find bad rows, hash) before anything is sent; send (one
-// batch per BATCH_ITEMS valid rows); write (input cells as read, then results,
+// batch per BATCH_ITEMS valid rows, enrich-send.ts); write (input cells as read, then results,
 // item by item as the API pages them). Memory stays bounded for a CSV of any size.
 import { createHash } from "node:crypto";
 import type { SubmitItem } from "../client/src/index";

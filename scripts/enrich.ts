@@ -3,26 +3,17 @@
 // email and phone out, through the typed client in client/ and the file core in
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import {
-  type Client,
-  createClient,
-  type Environment,
-  type Estimate,
-  ProblemError,
-  RunTracker,
-  type Submitted,
-} from "../client/src/index";
+import { createClient, type Environment, ProblemError } from "../client/src/index";
 import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
 import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { writeOutput } from "./enrich-output";
-import { type Checked, itemChunks, openSource, type Source, validate } from "./enrich-passes";
+import { type Checked, openSource, type Source, validate } from "./enrich-passes";
 import { progressReporter } from "./enrich-progress";
+import { BATCH_ITEMS, estimate, sendAndWait } from "./enrich-send";
 import { delimiterFlag, encodingFlag, type InputKind, sniffInput } from "./file-input";
 
-// The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
-const BATCH_ITEMS = 10_000;
 const ENVIRONMENTS: readonly Environment[] = ["test", "live"];
 // Bad rows named on the command line before "…".
 const BAD_ROWS_SHOWN = 5;
@@ -141,34 +132,6 @@ function explain(error: unknown, { baseUrl, environment }: Options): string | un
   return undefined;
 }
 
-/** Pass 2: every chunk of valid rows submitted, one after another; the keys make a rerun of the same file answer the same batches. */
-async function submitAll(
-  client: Client,
-  source: Source,
-  checked: Checked,
-  note: (text: string) => void,
-): Promise<Submitted[]> {
-  for (let size = BATCH_ITEMS; ; ) {
-    const total = Math.ceil(checked.valid / size);
-    const submitted: Submitted[] = [];
-    try {
-      for await (const items of itemChunks(source, checked.mapping, size)) {
-        note(`submitting batch ${submitted.length + 1} of ${total}`);
-        const idempotencyKey = `enrich-${checked.hash}-${submitted.length + 1}-of-${total}`;
-        submitted.push(await client.submit(items, { idempotencyKey }));
-      }
-      return submitted;
-    } catch (error) {
-      const maxItems =
-        error instanceof ProblemError && error.problem.code === "too_many_items"
-          ? Number(error.problem.maxItems)
-          : Number.NaN;
-      if (submitted.length > 0 || !Number.isInteger(maxItems) || maxItems < 1 || maxItems >= size) throw error;
-      size = maxItems;
-    }
-  }
-}
-
 /** What pass 1 found, for the user, before anything is sent; a bad row stops the run unless --skip-bad-rows. */
 function report(source: Source, checked: Checked, options: Options): void {
   for (const notice of source.notices) console.log(`note: ${notice}`);
@@ -194,25 +157,6 @@ function report(source: Source, checked: Checked, options: Options): void {
   if (checked.rows === 0) throw new CliError("the file has no rows; give one row per person");
 }
 
-/** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
-async function estimate(client: Client, source: Source, checked: Checked): Promise<void> {
-  const total: Estimate = {
-    itemCount: 0,
-    validItems: 0,
-    invalidItems: 0,
-    duplicateItems: 0,
-    cachedItems: 0,
-    maxCredits: 0,
-  };
-  for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) {
-    const answer = await client.estimate(items);
-    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
-  }
-  console.log(
-    `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
-  );
-}
-
 async function enrich(options: Options): Promise<void> {
   const source = await openSource(options.input, options.kind, options);
   const checked = await validate(source, options.overrides);
@@ -227,45 +171,15 @@ async function enrich(options: Options): Promise<void> {
   }
 
   const reporter = progressReporter();
-  const tracker = new RunTracker(checked.valid);
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     environment: options.environment,
     onWait: ({ seconds, problem }) => reporter.note(`${problem.code}: waiting ${seconds} s as the server asked`, true),
   });
-  const stop = new AbortController();
-  let batchIds: string[] = [];
-  let creditsCharged = 0;
-  try {
-    const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
-    batchIds = batches.map((batch) => batch.batchId);
-    reporter.note("");
-    await Promise.all(
-      batches.map(async ({ batchId }) => {
-        try {
-          const summary = await client.waitForBatch(batchId, {
-            signal: stop.signal,
-            onProgress: (counters) => {
-              tracker.counters(batchId, counters);
-              reporter.update(tracker.snapshot());
-            },
-            onItem: (item) => {
-              tracker.item(batchId, item);
-              reporter.update(tracker.snapshot());
-            },
-          });
-          creditsCharged += summary.creditsCharged;
-        } catch (error) {
-          stop.abort(error);
-          throw error;
-        }
-      }),
-    );
-    reporter.update(tracker.snapshot(), true);
-  } finally {
-    reporter.finish();
-  }
+  const { batchIds, creditsCharged } = await sendAndWait(client, source, checked, reporter).finally(() =>
+    reporter.finish(),
+  );
   const delimiter = source.kind === "csv" ? (source.delimiter ?? ",") : ",";
   const counted = await writeOutput(source, checked, { out: options.out, delimiter, client, batchIds });
   console.log(

@@ -2,7 +2,6 @@
 import { parseArgs } from "node:util";
 import {
   type ApiKeyRecord,
-  apiKeyRecordSchema,
   apiKeyWrites,
   ENDPOINT_TYPES,
   type EndpointType,
@@ -15,9 +14,11 @@ import {
 } from "../src/tools-api";
 import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
-import { CliError, runCli, usageError } from "./cli";
+import { CliError, fail, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
-import { type KvStore, type Store, withKv } from "./kv-store";
+import { describeKey, keyIdOf, keysOf, listedRecordSchema, readKey } from "./key-records";
+import type { KvStore } from "./kv-namespace";
+import { type Store, withKv } from "./kv-store";
 
 const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --remote]
   create --customer ID --environment test|live [--name NAME] [--jurisdiction ${JURISDICTIONS.join("|")}] [--json]
@@ -33,72 +34,13 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
-// A usage mistake, as an expression (`?? fail(…)`): runCli prints it with a pointer to --help.
-function fail(message: string): never {
-  throw usageError(message);
-}
-
 // Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
 const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
-
-// What `list` shows: the id entry's metadata, less anything not in the record's shape
-// (a webhook secret, had a hand edit put one there).
-const listedRecordSchema = apiKeyRecordSchema.omit({ webhookSecret: true });
-
-/** The stored record, or undefined if it is not one: never echoed, since it holds the webhook secret. */
-function parseRecord(stored: string): ApiKeyRecord | undefined {
-  try {
-    return apiKeyRecordSchema.safeParse(JSON.parse(stored)).data;
-  } catch {
-    return undefined;
-  }
-}
-
-async function readKey(keyId: string, kv: KvStore, remote: boolean): Promise<{ hash: string; record: ApiKeyRecord }> {
-  const hash =
-    (await kv.get(kvKey.byId(keyId))) ??
-    fail(
-      `no key ${keyId} in the ${remote ? "deployed" : "local"} store; \`npm run keys -- list${remote ? " --remote" : ""}\` shows the ids`,
-    );
-  const stored = (await kv.get(kvKey.byHash(hash))) ?? fail(`key ${keyId} has no record`);
-  const record =
-    parseRecord(stored) ??
-    fail(`the record of key ${keyId} is not a valid key record (the Worker refuses the key); create a new key`);
-  return { hash, record };
-}
-
-const keyIdOf = (entry: { name: string }): string => entry.name.slice(kvKey.byId("").length);
-
-/** Every key of a customer in one environment: the keys that share its rate limits. */
-async function keysOf(customerId: string, environment: string, kv: KvStore, remote: boolean) {
-  const listed = (await kv.list(kvKey.byId(""))).filter((entry) => {
-    const metadata = entry.metadata as Partial<ApiKeyRecord> | undefined;
-    return !metadata || (metadata.customerId === customerId && metadata.environment === environment);
-  });
-  const keys = [];
-  for (const entry of listed) keys.push(await readKey(keyIdOf(entry), kv, remote));
-  return keys.filter(({ record }) => record.customerId === customerId && record.environment === environment);
-}
 
 function wholeNumber(value: string | undefined, flag: string): number {
   const number = Number(value);
   if (!value || !Number.isSafeInteger(number) || number < 1) fail(`${flag} must be a whole number of at least 1`);
   return number;
-}
-
-function describe(r: ApiKeyRecord): string {
-  const limits = Object.entries(r.rateLimits ?? {})
-    .map(([type, { limit, windowSeconds }]) => `${type}=${limit}/${windowSeconds}s`)
-    .join(" ");
-  return [
-    r.keyId,
-    r.environment,
-    r.customerId,
-    r.revokedAt ? `revoked ${r.revokedAt}` : "active",
-    limits || "default limits",
-    r.name,
-    ...(r.jurisdiction ? [`jurisdiction ${r.jurisdiction}`] : []),
-  ].join("\t");
 }
 
 const COMMANDS = ["create", "list", "revoke", "set-limits", "seed-dev"];
@@ -195,7 +137,7 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       }
       if (values.json) console.log(JSON.stringify(records));
       else if (records.length === 0) console.log("No keys.");
-      else for (const r of records) console.log(describe(r));
+      else for (const r of records) console.log(describeKey(r));
       return;
     }
     case "revoke": {

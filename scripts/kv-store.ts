@@ -1,5 +1,6 @@
 // The operator tools' access to KV: `--local`, the very store `wrangler dev` reads
 // (local-kv.ts), or `--remote`, the deployed namespace through wrangler (wrangler-kv.ts).
+import type { KvStore } from "./kv-namespace";
 import { openLocalKv } from "./local-kv";
 import { remoteKv } from "./wrangler-kv";
 
@@ -7,20 +8,6 @@ import { remoteKv } from "./wrangler-kv";
 export interface Store {
   target: "--local" | "--remote";
   persistTo?: string;
-}
-
-export interface KvEntry {
-  key: string;
-  value: string;
-  metadata?: unknown;
-}
-
-/** One namespace of a store. */
-export interface KvStore {
-  get(key: string): Promise<string | null>;
-  /** Names and metadata only: nothing listed may be secret (wrangler logs what it lists). */
-  list(prefix: string): Promise<{ name: string; metadata?: unknown }[]>;
-  putAll(entries: readonly KvEntry[]): Promise<void>;
 }
 
 /** Runs `use` on the namespace bound as `binding` in wrangler.toml, then closes what was opened for it. */

@@ -15,7 +15,7 @@
 import { dirname, join, resolve } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { CliError } from "./cli";
-import type { KvEntry, KvStore } from "./kv-store";
+import type { KvEntry, KvStore } from "./kv-namespace";
 
 // What the tool uses of the namespace (Miniflare types it with its own copy of the Workers types).
 interface LocalNamespace {

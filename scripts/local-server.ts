@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiKeyWrites, ENDPOINT_TYPES, type Environment, issueApiKey } from "../src/tools-api";
 import { DEV_PERSON_KEY_SECRET } from "./dev-keys";
-import { type KvEntry, withKv } from "./kv-store";
+import type { KvEntry } from "./kv-namespace";
+import { withKv } from "./kv-store";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

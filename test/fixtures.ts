@@ -11,3 +11,11 @@ export const COMPLETE_PERSON = {
   linkedinUrl: "https://www.linkedin.com/in/jane-doe",
   email: "jane@example.com",
 } satisfies Required<PersonInput>;
+
+/** A valid person the fake finders find (test/fakes/finders.ts); `overrides` change or add fields. */
+export const person = (overrides: Record<string, unknown> = {}) => ({
+  firstName: "Ada",
+  lastName: "Lovelace",
+  companyDomain: "analytical.example",
+  ...overrides,
+});

@@ -1,5 +1,5 @@
 import { afterEach } from "vitest";
-import { drainSubmittedBatches, watchBatchLogs } from "./helpers";
+import { drainSubmittedBatches, watchBatchLogs } from "./batch-drain";
 
 watchBatchLogs();
 afterEach(() => drainSubmittedBatches());

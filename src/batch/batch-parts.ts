@@ -1,7 +1,8 @@
-import type { ResultCache } from "../enrichment/result-cache";
-import type { CacheWrites } from "./cache-writes";
-import type { EventStreams } from "./event-streams";
-import type { PageCache } from "./page-cache";
+import { readConfig } from "../config";
+import { kvResultCache, type ResultCache } from "../enrichment/result-cache";
+import { CacheWrites } from "./cache-writes";
+import { EventStreams } from "./event-streams";
+import { PageCache } from "./page-cache";
 
 /**
  * What a batch object works with, built once in its constructor: its bindings,
@@ -17,4 +18,19 @@ export interface BatchParts {
   readonly pages: PageCache;
   /** The open progress streams, woken whenever items finish or the batch ends. */
   readonly events: EventStreams;
+}
+
+/** A batch object's parts, from its state and bindings: the result cache as configured, empty page and stream caches. */
+export function batchParts(ctx: DurableObjectState, env: Env): BatchParts {
+  const { resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds } = readConfig(env).enrichment;
+  const cache = kvResultCache(env.RESULT_CACHE, resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds);
+  return {
+    env,
+    storage: ctx.storage,
+    sql: ctx.storage.sql,
+    cache,
+    cacheWrites: new CacheWrites(cache, env),
+    pages: new PageCache(),
+    events: new EventStreams(ctx.storage),
+  };
 }

@@ -2,6 +2,7 @@ import type { NewBatch } from "../contact-info/batch-contract";
 import { type BatchSummary, summaryOf, type WebhookView } from "../contact-info/batch-views";
 import { DEFAULT_WEBHOOK_EVENTS, type WebhookEventType } from "../contact-info/webhook-events";
 import type { Environment } from "../environment";
+import type { BatchOwner } from "../tenant";
 import type { StepFacts } from "./next-step";
 
 /** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */
@@ -167,3 +168,7 @@ export function webhookView(row: StatusRow): WebhookView | null {
     lastStatus: row.webhook_last_status,
   };
 }
+
+/** Whether the batch belongs to `owner`: to anyone else it does not exist. */
+export const ownedBy = (row: Pick<StatusRow, "customer_id" | "environment">, owner: BatchOwner): boolean =>
+  row.customer_id === owner.customerId && row.environment === owner.environment;

@@ -11,32 +11,26 @@ import type {
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
-import { kvResultCache } from "../enrichment/result-cache";
 import { log } from "../log";
 import type { BatchOwner } from "../tenant";
 import { advance } from "./alarm-steps";
-import type { BatchParts } from "./batch-parts";
+import { type BatchParts, batchParts } from "./batch-parts";
 import {
   type BatchRow,
   newBatchSummary,
+  ownedBy,
   readBatchRow,
   readStatusRow,
-  requireBatchRow,
-  type StatusRow,
   summary,
   webhookView,
 } from "./batch-row";
-import { cacheKeysToErase } from "./cache-purge";
-import { CacheWrites } from "./cache-writes";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
-import { eraseBatch, pendingItems } from "./erase";
+import { eraseAndReport, pendingItems } from "./erase";
 import { erasePersonItems } from "./erase-person";
-import { EventStreams, type EventsRead } from "./event-streams";
+import type { EventsRead } from "./event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
-import { reportToAccount } from "./outbox";
-import { PageCache } from "./page-cache";
 import { hasSchema, migrate } from "./schema";
 import { noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
@@ -50,7 +44,7 @@ import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./we
  * is an item enqueued. Then the alarm drives the re-drive of lost messages, the
  * deadline, the webhook, the purge of an erased batch's cached results and retention. What it does next is
  * decided by `nextStep`; the steps' SQL lives beside it. The create path
- * (creation.ts), the record path (settle.ts) and the alarm's steps (alarm-steps.ts)
+ * (creation.ts), the record path (settle.ts), the erase path (erase.ts) and the alarm's steps (alarm-steps.ts)
  * are functions of the object's parts; this class holds its RPC methods.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
@@ -63,17 +57,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    const { resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds } = readConfig(env).enrichment;
-    const cache = kvResultCache(env.RESULT_CACHE, resultCacheTtlSeconds, resultCacheNotFoundTtlSeconds);
-    this.#parts = {
-      env,
-      storage: ctx.storage,
-      sql: this.#sql,
-      cache,
-      cacheWrites: new CacheWrites(cache, env),
-      pages: new PageCache(),
-      events: new EventStreams(ctx.storage),
-    };
+    this.#parts = batchParts(ctx, env);
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
@@ -173,24 +157,10 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return !row || row.deleted_at !== null ? [] : pendingItems(this.#sql, row.id, indexes);
   }
 
-  /**
-   * Cancels and erases the batch (see eraseBatch), and tells its account before
-   * answering, so the list no longer shows it; if that fails the call throws and
-   * may be repeated, and the alarm reports it anyway. Null when not the owner's.
-   */
+  /** Cancels and erases the batch, and tells its account before answering (erase.ts). Null when not the owner's. */
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     const row = this.#ownedRow(owner);
-    if (!row) return null;
-    const deletedAt = eraseBatch(
-      this.ctx.storage,
-      row.deleted_at === null ? await cacheKeysToErase(this.env, this.#sql, row) : [],
-    );
-    this.#parts.pages.clear();
-    this.#parts.events.notify();
-    log("batch_deleted", { batchId: requireBatchRow(this.#sql).id, environment: owner.environment });
-    await this.ctx.storage.setAlarm(Date.now());
-    await reportToAccount(this.env, this.#sql, requireBatchRow(this.#sql));
-    return { deletedAt };
+    return row ? { deletedAt: await eraseAndReport(this.#parts, row, owner.environment) } : null;
   }
 
   /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
@@ -258,6 +228,3 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return row && ownedBy(row, owner) ? row : undefined;
   }
 }
-
-const ownedBy = (row: Pick<StatusRow, "customer_id" | "environment">, owner: BatchOwner): boolean =>
-  row.customer_id === owner.customerId && row.environment === owner.environment;

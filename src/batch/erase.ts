@@ -1,6 +1,10 @@
 import { emptyUsage } from "../account/usage";
 import { jurisdictionOfBatch } from "../batch-id";
-import { savePurge } from "./cache-purge";
+import type { Environment } from "../environment";
+import { log } from "../log";
+import type { BatchParts } from "./batch-parts";
+import { type BatchRow, requireBatchRow } from "./batch-row";
+import { cacheKeysToErase, savePurge } from "./cache-purge";
 import {
   type MessageItem,
   type PersonItem,
@@ -8,7 +12,7 @@ import {
   type StoredPerson,
   storedPersonItem,
 } from "./item-message";
-import { appendOutbox } from "./outbox";
+import { appendOutbox, reportToAccount } from "./outbox";
 import { deleteItems, zeroed } from "./scrub";
 
 /**
@@ -20,7 +24,7 @@ import { deleteItems, zeroed } from "./scrub";
  * alarm to delete (cache-purge.ts). The deletion is reported to the account
  * through the outbox. Deleting again changes nothing; answers when it was deleted.
  */
-export function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly string[]): string {
+function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly string[]): string {
   return storage.transactionSync(() => {
     const { deleted_at: deletedAt } = storage.sql
       .exec<{ deleted_at: string | null }>("SELECT deleted_at FROM batch")
@@ -36,6 +40,23 @@ export function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly st
     appendOutbox(storage.sql, now, emptyUsage(), { register: true });
     return now;
   });
+}
+
+/**
+ * The object's `erase`: erases the batch `row` (eraseBatch; the cached results of its people
+ * only the first time), wakes its readers, and tells its account before answering, so the
+ * list no longer shows it; if that fails this throws and may be repeated, and the alarm
+ * reports it anyway. Answers when it was deleted.
+ */
+export async function eraseAndReport(parts: BatchParts, row: BatchRow, environment: Environment): Promise<string> {
+  const { env, storage, sql } = parts;
+  const deletedAt = eraseBatch(storage, row.deleted_at === null ? await cacheKeysToErase(env, sql, row) : []);
+  parts.pages.clear();
+  parts.events.notify();
+  log("batch_deleted", { batchId: requireBatchRow(sql).id, environment });
+  await storage.setAlarm(Date.now());
+  await reportToAccount(env, sql, requireBatchRow(sql));
+  return deletedAt;
 }
 
 export const PENDING_AMONG =

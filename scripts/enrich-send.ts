@@ -1,0 +1,103 @@
+// Pass 2 of the enrich command, the API's side of it: the valid rows submitted as batches
+// of at most BATCH_ITEMS (fewer when the deployment says so), then waited for together with
+// the progress shown as items finish; or, with --estimate, only priced. The passes over the
+// file are enrich-passes.ts; writing the results, enrich-output.ts.
+import { type Client, type Estimate, ProblemError, RunTracker, type Submitted } from "../client/src/index";
+import { type Checked, itemChunks, type Source } from "./enrich-passes";
+import type { progressReporter } from "./enrich-progress";
+
+// The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
+export const BATCH_ITEMS = 10_000;
+
+/** Pass 2: every chunk of valid rows submitted, one after another; the keys make a rerun of the same file answer the same batches. */
+async function submitAll(
+  client: Client,
+  source: Source,
+  checked: Checked,
+  note: (text: string) => void,
+): Promise<Submitted[]> {
+  for (let size = BATCH_ITEMS; ; ) {
+    const total = Math.ceil(checked.valid / size);
+    const submitted: Submitted[] = [];
+    try {
+      for await (const items of itemChunks(source, checked.mapping, size)) {
+        note(`submitting batch ${submitted.length + 1} of ${total}`);
+        const idempotencyKey = `enrich-${checked.hash}-${submitted.length + 1}-of-${total}`;
+        submitted.push(await client.submit(items, { idempotencyKey }));
+      }
+      return submitted;
+    } catch (error) {
+      const maxItems =
+        error instanceof ProblemError && error.problem.code === "too_many_items"
+          ? Number(error.problem.maxItems)
+          : Number.NaN;
+      if (submitted.length > 0 || !Number.isInteger(maxItems) || maxItems < 1 || maxItems >= size) throw error;
+      size = maxItems;
+    }
+  }
+}
+
+/** What sending made: the batches, in the file's order, and the credits they charged. */
+interface Sent {
+  batchIds: string[];
+  creditsCharged: number;
+}
+
+/**
+ * Submits the batches (submitAll), then waits for them all, reporting progress as their
+ * counters and items come in; the first batch whose wait fails stops the others' waits.
+ */
+export async function sendAndWait(
+  client: Client,
+  source: Source,
+  checked: Checked,
+  reporter: ReturnType<typeof progressReporter>,
+): Promise<Sent> {
+  const tracker = new RunTracker(checked.valid);
+  const stop = new AbortController();
+  let creditsCharged = 0;
+  const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
+  reporter.note("");
+  await Promise.all(
+    batches.map(async ({ batchId }) => {
+      try {
+        const summary = await client.waitForBatch(batchId, {
+          signal: stop.signal,
+          onProgress: (counters) => {
+            tracker.counters(batchId, counters);
+            reporter.update(tracker.snapshot());
+          },
+          onItem: (item) => {
+            tracker.item(batchId, item);
+            reporter.update(tracker.snapshot());
+          },
+        });
+        creditsCharged += summary.creditsCharged;
+      } catch (error) {
+        stop.abort(error);
+        throw error;
+      }
+    }),
+  );
+  reporter.update(tracker.snapshot(), true);
+  return { batchIds: batches.map((batch) => batch.batchId), creditsCharged };
+}
+
+/** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
+export async function estimate(client: Client, source: Source, checked: Checked): Promise<void> {
+  const total: Estimate = {
+    itemCount: 0,
+    validItems: 0,
+    invalidItems: 0,
+    duplicateItems: 0,
+    cachedItems: 0,
+    maxCredits: 0,
+  };
+  for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) {
+    const answer = await client.estimate(items);
+    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
+  }
+  console.log(
+    `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
+  );
+}
