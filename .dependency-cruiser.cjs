@@ -11,6 +11,8 @@ const FLOORS = [
   ],
   ["http", "src/http/"],
   ["contact-info", "src/contact-info/"],
+  // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
+  ["queue-messages", "src/queue-messages/"],
   ["file-core", "src/file-core/"],
   ["credits", "src/credits/"],
   ["rate-limit", "src/rate-limit/"],

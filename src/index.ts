@@ -1,13 +1,13 @@
 import { adminApi, isAdminPath } from "./admin/admin-api";
 import { app } from "./app";
-import { itemMessageSchema } from "./batch/item-message";
-import { webhookMessageSchema } from "./batch/webhook-message";
 import { log } from "./log";
 import { MCP_PATH, serveMcp } from "./mcp/door";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
 import { QUEUES } from "./queue/names";
 import { type QueueConsumer, validatingConsumer } from "./queue/validating-consumer";
 import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";
+import { itemMessageSchema } from "./queue-messages/item-message";
+import { webhookMessageSchema } from "./queue-messages/webhook-message";
 
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";

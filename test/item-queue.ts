@@ -3,9 +3,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import type { ItemMessage } from "../src/batch/item-message";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
 import entry from "../src/index";
+import type { ItemMessage } from "../src/queue-messages/item-message";
 
 export const worker = entry as ExportedHandler<Env, ItemMessage> & {
   queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]>;

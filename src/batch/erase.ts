@@ -2,16 +2,16 @@ import { emptyUsage } from "../account/usage";
 import { jurisdictionOfBatch } from "../batch-id";
 import type { Environment } from "../environment";
 import { log } from "../log";
-import type { BatchParts } from "./batch-parts";
-import { type BatchRow, requireBatchRow } from "./batch-row";
-import { cacheKeysToErase, savePurge } from "./cache-purge";
 import {
   type MessageItem,
   type PersonItem,
   STORED_PERSON_COLUMNS,
   type StoredPerson,
   storedPersonItem,
-} from "./item-message";
+} from "../queue-messages/item-message";
+import type { BatchParts } from "./batch-parts";
+import { type BatchRow, requireBatchRow } from "./batch-row";
+import { cacheKeysToErase, savePurge } from "./cache-purge";
 import { appendOutbox, reportToAccount } from "./outbox";
 import { deleteItems, zeroed } from "./scrub";
 

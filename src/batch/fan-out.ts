@@ -2,7 +2,6 @@ import { backoff } from "../backoff";
 import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { log, logError } from "../log";
-import type { BatchRow } from "./batch-row";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -18,7 +17,8 @@ import {
   type StoredPerson,
   sendSplitting,
   storedPersonItem,
-} from "./item-message";
+} from "../queue-messages/item-message";
+import type { BatchRow } from "./batch-row";
 import { itemRedrive, redriveCutoff } from "./next-step";
 
 // After a failed send, the alarm tries again in 1 s, then 2, 4, … up to a minute.

@@ -2,12 +2,12 @@ import { itemCompletedBody, itemEventId } from "../contact-info/item-completed-e
 import type { WebhookEvent } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { log, logError } from "../log";
+import { MAX_MESSAGES_PER_SEND } from "../queue-messages/item-message";
+import type { WebhookMessage } from "../queue-messages/webhook-message";
 import type { BatchRow } from "./batch-row";
-import { MAX_MESSAGES_PER_SEND } from "./item-message";
 import { ITEM_JSON } from "./item-store";
 import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "./next-step";
 import { retryStepLater, stepSucceeded } from "./step-retry";
-import type { WebhookMessage } from "./webhook-message";
 
 // SQL of the item.completed deliveries (docs/storage.md, item_deliveries). A delivery is
 // written in the transaction that finished its items, like the outbox, so none is lost or

@@ -1,4 +1,3 @@
-import type { ItemMessage, PersonItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import { readConfig } from "../config";
@@ -6,6 +5,7 @@ import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
 import { log, logError } from "../log";
+import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
 import { type ItemAttempt, planGroup, type TriedMessage } from "./group-plan";
 import { resendHeld } from "./held-resend";
 import { type PendingMessage, pendingOnly } from "./pending-only";

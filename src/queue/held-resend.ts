@@ -1,5 +1,5 @@
-import { type ItemMessage, MESSAGE_CONTENT_TYPE } from "../batch/item-message";
 import { logError } from "../log";
+import { type ItemMessage, MESSAGE_CONTENT_TYPE } from "../queue-messages/item-message";
 
 /**
  * Sends again, after `delaySeconds`, a message whose items only our rate governor

@@ -1,7 +1,7 @@
-import type { ItemMessage, MessageItem, PersonItem } from "../batch/item-message";
 import { batchStub } from "../batch/stub";
 import { jurisdictionOfBatch } from "../batch-id";
 import { log, logError } from "../log";
+import type { ItemMessage, MessageItem, PersonItem } from "../queue-messages/item-message";
 
 /** A message, with those of its items still to be processed, each with its person. */
 export type PendingMessage = { message: Message<ItemMessage>; items: PersonItem[] };

@@ -1,7 +1,7 @@
 import { batchStub } from "../batch/stub";
-import type { WebhookMessage } from "../batch/webhook-message";
 import { readConfig } from "../config";
 import { logError } from "../log";
+import type { WebhookMessage } from "../queue-messages/webhook-message";
 import { webhookSender } from "../webhooks/webhook-sender";
 import { retryLater } from "./retry";
 

@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import type { PersonInput } from "../../src/contact-info/person";
+import type { ItemMessage } from "../../src/queue-messages/item-message";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import {
   createKey,

@@ -2,12 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BatchList, UsageReport } from "../../src/account/views";
-import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import type { ItemOutcome, NewBatch } from "../../src/contact-info/batch-contract";
 import { normalizePerson, personKey } from "../../src/contact-info/person";
 import type { Estimate } from "../../src/credits/estimate";
 import { resultCacheKey } from "../../src/enrichment/result-cache";
+import type { ItemMessage } from "../../src/queue-messages/item-message";
 import {
   createKey,
   deliver,

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it, vi } from "vitest";
 import { batchStub } from "../../src/batch/stub";
-import type { WebhookMessage } from "../../src/batch/webhook-message";
 import { abandonWebhooks, deliverWebhooks } from "../../src/queue/webhook-consumer";
+import type { WebhookMessage } from "../../src/queue-messages/webhook-message";
 import { generateWebhookSecret } from "../../src/webhooks/signature";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import {

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { ItemMessage } from "../../src/batch/item-message";
+import type { ItemMessage } from "../../src/queue-messages/item-message";
 import {
   createStoredBatch as createBatch,
   createKey,

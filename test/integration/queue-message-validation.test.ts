@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ItemMessage } from "../../src/batch/item-message";
 import type { PersonInput } from "../../src/contact-info/person";
 import entry from "../../src/index";
 import { QUEUES } from "../../src/queue/names";
+import type { ItemMessage } from "../../src/queue-messages/item-message";
 import { createStoredBatch, deliver, getStatus, person } from "../helpers";
 import { captureLogs } from "../log-capture";
 

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, runDurableObjectAlarm, runI
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
-import type { ItemMessage } from "../../src/batch/item-message";
 import { batchStub } from "../../src/batch/stub";
 import { readConfig } from "../../src/config";
+import type { ItemMessage } from "../../src/queue-messages/item-message";
 import {
   createKey,
   deliver,

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { batchStub } from "../../src/batch/stub";
-import type { WebhookMessage } from "../../src/batch/webhook-message";
 import { deliverWebhooks } from "../../src/queue/webhook-consumer";
+import type { WebhookMessage } from "../../src/queue-messages/webhook-message";
 import { createKey, envWith, expectProblem, getStatus, person, submit, submitBatch, until } from "../helpers";
 
 type Delivery = { headers: Record<string, string>; body: string };

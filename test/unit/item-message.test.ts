@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -14,8 +15,7 @@ import {
   packMessages,
   queuedItems,
   sendSplitting,
-} from "../../src/batch/item-message";
-import { MAX_FIELD_LENGTH, normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
+} from "../../src/queue-messages/item-message";
 
 const batch: MessageBatchFields = { batchId: "b", environment: "test", fields: ["email", "phone"] };
 
