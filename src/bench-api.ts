@@ -2,6 +2,7 @@
 // the service's queue messages, which the floors copy, and the vendor governor object, which
 // bench/governor measures as it is. The Node side of the tools imports src/tools-api.ts;
 // this one loads Worker modules (cloudflare:workers), so it is apart.
+
+export type { RateWindow } from "./base/vendor-limits";
 export { ITEMS_PER_MESSAGE } from "./queue-messages/item-message";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";
-export type { RateWindow } from "./vendor-limits";

@@ -1,6 +1,6 @@
 import { adminApi, isAdminPath } from "./admin/admin-api";
 import { app } from "./app";
-import { log } from "./log";
+import { log } from "./base/log";
 import { MCP_PATH, serveMcp } from "./mcp/door";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
 import { QUEUES } from "./queue/names";

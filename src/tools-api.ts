@@ -4,6 +4,8 @@
 // API) and src/bench-api.ts (the benchmarks' Workers) it is all they may import from src/ (test/tools/tool-imports.test.ts checks),
 // so the rooms inside src/ can move without touching a tool: re-point these lines.
 
+export type { Environment } from "./base/environment";
+export { JURISDICTIONS, type Jurisdiction } from "./base/jurisdiction";
 // The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
 export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/event-plan";
 export type { DirectoryEntry } from "./enrichment/directory";
@@ -14,8 +16,6 @@ export {
   type Rejection,
   toDirectoryEntry,
 } from "./enrichment/directory-import";
-export type { Environment } from "./environment";
-export { JURISDICTIONS, type Jurisdiction } from "./jurisdiction";
 export {
   type ApiKeyRecord,
   apiKeyRecordSchema,

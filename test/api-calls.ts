@@ -2,9 +2,9 @@
 // its pages, check a problem answer; and the waits for a batch the real queue works on.
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { Environment } from "../src/base/environment";
 import { batchStub } from "../src/batch/stub";
 import type { BatchPage, BatchPageData } from "../src/contact-info/batch-views";
-import type { Environment } from "../src/environment";
 import { ownerOf } from "./test-keys";
 import { until } from "./until";
 

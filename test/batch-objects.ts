@@ -2,11 +2,11 @@
 // messages only the test delivers, a new batch's arguments, its fan-out's progress, its rest.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { readConfig } from "../src/base/config";
 import { readBatchRow } from "../src/batch/batch-row";
 import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
 import { nextStep } from "../src/batch/next-step";
 import { batchStub } from "../src/batch/stub";
-import { readConfig } from "../src/config";
 import type { NewBatch } from "../src/contact-info/batch-contract";
 import type { PersonInput } from "../src/contact-info/person";
 import { person } from "./fixtures";

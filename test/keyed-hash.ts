@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { createHash, createHmac } from "node:crypto";
-import type { Environment } from "../src/environment";
+import type { Environment } from "../src/base/environment";
 
 // The keyed hash of src/contact-info/person-keys.ts made again here with node:crypto, so the
 // tests check the stored hashes against an implementation that is not ours: HMAC-SHA-256, under

@@ -1,11 +1,11 @@
 // Test keys: fresh customers' API keys written to the real local KV the Worker reads, and
 // whose batches they are, for the helpers that read a batch straight from its object.
 import { env } from "cloudflare:workers";
-import type { Environment } from "../src/environment";
-import type { Jurisdiction } from "../src/jurisdiction";
+import type { Environment } from "../src/base/environment";
+import type { Jurisdiction } from "../src/base/jurisdiction";
+import type { BatchOwner } from "../src/base/tenant";
 import { apiKeyWrites, issueApiKey } from "../src/keys/api-key";
 import type { RateLimitOverrides } from "../src/rate-limit/endpoint-types";
-import type { BatchOwner } from "../src/tenant";
 
 const owners = new Map<string, BatchOwner>();
 

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import { tenantOfName } from "../base/tenant";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import { personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
-import { tenantOfName } from "../tenant";
 import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";

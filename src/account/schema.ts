@@ -1,6 +1,6 @@
 // Ordered schema migrations of the account Durable Object. Never edit a shipped
 // entry: append a new one. docs/storage.md describes every table and column.
-import { applyMigrations } from "../sql-migrations";
+import { applyMigrations } from "../base/sql-migrations";
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE batches (

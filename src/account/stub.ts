@@ -1,5 +1,5 @@
-import { objectNamed } from "../placement";
-import { type Tenant, tenantName } from "../tenant";
+import { objectNamed } from "../base/placement";
+import { type Tenant, tenantName } from "../base/tenant";
 
 /** The account of one customer in one environment: its batch list and usage. */
 export function accountStub(env: Env, tenant: Tenant) {

@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { documented } from "../base/once";
 import { badRequest } from "../http/errors";
 import { parseQuery } from "../http/query";
-import { documented } from "../once";
 
 // The usage report's range: UTC days, both ends included.
 

@@ -1,6 +1,6 @@
 import * as z from "zod";
+import { documented } from "../base/once";
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import { documented } from "../once";
 
 // Usage: what finished items add to the day they finished on. Pure, so the batch
 // object (which tallies) and the account object (which sums) agree on one shape.

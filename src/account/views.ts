@@ -1,9 +1,9 @@
 // The account as the API shows it: response shapes as zod schemas, the one source
-// of both the TypeScript types and the OpenAPI document; made on first use (src/once.ts),
+// of both the TypeScript types and the OpenAPI document; made on first use (src/base/once.ts),
 // as only the document reads them, so the Worker build drops them.
 import * as z from "zod";
+import { once } from "../base/once";
 import { batchSummarySchema } from "../contact-info/batch-views";
-import { once } from "../once";
 import { usageCountersSchema } from "./usage";
 
 export const batchListSchema = /* @__PURE__ */ once(() =>

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
+import { log, logError } from "../base/log";
 import { readJsonBody } from "../http/body";
 import { badRequest, internalError, notFound } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
 import { revocationSchema } from "../keys/api-key";
-import { log, logError } from "../log";
 import { adminToken } from "../middleware/admin-token";
 import { limiterStub } from "../rate-limit/stub";
 

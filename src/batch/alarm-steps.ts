@@ -1,6 +1,6 @@
-import { type Config, readConfig } from "../config";
+import { type Config, readConfig } from "../base/config";
+import { log } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
-import { log } from "../log";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./cache-purge";

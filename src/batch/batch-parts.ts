@@ -1,4 +1,4 @@
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
 import { kvResultCache, type ResultCache } from "../enrichment/result-cache";
 import { CacheWrites } from "./cache-writes";
 import { EventStreams } from "./event-streams";

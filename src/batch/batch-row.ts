@@ -1,8 +1,8 @@
+import type { Environment } from "../base/environment";
+import type { BatchOwner } from "../base/tenant";
 import type { NewBatch } from "../contact-info/batch-contract";
 import { type BatchSummary, summaryOf, type WebhookView } from "../contact-info/batch-views";
 import { DEFAULT_WEBHOOK_EVENTS, type WebhookEventType } from "../contact-info/webhook-events";
-import type { Environment } from "../environment";
-import type { BatchOwner } from "../tenant";
 import type { StepFacts } from "./next-step";
 
 /** The batch table's one row (docs/storage.md), with the item fact the alarm's plan needs. */

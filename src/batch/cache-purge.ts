@@ -1,6 +1,6 @@
+import { logError } from "../base/log";
 import { personHasher } from "../contact-info/person-keys";
 import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../enrichment/result-cache";
-import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
 import { zeroed } from "./scrub";

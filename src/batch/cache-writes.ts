@@ -1,8 +1,8 @@
-import { jurisdictionOfBatch } from "../batch-id";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { logError } from "../base/log";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { personHasher } from "../contact-info/person-keys";
 import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
-import { logError } from "../log";
 import type { BatchRow } from "./batch-row";
 
 /**

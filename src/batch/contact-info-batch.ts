@@ -1,5 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
+import { log } from "../base/log";
+import type { BatchOwner } from "../base/tenant";
 import type {
   CreatedBatch,
   ItemDeferral,
@@ -11,8 +13,6 @@ import type {
 import type { EventsRequest } from "../contact-info/events-query";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
-import { log } from "../log";
-import type { BatchOwner } from "../tenant";
 import { advance } from "./alarm-steps";
 import { type BatchParts, batchParts } from "./batch-parts";
 import {

@@ -1,7 +1,7 @@
 import { emptyUsage, tallyFailed } from "../account/usage";
-import type { Config } from "../config";
+import type { Config } from "../base/config";
+import { logError } from "../base/log";
 import type { NewBatch, StagedItems } from "../contact-info/batch-contract";
-import { logError } from "../log";
 import { fanOutTarget } from "./alarm-steps";
 import type { BatchParts } from "./batch-parts";
 import { insertBatchRow } from "./batch-row";

@@ -1,7 +1,7 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
+import { log } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
 import { storedItemKeys } from "../contact-info/person-keys";
-import { log } from "../log";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { cacheKeysToErase } from "./cache-purge";

@@ -1,7 +1,7 @@
 import { emptyUsage } from "../account/usage";
-import { jurisdictionOfBatch } from "../batch-id";
-import type { Environment } from "../environment";
-import { log } from "../log";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import type { Environment } from "../base/environment";
+import { log } from "../base/log";
 import {
   type MessageItem,
   type PersonItem,

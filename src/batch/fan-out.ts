@@ -1,7 +1,7 @@
-import { backoff } from "../backoff";
+import { backoff } from "../base/backoff";
+import { log, logError } from "../base/log";
 import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
-import { log, logError } from "../log";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,

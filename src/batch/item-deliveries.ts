@@ -1,7 +1,7 @@
+import { log, logError } from "../base/log";
 import { itemCompletedBody, itemEventId } from "../contact-info/item-completed-event";
 import type { WebhookEvent } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
-import { log, logError } from "../log";
 import { MAX_MESSAGES_PER_SEND } from "../queue-messages/item-message";
 import type { WebhookMessage } from "../queue-messages/webhook-message";
 import type { BatchRow } from "./batch-row";

@@ -1,5 +1,5 @@
 import { emptyUsage, tally } from "../account/usage";
-import type { Prices } from "../config";
+import type { Prices } from "../base/config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import { type ChargedOutcome, chargeOutcomes } from "../credits/credits";
 import { addFinished, type BatchRow } from "./batch-row";

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
 import type { WebhookState } from "../contact-info/batch-views";
 
 // What the batch's alarm does next, decided from the batch row alone. The

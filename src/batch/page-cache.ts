@@ -1,4 +1,4 @@
-import { ByteBudgetCache, stringBytes } from "../byte-budget-cache";
+import { ByteBudgetCache, stringBytes } from "../base/byte-budget-cache";
 import type { StatusPage } from "../contact-info/status-query";
 import type { BatchRow } from "./batch-row";
 

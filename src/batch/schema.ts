@@ -1,6 +1,6 @@
+import { ENVIRONMENTS } from "../base/environment";
+import { applyMigrations } from "../base/sql-migrations";
 import { ITEM_OUTCOMES, ITEM_REASONS, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
-import { ENVIRONMENTS } from "../environment";
-import { applyMigrations } from "../sql-migrations";
 import { MIGRATIONS } from "./migrations";
 
 // SQL's list of an enum's values.

@@ -1,6 +1,6 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
+import { log } from "../base/log";
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import { log } from "../log";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { settleItems } from "./item-records";

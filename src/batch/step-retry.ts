@@ -1,4 +1,4 @@
-import { backoff } from "../backoff";
+import { backoff } from "../base/backoff";
 
 // An alarm step that failed on another binding (the account, a queue, KV) is tried
 // again after the one backoff of the code base, growing with the step's failures in

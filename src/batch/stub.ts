@@ -1,5 +1,5 @@
-import { jurisdictionOfBatch } from "../batch-id";
-import { objectNamed } from "../placement";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { objectNamed } from "../base/placement";
 
 /** The Durable Object that holds batch `batchId`, in the jurisdiction its id names: the only way code reaches a batch. */
 export function batchStub(env: Env, batchId: string) {

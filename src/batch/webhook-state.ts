@@ -1,5 +1,5 @@
+import { log, logError } from "../base/log";
 import type { CompletedBatch } from "../contact-info/webhook-event";
-import { log, logError } from "../log";
 import { type BatchRow, summary } from "./batch-row";
 import { retryStepLater, stepSucceeded } from "./step-retry";
 

@@ -1,6 +1,6 @@
 // What crosses the RPC boundary of the batch Durable Object: its arguments and answers.
 
-import type { BatchOwner } from "../tenant";
+import type { BatchOwner } from "../base/tenant";
 import type { BatchPageData, BatchSummary, ItemReason, SourceReport } from "./batch-views";
 import type { ContactField, Contacts, Email, ItemError, Outcome, Phone } from "./contact";
 import type { NormalizedPerson, PersonInput } from "./person";

@@ -1,8 +1,8 @@
 // The batch as the API shows it: response shapes as zod schemas, the one source
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
-import { batchIdSchema } from "../batch-id";
-import { documented, once } from "../once";
+import { batchIdSchema } from "../base/batch-id";
+import { documented, once } from "../base/once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -101,7 +101,7 @@ export const itemViewSchema = /* @__PURE__ */ once(() =>
 );
 
 // Only the document reads the page's schema (the Worker sends pages pre-rendered): made on
-// first use (src/once.ts), so the Worker build drops it.
+// first use (src/base/once.ts), so the Worker build drops it.
 const webhookViewSchema = /* @__PURE__ */ once(() =>
   z
     .object({

@@ -1,7 +1,7 @@
 // The contact data a batch finds, as zod schemas: the one source of the
 // TypeScript types, of the values the providers may give, and of the OpenAPI document.
 import * as z from "zod";
-import { documented } from "../once";
+import { documented } from "../base/once";
 import { ITEM_ERROR_CODES, ITEM_ERRORS } from "./item-errors";
 
 export const CONTACT_FIELDS = ["email", "phone"] as const;

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { hexOf, hmacKey, hmacSha256, sha256Hex } from "../sha256";
-import { type Tenant, tenantName } from "../tenant";
+import { hexOf, hmacKey, hmacSha256, sha256Hex } from "../base/sha256";
+import { type Tenant, tenantName } from "../base/tenant";
 import { nameIdentities } from "./names";
 import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from "./person";
 

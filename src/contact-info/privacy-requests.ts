@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { documented } from "../base/once";
 import { badRequest } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
-import { documented } from "../once";
 import { type NormalizedPerson, normalizePerson, personInputSchema } from "./person";
 
 // The privacy routes' bodies: a person is given as a submit item is (personInputSchema),

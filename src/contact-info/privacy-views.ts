@@ -1,9 +1,9 @@
 // Privacy as the API shows it: response shapes as zod schemas, the one source of
 // both the TypeScript types and the OpenAPI document. No personal data: counts,
 // dates and hashed keys only. Only the document reads the response schemas (the
-// Worker only their types): made on first use (src/once.ts).
+// Worker only their types): made on first use (src/base/once.ts).
 import * as z from "zod";
-import { documented, once } from "../once";
+import { documented, once } from "../base/once";
 
 export const suppressionKeySchema = z
   .string()

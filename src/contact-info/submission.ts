@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { Environment } from "../environment";
+import type { Environment } from "../base/environment";
 import { badRequest, tooManyItems } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
 import type { FieldError } from "../http/problem";

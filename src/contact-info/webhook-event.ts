@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { ENVIRONMENTS, type Environment } from "../environment";
-import { once } from "../once";
+import { ENVIRONMENTS, type Environment } from "../base/environment";
+import { once } from "../base/once";
 import { type BatchSummary, batchSummarySchema } from "./batch-views";
 
 /** The batch.completed event body, as receivers get it (and as the OpenAPI document describes it). */

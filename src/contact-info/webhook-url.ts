@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import type { Environment } from "../environment";
+import type { Environment } from "../base/environment";
 
 // Names of this machine, a private network, or a cloud metadata service.
 const BLOCKED_HOST_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa"];

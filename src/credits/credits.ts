@@ -1,4 +1,4 @@
-import type { Prices } from "../config";
+import type { Prices } from "../base/config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ContactField } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";

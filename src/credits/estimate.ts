@@ -1,13 +1,13 @@
 import * as z from "zod";
-import type { Prices } from "../config";
+import type { Prices } from "../base/config";
+import { once } from "../base/once";
 import type { NewItem } from "../contact-info/batch-contract";
 import type { ContactField } from "../contact-info/contact";
 import { intakeCounts } from "../contact-info/leaders";
-import { once } from "../once";
 import { maxItemCharge } from "./credits";
 
 // What a batch would be, told before it is submitted: the response of POST …/estimate.
-// Its schema only types it and documents it: made on first use (src/once.ts), so the Worker build drops it.
+// Its schema only types it and documents it: made on first use (src/base/once.ts), so the Worker build drops it.
 
 export const estimateSchema = /* @__PURE__ */ once(() =>
   z

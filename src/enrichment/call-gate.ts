@@ -1,5 +1,5 @@
+import type { RateWindow } from "../base/vendor-limits";
 import type { LeaseDecision } from "../vendor-governor/lease-decision";
-import type { RateWindow } from "../vendor-limits";
 import { TransientProviderError } from "./provider";
 
 /** Our rate governor held the call back: the vendor was not asked, and the item is retried later. */

@@ -1,8 +1,8 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
+import type { Environment } from "../base/environment";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import { personHasher } from "../contact-info/person-keys";
-import type { Environment } from "../environment";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";

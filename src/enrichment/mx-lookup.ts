@@ -1,5 +1,5 @@
-import { ByteBudgetCache } from "../byte-budget-cache";
-import { log } from "../log";
+import { ByteBudgetCache } from "../base/byte-budget-cache";
+import { log } from "../base/log";
 import { TransientProviderError } from "./provider";
 import { fetchJson, type UpstreamCall, UpstreamUnreachableError } from "./upstream";
 

@@ -1,5 +1,5 @@
-import type { Config } from "../config";
-import type { Environment } from "../environment";
+import type { Config } from "../base/config";
+import type { Environment } from "../base/environment";
 import { governorStub } from "../vendor-governor/stub";
 import { type CallGate, callGate } from "./call-gate";
 import { directoryProvider } from "./directory";

@@ -1,7 +1,7 @@
+import { DeliberateFault } from "../base/log";
 import type { Email, Phone, PhoneType } from "../contact-info/contact";
 import { asciiWord, splitName } from "../contact-info/names";
 import type { NormalizedPerson } from "../contact-info/person";
-import { DeliberateFault } from "../log";
 import { type ContactProvider, type FindRequest, type FindResult, TransientProviderError } from "./provider";
 
 /** Company domains that make the sandbox act out an outcome; see README. */

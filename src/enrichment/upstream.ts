@@ -1,4 +1,4 @@
-import { log } from "../log";
+import { log } from "../base/log";
 import type { CallGate } from "./call-gate";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 

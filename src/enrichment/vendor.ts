@@ -1,4 +1,4 @@
-import type { RateWindow } from "../vendor-limits";
+import type { RateWindow } from "../base/vendor-limits";
 import type { ContactProvider } from "./provider";
 import type { UpstreamCall } from "./upstream";
 import type { EmailVerifier } from "./verifier";

@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Environment } from "../environment";
+import type { Environment } from "../base/environment";
 import { type CodeWithStatus, ERROR_CODES, type ErrorCode, STATUS_TITLES } from "./error-codes";
 import { ApiError, type FieldError, type ProblemInit } from "./problem";
 

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { newBatchId } from "../batch-id";
-import type { Jurisdiction } from "../jurisdiction";
+import { newBatchId } from "../base/batch-id";
+import type { Jurisdiction } from "../base/jurisdiction";
 import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
 
 export type { StoredResponse } from "./record-policy";

@@ -1,5 +1,5 @@
-import { objectNamed } from "../placement";
-import { type Tenant, tenantName } from "../tenant";
+import { objectNamed } from "../base/placement";
+import { type Tenant, tenantName } from "../base/tenant";
 
 // Apart from the object's class, so that code reaching the store (the middleware) loads
 // outside workerd too (scripts/openapi.ts reads the routes in Node).

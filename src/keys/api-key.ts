@@ -1,10 +1,10 @@
 // Shared by the Worker and the key tool (scripts/keys.ts runs it under Node), so
 // it uses only Web Crypto and modules without Worker bindings.
 import * as z from "zod";
-import { ENVIRONMENTS, type Environment } from "../environment";
-import { JURISDICTIONS, type Jurisdiction } from "../jurisdiction";
+import { ENVIRONMENTS, type Environment } from "../base/environment";
+import { JURISDICTIONS, type Jurisdiction } from "../base/jurisdiction";
+import { sha256Hex } from "../base/sha256";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
-import { sha256Hex } from "../sha256";
 import { generateWebhookSecret } from "../webhooks/signature";
 
 const rateLimitSettingSchema = z.object({

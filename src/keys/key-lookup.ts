@@ -1,5 +1,5 @@
-import { ByteBudgetCache, stringBytes } from "../byte-budget-cache";
-import { log } from "../log";
+import { ByteBudgetCache, stringBytes } from "../base/byte-budget-cache";
+import { log } from "../base/log";
 import { type ApiKeyRecord, apiKeyRecordSchema, kvKey } from "./api-key";
 
 // KV refuses a cacheTtl under 30 seconds.

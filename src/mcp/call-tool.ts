@@ -1,6 +1,6 @@
+import { log, logError } from "../base/log";
 import { internalError } from "../http/errors";
 import { ApiError, MAX_LISTED_ERRORS, type ProblemInit } from "../http/problem";
-import { log, logError } from "../log";
 import { limitOf } from "../middleware/rate-limit";
 import { admit } from "../operations/admit";
 import type { Caller } from "../operations/caller";

@@ -1,9 +1,10 @@
 // /mcp: the MCP server's door (Streamable HTTP). Authenticates every request with the
 // customer's API key and hands it to the session's Durable Object (mcp-session.ts).
+
+import { objectNamed } from "../base/placement";
+import { tenantName } from "../base/tenant";
 import { ApiError, problemResponse } from "../http/problem";
 import { authenticate } from "../operations/authenticate";
-import { objectNamed } from "../placement";
-import { tenantName } from "../tenant";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 
 export const MCP_PATH = "/mcp";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { once } from "../once";
+import { once } from "../base/once";
 import {
   erasePersonTool,
   getBatchTool,

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
+import { sha256Hex } from "../base/sha256";
 import { notFound } from "../http/errors";
-import { sha256Hex } from "../sha256";
 
 /** The operator's secret (`wrangler secret put ADMIN_TOKEN`); without it the admin API does not exist. */
 type AdminSecrets = { ADMIN_TOKEN?: string };

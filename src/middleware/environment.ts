@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { isEnvironment } from "../environment";
+import { isEnvironment } from "../base/environment";
 import { notFound } from "../http/errors";
 import { cut } from "../http/field-errors";
 

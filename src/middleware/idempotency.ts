@@ -1,16 +1,16 @@
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
+import { readConfig } from "../base/config";
+import { logError } from "../base/log";
+import { sha256Hex } from "../base/sha256";
+import { tenantOf } from "../base/tenant";
 import { batchStub } from "../batch/stub";
-import { readConfig } from "../config";
 import { readBodyBytes } from "../http/body";
 import { idempotencyInProgress, idempotencyKeyReused, invalidIdempotencyKey } from "../http/errors";
 import type { StoredResponse } from "../idempotency/idempotency-store";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotencyStore } from "../idempotency/stub";
-import { logError } from "../log";
-import { sha256Hex } from "../sha256";
-import { tenantOf } from "../tenant";
 
 export interface FingerprintedRequest {
   method: string;

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
 import { readJsonBody } from "../http/body";
 
 /**

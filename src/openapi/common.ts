@@ -1,10 +1,10 @@
 // What every /v2 operation shares: the key (as the security scheme, never as a
 // parameter), the environment in the path, and the problems any of them may answer.
-// Documentation only: what is made here is made on first use or in a pure call (src/once.ts).
+// Documentation only: what is made here is made on first use or in a pure call (src/base/once.ts).
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { ENVIRONMENTS } from "../environment";
-import { once } from "../once";
+import { ENVIRONMENTS } from "../base/environment";
+import { once } from "../base/once";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimited as rateLimitedError } from "../rate-limit/rate-limited";
 import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";

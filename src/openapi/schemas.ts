@@ -1,9 +1,9 @@
 // Response shapes of the API as zod schemas, for the OpenAPI document. The
 // compile-time checks at the end tie each one to the type the Worker returns,
-// so the document cannot drift from the code. Made on first use (src/once.ts).
+// so the document cannot drift from the code. Made on first use (src/base/once.ts).
 import * as z from "zod";
-import { batchIdSchema } from "../batch-id";
-import { once } from "../once";
+import { batchIdSchema } from "../base/batch-id";
+import { once } from "../base/once";
 import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 import { receiptExample } from "./examples";
 

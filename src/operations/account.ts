@@ -1,10 +1,10 @@
 // The caller's account: the operations behind GET …/me/usage, …/me/rate-limits and their MCP tools.
 import { accountStub } from "../account/stub";
 import { parseUsageQuery } from "../account/usage-query";
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
+import { tenantOf } from "../base/tenant";
 import { ENDPOINT_TYPES, type EndpointType, endpointLimit } from "../rate-limit/endpoint-types";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
-import { tenantOf } from "../tenant";
 import type { Caller } from "./caller";
 
 /** Items finished per UTC day; `query` as a URL's query (from, to). */

@@ -1,4 +1,4 @@
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
 import { invalidApiKey } from "../http/errors";
 import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";

@@ -1,4 +1,4 @@
-import { readConfig } from "../config";
+import { readConfig } from "../base/config";
 import { invalidApiKey, missingApiKey } from "../http/errors";
 import { API_KEY_PATTERN, type ApiKeyRecord, hashApiKey } from "../keys/api-key";
 import { lookupApiKey } from "../keys/key-lookup";

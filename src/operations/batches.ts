@@ -1,12 +1,12 @@
 // Reading batches: the operations behind GET …/person/contact-info/{id}, GET …/person/contact-info and their MCP tools.
 import { batchListPaging } from "../account/list-query";
 import { accountStub } from "../account/stub";
+import { isBatchId } from "../base/batch-id";
+import { tenantOf } from "../base/tenant";
 import { batchStub } from "../batch/stub";
-import { isBatchId } from "../batch-id";
 import type { BatchPageData } from "../contact-info/batch-views";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { batchDeleted, batchExpired, notFound } from "../http/errors";
-import { tenantOf } from "../tenant";
 import type { Caller } from "./caller";
 
 // Another customer's or environment's batch answers exactly like a missing one.

@@ -1,4 +1,4 @@
-import type { Environment } from "../environment";
+import type { Environment } from "../base/environment";
 import type { ApiKeyRecord } from "../keys/api-key";
 
 /**

@@ -1,9 +1,10 @@
 // Submit a batch, or ask what it would be: the operations behind POST …/person/contact-info,
 // …/estimate and the MCP tools that enrich.
+
+import { newBatchId } from "../base/batch-id";
+import { readConfig } from "../base/config";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
-import { newBatchId } from "../batch-id";
-import { readConfig } from "../config";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";

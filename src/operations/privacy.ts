@@ -1,10 +1,10 @@
 // Erasure and the do-not-enrich list: the operations behind POST …/privacy/erasures,
 // PUT …/privacy/suppressions and their MCP tools.
 import { accountStub } from "../account/stub";
+import { tenantOf } from "../base/tenant";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import { parseErasureRequest, parseSuppressionRequest } from "../contact-info/privacy-requests";
 import { erasePerson } from "../privacy/erasure";
-import { tenantOf } from "../tenant";
 import type { Caller } from "./caller";
 
 /** Erases one person (the body as POST …/privacy/erasures takes it) and answers the receipt. */

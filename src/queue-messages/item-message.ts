@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { jurisdictionOfBatch } from "../batch-id";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { ENVIRONMENTS } from "../base/environment";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
 import { type PersonHashes, personHashesSchema } from "../contact-info/person-keys";
-import { ENVIRONMENTS } from "../environment";
 
 /**
  * An item as its message carries it: the person normalized once, at submission,

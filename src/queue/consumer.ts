@@ -1,10 +1,10 @@
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { readConfig } from "../base/config";
+import { log, logError } from "../base/log";
 import { batchStub } from "../batch/stub";
-import { jurisdictionOfBatch } from "../batch-id";
-import { readConfig } from "../config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
-import { log, logError } from "../log";
 import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
 import { type ItemAttempt, planGroup, type TriedMessage } from "./group-plan";
 import { resendHeld } from "./held-resend";

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";

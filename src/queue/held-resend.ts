@@ -1,4 +1,4 @@
-import { logError } from "../log";
+import { logError } from "../base/log";
 import { type ItemMessage, MESSAGE_CONTENT_TYPE } from "../queue-messages/item-message";
 
 /**

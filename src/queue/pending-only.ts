@@ -1,6 +1,6 @@
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { log, logError } from "../base/log";
 import { batchStub } from "../batch/stub";
-import { jurisdictionOfBatch } from "../batch-id";
-import { log, logError } from "../log";
 import type { ItemMessage, MessageItem, PersonItem } from "../queue-messages/item-message";
 
 /** A message, with those of its items still to be processed, each with its person. */

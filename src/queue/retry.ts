@@ -1,5 +1,5 @@
-import { backoff } from "../backoff";
-import type { Config } from "../config";
+import { backoff } from "../base/backoff";
+import type { Config } from "../base/config";
 
 /**
  * The longest Retry-After honoured: a source asking for more is asked again after

@@ -1,5 +1,5 @@
 import { accountStub } from "../account/stub";
-import { jurisdictionOfBatch } from "../batch-id";
+import { jurisdictionOfBatch } from "../base/batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";

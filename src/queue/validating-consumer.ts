@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { log } from "../log";
+import { log } from "../base/log";
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
 

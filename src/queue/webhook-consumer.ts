@@ -1,6 +1,6 @@
+import { readConfig } from "../base/config";
+import { logError } from "../base/log";
 import { batchStub } from "../batch/stub";
-import { readConfig } from "../config";
-import { logError } from "../log";
 import type { WebhookMessage } from "../queue-messages/webhook-message";
 import { webhookSender } from "../webhooks/webhook-sender";
 import { retryLater } from "./retry";

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "../base/config";
 
 export const ENDPOINT_TYPES = ["contact_info_request", "contact_info_status", "rate_limits"] as const;
 export type EndpointType = (typeof ENDPOINT_TYPES)[number];

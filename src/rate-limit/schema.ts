@@ -1,6 +1,6 @@
 // Ordered schema migrations of the RateLimiter Durable Object. Never edit a
 // shipped entry: append a new one. docs/storage.md describes every table.
-import { applyMigrations } from "../sql-migrations";
+import { applyMigrations } from "../base/sql-migrations";
 
 const MIGRATIONS: readonly string[] = [
   // One row per allowed request still possibly inside its window. `seq` numbers

@@ -1,5 +1,5 @@
+import type { Tenant } from "../base/tenant";
 import { invalidApiKey, tooManyStreams } from "../http/errors";
-import type { Tenant } from "../tenant";
 import type { EndpointType, RateLimitSetting } from "./endpoint-types";
 import { rateLimited } from "./rate-limited";
 import type { Renewal } from "./stream-leases";

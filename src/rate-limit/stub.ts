@@ -1,5 +1,5 @@
-import { objectNamed } from "../placement";
-import { type Tenant, tenantName } from "../tenant";
+import { objectNamed } from "../base/placement";
+import { type Tenant, tenantName } from "../base/tenant";
 
 /**
  * The limiter that counts for a key: one per customer and environment, so every

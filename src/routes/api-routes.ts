@@ -1,7 +1,7 @@
 // Every route the API serves, and GET /v2/{environment}/me/rate-limits, which lists them: it lives
 // here because it reads the list (each route's rateLimit middleware names its endpoint type).
 import * as z from "zod";
-import type { Environment } from "../environment";
+import type { Environment } from "../base/environment";
 import { limitOf, rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";

@@ -1,16 +1,17 @@
 // The progress stream: GET /v2/{environment}/person/contact-info/{id}/events, as server-sent events.
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
+import { isBatchId } from "../base/batch-id";
+import { readConfig } from "../base/config";
+import { log } from "../base/log";
+import { once } from "../base/once";
+import { tenantOf } from "../base/tenant";
 import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/event-plan";
 import { batchStub } from "../batch/stub";
-import { isBatchId } from "../batch-id";
-import { readConfig } from "../config";
 import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
 import { relay } from "../http/sse-relay";
-import { log } from "../log";
 import { rateLimit } from "../middleware/rate-limit";
-import { once } from "../once";
 import { authProblems, internalError, keyRequired, streamRefused } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { header, requestIdHeader } from "../openapi/headers";
@@ -23,11 +24,10 @@ import {
   MAX_STREAMS_PER_BATCH,
   MAX_STREAMS_PER_CUSTOMER,
 } from "../rate-limit/stream-leases";
-import { tenantOf } from "../tenant";
 import { batchParams } from "./batch";
 import { declareRoute } from "./declare";
 
-// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
+// Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 function streamExample() {
   const { items, webhook, nextCursor, ...counters } = batchStatusExample;
   const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };

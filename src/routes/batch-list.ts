@@ -2,8 +2,8 @@
 import * as z from "zod";
 import { batchListPaging } from "../account/list-query";
 import { batchListSchema } from "../account/views";
+import { once } from "../base/once";
 import { rateLimit } from "../middleware/rate-limit";
-import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
@@ -12,7 +12,7 @@ import { declareRoute } from "./declare";
 
 // Query values arrive as strings, which batchListPaging.schema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
-// Documentation only: made on first use (src/once.ts).
+// Documentation only: made on first use (src/base/once.ts).
 const documentedListQuery = /* @__PURE__ */ once(() =>
   batchListPaging.schema.extend({
     limit: z

@@ -1,11 +1,11 @@
 // One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
 import * as z from "zod";
+import { batchIdSchema, isBatchId } from "../base/batch-id";
+import { once } from "../base/once";
 import { batchStub } from "../batch/stub";
-import { batchIdSchema, isBatchId } from "../batch-id";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { rateLimit } from "../middleware/rate-limit";
-import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { requestIdHeader } from "../openapi/headers";
@@ -13,7 +13,7 @@ import { problem } from "../openapi/problems";
 import { noSuchBatch, readBatchPage } from "../operations/batches";
 import { declareRoute } from "./declare";
 
-// Documentation only: made on first use, on call, or in a pure call (src/once.ts).
+// Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
 
 const noSuchBatchProblem = /* @__PURE__ */ problem(

@@ -1,11 +1,11 @@
 // Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
 import * as z from "zod";
+import { once } from "../base/once";
 import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { batchLocationExample, estimateExample } from "../openapi/examples";
 import { header, requestIdHeader, retryAfterHeader } from "../openapi/headers";
@@ -15,7 +15,7 @@ import { estimateContactInfo, readSubmission, submitContactInfo } from "../opera
 import { declareRoute } from "./declare";
 import { bodyProblems, submissionBody } from "./submit-request";
 
-// Documentation only: made on first use (src/once.ts).
+// Documentation only: made on first use (src/base/once.ts).
 const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
   z.object({
     "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({

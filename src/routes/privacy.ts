@@ -3,6 +3,8 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { suppressionPaging } from "../account/suppression-query";
+import { once } from "../base/once";
+import { tenantOf } from "../base/tenant";
 import {
   erasureRequestSchema,
   MAX_SUPPRESSIONS_PER_REQUEST,
@@ -17,18 +19,16 @@ import {
 import { notFound } from "../http/errors";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { once } from "../once";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
-import { tenantOf } from "../tenant";
 import { declareRoute } from "./declare";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Query values arrive as strings, which the route's schema parses; the document says what they mean.
-// Documentation only: made on first use, or on call (src/once.ts).
+// Documentation only: made on first use, or on call (src/base/once.ts).
 const documentedListQuery = /* @__PURE__ */ once(() =>
   suppressionPaging.schema.extend({
     limit: z

@@ -1,18 +1,18 @@
 // What the two routes that take a submission (submit and estimate) share: the body as the
 // document states it, and the problems reading it may answer.
 import * as z from "zod";
+import { once } from "../base/once";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { fieldsSchema, maxCreditsSchema, webhookEventsSchema, webhookUrlSchema } from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
-import { once } from "../once";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
-// Documentation only: made on first use (src/once.ts).
+// Documentation only: made on first use (src/base/once.ts).
 const documentedSubmission = /* @__PURE__ */ once(() =>
   z
     .strictObject({

@@ -1,4 +1,4 @@
-import type { RateWindow } from "../vendor-limits";
+import type { RateWindow } from "../base/vendor-limits";
 
 // Tokens one lease may ask for: a block, so a consumer asks once for the calls it has
 // waiting, and no consumer can take a whole second's budget of a small vendor at once.

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../sha256";
+import { sha256Hex } from "../base/sha256";
 
 /**
  * The governor of one vendor API key: one object per vendor and key, named by the

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { log } from "../log";
-import type { RateWindow } from "../vendor-limits";
+import { log } from "../base/log";
+import type { RateWindow } from "../base/vendor-limits";
 import { decideLease, dropExpired, type Grant, type LeaseDecision, MAX_TOKENS_PER_LEASE } from "./lease-decision";
 
 const PAUSED_UNTIL_KEY = "paused_until";

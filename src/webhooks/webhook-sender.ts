@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
-import { backoff } from "../backoff";
+import { backoff } from "../base/backoff";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import { type Config, readConfig } from "../base/config";
+import { log } from "../base/log";
+import { objectNamed } from "../base/placement";
 import { batchStub } from "../batch/stub";
-import { jurisdictionOfBatch } from "../batch-id";
-import { type Config, readConfig } from "../config";
 import { type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
-import { log } from "../log";
-import { objectNamed } from "../placement";
 import { postEvent } from "./post-event";
 
 /** The sender of batch `batchId`'s webhooks, beside its batch: one object per batch, so one receiver's slowness stays its own. */

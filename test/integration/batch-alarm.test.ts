@@ -1,10 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import { MAX_ITEM_ENQUEUES, MAX_WEBHOOK_ENQUEUES } from "../../src/batch/next-step";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import {
   createKey,
   expectProblem,

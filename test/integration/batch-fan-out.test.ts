@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import { MAX_FIELD_LENGTH, type NormalizedPerson, normalizePerson, personKey } from "../../src/contact-info/person";
 import { identifierKeys } from "../../src/contact-info/person-keys";
 import {

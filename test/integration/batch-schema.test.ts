@@ -1,10 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { applyMigrations } from "../../src/base/sql-migrations";
 import { MIGRATIONS } from "../../src/batch/migrations";
 import { createSchema, migrate } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
-import { applyMigrations } from "../../src/sql-migrations";
 
 type MasterRow = { type: string; name: string; tbl_name: string; sql: string | null };
 

@@ -2,11 +2,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
+import { localName } from "../../src/base/placement";
+import { type Tenant, tenantName } from "../../src/base/tenant";
 import { batchStub } from "../../src/batch/stub";
 import { idempotencyStore } from "../../src/idempotency/stub";
-import { localName } from "../../src/placement";
 import { limiterStub } from "../../src/rate-limit/stub";
-import { type Tenant, tenantName } from "../../src/tenant";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import { createKey, faultyItemQueue, request, sentItems, submitBatch, until, waitForCompletion } from "../helpers";
 

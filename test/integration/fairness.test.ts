@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import {
   createKey,
   faultyItemQueue,

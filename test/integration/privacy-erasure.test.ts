@@ -2,12 +2,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
+import { readConfig } from "../../src/base/config";
+import type { Environment } from "../../src/base/environment";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import { normalizePerson, personKey } from "../../src/contact-info/person";
 import { identifierKeys } from "../../src/contact-info/person-keys";
 import { verdictCacheKey } from "../../src/enrichment/result-cache";
-import type { Environment } from "../../src/environment";
 import {
   createKey,
   deliver,

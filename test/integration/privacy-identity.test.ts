@@ -2,11 +2,11 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
+import type { Environment } from "../../src/base/environment";
+import { sha256Hex } from "../../src/base/sha256";
 import { batchStub } from "../../src/batch/stub";
 import { normalizePerson } from "../../src/contact-info/person";
 import { identifierKeys } from "../../src/contact-info/person-keys";
-import type { Environment } from "../../src/environment";
-import { sha256Hex } from "../../src/sha256";
 import { createKey, request, submitBatch, until, waitForCompletion } from "../helpers";
 import { keyedHash } from "../keyed-hash";
 

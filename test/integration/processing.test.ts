@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config";
+import { readConfig } from "../../src/base/config";
 import { createKey, person, submitBatch, waitForCompletion } from "../helpers";
 
 describe("processing through the real local queue", () => {

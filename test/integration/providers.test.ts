@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import sample from "../../directory/sample.csv?raw";
-import { readConfig } from "../../src/config";
+import { readConfig } from "../../src/base/config";
 import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import type { DirectoryEntry } from "../../src/enrichment/directory";
 import { directoryProvider } from "../../src/enrichment/directory";

@@ -1,7 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { readConfig } from "../../src/config";
+import { readConfig } from "../../src/base/config";
 import { effectiveSettings } from "../../src/rate-limit/endpoint-types";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, request } from "../helpers";

@@ -1,9 +1,9 @@
 import { createExecutionContext, createMessageBatch, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
 import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import type { ItemMessage } from "../../src/queue-messages/item-message";
 import {
   createKey,

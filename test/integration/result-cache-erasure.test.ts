@@ -1,10 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { sha256Hex } from "../../src/base/sha256";
 import { batchStub } from "../../src/batch/stub";
 import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
 import type { ItemMessage } from "../../src/queue-messages/item-message";
-import { sha256Hex } from "../../src/sha256";
 import { callsMentioning } from "../fakes/upstreams";
 import { createKey, deliver, faultyItemQueue, request, submitBatch, until, waitForCompletion } from "../helpers";
 

@@ -1,8 +1,8 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
 import { batchStub } from "../../src/batch/stub";
-import { readConfig } from "../../src/config";
 import type { ItemMessage } from "../../src/queue-messages/item-message";
 import { governorStub } from "../../src/vendor-governor/stub";
 import { callsMentioning, FAKE_KEYS } from "../fakes/upstreams";

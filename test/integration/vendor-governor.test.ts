@@ -1,8 +1,8 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { RateWindow } from "../../src/base/vendor-limits";
 import type { Grant, LeaseDecision } from "../../src/vendor-governor/lease-decision";
-import type { RateWindow } from "../../src/vendor-limits";
 
 // The object's clock is Date.now(), which fake timers move in the test runtime (as for the rate limiter).
 const T0 = Date.parse("2026-11-26T12:00:00.000Z");

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config";
+import { readConfig } from "../../src/base/config";
 import type { Email } from "../../src/contact-info/contact";
 import { normalizePerson } from "../../src/contact-info/person";
 import { neverBounceVerifier } from "../../src/enrichment/neverbounce-verifier";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoff } from "../../src/backoff";
+import { backoff } from "../../src/base/backoff";
 
 describe("retry backoff", () => {
   it("doubles from the base with each attempt", () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RateWindow } from "../../src/base/vendor-limits";
 import { callGate, type Lessor, MAX_TOKEN_WAIT_MS, VendorHeldError } from "../../src/enrichment/call-gate";
 import { decideLease, type Grant, WINDOW_MARGIN_MS } from "../../src/vendor-governor/lease-decision";
-import type { RateWindow } from "../../src/vendor-limits";
 
 const windows: RateWindow[] = [{ limit: 4, seconds: 1 }];
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config";
+import { readConfig } from "../../src/base/config";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";

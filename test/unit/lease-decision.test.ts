@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { RateWindow } from "../../src/base/vendor-limits";
 import { decideLease, dropExpired, type Grant, WINDOW_MARGIN_MS } from "../../src/vendor-governor/lease-decision";
-import type { RateWindow } from "../../src/vendor-limits";
 
 const T0 = 1_000_000;
 const perSecond: RateWindow[] = [{ limit: 10, seconds: 1 }];

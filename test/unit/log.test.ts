@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeliberateFault, logError } from "../../src/log";
+import { DeliberateFault, logError } from "../../src/base/log";
 import { captureLogs } from "../log-capture";
 
 describe("logError", () => {

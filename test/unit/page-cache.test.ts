@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ByteBudgetCache } from "../../src/base/byte-budget-cache";
 import type { BatchRow } from "../../src/batch/batch-row";
 import { PageCache } from "../../src/batch/page-cache";
-import { ByteBudgetCache } from "../../src/byte-budget-cache";
 import { MAX_FIELD_LENGTH, PERSON_FIELDS } from "../../src/contact-info/person";
 import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/base/sha256";
 import { firstAndLast } from "../../src/contact-info/names";
 import { normalizePerson, type PersonInput } from "../../src/contact-info/person";
 import { identifierKeys, personHasher, storedItemKeys } from "../../src/contact-info/person-keys";
-import { sha256Hex } from "../../src/sha256";
 
 const keysOf = (input: PersonInput) => identifierKeys(normalizePerson(input));
 const shareAKey = (a: PersonInput, b: PersonInput) => keysOf(a).some((key) => keysOf(b).includes(key));

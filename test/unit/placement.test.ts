@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { batchIdSchema, isBatchId, jurisdictionOfBatch, newBatchId } from "../../src/batch-id";
-import { localName, objectNamed } from "../../src/placement";
+import { batchIdSchema, isBatchId, jurisdictionOfBatch, newBatchId } from "../../src/base/batch-id";
+import { localName, objectNamed } from "../../src/base/placement";
 
 // A namespace as Cloudflare's behaves for these calls: `jurisdiction(j)` answers a sub-namespace
 // whose objects carry `j`. (workerd throws instead; the integration tests run that path.)

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/sha256";
+import { sha256Hex } from "../../src/base/sha256";
 
 // Checked against a hasher nobody here wrote (node:crypto), on the texts and bytes we hash:
 // keys with non-ASCII names, emails, the empty text, and every byte value of a digest.
