@@ -10,8 +10,9 @@ import { gzipSync } from "node:zlib";
 // The sizes stand for a startup cost, measured by bench/startup.ts (bench/NOTES.md, issue 38): 91.6 KiB
 // gzip was 41.7 ms of startup CPU before the MCP server; 126.0 KiB, with the MCP SDK loaded only by an
 // MCP session's first request, is 51.3 ms. A change that grows the bundle past these has its startup
-// measured again and restated here, rather than the budget raised silently.
-const BUDGET_KIB = { upload: 410, gzip: 130 };
+// measured again and restated here, rather than the budget raised silently: 408.5 → 410.7 KiB (routes
+// declaring their limits, the rooms regrouped) measured 43.2 → 44.3 ms CPU, within the run's noise.
+const BUDGET_KIB = { upload: 415, gzip: 132 };
 const DIST = "dist";
 const METAFILE = "meta.json";
 const KIB = 1024;
