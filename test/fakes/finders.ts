@@ -1,7 +1,7 @@
 // The finder vendors (Hunter, PDL, Apollo, Prospeo), as each documents its answers; the
 // scenario is chosen by the company domain (the table in upstreams.ts).
-import { json, sleepSlow } from "./answer";
-import { FAKE_KEYS } from "./fake-keys";
+import { json, sleepSlow } from "./answer.ts";
+import { FAKE_KEYS } from "./fake-keys.ts";
 
 const flakySeen = new Set<string>();
 const busySeen = new Set<string>();

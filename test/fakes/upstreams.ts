@@ -35,12 +35,12 @@
 //   (with ?at=<host>, only those to that host: a count other files' batches running alongside cannot move);
 // GET https://hooks.test/__deliveries/<path> the deliveries a receiver path got.
 // "Slow" is twice the tests' 500 ms timeouts (answer.ts).
-import { json } from "./answer";
-import { apollo, hunter, pdl, prospeo } from "./finders";
-import { neverBounce, zeroBounce } from "./verifiers";
-import { webhookReceiver } from "./webhook-receiver";
+import { json } from "./answer.ts";
+import { apollo, hunter, pdl, prospeo } from "./finders.ts";
+import { neverBounce, zeroBounce } from "./verifiers.ts";
+import { webhookReceiver } from "./webhook-receiver.ts";
 
-export { FAKE_KEYS } from "./fake-keys";
+export { FAKE_KEYS } from "./fake-keys.ts";
 
 const calls = new Map<string, number>();
 // Each request's URL and body, for tests that must prove no call named someone (the last 10,000).

@@ -1,7 +1,7 @@
 // The verifiers (ZeroBounce, NeverBounce), with each vendor's documented answers; the
 // scenario is chosen by the address (the table in upstreams.ts).
-import { json } from "./answer";
-import { FAKE_KEYS } from "./fake-keys";
+import { json } from "./answer.ts";
+import { FAKE_KEYS } from "./fake-keys.ts";
 
 /** The scenario an address asks a verifier to act out (see the table in upstreams.ts). */
 function verifierScenario(address: string): string {

@@ -1,6 +1,6 @@
 // The webhook receivers (hooks.test, and 127.0.0.1 as in local development), by path (the
 // table in upstreams.ts), keeping every delivery for the tests to read back.
-import { json, sleepSlow } from "./answer";
+import { json, sleepSlow } from "./answer.ts";
 
 const deliveries = new Map<string, { headers: Record<string, string>; body: string }[]>();
 const failedOnce = new Set<string>();
