@@ -1,7 +1,7 @@
 // A file's rows as batches: planned with Idempotency-Keys from the file's content
 // and mapping (so submitting again, after a reload, answers the same batches),
 // watched until done, then read back row by row.
-import { type Client, type Estimate, type RunProgress, RunTracker } from "../client/src/index";
+import { type Client, type Estimate, type RunProgress, RunTracker, sumEstimates } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
 import type { Answer } from "./file-adapter";
 import { type PlannedBatch, type SavedJob, saveJob } from "./job-store";
@@ -29,19 +29,11 @@ export function planBatches(rows: number, runHash: string): PlannedBatch[] {
  * summed): creates nothing, charges nothing.
  */
 export async function estimateJob(client: Client, items: readonly PersonInput[]): Promise<Estimate> {
-  const total: Estimate = {
-    itemCount: 0,
-    validItems: 0,
-    invalidItems: 0,
-    duplicateItems: 0,
-    cachedItems: 0,
-    maxCredits: 0,
-  };
+  const parts: Estimate[] = [];
   for (const { start, count } of planBatches(items.length, "estimate")) {
-    const answer = await client.estimate(items.slice(start, start + count));
-    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
+    parts.push(await client.estimate(items.slice(start, start + count)));
   }
-  return total;
+  return sumEstimates(parts);
 }
 
 /** Submits each planned batch not yet submitted, saving its id as soon as it is known. */

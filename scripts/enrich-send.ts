@@ -2,7 +2,14 @@
 // of at most BATCH_ITEMS (fewer when the deployment says so), then waited for together with
 // the progress shown as items finish; or, with --estimate, only priced. The passes over the
 // file are enrich-passes.ts; writing the results, enrich-output.ts.
-import { type Client, type Estimate, ProblemError, RunTracker, type Submitted } from "../client/src/index";
+import {
+  type Client,
+  type Estimate,
+  ProblemError,
+  RunTracker,
+  type Submitted,
+  sumEstimates,
+} from "../client/src/index";
 import { type Checked, itemChunks, type Source } from "./enrich-passes";
 import type { progressReporter } from "./enrich-progress";
 
@@ -85,18 +92,9 @@ export async function sendAndWait(
 
 /** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */
 export async function estimate(client: Client, source: Source, checked: Checked): Promise<void> {
-  const total: Estimate = {
-    itemCount: 0,
-    validItems: 0,
-    invalidItems: 0,
-    duplicateItems: 0,
-    cachedItems: 0,
-    maxCredits: 0,
-  };
-  for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) {
-    const answer = await client.estimate(items);
-    for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += answer[key];
-  }
+  const parts: Estimate[] = [];
+  for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) parts.push(await client.estimate(items));
+  const total = sumEstimates(parts);
   console.log(
     `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
   );

@@ -8,6 +8,7 @@ export {
   type Submitted,
   type WaitOptions,
 } from "./client.js";
+export { sumEstimates } from "./estimates.js";
 export type {
   ApiProblem,
   BatchItem,

@@ -1,0 +1,18 @@
+import type { Estimate } from "./paths.js";
+
+/**
+ * The estimates of several batches as one: what sending them all would make and cost at most. A file
+ * larger than a batch is sent as several (the console and `npm run enrich` alike), each estimated.
+ */
+export function sumEstimates(parts: readonly Estimate[]): Estimate {
+  const total: Estimate = {
+    itemCount: 0,
+    validItems: 0,
+    invalidItems: 0,
+    duplicateItems: 0,
+    cachedItems: 0,
+    maxCredits: 0,
+  };
+  for (const part of parts) for (const key of Object.keys(total) as (keyof Estimate)[]) total[key] += part[key];
+  return total;
+}
