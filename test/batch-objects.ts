@@ -8,6 +8,7 @@ import type { ContactInfoBatch } from "../src/batch/contact-info-batch";
 import { nextStep } from "../src/batch/next-step";
 import { batchStub } from "../src/batch/stub";
 import type { NewBatch } from "../src/contact-info/batch-contract";
+import type { ContactField } from "../src/contact-info/contact";
 import type { PersonInput } from "../src/contact-info/person";
 import { person } from "./fixtures";
 import { faultyItemQueue, itemMessage } from "./item-queue";
@@ -18,7 +19,11 @@ import { until } from "./until";
  * A batch created straight in its Durable Object, with no fan-out, so the test
  * alone decides which messages the consumer sees; and the messages it would get.
  */
-export async function createStoredBatch(items: PersonInput[], owner?: Awaited<ReturnType<typeof createKey>>) {
+export async function createStoredBatch(
+  items: PersonInput[],
+  owner?: Awaited<ReturnType<typeof createKey>>,
+  fields: ContactField[] = ["email", "phone"],
+) {
   const { key, record } = owner ?? (await createKey());
   const id = crypto.randomUUID();
   // Its messages vanish, so only what the test delivers is processed.
@@ -28,7 +33,7 @@ export async function createStoredBatch(items: PersonInput[], owner?: Awaited<Re
     customerId: record.customerId,
     environment: "test",
     keyId: record.keyId,
-    fields: ["email", "phone"],
+    fields,
     createdAt: new Date().toISOString(),
     statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
     items: items.map((input) => ({ input, externalId: null, error: null })),

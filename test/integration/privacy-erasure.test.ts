@@ -10,15 +10,14 @@ import { identifierKeys } from "../../src/contact-info/person-keys";
 import { verdictCacheKey } from "../../src/enrichment/result-cache";
 import {
   createKey,
+  createStoredBatch,
   deliver,
   expectProblem,
-  faultyItemQueue,
   itemMessage,
   request,
   setClockAhead,
   submitBatch,
   until,
-  untilAtRest,
   waitForCompletion,
 } from "../helpers";
 import { keyedHash } from "../keyed-hash";
@@ -185,28 +184,12 @@ describe("POST …/privacy/erasures", () => {
   });
 
   it("ends an item still pending as failed with erased, and its message is dropped unprocessed; the batch is indexed once complete", async () => {
-    const { key, record } = await createKey();
-    const id = crypto.randomUUID();
     const people = [
       { email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` },
       { email: "stays@example.com" },
     ];
-    // The batch's messages vanish, so its items stay pending until the test delivers them.
-    const queue = faultyItemQueue(async () => {});
-    await batchStub(env, id).create({
-      id,
-      customerId: record.customerId,
-      environment: "test",
-      keyId: record.keyId,
-      fields: ["email"],
-      createdAt: new Date().toISOString(),
-      statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
-      items: people.map((input) => ({ input, externalId: null, error: null })),
-      leaders: people.map(() => null),
-      stagedItems: 0,
-    });
-    await untilAtRest(batchStub(env, id));
-    queue.mockRestore();
+    // Its messages vanish: the test delivers them, so its items stay pending until then.
+    const { key, record, id } = await createStoredBatch(people, undefined, ["email"]);
     // Registered, but not indexed while its items are processed: the erasure asks it as a batch not wholly indexed.
     const account = accountStub(env, { customerId: record.customerId, environment: "test" });
     const indexed = () =>

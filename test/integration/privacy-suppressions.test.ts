@@ -1,15 +1,12 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { batchStub } from "../../src/batch/stub";
 import {
   createKey,
+  createStoredBatch,
   deliver,
   expectProblem,
-  faultyItemQueue,
   itemMessage,
   request,
   submitBatch,
-  untilAtRest,
   waitForCompletion,
 } from "../helpers";
 
@@ -169,25 +166,9 @@ describe("a suppressed person's items", () => {
   });
 
   it("are suppressed when processed, so a suppression added after the submit still applies", async () => {
-    const { key, record } = await createKey();
-    const id = crypto.randomUUID();
     const people = [{ email: `late-${crypto.randomUUID().slice(0, 8)}@example.com` }, { email: "kept@example.com" }];
-    // The batch's messages vanish, so the test delivers them after suppressing the first person.
-    const queue = faultyItemQueue(async () => {});
-    await batchStub(env, id).create({
-      id,
-      customerId: record.customerId,
-      environment: "test",
-      keyId: record.keyId,
-      fields: ["email"],
-      createdAt: new Date().toISOString(),
-      statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
-      items: people.map((input) => ({ input, externalId: null, error: null })),
-      leaders: people.map(() => null),
-      stagedItems: 0,
-    });
-    await untilAtRest(batchStub(env, id));
-    queue.mockRestore();
+    // Its messages vanish: the test delivers them after suppressing the first person.
+    const { key, record, id } = await createStoredBatch(people, undefined, ["email"]);
     expect((await put(key, { items: [people[0]] })).status).toBe(200);
 
     const messages = people.map((input, index) => ({
