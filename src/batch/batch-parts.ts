@@ -29,7 +29,7 @@ export function batchParts(ctx: DurableObjectState, env: Env): BatchParts {
     storage: ctx.storage,
     sql: ctx.storage.sql,
     cache,
-    cacheWrites: new CacheWrites(cache, env),
+    cacheWrites: new CacheWrites(cache),
     pages: new PageCache(),
     events: new EventStreams(ctx.storage),
   };

@@ -1,8 +1,7 @@
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { logError } from "../base/log";
 import type { ItemOutcome } from "../contact-info/batch-contract";
-import { personHasher } from "../contact-info/person-keys";
-import { batchCacheScope, type ResultCache, resultCacheKey } from "../enrichment/result-cache";
+import type { ResultCache } from "../enrichment/result-cache";
 import type { BatchRow } from "./batch-row";
 
 /**
@@ -14,22 +13,20 @@ import type { BatchRow } from "./batch-row";
  */
 export class CacheWrites {
   readonly #cache: ResultCache;
-  readonly #env: Env;
   readonly #pending = new Set<Promise<void>>();
 
-  constructor(cache: ResultCache, env: Env) {
+  constructor(cache: ResultCache) {
     this.#cache = cache;
-    this.#env = env;
   }
 
   /**
-   * Caches the outcomes marked `cacheable` among those `recorded` (their
-   * indexes), under their items' person keys; started before the caller's next
-   * await. A failed write is logged, not thrown: the cache is an optimization.
+   * Caches the outcomes that carry a `cacheKey` among those `recorded` (their
+   * indexes), under that key: the consumer made it from the person's hash, which
+   * its message carried, so nothing is read back here. Started before the caller's
+   * next await. A failed write is logged, not thrown: the cache is an optimization.
    */
   write(
-    sql: SqlStorage,
-    row: Pick<BatchRow, "id" | "customer_id" | "environment" | "fields">,
+    row: Pick<BatchRow, "id" | "environment">,
     outcomes: readonly ItemOutcome[],
     recorded: readonly number[],
   ): Promise<void> {
@@ -40,29 +37,14 @@ export class CacheWrites {
     const first = new Map<number, ItemOutcome>();
     for (const outcome of outcomes) if (!first.has(outcome.index)) first.set(outcome.index, outcome);
     const cacheable = [...first.values()].filter(
-      (outcome) => outcome.status === "completed" && outcome.cacheable && wasRecorded.has(outcome.index),
+      (outcome) => outcome.status === "completed" && outcome.cacheKey !== undefined && wasRecorded.has(outcome.index),
     );
     if (cacheable.length === 0) return Promise.resolve();
-    // The hash made at submission; an item stored before it is hashed now.
-    const people = new Map(
-      sql
-        .exec<{ idx: number; person_key: string; person_hash: string | null }>(
-          `SELECT idx, person_key, hashes ->> '$.person' AS person_hash FROM items
-           WHERE idx IN (SELECT value FROM json_each(?)) AND person_key IS NOT NULL`,
-          JSON.stringify(cacheable.map(({ index }) => index)),
-        )
-        .toArray()
-        .map((row) => [row.idx, row]),
-    );
-    const { owner, fields } = batchCacheScope(row);
-    const hasher = personHasher(this.#env, owner);
     const write = Promise.all(
       cacheable.map(async (outcome) => {
-        const person = people.get(outcome.index);
-        if (person === undefined || outcome.status !== "completed") return;
+        if (outcome.status !== "completed" || outcome.cacheKey === undefined) return;
         const { emails, phones, sources } = outcome;
-        const personHash = person.person_hash ?? (await hasher.hash([person.person_key]))[0]!;
-        await this.#cache.put(resultCacheKey(owner, fields, personHash), { emails, phones, sources });
+        await this.#cache.put(outcome.cacheKey, { emails, phones, sources });
       }),
     ).then(
       () => undefined,

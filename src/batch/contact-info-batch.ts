@@ -7,6 +7,7 @@ import type {
   ItemDeferral,
   ItemOutcome,
   NewBatch,
+  RecordAnswer,
   StagedItems,
   StatusRead,
 } from "../contact-info/batch-contract";
@@ -134,20 +135,25 @@ export class ContactInfoBatch extends DurableObject<Env> {
   /**
    * Records finished items, and the same result for their followers (items of
    * this batch with the same person). Only items still pending change, so a
-   * redelivered message or a repeated call never counts twice.
+   * redelivered message or a repeated call never counts twice. Answers how many
+   * items it finished and which of the outcomes' items were no longer pending
+   * (all of them, and the deferrals', when the batch is deleted or unknown): the
+   * consumer acks and logs those as dropped, so a first delivery needs no
+   * `stillPending` call before it (consumer.ts).
    */
-  async record(outcomes: ItemOutcome[], deferrals: ItemDeferral[] = []): Promise<{ recorded: number }> {
+  async record(outcomes: ItemOutcome[], deferrals: ItemDeferral[] = []): Promise<RecordAnswer> {
     const row = this.#row();
+    const everyIndex = () => [...new Set([...outcomes, ...deferrals].map(({ index }) => index))];
     if (!row) {
       // Nothing to record into; retrying would not change that.
       log("record_for_unknown_batch", { items: outcomes.length });
-      return { recorded: 0 };
+      return { recorded: 0, notPending: everyIndex() };
     }
-    if (row.deleted_at !== null) return { recorded: 0 };
+    if (row.deleted_at !== null) return { recorded: 0, notPending: everyIndex() };
     deferItems(this.#sql, deferrals);
-    if (outcomes.length === 0) return { recorded: 0 };
-    const { completed, failed } = await settle(this.#parts, row, outcomes, readConfig(this.env));
-    return { recorded: completed + failed };
+    if (outcomes.length === 0) return { recorded: 0, notPending: [] };
+    const { completed, failed, notPending } = await settle(this.#parts, row, outcomes, readConfig(this.env));
+    return { recorded: completed + failed, notPending };
   }
 
   /** Of `indexes`, those still pending (pendingItems): the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */

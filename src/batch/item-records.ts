@@ -71,14 +71,22 @@ const outcomeRow = (outcome: ChargedOutcome) =>
  * (credits/credits.ts) in the same transaction, against the batch's maxCredits, so the
  * cap holds however many records run at once. Answers the items completed and
  * failed, the batch's completedAt when they completed it, the indexes of the
- * outcomes recorded, and the outcomes as recorded (budget_exhausted included).
+ * outcomes recorded, those of the outcomes whose items were no longer pending
+ * (finished before: a redelivery), and the outcomes as recorded (budget_exhausted included).
  */
 export function settleItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],
   prices: Prices,
-): { completed: number; failed: number; completedAt: string | null; recorded: number[]; outcomes: ChargedOutcome[] } {
+): {
+  completed: number;
+  failed: number;
+  completedAt: string | null;
+  recorded: number[];
+  notPending: number[];
+  outcomes: ChargedOutcome[];
+} {
   const finishedAt = new Date().toISOString();
   const first = new Map<number, ChargedOutcome>();
   let completed = 0;
@@ -89,6 +97,7 @@ export function settleItems(
   const changed = new Map<number, number>();
   // Every item these outcomes finished, followers included: item.completed deliveries carry them.
   const finished: number[] = [];
+  const notPending: number[] = [];
   storage.transactionSync(() => {
     const firsts = new Map<number, ItemOutcome>();
     for (const outcome of withEarlierFinds(storage.sql, outcomes))
@@ -99,6 +108,7 @@ export function settleItems(
       )
       .one();
     const pending = new Set(pendingAmong(storage.sql, [...firsts.keys()]));
+    for (const index of firsts.keys()) if (!pending.has(index)) notPending.push(index);
     const charged = chargeOutcomes([...firsts.values()], pending, budget, prices);
     for (const outcome of charged.outcomes) first.set(outcome.index, outcome);
     const count = (rows: Iterable<{ idx: number; item?: number }>) => {
@@ -128,7 +138,7 @@ export function settleItems(
     appendOutbox(storage.sql, finishedAt, usage);
     appendItemDeliveries(storage.sql, row, finished, finishedAt);
   });
-  return { completed, failed, completedAt, recorded: [...changed.keys()], outcomes: [...first.values()] };
+  return { completed, failed, completedAt, recorded: [...changed.keys()], notPending, outcomes: [...first.values()] };
 }
 
 /**

@@ -20,14 +20,14 @@ export async function settle(
   row: BatchRow,
   outcomes: ItemOutcome[],
   config: Config,
-): Promise<{ completed: number; failed: number }> {
+): Promise<{ completed: number; failed: number; notPending: number[] }> {
   const counts = settleItems(storage, row, outcomes, config.prices);
   if (counts.completed + counts.failed === 0) return counts;
   events.notify();
   noteDatabaseSize(storage);
   // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
   // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).
-  const caching = cacheWrites.write(sql, row, counts.outcomes, counts.recorded);
+  const caching = cacheWrites.write(row, counts.outcomes, counts.recorded);
   const completed = counts.completedAt !== null;
   if (completed) await finish(storage, sql, config);
   // Their usage went to the outbox: report it soon, one report for the records of a short while;

@@ -64,7 +64,8 @@ export type StatusRead =
 /**
  * What the consumer reports for one item; recording it is idempotent. `sources`:
  * the data sources asked, in order (empty for items failed without asking any).
- * `cacheable`: a full answer, which the batch keeps in the result cache if it records it.
+ * `cacheKey`: a full answer's result-cache key (made by the consumer, which has the person's hash), under
+ * which the batch keeps it if it records it.
  */
 export type ItemOutcome =
   | {
@@ -76,10 +77,19 @@ export type ItemOutcome =
       emails: Email[];
       phones: Phone[];
       fromCache?: boolean;
-      cacheable?: boolean;
+      cacheKey?: string;
       sources: SourceReport[];
     }
   | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };
+
+/**
+ * What `record()` answers: the items it finished (followers included), and of the
+ * items it was given, those no longer pending (finished before, or the batch deleted).
+ */
+export interface RecordAnswer {
+  recorded: number;
+  notPending: number[];
+}
 
 /**
  * An item whose message went back to the queue to wait: it is due again at `dueAt`

@@ -16,7 +16,7 @@ export interface EnrichOptions {
   /**
    * Where a cached result is looked up; absent where none may be used (the sandbox,
    * whose reserved behaviours a cache would hide, and a message without its customer).
-   * Results are cached by the batch object, which records them (`cacheable`).
+   * Results are cached by the batch object, which records them, under this key (`cacheKey`).
    */
   cache?: { store: Pick<ResultCache, "get">; key: string };
   /** Who judges the emails an item would return, after the finders. */
@@ -29,8 +29,8 @@ export interface EnrichOptions {
  * One attempt at an item: the result cache first, then the waterfall, then the
  * decision (decideItem), then the verifiers on the emails it would return or keep
  * for a retry (invalid ones are dropped, so an item left with nothing is
- * `not_found`, with reason `rejected_by_verification`). A result worth caching says so (`cacheable`): not when a verifier
- * could not answer. The batch caches it only if it records it, so nothing is
+ * `not_found`, with reason `rejected_by_verification`). A result worth caching carries the key to cache it under
+ * (`cacheKey`, the one it was looked up by): not when a verifier could not answer. The batch caches it only if it records it, so nothing is
  * cached for a deleted batch.
  */
 export async function enrichItem(request: FindRequest, options: EnrichOptions): Promise<Resolution> {
@@ -72,7 +72,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     ...outcomeOf({ emails: verified.emails, phones: result.phones }, asked),
     emails: verified.emails,
     sources: asked,
-    ...(cacheable ? { cacheable: true } : {}),
+    ...(cacheable && options.cache ? { cacheKey: options.cache.key } : {}),
   };
   return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)] };
 }

@@ -2,13 +2,13 @@ import { jurisdictionOfBatch } from "../base/batch-id";
 import { readConfig } from "../base/config";
 import { log, logError } from "../base/log";
 import { batchStub } from "../batch/stub";
-import type { ItemOutcome } from "../contact-info/batch-contract";
+import type { ItemOutcome, RecordAnswer } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
 import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
 import { type ItemAttempt, planGroup, type TriedMessage } from "./group-plan";
 import { resendHeld } from "./held-resend";
-import { type PendingMessage, pendingOnly } from "./pending-only";
+import { type PendingMessage, pendingCheckNeeded, pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
 import { suppressedOutcomes } from "./suppression-check";
 
@@ -38,12 +38,14 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
   await Promise.all(
     [...groupByBatch(messages)].map(async ([batchId, group]) => {
       const started = Date.now();
+      const checked = pendingCheckNeeded(batchId, group);
       // Outside a jurisdiction the messages carry their people: the do-not-enrich check runs beside
       // the pending check, one round trip instead of two, and keeps the outcomes of items still pending.
       const early = jurisdictionOfBatch(batchId) ? undefined : suppressedOutcomes(env, withPeople(group));
       // Awaited below, unless no item is left pending: its failure is handled there, never left unhandled.
       early?.catch(() => {});
-      const pending = await pendingOnly(env, batchId, group);
+      // Without the check (a first delivery in `test`), record() tells which items were no longer pending.
+      const pending = checked ? await pendingOnly(env, batchId, group) : withPeople(group);
       if (pending.length === 0) return;
       let outcomes: ItemOutcome[];
       try {
@@ -88,9 +90,9 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const plan = planGroup(tried, outcomes, config, Date.now());
       const received = pending.reduce((sum, { items }) => sum + items.length, 0);
       const retried = received - plan.outcomes.length;
-      let recorded: number;
+      let answer: RecordAnswer;
       try {
-        ({ recorded } = await batchStub(env, batchId).record(plan.outcomes, plan.deferrals));
+        answer = await batchStub(env, batchId).record(plan.outcomes, plan.deferrals);
       } catch (error) {
         logError("items_record_failed", error, { batchId, items: plan.outcomes.length });
         for (const { message } of pending) {
@@ -99,9 +101,12 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         }
         return;
       }
+      // Items no longer pending (finished by another delivery, or the batch deleted): their messages are done.
+      const dropped = new Set(answer.notPending);
       await Promise.all(
         pending.map(async ({ message }) => {
-          const action = plan.actions.get(message) ?? { kind: "ack" };
+          const done = message.body.items.every(({ index }) => dropped.has(index));
+          const action = done ? { kind: "ack" as const } : (plan.actions.get(message) ?? { kind: "ack" as const });
           if (action.kind === "ack") message.ack();
           // Held back only by our rate governor: sent again without counting the attempt.
           else if (action.held && (await resendHeld(env, message, action.delaySeconds))) message.ack();
@@ -109,8 +114,11 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
         }),
       );
       const { providerCounts } = plan;
+      const { recorded } = answer;
+      if (dropped.size > 0) log("items_dropped", { batchId, items: dropped.size });
       if (plan.outcomes.length === 0) log("items_retried", { batchId, items: received, ...providerCounts });
-      else log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
+      else if (dropped.size < received)
+        log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
     }),
   );
 }

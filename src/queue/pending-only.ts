@@ -53,3 +53,20 @@ export async function pendingOnly(
 }
 
 const hasPerson = (item: ItemMessage["items"][number]): item is PersonItem => "person" in item;
+
+/**
+ * Whether a group's items must be checked still pending (`stillPending`, one call to the batch)
+ * before they are enriched. A first delivery of a `test` batch outside a jurisdiction goes
+ * without: its items are almost always pending, the sandbox sends no one anywhere, and record()
+ * answers the items that were not (a deleted batch's: all), which are then dropped unrecorded.
+ * The check stays where messages carry no people (a jurisdiction's: the answer brings them), in
+ * `live` (an item of a deleted batch, or an erased person's, must never reach a vendor, and a
+ * finished item is not paid for twice), and for a message redelivered or sent again (likely
+ * partly recorded already).
+ */
+export function pendingCheckNeeded(batchId: string, messages: readonly Message<ItemMessage>[]): boolean {
+  if (jurisdictionOfBatch(batchId) !== undefined) return true;
+  return messages.some(
+    ({ body, attempts }) => body.environment !== "test" || attempts > 1 || body.attemptsBefore !== undefined,
+  );
+}

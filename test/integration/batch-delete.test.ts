@@ -45,7 +45,7 @@ afterEach(() => {
 });
 
 describe("DELETE /v2/{environment}/person/contact-info/{id}", () => {
-  it("erases a pending batch: its queue messages are then dropped unprocessed, and it reads as 410 batch_deleted", async () => {
+  it("erases a pending batch: its queue messages are then dropped unrecorded, and it reads as 410 batch_deleted", async () => {
     // The queue refuses the fan-out, so every item stays pending until the test delivers its messages.
     faultyItemQueue(async () => {
       throw new Error("queue down");

@@ -159,22 +159,21 @@ describe("maxCredits, the batch's cap", () => {
       }),
     };
     const stub = await storedBatch(batch);
+    const owner = { customerId: record.customerId, environment: "live" as const };
+    const cacheKeys = batch.items.map((item) =>
+      resultCacheKey(owner, batch.fields, keyedHash(owner.customerId, "live", item.personKey!)),
+    );
     const found = (index: number): ItemOutcome => ({
       index,
       status: "completed",
       outcome: "found",
       emails: [email],
       phones: [phone],
-      cacheable: true,
+      cacheKey: cacheKeys[index]!,
       sources: [{ name: "directory", outcome: "found" }],
     });
-    expect(await stub.record([found(0), found(1)])).toEqual({ recorded: 2 });
-    const owner = { customerId: record.customerId, environment: "live" as const };
-    const cached = await Promise.all(
-      batch.items.map(async (item) =>
-        env.RESULT_CACHE.get(resultCacheKey(owner, batch.fields, keyedHash(owner.customerId, "live", item.personKey!))),
-      ),
-    );
+    expect(await stub.record([found(0), found(1)])).toMatchObject({ recorded: 2 });
+    const cached = await Promise.all(cacheKeys.map((cacheKey) => env.RESULT_CACHE.get(cacheKey)));
     expect(cached.map((entry) => entry !== null)).toEqual([true, false]);
   });
 

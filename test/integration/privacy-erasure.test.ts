@@ -183,7 +183,7 @@ describe("POST …/privacy/erasures", () => {
     );
   });
 
-  it("ends an item still pending as failed with erased, and its message is dropped unprocessed; the batch is indexed once complete", async () => {
+  it("ends an item still pending as failed with erased, and its message is dropped unrecorded; the batch is indexed once complete", async () => {
     const people = [
       { email: `pending-${crypto.randomUUID().slice(0, 8)}@example.com` },
       { email: "stays@example.com" },

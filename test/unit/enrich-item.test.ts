@@ -148,18 +148,25 @@ describe("deciding an item", () => {
     });
   });
 
-  it("marks full answers cacheable, and only those (the batch caches what it records)", async () => {
-    const full = await enrichItem(request(), options([answering("ok", found)]));
-    expect(full).toMatchObject({ kind: "record", result: { status: "completed", cacheable: true } });
+  it("gives full answers, and only those, the key they were looked up by (the batch caches what it records)", async () => {
+    const cache = { cache: { store: memoryCache(), key: "result:live:cus:email:h" } };
+    const full = await enrichItem(request(), options([answering("ok", found)], cache));
+    expect(full).toMatchObject({
+      kind: "record",
+      result: { status: "completed", cacheKey: "result:live:cus:email:h" },
+    });
+    // Where no cache may be used (the sandbox, a message without its customer), no key.
+    const uncached = await enrichItem(request(), options([answering("ok", found)]));
+    expect(uncached.kind === "record" && "cacheKey" in uncached.result).toBe(false);
     const partial = await enrichItem(
       request(3),
-      options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))]),
+      options([answering("guess", weak), failing("vendor", new TransientProviderError("503"))], cache),
     );
     expect(partial).toMatchObject({ kind: "record", result: { status: "completed" } });
-    expect(partial.kind === "record" && "cacheable" in partial.result).toBe(false);
+    expect(partial.kind === "record" && "cacheKey" in partial.result).toBe(false);
   });
 
-  it("never marks cacheable an answer a source was unavailable for, even one that retrying cannot change", async () => {
+  it("never gives a cache key to an answer a source was unavailable for, even one that retrying cannot change", async () => {
     const refused = await enrichItem(
       request(1),
       options([
@@ -168,15 +175,15 @@ describe("deciding an item", () => {
       ]),
     );
     expect(refused).toMatchObject({ kind: "record", result: { status: "failed" } });
-    expect(refused.kind === "record" && "cacheable" in refused.result).toBe(false);
+    expect(refused.kind === "record" && "cacheKey" in refused.result).toBe(false);
   });
 
-  it("never marks a cached result cacheable again", async () => {
+  it("never gives a cached result a cache key again", async () => {
     const cache = memoryCache();
     cache.entries.set("k", { ...found, sources: [{ name: "ok", outcome: "found" }] });
     const served = await enrichItem(request(), options([], { cache: { store: cache, key: "k" } }));
     expect(served).toMatchObject({ kind: "record", result: { fromCache: true } });
-    expect(served.kind === "record" && "cacheable" in served.result).toBe(false);
+    expect(served.kind === "record" && "cacheKey" in served.result).toBe(false);
   });
 });
 
@@ -213,13 +220,13 @@ describe("verifying an item's emails", () => {
     });
   });
 
-  it("does not mark cacheable an answer a verifier could not judge", async () => {
+  it("gives no cache key to an answer a verifier could not judge", async () => {
     const down: EmailVerifier = { name: "down", verify: () => Promise.reject(new TransientProviderError("503")) };
     const resolution = await enrichItem(
       request(),
       options([answering("ok", found)], { verification: { verifiers: [down] } }),
     );
     expect(resolution).toMatchObject({ kind: "record", result: { emails: [{ status: "unknown" }] } });
-    expect(resolution.kind === "record" && "cacheable" in resolution.result).toBe(false);
+    expect(resolution.kind === "record" && "cacheKey" in resolution.result).toBe(false);
   });
 });
