@@ -13,9 +13,10 @@ const FLOORS = [
   ["queue-messages", "src/queue-messages/"],
   ["file-core", "src/file-core/"],
   ["credits", "src/credits/"],
+  // Below the limiter, which keeps the customer's Idempotency-Key records.
+  ["idempotency", "src/idempotency/"],
   ["rate-limit", "src/rate-limit/"],
   ["vendor-governor", "src/vendor-governor/"],
-  ["idempotency", "src/idempotency/"],
   ["account", "src/account/"],
   ["enrichment", "src/enrichment/"],
   ["batch", "src/batch/"],

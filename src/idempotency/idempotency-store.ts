@@ -1,98 +1,28 @@
 import { DurableObject } from "cloudflare:workers";
-import { newBatchId } from "../base/batch-id";
-import type { Jurisdiction } from "../base/jurisdiction";
-import { decideBegin, HOLD_MS, type KeyRecord, type StoredResponse, storedResponseSchema } from "./record-policy";
-
-export type { StoredResponse } from "./record-policy";
-
-export type Begin =
-  | { kind: "run"; batchId: string; resumed: boolean }
-  | { kind: "replay"; response: StoredResponse }
-  | { kind: "in_progress"; retryAfterSeconds: number }
-  | { kind: "mismatch" };
-
-type Row = { fingerprint: string; batch_id: string; response: string | null; held_until: number };
+import { IdempotencyRecords, type RecordRow } from "./records";
 
 /**
- * The Idempotency-Key records of one customer and environment. One object runs
- * one call at a time, so of concurrent requests with the same key exactly one
- * begins; the rest see it in progress, or its stored response once it has
- * finished. The record names the batch id before the batch is created, so a
- * retry after a crash resumes that batch instead of making a second one.
+ * Where a customer's Idempotency-Key records lived before they moved into its
+ * RateLimiter (rate-limiter.ts), so that the key's check rides on the count every
+ * request makes. Kept, read-only, for IDEMPOTENCY_TTL_SECONDS after the move: a
+ * limiter that does not know a key asks here (`handOver`) and keeps what it finds,
+ * so a retry across the deploy still replays or resumes. Past that time nothing
+ * here can be live, and the class can be deleted (a wrangler `deleted_classes` migration).
  */
 export class IdempotencyStore extends DurableObject<Env> {
-  readonly #sql: SqlStorage;
+  readonly #records: IdempotencyRecords;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#sql = ctx.storage.sql;
-    this.#sql.exec(`CREATE TABLE IF NOT EXISTS records (
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
       key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, batch_id TEXT NOT NULL, response TEXT,
       held_until INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
+    this.#records = new IdempotencyRecords(ctx.storage.sql, "records");
   }
 
-  /** `jurisdiction` is the customer's: the batch id chosen here names it (batch-id.ts). */
-  begin(key: string, fingerprint: string, ttlSeconds: number, jurisdiction?: Jurisdiction): Begin {
-    const now = Date.now();
-    this.#sql.exec("DELETE FROM records WHERE expires_at <= ?", now);
-    const decision = decideBegin(this.#record(key), fingerprint, now);
-    switch (decision.kind) {
-      case "start": {
-        const batchId = newBatchId(jurisdiction);
-        this.#sql.exec(
-          "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, NULL, ?, ?)",
-          key,
-          fingerprint,
-          batchId,
-          now + HOLD_MS,
-          now + ttlSeconds * 1000,
-        );
-        return { kind: "run", batchId, resumed: false };
-      }
-      case "resume":
-        this.#sql.exec("UPDATE records SET held_until = ? WHERE key = ?", now + HOLD_MS, key);
-        return { kind: "run", batchId: decision.batchId, resumed: true };
-      default:
-        return decision;
-    }
-  }
-
-  complete(key: string, fingerprint: string, response: StoredResponse): void {
-    this.#sql.exec(
-      "UPDATE records SET response = ? WHERE key = ? AND fingerprint = ?",
-      JSON.stringify(response),
-      key,
-      fingerprint,
-    );
-  }
-
-  /** The request was refused before it created anything: free the key so a corrected retry runs afresh. */
-  release(key: string, fingerprint: string): void {
-    this.#sql.exec("DELETE FROM records WHERE key = ? AND fingerprint = ? AND response IS NULL", key, fingerprint);
-  }
-
-  /**
-   * The request failed in a way that may have left its batch behind: keep the
-   * batch id for the retry, and end the hold so the retry need not wait.
-   */
-  abandon(key: string, fingerprint: string): void {
-    this.#sql.exec(
-      "UPDATE records SET held_until = 0 WHERE key = ? AND fingerprint = ? AND response IS NULL",
-      key,
-      fingerprint,
-    );
-  }
-
-  #record(key: string): KeyRecord | undefined {
-    const row = this.#sql
-      .exec<Row>("SELECT fingerprint, batch_id, response, held_until FROM records WHERE key = ?", key)
-      .toArray()[0];
-    if (!row) return undefined;
-    return {
-      fingerprint: row.fingerprint,
-      batchId: row.batch_id,
-      response: row.response === null ? null : storedResponseSchema.parse(JSON.parse(row.response)),
-      heldUntil: row.held_until,
-    };
+  /** The unexpired record of `key`, if this store still has one. */
+  handOver(key: string): RecordRow | null {
+    this.#records.sweep(Date.now());
+    return this.#records.row(key) ?? null;
   }
 }

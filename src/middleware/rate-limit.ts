@@ -5,7 +5,7 @@ import { admit } from "../operations/admit";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
 import { rateLimited } from "../rate-limit/rate-limited";
-import type { ConsumeResult } from "../rate-limit/rate-limiter";
+import { idempotencyRequest } from "./idempotency";
 
 /**
  * Counts the request against its customer's limit for `endpointType` (admit, the
@@ -16,17 +16,24 @@ import type { ConsumeResult } from "../rate-limit/rate-limiter";
  * over the limit has its (side-effect-free) answer replaced by the 429. Writes
  * check first, so a rejected request does no work. `withUsage` also reads every
  * endpoint type's usage (for GET /me/rate-limits); other routes need only the decision.
+ * `idempotency` (a write's): a request's Idempotency-Key is begun by the same call, and
+ * the `idempotency()` middleware after this one acts on it.
  */
-export const rateLimit = (endpointType: EndpointType, { parallel = false, withUsage = false } = {}) =>
+export const rateLimit = (
+  endpointType: EndpointType,
+  { parallel = false, withUsage = false, idempotency = false } = {},
+) =>
   limiting(
     endpointType,
     createMiddleware<AppEnv>(async function rateLimit(c, next) {
       const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
-      const result: Promise<ConsumeResult> = admit(caller, endpointType, { withUsage });
+      const keyed = idempotency && !parallel ? await idempotencyRequest(c) : undefined;
+      const result = admit(caller, endpointType, keyed ? { withUsage, idempotency: keyed } : { withUsage });
       c.set("rateLimit", result);
       if (!parallel) {
         const outcome = await result;
         if (!outcome.decision.allowed) throw rateLimited(endpointType, outcome.decision);
+        if (keyed && outcome.begun) c.set("idempotencyKey", { ...keyed, begun: outcome.begun });
         await next();
         setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
         return;

@@ -1,4 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Tenant } from "../base/tenant";
+import type { StoredResponse } from "../idempotency/record-policy";
+import { type Begin, IdempotencyRecords } from "../idempotency/records";
+import { idempotencyStore } from "../idempotency/stub";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
 import { HitLog } from "./hit-log";
 import { OpenStreams } from "./open-streams";
@@ -13,8 +17,20 @@ export interface ConsumeResult {
   usage?: Record<EndpointType, WindowUsage>;
 }
 
-/** The limiter's answer: a count, or the calling key is revoked (nothing counted). */
-export type LimiterAnswer = ({ revoked?: undefined } & ConsumeResult) | { revoked: true };
+/**
+ * The limiter's answer: a count (with, for a request allowed that carries an Idempotency-Key,
+ * its key begun), or the calling key is revoked (nothing counted).
+ */
+export type LimiterAnswer = ({ revoked?: undefined; begun?: Begin } & ConsumeResult) | { revoked: true };
+
+/** A request's Idempotency-Key, to begin if the request is allowed (middleware/idempotency.ts). */
+export interface IdempotencyRequest {
+  key: string;
+  fingerprint: string;
+  ttlSeconds: number;
+  /** The customer: its jurisdiction names the batch id; its name, the store the records moved from. */
+  tenant: Tenant;
+}
 
 /** The answer to opening an event stream: a lease to renew, or why not. */
 export type StreamAnswer =
@@ -47,6 +63,9 @@ export class RateLimiter extends DurableObject<Env> {
   /** The customer's revoked key ids, read once when the object starts: a handful at most. */
   readonly #revoked: Set<string>;
   readonly #streams: OpenStreams;
+  readonly #keys: IdempotencyRecords;
+  /** When this limiter took over the Idempotency-Key records from the IdempotencyStore; null if it never had to. */
+  readonly #keysMovedAt: number | null;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -63,20 +82,58 @@ export class RateLimiter extends DurableObject<Env> {
         .map((row) => row.key_id),
     );
     this.#streams = new OpenStreams(this.#sql, Date.now());
+    this.#keys = new IdempotencyRecords(this.#sql, "idempotency_records");
+    this.#keysMovedAt = this.#sql.exec<{ at: number }>("SELECT at FROM idempotency_moved").toArray()[0]?.at ?? null;
   }
 
   /**
    * The one call a request makes here: refuses key `keyId` if it is revoked (nothing
-   * counted), else counts the request (`consume`). Revocation rides on the call every
-   * request already makes, so it costs valid keys no round trip.
+   * counted), else counts the request (`consume`), and if it is allowed and carries an
+   * Idempotency-Key, begins that key (`begun`). Revocation and the key's check ride on
+   * the call every request already makes, so they cost no round trip of their own.
    */
-  admit(
+  async admit(
     keyId: string,
     endpointType: EndpointType,
     limits: Record<EndpointType, RateLimitSetting>,
-    options: { withUsage?: boolean } = {},
-  ): LimiterAnswer {
-    return this.#revoked.has(keyId) ? { revoked: true } : this.consume(endpointType, limits, options);
+    options: { withUsage?: boolean; idempotency?: IdempotencyRequest } = {},
+  ): Promise<LimiterAnswer> {
+    if (this.#revoked.has(keyId)) return { revoked: true };
+    // Counted before any await: concurrent requests are decided one after another.
+    const result = this.consume(endpointType, limits, options);
+    if (!result.decision.allowed || options.idempotency === undefined) return result;
+    return { ...result, begun: await this.#begin(options.idempotency) };
+  }
+
+  /** The request that began `key` ended with a 2xx: it is replayed from now on. */
+  completeKey(key: string, fingerprint: string, response: StoredResponse): void {
+    this.#keys.complete(key, fingerprint, response);
+  }
+
+  /** The request that began `key` was refused before it created anything: the key is free again. */
+  releaseKey(key: string, fingerprint: string): void {
+    this.#keys.release(key, fingerprint);
+  }
+
+  /** The request that began `key` failed and may have left its batch: the key keeps its batch id, unheld. */
+  abandonKey(key: string, fingerprint: string): void {
+    this.#keys.abandon(key, fingerprint);
+  }
+
+  async #begin({ key, fingerprint, ttlSeconds, tenant }: IdempotencyRequest): Promise<Begin> {
+    const now = Date.now();
+    this.#keys.sweep(now);
+    if (
+      this.#keys.row(key) === undefined &&
+      this.#keysMovedAt !== null &&
+      now < this.#keysMovedAt + ttlSeconds * 1000
+    ) {
+      // A key begun before the records moved here may still be live in the old store.
+      const old = await idempotencyStore(this.env, tenant).handOver(key);
+      if (old) this.#keys.adopt(key, old);
+    }
+    // Synchronous from here: another call for the same key, run while the old store answered, began it or not.
+    return this.#keys.begin(key, fingerprint, ttlSeconds, Date.now(), tenant.jurisdiction);
   }
 
   /**

@@ -36,6 +36,21 @@ const MIGRATIONS: readonly string[] = [
      batch_id TEXT NOT NULL,
      opened_at INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // The customer's Idempotency-Key records (idempotency/records.ts), here so that a request's key
+  // is begun by the call that counts it. idempotency_moved holds when a limiter that already
+  // existed took them over (an existing database has its schema_version row while this runs; a
+  // new one not yet): for IDEMPOTENCY_TTL_SECONDS from then, a key it does not know is asked of
+  // the IdempotencyStore they used to live in.
+  `CREATE TABLE idempotency_records (
+     key TEXT PRIMARY KEY,
+     fingerprint TEXT NOT NULL,
+     batch_id TEXT NOT NULL,
+     response TEXT,
+     held_until INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE TABLE idempotency_moved (at INTEGER NOT NULL);
+   INSERT INTO idempotency_moved (at) SELECT CAST(strftime('%s', 'now') AS INTEGER) * 1000 FROM schema_version;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

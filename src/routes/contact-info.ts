@@ -30,7 +30,7 @@ export const submitBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info",
-    middleware: [rateLimit("contact_info_request"), jsonBody(), idempotency()],
+    middleware: [rateLimit("contact_info_request", { idempotency: true }), idempotency(), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "submitContactInfoBatch",

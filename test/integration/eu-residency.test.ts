@@ -5,7 +5,6 @@ import { accountStub } from "../../src/account/stub";
 import { localName } from "../../src/base/placement";
 import { type Tenant, tenantName } from "../../src/base/tenant";
 import { batchStub } from "../../src/batch/stub";
-import { idempotencyStore } from "../../src/idempotency/stub";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { webhookSender } from "../../src/webhooks/webhook-sender";
 import { createKey, faultyItemQueue, request, sentItems, submitBatch, until, waitForCompletion } from "../helpers";
@@ -56,7 +55,7 @@ describe("an EU customer", () => {
     expectInEu(webhookSender(env, batchId), env.WEBHOOK_SENDERS.getByName(batchId), batchId);
     expectInEu(accountStub(env, tenant), env.ACCOUNTS.getByName(name), name);
     expectInEu(limiterStub(env, tenant), env.RATE_LIMITER.getByName(name), name);
-    expectInEu(idempotencyStore(env, tenant), env.IDEMPOTENCY.getByName(name), name);
+    // The Idempotency-Keys are kept by the limiter (rate-limiter.ts).
 
     // What the requests stored is in the EU objects, and none of it in those of the same name outside.
     expect(await env.BATCHES.getByName(batchId).exists()).toBe(false);
@@ -78,10 +77,10 @@ describe("an EU customer", () => {
     const records = (stub: DurableObjectStub) =>
       runInDurableObject(
         stub,
-        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM records").one().n,
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM idempotency_records").one().n,
       );
-    expect(await records(idempotencyStore(env, tenant))).toBe(1);
-    expect(await records(env.IDEMPOTENCY.getByName(name))).toBe(0);
+    expect(await records(limiterStub(env, tenant))).toBe(1);
+    expect(await records(env.RATE_LIMITER.getByName(name))).toBe(0);
   });
 
   it("reads, lists and deletes its batch through the API; another customer's key finds nothing", async () => {

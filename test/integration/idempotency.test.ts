@@ -1,11 +1,15 @@
-import { listDurableObjectIds } from "cloudflare:test";
+import { evictDurableObject, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { readConfig } from "../../src/base/config";
+import type { Tenant } from "../../src/base/tenant";
 import { batchStub } from "../../src/batch/stub";
 import { normalizePerson, personKey } from "../../src/contact-info/person";
-import { HOLD_MS } from "../../src/idempotency/record-policy";
+import { HOLD_MS, type StoredResponse } from "../../src/idempotency/record-policy";
 import { idempotencyStore } from "../../src/idempotency/stub";
 import { requestFingerprint } from "../../src/middleware/idempotency";
+import { effectiveSettings } from "../../src/rate-limit/endpoint-types";
+import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, expectProblem, getStatus, person, request } from "../helpers";
 
 const SUBMIT_PATH = "/v2/test/person/contact-info";
@@ -29,6 +33,18 @@ const fingerprintOf = (body: unknown) =>
     { method: "POST", path: SUBMIT_PATH, query: "", contentType: "application/json" },
     new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer,
   );
+
+/** Takes `key` for `fingerprint` as a submit does: on the customer's limiter, with the request's count. */
+async function beginKey(tenant: Tenant, key: string, fingerprint: string) {
+  const answer = await limiterStub(env, tenant).admit(
+    "key_test",
+    "contact_info_request",
+    effectiveSettings(readConfig(env)),
+    { idempotency: { key, fingerprint, ttlSeconds: 86_400, tenant } },
+  );
+  if (answer.revoked || answer.begun === undefined) throw new Error("the limiter began no key");
+  return answer.begun;
+}
 
 const batchCount = async () => (await listDurableObjectIds(env.BATCHES)).length;
 
@@ -86,7 +102,7 @@ describe("Idempotency-Key on submit", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const t0 = Date.now() - HOLD_MS;
     vi.setSystemTime(t0);
-    const begun = await idempotencyStore(env, record).begin("slow-one", await fingerprintOf(body), 86_400);
+    const begun = await beginKey(record, "slow-one", await fingerprintOf(body));
     vi.setSystemTime(t0 + 44_500);
     const waiting = await submitWith(key, "slow-one", body);
     const problem = await expectProblem(waiting, 409, "idempotency_in_progress");
@@ -110,7 +126,7 @@ describe("Idempotency-Key on submit", () => {
       vi.useFakeTimers({ toFake: ["Date"] });
       const t0 = Date.now();
       // What the first request did before its Worker died: took the key and created the batch; no answer was recorded.
-      const begun = await idempotencyStore(env, record).begin("crash-1", await fingerprintOf(body), 86_400);
+      const begun = await beginKey(record, "crash-1", await fingerprintOf(body));
       if (begun.kind !== "run") throw new Error(`begin answered ${begun.kind}`);
       const batchId = begun.batchId;
       await batchStub(env, batchId).create({
@@ -161,7 +177,7 @@ describe("Idempotency-Key on submit", () => {
       const body = { items: [person()] };
       // The first request took the key a minute ago and died before creating anything.
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - HOLD_MS });
-      const begun = await idempotencyStore(env, record).begin("crash-2", await fingerprintOf(body), 86_400);
+      const begun = await beginKey(record, "crash-2", await fingerprintOf(body));
       if (begun.kind !== "run") throw new Error(`begin answered ${begun.kind}`);
       vi.useRealTimers();
 
@@ -247,26 +263,37 @@ describe("Idempotency-Key on submit", () => {
   });
 });
 
-describe("the idempotency record store", () => {
-  const store = () => env.IDEMPOTENCY.get(env.IDEMPOTENCY.newUniqueId());
+describe("the idempotency records, kept by the customer's limiter", () => {
   const t0 = 1_700_000_000_000;
   const at = (ms: number) => vi.setSystemTime(t0 + ms);
+  /** A fresh customer's records: begin (with a count), and what the middleware does after the handler. */
+  const store = () => {
+    const tenant: Tenant = { customerId: `cus_${crypto.randomUUID()}`, environment: "test" };
+    const limiter = limiterStub(env, tenant);
+    return {
+      begin: (key: string, fingerprint: string) => beginKey(tenant, key, fingerprint),
+      complete: (key: string, fingerprint: string, response: StoredResponse) =>
+        limiter.completeKey(key, fingerprint, response),
+      abandon: (key: string, fingerprint: string) => limiter.abandonKey(key, fingerprint),
+      release: (key: string, fingerprint: string) => limiter.releaseKey(key, fingerprint),
+    };
+  };
 
   afterEach(() => vi.useRealTimers());
 
   it("keeps a record for its TTL, then forgets it", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: t0 });
     const s = store();
-    const first = await s.begin("k", "f", 86_400);
+    const first = await s.begin("k", "f");
     expect(first).toEqual({ kind: "run", batchId: expect.stringMatching(/^[0-9a-f-]{36}$/), resumed: false });
     await s.complete("k", "f", { status: 202, body: "{}", headers: {} });
     at(86_399_000);
-    expect(await s.begin("k", "f", 86_400)).toEqual({
+    expect(await s.begin("k", "f")).toEqual({
       kind: "replay",
       response: { status: 202, body: "{}", headers: {} },
     });
     at(86_400_000);
-    const after = await s.begin("k", "f", 86_400);
+    const after = await s.begin("k", "f");
     // Forgotten: a fresh run with a new batch id, not a resume of the old batch.
     expect(after).toEqual({ kind: "run", batchId: expect.stringMatching(/^[0-9a-f-]{36}$/), resumed: false });
     expect(after.kind === "run" && after.batchId).not.toBe(first.kind === "run" && first.batchId);
@@ -275,30 +302,94 @@ describe("the idempotency record store", () => {
   it("holds a key for HOLD_MS, then lets the retry resume the same batch", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: t0 });
     const s = store();
-    const first = await s.begin("k", "f", 86_400);
+    const first = await s.begin("k", "f");
     at(30_000);
-    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 30 });
+    expect(await s.begin("k", "f")).toEqual({ kind: "in_progress", retryAfterSeconds: 30 });
     at(HOLD_MS - 1);
-    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
+    expect(await s.begin("k", "f")).toEqual({ kind: "in_progress", retryAfterSeconds: 1 });
     at(HOLD_MS);
-    const resumed = await s.begin("k", "f", 86_400);
+    const resumed = await s.begin("k", "f");
     expect(resumed).toEqual({ kind: "run", batchId: first.kind === "run" && first.batchId, resumed: true });
     // The resumed request holds the key in turn.
-    expect(await s.begin("k", "f", 86_400)).toEqual({ kind: "in_progress", retryAfterSeconds: 60 });
+    expect(await s.begin("k", "f")).toEqual({ kind: "in_progress", retryAfterSeconds: 60 });
   });
 
   it("after a server error keeps the batch id and ends the hold; after a refusal forgets the key", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: t0 });
     const s = store();
-    const first = await s.begin("k", "f", 86_400);
+    const first = await s.begin("k", "f");
     await s.abandon("k", "f");
-    expect(await s.begin("k", "f", 86_400)).toEqual({
+    expect(await s.begin("k", "f")).toEqual({
       kind: "run",
       batchId: first.kind === "run" && first.batchId,
       resumed: true,
     });
-    expect(await s.begin("k", "other", 86_400)).toEqual({ kind: "mismatch" });
+    expect(await s.begin("k", "other")).toEqual({ kind: "mismatch" });
     await s.release("k", "f");
-    expect(await s.begin("k", "other", 86_400)).toMatchObject({ kind: "run", resumed: false });
+    expect(await s.begin("k", "other")).toMatchObject({ kind: "run", resumed: false });
+  });
+
+  it("begins nothing for a request over the limit", async () => {
+    const tenant: Tenant = { customerId: `cus_${crypto.randomUUID()}`, environment: "test" };
+    const limits = effectiveSettings(readConfig(env), { contact_info_request: { limit: 1, windowSeconds: 60 } });
+    const admit = (key: string) =>
+      limiterStub(env, tenant).admit("key_test", "contact_info_request", limits, {
+        idempotency: { key, fingerprint: "f", ttlSeconds: 86_400, tenant },
+      });
+    expect(await admit("first")).toMatchObject({ decision: { allowed: true }, begun: { kind: "run" } });
+    const refused = await admit("second");
+    expect(refused).toMatchObject({ decision: { allowed: false } });
+    expect("begun" in refused).toBe(false);
+  });
+});
+
+describe("records begun before they moved into the limiter (the IdempotencyStore's)", () => {
+  it("are handed over for the TTL after a limiter that existed took the records over: a retry across the deploy replays", async () => {
+    const { key, record } = await createKey();
+    const body = { items: [person()] };
+    const receipt = { batchId: "before-the-move", itemCount: 1, message: "Accepted." };
+    // What the store held: a request answered before the deploy.
+    await runInDurableObject(idempotencyStore(env, record), async (_, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "moved-1",
+        await fingerprintOf(body),
+        receipt.batchId,
+        JSON.stringify({ status: 202, body: JSON.stringify(receipt), headers: { "content-type": "application/json" } }),
+        0,
+        Date.now() + 3_600_000,
+      );
+    });
+    // The customer's limiter as it was before the deploy (schema version 4), migrated when it starts again.
+    const limiter = limiterStub(env, record);
+    await runInDurableObject(limiter, (_, state) => {
+      state.storage.sql.exec("DROP TABLE idempotency_records; DROP TABLE idempotency_moved");
+      state.storage.sql.exec("UPDATE schema_version SET version = 4");
+    });
+    await evictDurableObject(limiter);
+    const moved = await runInDurableObject(limiter, (_, state) =>
+      state.storage.sql.exec<{ at: number }>("SELECT at FROM idempotency_moved").toArray(),
+    );
+    expect(moved).toHaveLength(1);
+
+    const retried = await submitWith(key, "moved-1", body);
+    expect(retried.status).toBe(202);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(await retried.json()).toEqual(receipt);
+    // Kept by the limiter now; a different body under the key is still refused.
+    await expectProblem(
+      await submitWith(key, "moved-1", { items: [person({ firstName: "Other" })] }),
+      422,
+      "idempotency_key_reused",
+    );
+  });
+
+  it("are never asked for by a limiter made after the move", async () => {
+    const { key, record } = await createKey();
+    expect((await submitWith(key, "fresh", { items: [person()] })).status).toBe(202);
+    const moved = await runInDurableObject(limiterStub(env, record), (_, state) =>
+      state.storage.sql.exec("SELECT at FROM idempotency_moved").toArray(),
+    );
+    expect(moved).toEqual([]);
   });
 });

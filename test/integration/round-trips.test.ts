@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import entry from "../../src/index";
-import { createKey, envWith, person, waitForCompletion } from "../helpers";
+import { createKey, createStoredBatch, deliver, envWith, getStatus, person, waitForCompletion } from "../helpers";
 
 interface Call {
   object: string;
@@ -84,7 +84,7 @@ describe("Durable Object round trips on the critical path", () => {
     await waitForCompletion(key, ((await response.json()) as { batchId: string }).batchId);
   });
 
-  it("submit with an Idempotency-Key: the limiter, the key's record begun, the batch, the record completed", async () => {
+  it("submit with an Idempotency-Key: the limiter (counting and beginning the key in one call), the batch, the record completed", async () => {
     const { key } = await createKey();
     const { response, calls } = await call("/v2/test/person/contact-info", {
       method: "POST",
@@ -94,10 +94,12 @@ describe("Durable Object round trips on the critical path", () => {
     expect(response.status).toBe(202);
     expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual([
       "limiter.admit",
-      "idempotency.begin",
       "batch.create",
-      "idempotency.complete",
+      "limiter.completeKey",
     ]);
+    const [admit, create, complete] = calls as [Call, Call, Call];
+    expect(admit.settled).toBeLessThan(create.started);
+    expect(create.settled).toBeLessThan(complete.started);
     await waitForCompletion(key, ((await response.json()) as { batchId: string }).batchId);
   });
 
@@ -118,5 +120,54 @@ describe("Durable Object round trips on the critical path", () => {
     const [limiter, batch] = calls as [Call, Call];
     // The batch is asked before the limiter has answered.
     expect(batch.started).toBeLessThan(limiter.settled!);
+  });
+
+  describe("a queue delivery of one batch's messages", () => {
+    const people = [person(), person({ firstName: "B" }), person({ firstName: "C" })];
+    /** A batch whose messages the test delivers, as the fan-out sends them (naming their customer). */
+    const storedBatch = async () => {
+      const { key, record, id, messages } = await createStoredBatch(people);
+      return { key, id, messages: messages.map((message) => ({ ...message, customerId: record.customerId })) };
+    };
+
+    it("the first: one call to the batch (record), beside the account's do-not-enrich check; no stillPending", async () => {
+      const { key, id, messages } = await storedBatch();
+      const counted = countingEnv();
+      const result = await deliver("contact-info-items", messages, 1, counted.env);
+      expect(result.explicitAcks).toHaveLength(3);
+      expect(counted.calls.map((c) => `${c.object}.${c.method}`).sort()).toEqual([
+        "account.suppressedAmong",
+        "batch.record",
+      ]);
+      expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 3 });
+    });
+
+    it("a redelivery: the pending check first (its finished items dropped unprocessed), then record", async () => {
+      const { key, id, messages } = await storedBatch();
+      await deliver("contact-info-items", messages.slice(0, 2));
+      const counted = countingEnv();
+      const result = await deliver("contact-info-items", messages, 2, counted.env);
+      expect(result.explicitAcks).toHaveLength(3);
+      expect(counted.calls.map((c) => `${c.object}.${c.method}`).sort()).toEqual([
+        "account.suppressedAmong",
+        "batch.record",
+        "batch.stillPending",
+      ]);
+      expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 3 });
+    });
+
+    it("a first delivery of items already finished (a re-drive's copy): recorded once, charged once, acked", async () => {
+      const { key, id, messages } = await storedBatch();
+      await deliver("contact-info-items", messages);
+      const before = await getStatus(key, id);
+      const counted = countingEnv();
+      const result = await deliver("contact-info-items", messages, 1, counted.env);
+      expect(result.explicitAcks).toHaveLength(3);
+      expect(result.retryMessages).toEqual([]);
+      expect(counted.calls.map((c) => `${c.object}.${c.method}`)).toContain("batch.record");
+      const after = await getStatus(key, id);
+      expect(after).toMatchObject({ completedItems: 3, creditsCharged: before.creditsCharged });
+      expect(after.items).toEqual(before.items);
+    });
   });
 });
