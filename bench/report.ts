@@ -1,9 +1,10 @@
 // Renders bench/README.md from the latest results of `npm run bench`, `npm run bench:e2e` (its
-// fairness and cold modes too) and `npm run bench:live`,
+// fairness and cold modes too), `npm run bench:live` and `npm run bench:cost`,
 // and what they share.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { costSections } from "./report-cost";
 import { LIVE_RESULTS, liveSections } from "./report-live";
 
 export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json", ...LIVE_RESULTS };
@@ -144,6 +145,7 @@ export function writeReport(): void {
     );
   }
   lines.push(...liveSections());
+  lines.push(...costSections());
   const notes = existsSync("bench/NOTES.md") ? readFileSync("bench/NOTES.md", "utf8") : "";
   writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
 }

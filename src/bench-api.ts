@@ -4,5 +4,16 @@
 // this one loads Worker modules (cloudflare:workers), so it is apart.
 
 export type { RateWindow } from "./base/vendor-limits";
+// For bench/cost/ (npm run bench:cost): the whole Worker and its objects, served behind meters that
+// count what the platform bills. Nothing in the Worker itself counts: production pays for none of it.
+export {
+  Account,
+  ContactInfoBatch,
+  default as service,
+  IdempotencyStore,
+  McpSession,
+  RateLimiter,
+  WebhookSender,
+} from "./index";
 export { ITEMS_PER_MESSAGE } from "./queue-messages/item-message";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";

@@ -1,0 +1,57 @@
+// npm run bench:cost's Worker: the service as it is (src/bench-api.ts hands over its entry and its
+// Durable Object classes), behind the meters of meter.ts; GET /__cost answers the tally since the
+// last one and starts a new one. Never deployed: bench/cost.ts serves it with the service's
+// wrangler.toml, its `main` pointed here.
+import {
+  Account,
+  ContactInfoBatch,
+  IdempotencyStore,
+  McpSession,
+  RateLimiter,
+  service,
+  VendorGovernor,
+  WebhookSender,
+} from "../../src/bench-api";
+import { meteredBatch, meteredEnv } from "./bindings";
+import { countFetch, takeTally } from "./meter";
+import { meteredClass } from "./objects";
+
+// The producer bindings and their queues (wrangler.toml).
+const QUEUE_BINDINGS = {
+  ITEM_QUEUE: "contact-info-items",
+  ITEM_DEAD_LETTER_QUEUE: "contact-info-items-dlq",
+  WEBHOOK_QUEUE: "contact-info-webhooks",
+  WEBHOOK_DEAD_LETTER_QUEUE: "contact-info-webhooks-dlq",
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: as meteredClass takes them.
+const metered = <C extends new (...args: any[]) => object>(name: string, cls: C) =>
+  meteredClass(name, cls, QUEUE_BINDINGS);
+
+export const MeteredAccount = metered("Account", Account);
+export const MeteredBatch = metered("ContactInfoBatch", ContactInfoBatch);
+export const MeteredIdempotencyStore = metered("IdempotencyStore", IdempotencyStore);
+export const MeteredMcpSession = metered("McpSession", McpSession);
+export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
+export const MeteredVendorGovernor = metered("VendorGovernor", VendorGovernor);
+export const MeteredWebhookSender = metered("WebhookSender", WebhookSender);
+export {
+  MeteredAccount as Account,
+  MeteredBatch as ContactInfoBatch,
+  MeteredIdempotencyStore as IdempotencyStore,
+  MeteredMcpSession as McpSession,
+  MeteredRateLimiter as RateLimiter,
+  MeteredVendorGovernor as VendorGovernor,
+  MeteredWebhookSender as WebhookSender,
+};
+
+export default {
+  fetch(request, env, ctx) {
+    if (new URL(request.url).pathname === "/__cost") return Response.json(takeTally());
+    countFetch();
+    return service.fetch(request, meteredEnv(env, QUEUE_BINDINGS), ctx);
+  },
+  queue(batch, env) {
+    return service.queue(meteredBatch(batch), meteredEnv(env, QUEUE_BINDINGS));
+  },
+} satisfies ExportedHandler<Env, unknown>;
