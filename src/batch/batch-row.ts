@@ -33,7 +33,7 @@ export type BatchRow = StepFacts & {
 // next_enqueue_index, about a window's worth. Pending followers count too, so a batch full of
 // duplicates sends a little less at a time; they finish with their leaders, sent before them.
 export const BATCH_ROW = `SELECT *,
-    (SELECT min(due_at) FROM items INDEXED BY items_by_due WHERE status = 'pending' AND leader_idx IS NULL) AS oldest_pending_due,
+    (SELECT min(due_at) FROM items INDEXED BY items_by_due WHERE status = 'pending' AND leader_idx IS NULL AND due_at IS NOT NULL) AS oldest_pending_due,
     CASE WHEN next_enqueue_index < total_items
       THEN (SELECT count(*) FROM items WHERE status = 'pending' AND idx < batch.next_enqueue_index) ELSE 0 END AS in_flight,
     (SELECT count(*) FROM outbox) + (people_indexed < total_items AND completed_at NOTNULL AND deleted_at IS NULL AND expired_at IS NULL) AS unreported,

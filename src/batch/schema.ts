@@ -70,7 +70,7 @@ const FRESH_SCHEMA = `
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);
-  CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL;
+  CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL AND due_at IS NOT NULL;
   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';

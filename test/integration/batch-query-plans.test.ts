@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
 import { PENDING_AMONG } from "../../src/batch/erase";
+import { DUE_ITEMS } from "../../src/batch/fan-out";
 import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/item-records";
 import { createSchema } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
@@ -38,6 +39,12 @@ describe("the batch's hot statements", () => {
       plan.some((step) => /SEARCH items USING (COVERING )?INDEX items_by_status \(status=\? AND idx<\?\)/.test(step)),
     ).toBe(true);
     expect(plan.filter((step) => /SCAN items|items_by_status \(status=\?\)$/.test(step))).toEqual([]);
+  });
+
+  it("find the re-drive's due items by a range of items_by_due (which holds only items with a due time)", async () => {
+    const plan = await planOf(DUE_ITEMS, "2026-01-01T00:00:00.000Z", 10);
+    expect(plan.some((step) => /SEARCH items USING INDEX items_by_due \(due_at/.test(step))).toBe(true);
+    expect(plan.filter((step) => /SCAN items/.test(step))).toEqual([]);
   });
 
   it("find which of a group's items are still pending by index searches alone", async () => {
