@@ -20,8 +20,16 @@ type DayRow = {
   failed: number;
   from_cache: number;
   credits: number;
+  credits_refunded: number;
 };
-type SourceRow = { day: string; source: string; calls: number; found: number };
+type SourceRow = {
+  day: string;
+  source: string;
+  calls: number;
+  found: number;
+  reported: number;
+  credits_refunded: number;
+};
 
 /**
  * One customer in one environment: the list of its batches and its usage per
@@ -66,13 +74,14 @@ export class Account extends DurableObject<Env> {
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
         `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,
-                              credits_charged, max_credits, people_complete)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              credits_charged, max_credits, people_complete, credits_refunded)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET
            people_complete = max(people_complete, excluded.people_complete),
            completed_items = max(completed_items, excluded.completed_items),
            failed_items = max(failed_items, excluded.failed_items),
            credits_charged = max(credits_charged, excluded.credits_charged),
+           credits_refunded = max(credits_refunded, excluded.credits_refunded),
            completed_at = coalesce(completed_at, excluded.completed_at),
            deleted_at = coalesce(deleted_at, excluded.deleted_at),
            reported_seq = max(reported_seq, excluded.reported_seq)`,
@@ -87,6 +96,7 @@ export class Account extends DurableObject<Env> {
         batch.creditsCharged,
         batch.maxCredits,
         batch.peopleComplete ? 1 : 0,
+        batch.creditsRefunded ?? 0,
       );
       return { reportedSeq };
     });
@@ -96,7 +106,8 @@ export class Account extends DurableObject<Env> {
   list({ limit, after }: ListPage): BatchList {
     const rows = this.#sql
       .exec<SummaryColumns>(
-        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged, max_credits FROM batches
+        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged, credits_refunded,
+                max_credits FROM batches
          WHERE deleted_at IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
          ORDER BY created_at DESC, id DESC LIMIT ?`,
         after?.createdAt ?? null,
@@ -129,6 +140,7 @@ export class Account extends DurableObject<Env> {
         failed: row.failed,
         fromCache: row.from_cache,
         credits: row.credits,
+        creditsRefunded: row.credits_refunded,
         sources: {},
       });
     }
@@ -138,7 +150,10 @@ export class Account extends DurableObject<Env> {
       range.to,
     )) {
       const day = days.get(row.day);
-      if (day) day.sources[row.source] = { calls: row.calls, found: row.found };
+      if (day) {
+        const { calls, found, reported, credits_refunded: creditsRefunded } = row;
+        day.sources[row.source] = { calls, found, reported, creditsRefunded };
+      }
     }
     const totals = emptyUsage();
     for (const day of days.values()) addUsage(totals, day);
@@ -173,17 +188,40 @@ export class Account extends DurableObject<Env> {
     return privacy.listSuppressions(this.#sql, page);
   }
 
-  /** Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. */
-  suppressedAmong(keys: string[]): string[] {
-    return privacy.suppressedAmong(this.#sql, keys);
+  /**
+   * Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. And
+   * whether the do-not-deliver list holds anything, so only a customer who reported feedback costs the
+   * consumer a second call (undeliverableAmong), once the group's contacts are found.
+   */
+  suppressedAmong(keys: string[]): { suppressed: string[]; withholds: boolean } {
+    const withholds = this.#sql.exec("SELECT 1 FROM do_not_deliver LIMIT 1").toArray().length > 0;
+    return { suppressed: privacy.suppressedAmong(this.#sql, keys), withholds };
+  }
+
+  /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */
+  doNotDeliver(keys: string[]): void {
+    const now = new Date().toISOString();
+    for (const key of keys) this.#sql.exec("INSERT OR IGNORE INTO do_not_deliver (key, created_at) VALUES (?, ?)", key, now);
+  }
+
+  /** Of `keys` (hashed contact values), those on the do-not-deliver list. */
+  undeliverableAmong(keys: string[]): string[] {
+    return this.#sql
+      .exec<{ key: string }>(
+        "SELECT key FROM do_not_deliver WHERE key IN (SELECT value FROM json_each(?))",
+        JSON.stringify(keys),
+      )
+      .toArray()
+      .map(({ key }) => key);
   }
 
   #addUsage(day: string, usage: UsageCounters): void {
     this.#sql.exec(
-      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache, credits) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache, credits, credits_refunded)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (day) DO UPDATE SET items = items + excluded.items, found = found + excluded.found,
          not_found = not_found + excluded.not_found, failed = failed + excluded.failed, from_cache = from_cache + excluded.from_cache,
-         credits = credits + excluded.credits`,
+         credits = credits + excluded.credits, credits_refunded = credits_refunded + excluded.credits_refunded`,
       day,
       usage.items,
       usage.found,
@@ -191,15 +229,19 @@ export class Account extends DurableObject<Env> {
       usage.failed,
       usage.fromCache,
       usage.credits,
+      usage.creditsRefunded,
     );
-    for (const [source, { calls, found }] of Object.entries(usage.sources)) {
+    for (const [source, { calls, found, reported, creditsRefunded }] of Object.entries(usage.sources)) {
       this.#sql.exec(
-        `INSERT INTO usage_sources (day, source, calls, found) VALUES (?, ?, ?, ?)
-         ON CONFLICT (day, source) DO UPDATE SET calls = calls + excluded.calls, found = found + excluded.found`,
+        `INSERT INTO usage_sources (day, source, calls, found, reported, credits_refunded) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (day, source) DO UPDATE SET calls = calls + excluded.calls, found = found + excluded.found,
+           reported = reported + excluded.reported, credits_refunded = credits_refunded + excluded.credits_refunded`,
         day,
         source,
         calls,
         found,
+        reported,
+        creditsRefunded,
       );
     }
   }

@@ -16,7 +16,9 @@ export interface BatchReport {
    * The batch as it is now (its counters only grow), when it was deleted or retention emptied it, and
    * whether all its items are in the person index with this report (the last two absent from older deploys).
    */
-  batch: Omit<BatchSummary, "status"> & {
+  batch: Omit<BatchSummary, "status" | "creditsRefunded"> & {
+    /** Absent from deploys before feedback. */
+    creditsRefunded?: number;
     deletedAt: string | null;
     expiredAt?: string | null;
     peopleComplete?: boolean;

@@ -58,6 +58,13 @@ const MIGRATIONS: readonly string[] = [
    DELETE FROM suppressions;
    DELETE FROM person_index;
    UPDATE batches SET people_complete = 0;`,
+  // Feedback on delivered contacts: refunds per batch and day, reports and refunds per source, and
+  // the do-not-deliver list (keyed hashes of the contact values reported, contact-info/feedback.ts).
+  `ALTER TABLE batches ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_days ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_sources ADD COLUMN reported INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_sources ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE do_not_deliver (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -14,6 +14,18 @@ const sourceUsageSchema = z.object({
     ),
   ),
   found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
+  reported: count
+    .default(0)
+    .meta(
+      documented(
+        OPENAPI_METADATA && {
+          description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
+        },
+      ),
+    ),
+  creditsRefunded: count
+    .default(0)
+    .meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),
 });
 
 export const usageCountersSchema = z.object({
@@ -27,6 +39,13 @@ export const usageCountersSchema = z.object({
   credits: count.meta(
     documented(
       OPENAPI_METADATA && { description: "Credits charged for the items that finished (see each item's credits)." },
+    ),
+  ),
+  creditsRefunded: count.meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "Credits refunded for contacts you reported wrong (POST …/feedback), on the day of the report.",
+      },
     ),
   ),
   sources: z
@@ -44,6 +63,7 @@ export const usageDeltaSchema = z.object({
   failed: count.default(0),
   fromCache: count.default(0),
   credits: count.default(0),
+  creditsRefunded: count.default(0),
   sources: z.record(z.string(), sourceUsageSchema).default({}),
 });
 
@@ -54,11 +74,14 @@ export const emptyUsage = (): UsageCounters => ({
   failed: 0,
   fromCache: 0,
   credits: 0,
+  creditsRefunded: 0,
   sources: {},
 });
 
+const emptySource = () => ({ calls: 0, found: 0, reported: 0, creditsRefunded: 0 });
+
 export const isEmptyUsage = (usage: UsageCounters): boolean =>
-  usage.items === 0 && Object.keys(usage.sources).length === 0;
+  usage.items === 0 && usage.creditsRefunded === 0 && Object.keys(usage.sources).length === 0;
 
 /**
  * Adds `changed` items that finished with `outcome` (the item and the followers
@@ -78,7 +101,7 @@ export function tally(usage: UsageCounters, outcome: ItemOutcome, changed: numbe
     if (answer === "skipped") continue;
     // A verifier is counted apart from a finder of the same name (the sandbox is both).
     const key = kind === "verifier" ? `${name}:verifier` : name;
-    const source = usage.sources[key] ?? { calls: 0, found: 0 };
+    const source = usage.sources[key] ?? emptySource();
     source.calls += 1;
     if (answer === "found") source.found += 1;
     usage.sources[key] = source;
@@ -99,10 +122,13 @@ export function addUsage(into: UsageCounters, from: UsageCounters): void {
   into.failed += from.failed;
   into.fromCache += from.fromCache;
   into.credits += from.credits;
-  for (const [name, { calls, found }] of Object.entries(from.sources)) {
-    const source = into.sources[name] ?? { calls: 0, found: 0 };
+  into.creditsRefunded += from.creditsRefunded;
+  for (const [name, { calls, found, reported, creditsRefunded }] of Object.entries(from.sources)) {
+    const source = into.sources[name] ?? emptySource();
     source.calls += calls;
     source.found += found;
+    source.reported += reported;
+    source.creditsRefunded += creditsRefunded;
     into.sources[name] = source;
   }
 }

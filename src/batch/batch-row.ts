@@ -21,6 +21,7 @@ export type BatchRow = StepFacts & {
   webhook_last_status: number | null;
   outbox_seq: number;
   credits_charged: number;
+  credits_refunded: number;
   max_credits: number | null;
   /** 1 when the batch subscribed to item.completed. */
   item_webhooks: number;
@@ -71,11 +72,13 @@ export type StatusRow = Pick<
   | "webhook_attempts"
   | "webhook_last_status"
   | "credits_charged"
+  | "credits_refunded"
   | "max_credits"
 >;
 
 const STATUS_ROW = `SELECT id, customer_id, environment, total_items, completed_items, failed_items, created_at, completed_at,
-    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status, credits_charged, max_credits
+    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status, credits_charged, credits_refunded,
+    max_credits
   FROM batch`;
 
 /** The row for a status read: one row, no look at the items or the outbox. */
@@ -156,6 +159,7 @@ export const newBatchSummary = (
     created_at: batch.createdAt,
     completed_at: completedAt,
     credits_charged: 0,
+    credits_refunded: 0,
     max_credits: batch.maxCredits ?? null,
   });
 

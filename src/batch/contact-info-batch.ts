@@ -12,6 +12,7 @@ import type {
   StatusRead,
 } from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
+import type { FeedbackRead, FeedbackRequest } from "../contact-info/feedback";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
 import { advance } from "./alarm-steps";
@@ -29,6 +30,7 @@ import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } 
 import { eraseAndReport, pendingItems } from "./erase";
 import { erasePersonItems } from "./erase-person";
 import type { EventsRead } from "./event-streams";
+import { recordFeedback, reportSoon } from "./feedback";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
@@ -154,6 +156,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (outcomes.length === 0) return { recorded: 0, notPending: [] };
     const { completed, failed, notPending } = await settle(this.#parts, row, outcomes, readConfig(this.env));
     return { recorded: completed + failed, notPending };
+  }
+
+  /** A report that a delivered contact is wrong (feedback.ts): its refund, once; the account hears of it soon. */
+  async feedback(owner: BatchOwner, request: FeedbackRequest): Promise<FeedbackRead> {
+    const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
+    const read = recordFeedback(this.ctx.storage, row, owner, request, readConfig(this.env).prices);
+    if (read.kind === "recorded") await reportSoon(this.ctx.storage);
+    return read;
   }
 
   /** Of `indexes`, those still pending (pendingItems): the consumer drops the others' messages (finished, or the batch deleted) unprocessed. */

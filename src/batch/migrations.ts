@@ -222,4 +222,9 @@ export const MIGRATIONS: readonly string[] = [
   // fewer an item (issue 40). Every query of it compares due_at or says due_at IS NOT NULL.
   `DROP INDEX items_by_due;
    CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL AND due_at IS NOT NULL;`,
+  // Feedback on delivered contacts (batch/feedback.ts): the credits refunded, per batch and item,
+  // and the item's reports, which name a contact by its place in the item's lists (no personal data).
+  `ALTER TABLE batch ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE items ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE items ADD COLUMN feedback TEXT;`,
 ];

@@ -1,6 +1,6 @@
 import type { BatchReport, OutboxEntry } from "../account/report";
 import { accountStub } from "../account/stub";
-import { type UsageCounters, usageDeltaSchema } from "../account/usage";
+import { isEmptyUsage, type UsageCounters, usageDeltaSchema } from "../account/usage";
 import { utcDay } from "../account/usage-query";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { logError } from "../base/log";
@@ -23,7 +23,7 @@ export function appendOutbox(
   usage: UsageCounters,
   { register = false } = {},
 ): void {
-  if (!register && usage.items === 0) return;
+  if (!register && isEmptyUsage(usage)) return;
   const { outbox_seq: seq } = sql
     .exec<{ outbox_seq: number }>("UPDATE batch SET outbox_seq = outbox_seq + 1 RETURNING outbox_seq")
     .one();

@@ -40,7 +40,8 @@ const FRESH_SCHEMA = `
     max_credits INTEGER,
     event_seq INTEGER NOT NULL DEFAULT 0,
     item_webhooks INTEGER NOT NULL DEFAULT 0,
-    people_indexed INTEGER NOT NULL DEFAULT 0
+    people_indexed INTEGER NOT NULL DEFAULT 0,
+    credits_refunded INTEGER NOT NULL DEFAULT 0
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,
@@ -66,7 +67,9 @@ const FRESH_SCHEMA = `
     event_seq INTEGER,
     erased_at TEXT,
     hashes TEXT,
-    reason TEXT CHECK (reason IN (${inList(ITEM_REASONS)}))
+    reason TEXT CHECK (reason IN (${inList(ITEM_REASONS)})),
+    credits_refunded INTEGER NOT NULL DEFAULT 0,
+    feedback TEXT
   );
   CREATE INDEX items_by_leader ON items (leader_idx) WHERE leader_idx IS NOT NULL;
   CREATE INDEX items_by_status ON items (status, idx);

@@ -138,6 +138,10 @@ export const batchSummarySchema = /* @__PURE__ */ once(() =>
       .int()
       .min(0)
       .meta({ description: "Credits charged so far: the sum of the items' credits; never more than maxCredits." }),
+    creditsRefunded: z.number().int().min(0).meta({
+      description:
+        "Credits refunded for contacts reported wrong (POST …/feedback), within the refund window; creditsCharged stays what was charged.",
+    }),
     maxCredits: z.number().int().min(0).nullable().meta({
       description:
         "The cap given at submission; null when none was given. Items past it end failed with budget_exhausted.",
@@ -169,6 +173,7 @@ export type SummaryColumns = {
   created_at: string;
   completed_at: string | null;
   credits_charged: number;
+  credits_refunded: number;
   max_credits: number | null;
 };
 
@@ -182,6 +187,7 @@ export function summaryOf(row: SummaryColumns): BatchSummary {
     createdAt: row.created_at,
     completedAt: row.completed_at,
     creditsCharged: row.credits_charged,
+    creditsRefunded: row.credits_refunded,
     maxCredits: row.max_credits,
   };
 }

@@ -8,7 +8,10 @@ export const batchCompletedEventSchema = /* @__PURE__ */ once(() =>
   z.object({
     type: z.literal("batch.completed"),
     timestamp: z.iso.datetime(),
-    data: batchSummarySchema().extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
+    // Without creditsRefunded: feedback comes after completion, and a retried delivery must send the same bytes.
+    data: batchSummarySchema()
+      .omit({ creditsRefunded: true })
+      .extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
   }),
 );
 

@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   invalid_query: 400,
   invalid_request: 400,
   malformed_json: 400,
+  not_delivered: 400,
   webhook_not_configured: 400,
   invalid_api_key: 401,
   missing_api_key: 401,

@@ -46,6 +46,9 @@ export const webhookNotConfigured = (): ApiError =>
 export const environmentMismatch = (keyEnvironment: Environment): ApiError =>
   problem("environment_mismatch", `This is a ${keyEnvironment} key; use it under /v2/${keyEnvironment}/.`);
 
+/** Feedback named a value the item was not given. */
+export const notDelivered = (detail: string): ApiError => badRequest("not_delivered", detail);
+
 export const notFound = (detail = "No resource exists at this path."): ApiError => problem("not_found", detail);
 
 export const methodNotAllowed = (method: string, allowed: readonly string[]): ApiError =>

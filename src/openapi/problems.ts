@@ -7,6 +7,7 @@
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { parseEventsRequest } from "../contact-info/events-query";
+import { notDeliveredDetail } from "../contact-info/feedback";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
 import { IncompleteBodyError } from "../http/body";
@@ -24,6 +25,7 @@ import {
   malformedJson,
   methodNotAllowed,
   missingApiKey,
+  notDelivered,
   notFound,
   payloadTooLarge,
   problemInit,
@@ -69,6 +71,7 @@ const problemMembers = () =>
     invalid_query: listedErrors,
     invalid_request: { errors: fieldErrors.optional(), errorCount: errorCount.optional() },
     malformed_json: {},
+    not_delivered: {},
     webhook_not_configured: {},
     invalid_api_key: {},
     missing_api_key: {},
@@ -124,6 +127,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   invalid_query: refusal(() => parseStatusQuery({ limit: String(MAX_PAGE_SIZE + 1) })),
   invalid_request: refusal(() => parseSubmission({ items: [] }, 10_000, "live")),
   malformed_json: malformedJson(),
+  not_delivered: notDelivered(notDeliveredDetail(0, "email_bounced")),
   webhook_not_configured: webhookNotConfigured(),
   invalid_api_key: invalidApiKey(),
   missing_api_key: missingApiKey(),

@@ -7,6 +7,7 @@ import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
 import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
 import { type ItemAttempt, planGroup, type TriedMessage } from "./group-plan";
+import { withholdUndeliverable } from "./do-not-deliver";
 import { resendHeld } from "./held-resend";
 import { type PendingMessage, pendingCheckNeeded, pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
@@ -48,11 +49,11 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const pending = checked ? await pendingOnly(env, batchId, group) : withPeople(group);
       if (pending.length === 0) return;
       let outcomes: ItemOutcome[];
+      let withholds: boolean;
       try {
         const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
-        outcomes = early
-          ? (await early).filter(({ index }) => stillPending.has(index))
-          : await suppressedOutcomes(env, pending);
+        ({ outcomes, withholds } = await (early ?? suppressedOutcomes(env, pending)));
+        outcomes = outcomes.filter(({ index }) => stillPending.has(index));
       } catch (error) {
         logError("suppression_check_failed", error, { batchId });
         for (const { message } of pending) retryLater(message, config);
@@ -60,7 +61,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       }
       // Suppressed people are never looked up: their items end failed, unenriched.
       const suppressed = new Set(outcomes.map(({ index }) => index));
-      const tried = await Promise.all(
+      const enriched = await Promise.all(
         pending.map(async ({ message, items }): Promise<TriedMessage<ItemQueueMessage>> => {
           const { environment, fields, attemptsBefore = 0 } = message.body;
           // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
@@ -87,6 +88,14 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
           };
         }),
       );
+      let tried = enriched;
+      try {
+        if (withholds) tried = await withholdUndeliverable(env, pending[0]?.message.body, enriched);
+      } catch (error) {
+        logError("do_not_deliver_check_failed", error, { batchId });
+        for (const { message } of pending) retryLater(message, config);
+        return;
+      }
       const plan = planGroup(tried, outcomes, config, Date.now());
       const received = pending.reduce((sum, { items }) => sum + items.length, 0);
       const retried = received - plan.outcomes.length;

@@ -10,14 +10,20 @@ import type { PendingMessage } from "./pending-only";
 // a submit costs no call to the account. The cost is one RPC to the account per
 // group of messages of one batch (up to 100 items), not one per item.
 
+/** The items suppressed, and whether the customer's do-not-deliver list holds anything (do-not-deliver.ts). */
+export interface Screening {
+  outcomes: ItemOutcome[];
+  withholds: boolean;
+}
+
 /**
  * The items of one batch's pending messages whose person is on the customer's
  * suppression list, as failed outcomes (which cost nothing): one account call.
  * None for a message from an older deploy, which does not name its customer.
  */
-export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<ItemOutcome[]> {
+export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<Screening> {
   const body = pending[0]?.message.body;
-  if (body?.customerId === undefined) return [];
+  if (body?.customerId === undefined) return { outcomes: [], withholds: false };
   const tenant = {
     customerId: body.customerId,
     environment: body.environment,
@@ -34,10 +40,10 @@ export async function suppressedOutcomes(env: Env, pending: readonly PendingMess
     ),
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];
-  if (keys.length === 0) return [];
-  const listed = new Set(await accountStub(env, tenant).suppressedAmong(keys));
-  if (listed.size === 0) return [];
-  return items
+  const { suppressed, withholds } = await accountStub(env, tenant).suppressedAmong(keys);
+  const listed = new Set(suppressed);
+  const outcomes = items
     .filter((item) => item.keys.some((key) => listed.has(key)))
-    .map(({ index }) => ({ index, status: "failed", error: itemErrors.suppressed, sources: [] }));
+    .map(({ index }): ItemOutcome => ({ index, status: "failed", error: itemErrors.suppressed, sources: [] }));
+  return { outcomes, withholds };
 }

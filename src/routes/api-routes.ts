@@ -13,6 +13,7 @@ import { batchEvents } from "./batch-events";
 import { listBatches } from "./batch-list";
 import { estimateBatch, submitBatch } from "./contact-info";
 import { type DeclaredRoute, declareRoute } from "./declare";
+import { postFeedback } from "./feedback";
 import { apiReference, health, index, openApiDocument } from "./meta";
 import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
 import { getUsage } from "./usage";
@@ -59,6 +60,7 @@ export const API_ROUTES = {
     listBatches,
     batchEvents,
     deleteBatch,
+    postFeedback,
     getRateLimits,
     getUsage,
     erasePersonRoute,

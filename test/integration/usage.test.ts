@@ -36,7 +36,7 @@ function expectedUsage(
     sources: { name: string; outcome: string; kind?: string }[];
   }[],
 ) {
-  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, sources: {} };
+  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, creditsRefunded: 0, sources: {} };
   for (const item of items.filter((i) => i.status !== "pending")) {
     usage.items++;
     usage.credits += item.credits;
@@ -46,7 +46,7 @@ function expectedUsage(
     if (item.fromCache) usage.fromCache++;
     for (const source of item.sources.filter((s) => s.outcome !== "skipped")) {
       const name = source.kind === "verifier" ? `${source.name}:verifier` : source.name;
-      const counted = usage.sources[name] ?? { calls: 0, found: 0 };
+      const counted = usage.sources[name] ?? { calls: 0, found: 0, reported: 0, creditsRefunded: 0 };
       counted.calls++;
       if (source.outcome === "found") counted.found++;
       usage.sources[name] = counted;
@@ -178,7 +178,8 @@ describe("the account's report", () => {
       failed: 0,
       fromCache: 0,
       credits: 1,
-      sources: { sandbox: { calls: 1, found: 1 } },
+      creditsRefunded: 0,
+      sources: { sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 } },
     };
     const day = "2026-11-01";
     // The outbox is resent whole after a lost answer, and overlaps the next report.
@@ -195,7 +196,7 @@ describe("the account's report", () => {
       failed: 0,
       fromCache: 0,
       credits: 3,
-      sources: { sandbox: { calls: 3, found: 3 } },
+      sources: { sandbox: { calls: 3, found: 3, reported: 0, creditsRefunded: 0 } },
     });
   });
 });

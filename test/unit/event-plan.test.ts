@@ -11,6 +11,7 @@ const counters = (finished: number, total = 4) => ({
   createdAt: "2026-11-22T10:00:00.000Z",
   completedAt: finished < total ? null : "2026-11-22T10:00:09.000Z",
   creditsCharged: finished,
+  creditsRefunded: 0,
   maxCredits: null,
 });
 const log = (seq: number, items: number[] = []): EventSnapshot => ({

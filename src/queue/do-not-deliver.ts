@@ -1,0 +1,77 @@
+import { accountStub } from "../account/stub";
+import { jurisdictionOfBatch } from "../base/batch-id";
+import type { Contacts } from "../contact-info/contact";
+import { deliveryKey } from "../contact-info/feedback";
+import { personHasher } from "../contact-info/person-keys";
+import type { Resolution } from "../enrichment/enrich-item";
+import type { ItemMessage } from "../queue-messages/item-message";
+import type { ItemAttempt, TriedMessage } from "./group-plan";
+
+// The customer's do-not-deliver list (values reported through POST …/feedback) is applied to what
+// the attempts found, fresh or from the result cache, before anything is recorded: a listed value
+// is never delivered to that customer again, nor charged. Only for a customer whose list holds
+// something (the suppression check says so): one more account call per group of messages then.
+
+type Listed = (kind: "email" | "phone", value: string) => boolean;
+
+function withhold({ emails, phones }: Contacts, listed: Listed): Contacts {
+  return {
+    emails: emails.filter(({ address }) => !listed("email", address)),
+    phones: phones.filter(({ number }) => !listed("phone", number)),
+  };
+}
+
+function screened(resolution: Resolution, listed: Listed): Resolution {
+  if (resolution.kind === "retry") return { ...resolution, found: withhold(resolution.found, listed) };
+  const { result } = resolution;
+  if (result.status !== "completed") return resolution;
+  const kept = withhold(result, listed);
+  if (kept.emails.length === result.emails.length && kept.phones.length === result.phones.length) return resolution;
+  if (kept.emails.length + kept.phones.length > 0) return { ...resolution, result: { ...result, ...kept } };
+  // Nothing left: not_found, with no reason (the values were withheld, not rejected by verification).
+  const { reason: _, ...rest } = result;
+  return { ...resolution, result: { ...rest, ...kept, outcome: "not_found" } };
+}
+
+const contactsOf = (resolution: Resolution): Contacts =>
+  resolution.kind === "retry"
+    ? resolution.found
+    : resolution.result.status === "completed"
+      ? resolution.result
+      : { emails: [], phones: [] };
+
+/** The group's attempts with every value on the customer's do-not-deliver list taken out. */
+export async function withholdUndeliverable<M>(
+  env: Env,
+  body: Pick<ItemMessage, "batchId" | "customerId" | "environment"> | undefined,
+  tried: TriedMessage<M>[],
+): Promise<TriedMessage<M>[]> {
+  if (body?.customerId === undefined) return tried;
+  const tenant = {
+    customerId: body.customerId,
+    environment: body.environment,
+    jurisdiction: jurisdictionOfBatch(body.batchId),
+  };
+  const texts = new Set<string>();
+  for (const { attempts } of tried)
+    for (const attempt of attempts) {
+      if (attempt.kind !== "resolved") continue;
+      const { emails, phones } = contactsOf(attempt.resolution);
+      for (const { address } of emails) texts.add(deliveryKey("email", address));
+      for (const { number } of phones) texts.add(deliveryKey("phone", number));
+    }
+  if (texts.size === 0) return tried;
+  const ordered = [...texts];
+  const hashes = await personHasher(env, tenant).hash(ordered);
+  const listedHashes = new Set(await accountStub(env, tenant).undeliverableAmong(hashes));
+  if (listedHashes.size === 0) return tried;
+  const listedTexts = new Set(ordered.filter((_, i) => listedHashes.has(hashes[i] ?? "")));
+  const listed: Listed = (kind, value) => listedTexts.has(deliveryKey(kind, value));
+  return tried.map((message) => ({
+    ...message,
+    attempts: message.attempts.map(
+      (attempt): ItemAttempt =>
+        attempt.kind === "resolved" ? { ...attempt, resolution: screened(attempt.resolution, listed) } : attempt,
+    ),
+  }));
+}
