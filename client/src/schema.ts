@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a contact that bounced, is wrong, or belongs to someone else
+         * @description Name the batch, the item and the value it returned. Within 30 days of the item's delivery, the credits the item paid for that kind of contact (an email with its verifications, or a phone) are refunded, once per kind and item (the same report again refunds 0 and says so); the batch's creditsRefunded and your usage's creditsRefunded show it. Whatever the refund, the value goes on your do-not-deliver list in this environment, so no later item returns it to you, from the result cache either, and the report counts against the data source that found it (usage's sources). Webhooks and the progress stream carry nothing of the report. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["reportFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/me/rate-limits": {
         parameters: {
             query?: never;
@@ -629,6 +649,27 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
+        /** @description RFC 9457 problem details, code `not_delivered`. */
+        NotDeliveredProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/not_delivered";
+            /** @enum {string} */
+            title: "Bad Request";
+            /** @enum {number} */
+            status: 400;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "not_delivered";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
         /** @description RFC 9457 problem details, code `webhook_not_configured`. */
         WebhookNotConfiguredProblem: {
             /**
@@ -1116,6 +1157,8 @@ export interface components {
             completedAt: string | null;
             /** @description Credits charged so far: the sum of the items' credits; never more than maxCredits. */
             creditsCharged: number;
+            /** @description Credits refunded for contacts reported wrong (POST …/feedback), within the refund window; creditsCharged stays what was charged. */
+            creditsRefunded: number;
             /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
             maxCredits: number | null;
             webhook: components["schemas"]["WebhookDelivery"];
@@ -1171,8 +1214,76 @@ export interface components {
             completedAt: string | null;
             /** @description Credits charged so far: the sum of the items' credits; never more than maxCredits. */
             creditsCharged: number;
+            /** @description Credits refunded for contacts reported wrong (POST …/feedback), within the refund window; creditsCharged stays what was charged. */
+            creditsRefunded: number;
             /** @description The cap given at submission; null when none was given. Items past it end failed with budget_exhausted. */
             maxCredits: number | null;
+        };
+        FeedbackReceipt: {
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
+            batchId: string;
+            index: number;
+            /** @enum {string} */
+            kind: "email_bounced" | "phone_wrong" | "wrong_person";
+            /**
+             * @description Which of the item's contacts the value is.
+             * @enum {string}
+             */
+            contact: "email" | "phone";
+            /** @description The data source that found the value: it counts against it. */
+            source: string;
+            /**
+             * @description Credits refunded by this report: the price the item paid for that kind of contact (an email with its verifications, or a phone), at most once per kind and item, within the refund window. 0 with a reason otherwise.
+             * @example 1
+             */
+            refundedCredits: number;
+            /**
+             * @description Why refundedCredits is 0; null when something was refunded. already_reported: this value of this item was reported before (refundedBefore says what that refunded); already_refunded: another value of the same kind (email, phone) of this item was refunded already; not_charged: the item was not charged for this kind of contact (a cached result, or a duplicate of an earlier item); refund_window_closed: the item was delivered more than 30 days ago.
+             * @enum {string|null}
+             */
+            reason: "already_reported" | "already_refunded" | "not_charged" | "refund_window_closed" | null;
+            /** @description On a repeated report: what the first report of this value refunded; else 0. */
+            refundedBefore: number;
+            /** @description The batch's refunds so far, this one included (as the batch status shows). */
+            creditsRefunded: number;
+            /**
+             * @description The value is on your do-not-deliver list in this environment: no later item (result cache included) returns it to you.
+             * @enum {boolean}
+             */
+            doNotDeliver: true;
+        };
+        /**
+         * @example {
+         *       "batchId": "3e1cab3a-0527-4fea-987c-d486f470829c",
+         *       "index": 0,
+         *       "kind": "email_bounced",
+         *       "value": "ada.lovelace@analytical.example"
+         *     }
+         */
+        FeedbackRequest: {
+            /**
+             * @description The batch id from the submit receipt.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
+            batchId: string;
+            /**
+             * @description The item's index in the batch.
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description email_bounced: an email address the item returned bounced (value: the address); phone_wrong: a phone number it returned is wrong or dead (value: the number); wrong_person: the value (an address or a number the item returned) belongs to someone else.
+             * @enum {string}
+             */
+            kind: "email_bounced" | "phone_wrong" | "wrong_person";
+            /**
+             * @description The address or number, as the item returned it (emails compare case-insensitively).
+             * @example ada.lovelace@analytical.example
+             */
+            value: string;
         };
         RateLimitInfo: {
             /** @enum {string} */
@@ -1205,6 +1316,8 @@ export interface components {
             fromCache: number;
             /** @description Credits charged for the items that finished (see each item's credits). */
             credits: number;
+            /** @description Credits refunded for contacts you reported wrong (POST …/feedback), on the day of the report. */
+            creditsRefunded: number;
             /** @description Per data source, by name. */
             sources: {
                 [key: string]: {
@@ -1212,6 +1325,16 @@ export interface components {
                     calls: number;
                     /** @description Items for which this source found something. */
                     found: number;
+                    /**
+                     * @description Contacts this source found that you reported wrong (POST …/feedback), counted once each.
+                     * @default 0
+                     */
+                    reported: number;
+                    /**
+                     * @description Credits refunded for those reports.
+                     * @default 0
+                     */
+                    creditsRefunded: number;
                 };
             };
             /** Format: date */
@@ -1226,6 +1349,8 @@ export interface components {
             fromCache: number;
             /** @description Credits charged for the items that finished (see each item's credits). */
             credits: number;
+            /** @description Credits refunded for contacts you reported wrong (POST …/feedback), on the day of the report. */
+            creditsRefunded: number;
             /** @description Per data source, by name. */
             sources: {
                 [key: string]: {
@@ -1233,6 +1358,16 @@ export interface components {
                     calls: number;
                     /** @description Items for which this source found something. */
                     found: number;
+                    /**
+                     * @description Contacts this source found that you reported wrong (POST …/feedback), counted once each.
+                     * @default 0
+                     */
+                    reported: number;
+                    /**
+                     * @description Credits refunded for those reports.
+                     * @default 0
+                     */
+                    creditsRefunded: number;
                 };
             };
         };
@@ -2075,6 +2210,7 @@ export interface operations {
                      *       "createdAt": "2026-11-22T10:00:00.000Z",
                      *       "completedAt": null,
                      *       "creditsCharged": 11,
+                     *       "creditsRefunded": 0,
                      *       "maxCredits": 100,
                      *       "webhook": {
                      *         "url": "https://example.com/hooks/contact-info",
@@ -2523,7 +2659,7 @@ export interface operations {
                     /**
                      * @example event: progress
                      *     id: 0
-                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"pending","totalItems":3,"completedItems":0,"failedItems":0,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"maxCredits":100}
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"pending","totalItems":3,"completedItems":0,"failedItems":0,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"creditsRefunded":0,"maxCredits":100}
                      *
                      *     event: item
                      *     id: 1
@@ -2535,7 +2671,7 @@ export interface operations {
                      *
                      *     event: progress
                      *     id: 2
-                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"processing","totalItems":3,"completedItems":1,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"maxCredits":100}
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"processing","totalItems":3,"completedItems":1,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":null,"creditsCharged":11,"creditsRefunded":0,"maxCredits":100}
                      *
                      *     event: item
                      *     id: 3
@@ -2543,7 +2679,7 @@ export interface operations {
                      *
                      *     event: completed
                      *     id: 3
-                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"completed","totalItems":3,"completedItems":2,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":"2026-11-22T10:00:41.000Z","creditsCharged":11,"maxCredits":100}
+                     *     data: {"id":"3e1cab3a-0527-4fea-987c-d486f470829c","status":"completed","totalItems":3,"completedItems":2,"failedItems":1,"createdAt":"2026-11-22T10:00:00.000Z","completedAt":"2026-11-22T10:00:41.000Z","creditsCharged":11,"creditsRefunded":0,"maxCredits":100}
                      */
                     "text/event-stream": string;
                 };
@@ -2692,6 +2828,254 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["RateLimitedProblem"] | components["schemas"]["TooManyStreamsProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    reportFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Recorded: what was refunded, or why nothing was. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackReceipt"];
+                };
+            };
+            /** @description The body is not feedback, the item was not given that value (or has not completed), or the body is not JSON (code `invalid_request` or `not_delivered` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["NotDeliveredProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such batch for this customer and environment (another customer's batch looks the same), or no such environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The batch's data was deleted: at the end of its retention period, or by its owner (code `batch_expired` or `batch_deleted`). */
+            410: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/batch_expired",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This batch's data was deleted at 2026-12-22T10:00:00.000Z, at the end of its retention period.",
+                     *       "code": "batch_expired",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "expiredAt": "2026-12-22T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["BatchExpiredProblem"] | components["schemas"]["BatchDeletedProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
             /** @description Something failed on our side; retry later (code `internal_error`). */

@@ -201,7 +201,8 @@ export class Account extends DurableObject<Env> {
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */
   doNotDeliver(keys: string[]): void {
     const now = new Date().toISOString();
-    for (const key of keys) this.#sql.exec("INSERT OR IGNORE INTO do_not_deliver (key, created_at) VALUES (?, ?)", key, now);
+    for (const key of keys)
+      this.#sql.exec("INSERT OR IGNORE INTO do_not_deliver (key, created_at) VALUES (?, ?)", key, now);
   }
 
   /** Of `keys` (hashed contact values), those on the do-not-deliver list. */

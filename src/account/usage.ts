@@ -14,15 +14,13 @@ const sourceUsageSchema = z.object({
     ),
   ),
   found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
-  reported: count
-    .default(0)
-    .meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
-        },
-      ),
+  reported: count.default(0).meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
+      },
     ),
+  ),
   creditsRefunded: count
     .default(0)
     .meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),

@@ -13,7 +13,7 @@ import {
   notDeliveredDetail,
   REFUND_WINDOW_DAYS,
 } from "../contact-info/feedback";
-import { type StatusRow, ownedBy } from "./batch-row";
+import { ownedBy, type StatusRow } from "./batch-row";
 import { appendOutbox } from "./outbox";
 
 // Feedback on a delivered contact (docs/storage.md, items.feedback): the refund rule, pure, and
@@ -30,7 +30,7 @@ const reportSchema = z.object({
 type Report = z.infer<typeof reportSchema>;
 
 /** What the refund rule reads of an item. */
-export interface ChargedItem {
+interface ChargedItem {
   credits: number;
   creditsRefunded: number;
   finishedAt: string;

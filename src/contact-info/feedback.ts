@@ -6,19 +6,14 @@ import { documented, once } from "../base/once";
 import { badRequest } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
 
-export const FEEDBACK_KINDS = ["email_bounced", "phone_wrong", "wrong_person"] as const;
+const FEEDBACK_KINDS = ["email_bounced", "phone_wrong", "wrong_person"] as const;
 export type FeedbackKind = (typeof FEEDBACK_KINDS)[number];
 
 /** A refund is owed only this long after the item was delivered (its `finished_at`). */
 export const REFUND_WINDOW_DAYS = 30;
 
 /** Why a feedback refunded nothing. */
-export const NO_REFUND_REASONS = [
-  "already_reported",
-  "already_refunded",
-  "not_charged",
-  "refund_window_closed",
-] as const;
+const NO_REFUND_REASONS = ["already_reported", "already_refunded", "not_charged", "refund_window_closed"] as const;
 export type NoRefundReason = (typeof NO_REFUND_REASONS)[number];
 
 const REASON_MEANINGS: Record<NoRefundReason, string> = {
@@ -105,7 +100,7 @@ export const deliveryKey = (kind: ContactKind, value: string): string =>
   kind === "email" ? `contact:email:${value.trim().toLowerCase()}` : `contact:phone:${value.trim()}`;
 
 /** What the batch object recorded of a feedback: refunded credits, or why none. No personal data. */
-export interface FeedbackRecord {
+interface FeedbackRecord {
   contact: ContactKind;
   refundedCredits: number;
   reason: NoRefundReason | null;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { once } from "../base/once";
+import { reportFeedbackTool } from "./feedback-tool";
 import {
   erasePersonTool,
   getBatchTool,
@@ -22,6 +23,7 @@ export const TOOLS: readonly ToolDeclaration[] = [
   getRateLimitsTool,
   erasePersonTool,
   suppressPersonTool,
+  reportFeedbackTool,
 ];
 
 // JSON Schema as the SDK client validates it (draft-07 by default); made from the same zod schemas

@@ -85,6 +85,7 @@ export function openApiDocument() {
       { name: "Contact info", description: "Submit batches and read their results." },
       { name: "Rate limits", description: "Per-key limits per endpoint type." },
       { name: "Usage", description: "Items processed per day, for billing and planning." },
+      { name: "Feedback", description: "Report a wrong contact: a refund, and never delivered to you again." },
       { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
       { name: "Webhooks", description: "Events we send to you." },
       { name: "Meta", description: "Health and documentation." },

@@ -46,6 +46,7 @@ export const batchStatusExample = {
   createdAt: "2026-11-22T10:00:00.000Z",
   completedAt: null,
   creditsCharged: 11,
+  creditsRefunded: 0,
   maxCredits: 100,
   webhook: { url: "https://example.com/hooks/contact-info", state: "pending", attempts: 0, lastStatus: null },
   items: [

@@ -6,8 +6,8 @@ import { batchStub } from "../batch/stub";
 import { deliveryKey, type FeedbackReceipt, parseFeedbackRequest } from "../contact-info/feedback";
 import { personHasher } from "../contact-info/person-keys";
 import { batchDeleted, batchExpired, notDelivered } from "../http/errors";
-import type { Caller } from "./caller";
 import { noSuchBatch } from "./batches";
+import type { Caller } from "./caller";
 
 /**
  * Records a report that a contact an item returned is wrong (the body as POST …/feedback takes it):

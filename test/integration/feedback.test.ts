@@ -64,7 +64,12 @@ describe("POST /v2/{environment}/feedback", () => {
     const again = await (
       await feedback(key, { batchId, index: 0, kind: "wrong_person", value: email })
     ).json<FeedbackReceipt>();
-    expect(again).toMatchObject({ refundedCredits: 0, reason: "already_reported", refundedBefore: 1, creditsRefunded: 1 });
+    expect(again).toMatchObject({
+      refundedCredits: 0,
+      reason: "already_reported",
+      refundedBefore: 1,
+      creditsRefunded: 1,
+    });
     const wrongPhone = await (
       await feedback(key, { batchId, index: 0, kind: "phone_wrong", value: phone })
     ).json<FeedbackReceipt>();
@@ -123,7 +128,11 @@ describe("POST /v2/{environment}/feedback", () => {
       { batchId, index: 1, kind: "email_bounced", value: email },
     ])
       await expectProblem(await feedback(key, body), 400, "not_delivered");
-    await expectProblem(await feedback(key, { batchId, index: -1, kind: "bounced", value: "" }), 400, "invalid_request");
+    await expectProblem(
+      await feedback(key, { batchId, index: -1, kind: "bounced", value: "" }),
+      400,
+      "invalid_request",
+    );
     expect((await getStatus(key, batchId)).creditsRefunded).toBe(0);
   });
 

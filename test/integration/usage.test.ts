@@ -36,7 +36,16 @@ function expectedUsage(
     sources: { name: string; outcome: string; kind?: string }[];
   }[],
 ) {
-  const usage: UsageCounters = { items: 0, found: 0, notFound: 0, failed: 0, fromCache: 0, credits: 0, creditsRefunded: 0, sources: {} };
+  const usage: UsageCounters = {
+    items: 0,
+    found: 0,
+    notFound: 0,
+    failed: 0,
+    fromCache: 0,
+    credits: 0,
+    creditsRefunded: 0,
+    sources: {},
+  };
   for (const item of items.filter((i) => i.status !== "pending")) {
     usage.items++;
     usage.credits += item.credits;
@@ -141,6 +150,7 @@ describe("GET /v2/{environment}/me/usage", () => {
       failed: 1,
       fromCache: 0,
       credits: 0,
+      creditsRefunded: 0,
       sources: {},
     });
   });
@@ -196,6 +206,7 @@ describe("the account's report", () => {
       failed: 0,
       fromCache: 0,
       credits: 3,
+      creditsRefunded: 0,
       sources: { sandbox: { calls: 3, found: 3, reported: 0, creditsRefunded: 0 } },
     });
   });

@@ -22,7 +22,7 @@ const clientOf = (customer: Customer, answer?: Answer, asked: string[] = []) =>
 const rest = (customer: Customer, path: string, init: RequestInit = {}) => restCall(running, customer, path, init);
 
 describe("tools/list", () => {
-  it("lists the nine tools, each with an object input and output schema and its annotations", async () => {
+  it("lists the ten tools, each with an object input and output schema and its annotations", async () => {
     const { tools } = await (await clientOf("reader")).listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       "estimate_contact_info",
@@ -34,6 +34,7 @@ describe("tools/list", () => {
       "get_rate_limits",
       "erase_person",
       "suppress_person",
+      "report_feedback",
     ]);
     for (const tool of tools) {
       expect([tool.name, tool.inputSchema.type, tool.outputSchema?.type]).toEqual([tool.name, "object", "object"]);
@@ -157,6 +158,15 @@ describe("the read tools answer what their REST operations answer", () => {
     const suppressed = await call(client, "suppress_person", { items: [{ email: "nobody@suppress.example" }] });
     expect(suppressed.structuredContent).toMatchObject({ keys: [[expect.any(String)]], added: 1 });
     expect(errorOf(await call(client, "erase_person", {}))).toMatchObject({ code: "invalid_request" });
+  });
+
+  it("report_feedback: the REST route's problems, through the same operation", async () => {
+    const client = await clientOf("reader");
+    const missing = { batchId: crypto.randomUUID(), index: 0, kind: "email_bounced", value: "a@b.example" };
+    expect(errorOf(await call(client, "report_feedback", missing))).toMatchObject({ code: "not_found" });
+    expect(errorOf(await call(client, "report_feedback", { ...missing, kind: "x" }))).toMatchObject({
+      code: "invalid_request",
+    });
   });
 });
 

@@ -24,7 +24,10 @@ describe("tallying finished items", () => {
       },
       1,
     );
-    expect(usage.sources).toEqual({ sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 }, "sandbox:verifier": { calls: 1, found: 1, reported: 0, creditsRefunded: 0 } });
+    expect(usage.sources).toEqual({
+      sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
+      "sandbox:verifier": { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
+    });
   });
 
   it("counts each item by its outcome, and each source asked (not skipped) once per reported item", () => {
@@ -65,19 +68,33 @@ describe("tallying finished items", () => {
       failed: 1,
       fromCache: 3,
       credits: 0,
-      sources: { directory: { calls: 2, found: 0, reported: 0, creditsRefunded: 0 }, pattern: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 } },
+      creditsRefunded: 0,
+      sources: {
+        directory: { calls: 2, found: 0, reported: 0, creditsRefunded: 0 },
+        pattern: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
+      },
     });
   });
 
   it("sums usage and credits, source by source", () => {
     const total = emptyUsage();
-    addUsage(total, { ...emptyUsage(), items: 2, found: 2, credits: 11, sources: { sandbox: { calls: 2, found: 2, reported: 0, creditsRefunded: 0 } } });
+    addUsage(total, {
+      ...emptyUsage(),
+      items: 2,
+      found: 2,
+      credits: 11,
+      sources: { sandbox: { calls: 2, found: 2, reported: 0, creditsRefunded: 0 } },
+    });
     addUsage(total, {
       ...emptyUsage(),
       items: 1,
       failed: 1,
       credits: 1,
-      sources: { sandbox: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 }, pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 } },
+      creditsRefunded: 1,
+      sources: {
+        sandbox: { calls: 0, found: 0, reported: 1, creditsRefunded: 1 },
+        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 },
+      },
     });
     expect(total).toEqual({
       ...emptyUsage(),
@@ -85,7 +102,11 @@ describe("tallying finished items", () => {
       found: 2,
       failed: 1,
       credits: 12,
-      sources: { sandbox: { calls: 3, found: 2, reported: 0, creditsRefunded: 0 }, pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 } },
+      creditsRefunded: 1,
+      sources: {
+        sandbox: { calls: 2, found: 2, reported: 1, creditsRefunded: 1 },
+        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 },
+      },
     });
   });
 });

@@ -19,6 +19,7 @@ describe("endpoint limits", () => {
         "POST /v2/test/person/contact-info",
         "POST /v2/test/person/contact-info/estimate",
         "DELETE /v2/test/person/contact-info/{id}",
+        "POST /v2/test/feedback",
         "POST /v2/test/privacy/erasures",
         "PUT /v2/test/privacy/suppressions",
         "DELETE /v2/test/privacy/suppressions/{key}",
