@@ -23,6 +23,8 @@ export type BatchRow = StepFacts & {
   credits_charged: number;
   credits_refunded: number;
   max_credits: number | null;
+  /** The submit's maxAgeDays; null for batches from before (the default). */
+  max_age_days: number | null;
   /** 1 when the batch subscribed to item.completed. */
   item_webhooks: number;
 };
@@ -95,8 +97,8 @@ export function insertBatchRow(
 ): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
-                        status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                        status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks, max_age_days)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     batch.id,
     batch.customerId,
     batch.environment,
@@ -112,6 +114,7 @@ export function insertBatchRow(
     subscribes(batch, "batch.completed") ? "pending" : null,
     batch.maxCredits ?? null,
     subscribes(batch, "item.completed") ? 1 : 0,
+    batch.maxAgeDays ?? null,
   );
 }
 

@@ -92,6 +92,7 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: n
     customerId: batch.customerId,
     environment: batch.environment,
     fields: batch.fields,
+    maxAgeDays: batch.maxAgeDays,
   };
   await enqueue(target, shared, items, (sent) => setNextEnqueueIndex(target.storage.sql, sent));
   if (rest) return;
@@ -229,6 +230,7 @@ const batchFields = (row: BatchRow): MessageBatchFields =>
     customerId: row.customer_id,
     environment: row.environment,
     fields: JSON.parse(row.fields),
+    maxAgeDays: row.max_age_days ?? undefined,
   });
 
 /** The items' message parts (storedPersonItem). */

@@ -224,7 +224,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL AND due_at IS NOT NULL;`,
   // Feedback on delivered contacts (batch/feedback.ts): the credits refunded, per batch and item,
   // and the item's reports, which name a contact by its place in the item's lists (no personal data).
+  // And the submit's maxAgeDays (null for batches from before: the default).
   `ALTER TABLE batch ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE batch ADD COLUMN max_age_days INTEGER;
    ALTER TABLE items ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE items ADD COLUMN feedback TEXT;`,
 ];

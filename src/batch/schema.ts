@@ -41,7 +41,8 @@ const FRESH_SCHEMA = `
     event_seq INTEGER NOT NULL DEFAULT 0,
     item_webhooks INTEGER NOT NULL DEFAULT 0,
     people_indexed INTEGER NOT NULL DEFAULT 0,
-    credits_refunded INTEGER NOT NULL DEFAULT 0
+    credits_refunded INTEGER NOT NULL DEFAULT 0,
+    max_age_days INTEGER
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,

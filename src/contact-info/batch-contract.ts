@@ -27,6 +27,8 @@ export interface NewBatch extends BatchOwner {
   webhook?: { url: string; secret: string; events?: readonly WebhookEventType[] };
   /** The most the batch may charge, in credits; absent or null: no cap. */
   maxCredits?: number | null;
+  /** How old a cached result its items may be served, in days; absent: DEFAULT_MAX_AGE_DAYS. */
+  maxAgeDays?: number;
 }
 
 /** A chunk of a batch's items, stored ahead of `create` and seen by nobody until it commits the batch. */
@@ -78,6 +80,8 @@ export type ItemOutcome =
       phones: Phone[];
       fromCache?: boolean;
       cacheKey?: string;
+      /** A cached result whose emails were verified again (too old to serve as it was): charged the verifications only. */
+      reverified?: boolean;
       sources: SourceReport[];
     }
   | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };

@@ -29,6 +29,8 @@ const confidence = z
     ),
   );
 
+const verifiedAt = z.iso.datetime().optional();
+
 export const emailSchema = z
   .object({
     address: z.string().meta(documented(OPENAPI_METADATA && { example: "ada.lovelace@analytical.example" })),
@@ -67,6 +69,15 @@ export const emailSchema = z
         },
       ),
     ),
+    verifiedAt: verifiedAt.meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays. Absent on items recorded before it was kept.",
+          example: "2026-11-20T09:30:00.000Z",
+        },
+      ),
+    ),
   })
   .meta({ id: "Email" });
 
@@ -82,6 +93,15 @@ export const phoneSchema = z
       .meta(
         documented(OPENAPI_METADATA && { description: "The provider that gave this value.", example: "directory" }),
       ),
+    verifiedAt: verifiedAt.meta(
+      documented(
+        OPENAPI_METADATA && {
+          description:
+            "When the number was found (nothing verifies phones). Absent on items recorded before it was kept.",
+          example: "2026-11-20T09:30:00.000Z",
+        },
+      ),
+    ),
   })
   .meta({ id: "Phone" });
 

@@ -31,6 +31,13 @@ export const webhookEventsSchema = z
   .min(1, { error: "must name at least one event" })
   .refine((events) => new Set(events).size === events.length, { error: "must not name an event twice" });
 
+/** How old a cached result may be, in days, unless the submit says otherwise; 0: never from the cache. */
+export const DEFAULT_MAX_AGE_DAYS = 90;
+export const maxAgeDaysSchema = z
+  .int({ error: "must be a whole number of days" })
+  .min(0, { error: "must be 0 or more" })
+  .max(3650, { error: "must be at most 3650" });
+
 // Items are checked one by one (parseItem), so that a bad item fails alone
 // instead of rejecting the batch; the envelope only needs them to be an array.
 const submissionSchema = z
@@ -41,6 +48,7 @@ const submissionSchema = z
     fields: fieldsSchema.optional(),
     webhookUrl: webhookUrlSchema.optional(),
     maxCredits: maxCreditsSchema.optional(),
+    maxAgeDays: maxAgeDaysSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
   })
   .refine((envelope) => envelope.webhookEvents === undefined || envelope.webhookUrl !== undefined, {
@@ -63,6 +71,8 @@ export interface Submission {
   webhookEvents: readonly WebhookEventType[];
   /** The most the batch may charge; null: no cap. */
   maxCredits: number | null;
+  /** How old, in days, a cached result served to the batch may be (DEFAULT_MAX_AGE_DAYS unless given). */
+  maxAgeDays: number;
 }
 
 /**
@@ -95,9 +105,10 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   const parsed = envelope.data.items.map(parseItem);
   const maxCredits = envelope.data.maxCredits ?? null;
   const webhookEvents = envelope.data.webhookEvents ?? DEFAULT_WEBHOOK_EVENTS;
+  const maxAgeDays = envelope.data.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS;
   return webhookUrl === undefined
-    ? { fields, items: parsed, maxCredits, webhookEvents }
-    : { fields, items: parsed, webhookUrl, maxCredits, webhookEvents };
+    ? { fields, items: parsed, maxCredits, maxAgeDays, webhookEvents }
+    : { fields, items: parsed, webhookUrl, maxCredits, maxAgeDays, webhookEvents };
 }
 
 export function parseItem(raw: unknown): SubmittedItem {

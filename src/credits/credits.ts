@@ -10,14 +10,17 @@ import { itemErrors } from "../contact-info/item-errors";
  * An item pays once for each kind of contact it delivers (several emails of one
  * person cost one email), and for each verification of the emails it delivers
  * (a verifier in its `sources` that judged them). A miss, a failure and a result
- * from the customer's cache cost nothing; followers (duplicates) never reach
+ * from the customer's cache cost nothing (a cached result verified again: its verifications); followers (duplicates) never reach
  * here, they take 0.
  */
 export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
-  if (outcome.status !== "completed" || outcome.fromCache) return 0;
+  if (outcome.status !== "completed") return 0;
   const verifications = outcome.sources.filter(
     (source) => source.kind === "verifier" && source.outcome === "found",
   ).length;
+  // A cached result whose emails were verified again pays those verifications only.
+  if (outcome.fromCache)
+    return outcome.reverified && outcome.emails.length > 0 ? verifications * prices.verification : 0;
   return (
     (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) +
     (outcome.phones.length > 0 ? prices.phone : 0)

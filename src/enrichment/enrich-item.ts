@@ -1,6 +1,7 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Contacts } from "../contact-info/contact";
-import { completedItem, decideItem, type ItemResult, outcomeOf } from "./item-decision";
+import { cachedFreshness, stampFound } from "./freshness";
+import { completedItem, decideItem, type ItemResult, outcomeOf, type SourcedResult } from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type VerificationOptions, verifyEmails } from "./verification";
@@ -23,6 +24,8 @@ export interface EnrichOptions {
   verification: VerificationOptions;
   satisfiedConfidence: number;
   maxAttempts: number;
+  /** How old a cached result or verdict may be, in days (the batch's maxAgeDays); absent: any the caches hold. */
+  maxAgeDays?: number;
 }
 
 /**
@@ -34,14 +37,22 @@ export interface EnrichOptions {
  * cached for a deleted batch.
  */
 export async function enrichItem(request: FindRequest, options: EnrichOptions): Promise<Resolution> {
-  const cached = options.cache && (await options.cache.store.get(options.cache.key));
-  if (cached) return { kind: "record", result: completedItem(cached, true), reports: [] };
+  const { maxAgeDays } = options;
+  const verification = maxAgeDays === undefined ? options.verification : { ...options.verification, maxAgeDays };
+  const cached = options.cache && maxAgeDays !== 0 && (await options.cache.store.get(options.cache.key));
+  if (cached) {
+    const canVerify = verification.verifiers.some((verifier) => verifier.configured !== false);
+    const freshness = maxAgeDays === undefined ? "fresh" : cachedFreshness(cached, maxAgeDays, Date.now(), canVerify);
+    if (freshness === "fresh") return { kind: "record", result: completedItem(cached, true), reports: [] };
+    if (freshness === "reverify") return reverified(cached, request, verification);
+  }
 
-  const { reports, emails, phones, satisfied, transientFailures, held, retryAfterSeconds } = await runWaterfall(
-    options.providers,
-    request,
-    options.satisfiedConfidence,
-  );
+  const found = await runWaterfall(options.providers, request, options.satisfiedConfidence);
+  const { reports, satisfied, transientFailures, held, retryAfterSeconds } = found;
+  // Stamped with the time they were found; verification restamps the emails a verifier judges.
+  const foundAt = new Date().toISOString();
+  const emails = stampFound(found.emails, foundAt);
+  const phones = stampFound(found.phones, foundAt);
   const sources = reports.map(({ name, outcome }) => ({ name, outcome }));
   const decision = decideItem({
     emails,
@@ -55,7 +66,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     maxAttempts: options.maxAttempts,
   });
   if (decision.kind === "retry") {
-    const verified = await verifyEmails(emails, request.person, options.verification);
+    const verified = await verifyEmails(emails, request.person, verification);
     return {
       ...decision,
       found: { emails: verified.emails, phones },
@@ -64,7 +75,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   }
   const { result } = decision;
   if (result.status !== "completed") return { kind: "record", result, reports };
-  const verified = await verifyEmails(result.emails, request.person, options.verification);
+  const verified = await verifyEmails(result.emails, request.person, verification);
   const cacheable = decision.cacheable && verified.reports.every((report) => report.outcome !== "unavailable");
   const asked = [...result.sources, ...verified.reports];
   const verifiedResult: ItemResult = {
@@ -75,6 +86,32 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     ...(cacheable && options.cache ? { cacheKey: options.cache.key } : {}),
   };
   return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)] };
+}
+
+/**
+ * A cached result too old to serve as it is, whose phones are fresh enough: its emails verified again
+ * rather than found again (charged the verifications only, credits.ts), served from the cache with the
+ * new verdicts and cached again with them (unless a verifier could not answer).
+ */
+async function reverified(
+  cached: SourcedResult,
+  request: FindRequest,
+  verification: VerificationOptions,
+): Promise<Resolution> {
+  const verified = await verifyEmails(cached.emails, request.person, verification);
+  const sources = [...cached.sources.filter((source) => source.kind !== "verifier"), ...verified.reports];
+  const cacheable = verified.reports.every((report) => report.outcome !== "unavailable");
+  const result: ItemResult = {
+    status: "completed",
+    ...outcomeOf({ emails: verified.emails, phones: cached.phones }, sources),
+    emails: verified.emails,
+    phones: cached.phones,
+    fromCache: true,
+    reverified: true,
+    sources,
+    ...(cacheable ? { cacheable: true } : {}),
+  };
+  return { kind: "record", result, reports: verified.reports.map(timeless) };
 }
 
 // Verifications are timed by the upstream's own log lines; the report only counts outcomes.

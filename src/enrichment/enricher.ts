@@ -3,6 +3,7 @@ import type { Environment } from "../base/environment";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
 import { personHasher } from "../contact-info/person-keys";
+import { DEFAULT_MAX_AGE_DAYS } from "../contact-info/submission";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor, verifiersFor } from "./providers";
@@ -24,6 +25,8 @@ export interface ItemToEnrich {
   personKey: string;
   /** The person key's hash, made at submission; absent in messages of older deploys. */
   hashes?: { person: string } | undefined;
+  /** The batch's maxAgeDays: how old a cached result or verdict may be; absent: DEFAULT_MAX_AGE_DAYS. */
+  maxAgeDays?: number | undefined;
   attempt: number;
 }
 
@@ -53,7 +56,7 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
     enrichment.resultCacheNotFoundTtlSeconds,
   );
 
-  return async ({ environment, customerId, fields, person, personKey, hashes, attempt }) => {
+  return async ({ environment, customerId, fields, person, personKey, hashes, maxAgeDays, attempt }) => {
     const owner = environment === "live" && customerId !== undefined ? { customerId, environment } : undefined;
     return enrichItem(
       { person, personKey, fields, attempt },
@@ -67,6 +70,7 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
           verifiers: verifiersOf(environment),
           cache: owner ? kvVerdictCache(env.RESULT_CACHE, owner, enrichment.verdictCacheTtlSeconds) : undefined,
         },
+        maxAgeDays: maxAgeDays ?? DEFAULT_MAX_AGE_DAYS,
         satisfiedConfidence: enrichment.satisfiedConfidence,
         maxAttempts: config.itemMaxAttempts,
       },

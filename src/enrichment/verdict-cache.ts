@@ -7,12 +7,18 @@ import { VERDICTS, type Verdict } from "./verifier";
 // addresses an item returns (valid, catch_all) are kept: those are the ones the
 // erasure of a batch can name and purge (cache-purge.ts).
 
-const cachedVerdictSchema = z.object({ result: z.enum(VERDICTS), role: z.boolean(), verifier: z.string() });
+// `verifiedAt`: when the verifier told (absent in entries from before it was kept: of unknown age).
+const cachedVerdictSchema = z.object({
+  result: z.enum(VERDICTS),
+  role: z.boolean(),
+  verifier: z.string(),
+  verifiedAt: z.iso.datetime().optional(),
+});
 type CachedVerdict = z.infer<typeof cachedVerdictSchema>;
 
 export interface VerdictCache {
   get(address: string): Promise<CachedVerdict | null>;
-  put(address: string, verdict: Verdict, verifier: string): Promise<void>;
+  put(address: string, verdict: Verdict, verifier: string, verifiedAt: string): Promise<void>;
 }
 
 export function kvVerdictCache(kv: KVNamespace, owner: CacheOwner, ttlSeconds: number): VerdictCache {
@@ -23,9 +29,9 @@ export function kvVerdictCache(kv: KVNamespace, owner: CacheOwner, ttlSeconds: n
       );
       return parsed.success ? parsed.data : null;
     },
-    async put(address, { result, role }, verifier) {
+    async put(address, { result, role }, verifier, verifiedAt) {
       if (result !== "valid" && result !== "catch_all") return;
-      await kv.put(await verdictCacheKey(owner, address), JSON.stringify({ result, role, verifier }), {
+      await kv.put(await verdictCacheKey(owner, address), JSON.stringify({ result, role, verifier, verifiedAt }), {
         expirationTtl: ttlSeconds,
       });
     },

@@ -1,6 +1,7 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Email } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
+import { youngerThan } from "./freshness";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 import type { VerdictCache } from "./verdict-cache";
 import type { EmailVerifier, Verdict } from "./verifier";
@@ -9,6 +10,8 @@ export interface VerificationOptions {
   verifiers: readonly EmailVerifier[];
   /** Absent where no verdict may be cached (the sandbox, a message without its customer). */
   cache?: VerdictCache;
+  /** How old a cached verdict may be to be used (the batch's maxAgeDays); absent: any the cache holds. */
+  maxAgeDays?: number;
 }
 
 export interface Verified {
@@ -42,7 +45,7 @@ export async function verifyEmails(
 
   const judged = await Promise.all(
     emails.map(async (email): Promise<Email | null> => {
-      const verdict = await judge(email.address, person, options, note);
+      const { verdict, verifiedAt = email.verifiedAt } = await judge(email.address, person, options, note);
       if (verdict === "unverified") return { ...email, status: "unverified" };
       if (verdict.result === "invalid") return null;
       const { address, type, confidence, source } = email;
@@ -53,6 +56,8 @@ export async function verifyEmails(
         confidence,
         source,
         ...(verdict.role ? { role: true as const } : {}),
+        // When a verifier last told; an address none could judge keeps the time it was found.
+        ...(verifiedAt === undefined ? {} : { verifiedAt }),
       };
     }),
   );
@@ -62,16 +67,19 @@ export async function verifyEmails(
   };
 }
 
+/** A verdict, and when a verifier gave it (absent: none told, or a cached verdict from before the time was kept). */
+type Judgement = { verdict: Verdict | "unverified"; verifiedAt?: string };
+
 async function judge(
   address: string,
   person: NormalizedPerson,
-  { verifiers, cache }: VerificationOptions,
+  { verifiers, cache, maxAgeDays }: VerificationOptions,
   note: (name: string, outcome: VerifierOutcome) => void,
-): Promise<Verdict | "unverified"> {
+): Promise<Judgement> {
   const cached = await cache?.get(address);
-  if (cached) {
+  if (cached && (maxAgeDays === undefined || youngerThan(cached.verifiedAt, maxAgeDays, Date.now()))) {
     note(cached.verifier, "found");
-    return cached;
+    return cached.verifiedAt === undefined ? { verdict: cached } : { verdict: cached, verifiedAt: cached.verifiedAt };
   }
   let undecided: Verdict | undefined;
   for (const verifier of verifiers) {
@@ -80,8 +88,9 @@ async function judge(
       const verdict = await verifier.verify(address, person);
       note(verifier.name, "found");
       if (verdict.result !== "unknown") {
-        await cache?.put(address, verdict, verifier.name);
-        return verdict;
+        const verifiedAt = new Date().toISOString();
+        await cache?.put(address, verdict, verifier.name, verifiedAt);
+        return { verdict, verifiedAt };
       }
       undecided = { result: "unknown", role: verdict.role || (undecided?.role ?? false) };
     } catch (error) {
@@ -90,5 +99,5 @@ async function judge(
       undecided ??= { result: "unknown", role: false };
     }
   }
-  return undecided ?? "unverified";
+  return { verdict: undecided ?? "unverified" };
 }

@@ -121,6 +121,7 @@ export async function submitContactInfo(
     leaders: leaders.slice(stagedItems),
     stagedItems,
     maxCredits: submission.maxCredits,
+    maxAgeDays: submission.maxAgeDays,
     statusUrl: new URL(location, origin).href,
     ...(submission.webhookUrl
       ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }

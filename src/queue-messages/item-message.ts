@@ -79,6 +79,8 @@ export const messageBatchSchema = z.object({
   customerId: z.string().optional(),
   environment: z.enum(ENVIRONMENTS),
   fields: z.array(z.enum(CONTACT_FIELDS)),
+  /** The submit's maxAgeDays; absent in messages of older deploys and for batches from before (the default). */
+  maxAgeDays: z.number().int().nonnegative().optional(),
 });
 /** What every item of a message shares: its batch. */
 export type MessageBatchFields = z.infer<typeof messageBatchSchema>;
@@ -152,9 +154,9 @@ export function packMessages(
   batch: MessageBatchFields,
   items: readonly MessageItem[],
 ): { messages: EncodedMessage[]; tooLarge: MessageItem[] } {
-  const { batchId, customerId, environment, fields } = batch;
+  const { batchId, customerId, environment, fields, maxAgeDays } = batch;
   // `{"batchId":…,"items":[` + the items' JSON, comma-separated + `]}`.
-  const head = JSON.stringify({ batchId, customerId, environment, fields, items: [] }).slice(0, -2);
+  const head = JSON.stringify({ batchId, customerId, environment, fields, maxAgeDays, items: [] }).slice(0, -2);
   const frame = utf8Bytes(head) + 2 + MESSAGE_OVERHEAD_BYTES;
   const messages: EncodedMessage[] = [];
   const tooLarge: MessageItem[] = [];

@@ -63,7 +63,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       const suppressed = new Set(outcomes.map(({ index }) => index));
       const enriched = await Promise.all(
         pending.map(async ({ message, items }): Promise<TriedMessage<ItemQueueMessage>> => {
-          const { environment, fields, attemptsBefore = 0 } = message.body;
+          const { environment, fields, maxAgeDays, attemptsBefore = 0 } = message.body;
           // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
           const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
           const attempt = attemptsBefore + message.attempts;
@@ -72,7 +72,7 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
               .filter((item) => !suppressed.has(item.index))
               .map(async (item): Promise<ItemAttempt> => {
                 try {
-                  const resolution = await enrich({ environment, customerId, fields, ...item, attempt });
+                  const resolution = await enrich({ environment, customerId, fields, maxAgeDays, ...item, attempt });
                   return { index: item.index, attempt, kind: "resolved", resolution };
                 } catch (error) {
                   logError("item_attempt_failed", error, { batchId, index: item.index, attempt });

@@ -4,7 +4,14 @@ import * as z from "zod";
 import { once } from "../base/once";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
-import { fieldsSchema, maxCreditsSchema, webhookEventsSchema, webhookUrlSchema } from "../contact-info/submission";
+import {
+  DEFAULT_MAX_AGE_DAYS,
+  fieldsSchema,
+  maxAgeDaysSchema,
+  maxCreditsSchema,
+  webhookEventsSchema,
+  webhookUrlSchema,
+} from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
@@ -37,6 +44,10 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
         description:
           "The most the batch may charge, in credits; default no cap. Items are charged as they finish; one whose result would take the batch past this ends failed with budget_exhausted, is not charged, and may be resubmitted. POST …/estimate tells the most a batch could cost.",
         example: 100,
+      }),
+      maxAgeDays: maxAgeDaysSchema.optional().meta({
+        description: `How fresh a result from your result cache (live) must be, in days: a cached result whose contacts were all verified (or, unverifiable, found) within this many days is served as it is; one with an older email (and no older phone) has its emails verified again, charged the verification price only; otherwise the person is looked up again. 0: never from the cache. Default ${DEFAULT_MAX_AGE_DAYS}.`,
+        example: 30,
       }),
     })
     .meta({ id: "SubmitRequest", example: submitRequestExample }),

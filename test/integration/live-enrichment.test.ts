@@ -75,7 +75,14 @@ describe("a live batch", () => {
     // with the pattern provider's guess instead of failing, verified.
     expect(item).toMatchObject({ status: "completed", outcome: "found" });
     expect(item!.emails).toEqual([
-      { address: "kai.brenner@vendors-down.example", type: "work", status: "valid", confidence: 35, source: "pattern" },
+      {
+        address: "kai.brenner@vendors-down.example",
+        type: "work",
+        status: "valid",
+        confidence: 35,
+        source: "pattern",
+        verifiedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      },
     ]);
     expect(item!.sources).toEqual([
       { name: "directory", outcome: "not_found" },
