@@ -431,6 +431,12 @@ export interface components {
              * @example directory
              */
             source: string;
+            /**
+             * Format: date-time
+             * @description When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays. Absent on items recorded before it was kept.
+             * @example 2026-11-20T09:30:00.000Z
+             */
+            verifiedAt?: string;
         };
         Phone: {
             /**
@@ -453,6 +459,12 @@ export interface components {
              * @example directory
              */
             source: string;
+            /**
+             * Format: date-time
+             * @description When the number was found (nothing verifies phones). Absent on items recorded before it was kept.
+             * @example 2026-11-20T09:30:00.000Z
+             */
+            verifiedAt?: string;
         };
         ItemError: {
             /**
@@ -1113,6 +1125,11 @@ export interface components {
              * @example 100
              */
             maxCredits?: number;
+            /**
+             * @description How fresh a result from your result cache (live) must be, in days: a cached result whose contacts were all verified (or, unverifiable, found) within this many days is served as it is; one with an older email (and no older phone) has its emails verified again, charged the verification price only; otherwise the person is looked up again. 0: never from the cache. Default 90.
+             * @example 30
+             */
+            maxAgeDays?: number;
         };
         BatchEstimate: {
             /** @description Items in the body, invalid ones included. */
@@ -2236,7 +2253,8 @@ export interface operations {
                      *               "type": "work",
                      *               "status": "valid",
                      *               "confidence": 95,
-                     *               "source": "sandbox"
+                     *               "source": "sandbox",
+                     *               "verifiedAt": "2026-11-20T09:30:04.000Z"
                      *             }
                      *           ],
                      *           "phones": [
@@ -2244,7 +2262,8 @@ export interface operations {
                      *               "number": "+14155550132",
                      *               "type": "mobile",
                      *               "confidence": 80,
-                     *               "source": "sandbox"
+                     *               "source": "sandbox",
+                     *               "verifiedAt": "2026-11-20T09:30:04.000Z"
                      *             }
                      *           ],
                      *           "error": null,
@@ -2663,7 +2682,7 @@ export interface operations {
                      *
                      *     event: item
                      *     id: 1
-                     *     data: {"index":0,"externalId":"crm-1","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
+                     *     data: {"index":0,"externalId":"crm-1","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox","verifiedAt":"2026-11-20T09:30:04.000Z"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox","verifiedAt":"2026-11-20T09:30:04.000Z"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
                      *
                      *     event: item
                      *     id: 2
@@ -2675,7 +2694,7 @@ export interface operations {
                      *
                      *     event: item
                      *     id: 3
-                     *     data: {"index":2,"externalId":"crm-3","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
+                     *     data: {"index":2,"externalId":"crm-3","status":"completed","outcome":"found","input":{"externalId":"crm-1","firstName":"Ada","lastName":"Lovelace","companyDomain":"analytical.example"},"emails":[{"address":"ada.lovelace@analytical.example","type":"work","status":"valid","confidence":95,"source":"sandbox","verifiedAt":"2026-11-20T09:30:04.000Z"}],"phones":[{"number":"+14155550132","type":"mobile","confidence":80,"source":"sandbox","verifiedAt":"2026-11-20T09:30:04.000Z"}],"error":null,"fromCache":false,"credits":11,"sources":[{"name":"sandbox","outcome":"found"}]}
                      *
                      *     event: completed
                      *     id: 3
