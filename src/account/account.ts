@@ -8,28 +8,9 @@ import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
 import type { SuppressionPage } from "./suppression-query";
-import { addUsage, emptyUsage, isEmptyUsage, type UsageCounters } from "./usage";
-import { daysOf, type UsageRange } from "./usage-query";
-import type { BatchList, UsageReport } from "./views";
-
-type DayRow = {
-  day: string;
-  items: number;
-  found: number;
-  not_found: number;
-  failed: number;
-  from_cache: number;
-  credits: number;
-  credits_refunded: number;
-};
-type SourceRow = {
-  day: string;
-  source: string;
-  calls: number;
-  found: number;
-  reported: number;
-  credits_refunded: number;
-};
+import type { UsageRange } from "./usage-query";
+import { addUsageRows, readScorecards, readUsage } from "./usage-store";
+import type { BatchList, SourceScorecard, UsageReport } from "./views";
 
 /**
  * One customer in one environment: the list of its batches and its usage per
@@ -63,13 +44,7 @@ export class Account extends DurableObject<Env> {
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
           ?.reported_seq ?? 0;
-      const byDay = new Map<string, UsageCounters>();
-      for (const entry of entries.filter(({ seq }) => seq > applied)) {
-        const day = byDay.get(entry.day) ?? emptyUsage();
-        addUsage(day, entry.usage);
-        byDay.set(entry.day, day);
-      }
-      for (const [day, usage] of byDay) if (!isEmptyUsage(usage)) this.#addUsage(day, usage);
+      for (const entry of entries.filter(({ seq }) => seq > applied)) addUsageRows(this.#sql, entry.day, entry.usage);
       const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
@@ -127,37 +102,12 @@ export class Account extends DurableObject<Env> {
 
   /** Usage per UTC day in the range, every day listed, and the totals. */
   usage(range: UsageRange): UsageReport {
-    const days = new Map(daysOf(range).map((day) => [day, emptyUsage()]));
-    for (const row of this.#sql.exec<DayRow>(
-      "SELECT * FROM usage_days WHERE day BETWEEN ? AND ?",
-      range.from,
-      range.to,
-    )) {
-      addUsage(days.get(row.day) ?? emptyUsage(), {
-        items: row.items,
-        found: row.found,
-        notFound: row.not_found,
-        failed: row.failed,
-        fromCache: row.from_cache,
-        credits: row.credits,
-        creditsRefunded: row.credits_refunded,
-        sources: {},
-      });
-    }
-    for (const row of this.#sql.exec<SourceRow>(
-      "SELECT * FROM usage_sources WHERE day BETWEEN ? AND ?",
-      range.from,
-      range.to,
-    )) {
-      const day = days.get(row.day);
-      if (day) {
-        const { calls, found, reported, credits_refunded: creditsRefunded } = row;
-        day.sources[row.source] = { calls, found, reported, creditsRefunded };
-      }
-    }
-    const totals = emptyUsage();
-    for (const day of days.values()) addUsage(totals, day);
-    return { ...range, days: [...days].map(([date, usage]) => ({ date, ...usage })), totals };
+    return readUsage(this.#sql, range);
+  }
+
+  /** Per data source, its scorecard over the days of `range` (usage-store.ts). */
+  scorecards(range: UsageRange): SourceScorecard[] {
+    return readScorecards(this.#sql, range);
   }
 
   /**
@@ -214,36 +164,5 @@ export class Account extends DurableObject<Env> {
       )
       .toArray()
       .map(({ key }) => key);
-  }
-
-  #addUsage(day: string, usage: UsageCounters): void {
-    this.#sql.exec(
-      `INSERT INTO usage_days (day, items, found, not_found, failed, from_cache, credits, credits_refunded)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (day) DO UPDATE SET items = items + excluded.items, found = found + excluded.found,
-         not_found = not_found + excluded.not_found, failed = failed + excluded.failed, from_cache = from_cache + excluded.from_cache,
-         credits = credits + excluded.credits, credits_refunded = credits_refunded + excluded.credits_refunded`,
-      day,
-      usage.items,
-      usage.found,
-      usage.notFound,
-      usage.failed,
-      usage.fromCache,
-      usage.credits,
-      usage.creditsRefunded,
-    );
-    for (const [source, { calls, found, reported, creditsRefunded }] of Object.entries(usage.sources)) {
-      this.#sql.exec(
-        `INSERT INTO usage_sources (day, source, calls, found, reported, credits_refunded) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (day, source) DO UPDATE SET calls = calls + excluded.calls, found = found + excluded.found,
-           reported = reported + excluded.reported, credits_refunded = credits_refunded + excluded.credits_refunded`,
-        day,
-        source,
-        calls,
-        found,
-        reported,
-        creditsRefunded,
-      );
-    }
   }
 }

@@ -1,6 +1,6 @@
 import type { BatchSummary } from "../contact-info/batch-views";
 import type { PersonIndexEntry } from "./privacy-store";
-import type { UsageCounters } from "./usage";
+import type { UsageDelta } from "./usage";
 
 // What a batch object tells its account (docs/storage.md, "outbox").
 
@@ -8,7 +8,7 @@ import type { UsageCounters } from "./usage";
 export interface OutboxEntry {
   seq: number;
   day: string;
-  usage: UsageCounters;
+  usage: UsageDelta;
 }
 
 export interface BatchReport {

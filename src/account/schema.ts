@@ -58,12 +58,22 @@ const MIGRATIONS: readonly string[] = [
    DELETE FROM suppressions;
    DELETE FROM person_index;
    UPDATE batches SET people_complete = 0;`,
+  // The sources' scorecards: verified-valid hits, rate-limit answers and latency histograms per day and source.
   // Feedback on delivered contacts: refunds per batch and day, reports and refunds per source, and
   // the do-not-deliver list (keyed hashes of the contact values reported, contact-info/feedback.ts).
   `ALTER TABLE batches ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE usage_days ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE usage_sources ADD COLUMN reported INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE usage_sources ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_sources ADD COLUMN verified_valid INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_sources ADD COLUMN rate_limited INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE usage_latency (
+     day TEXT NOT NULL,
+     source TEXT NOT NULL,
+     bucket INTEGER NOT NULL,
+     calls INTEGER NOT NULL,
+     PRIMARY KEY (day, source, bucket)
+   ) WITHOUT ROWID;
    CREATE TABLE do_not_deliver (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;`,
 ];
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { documented } from "../base/once";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import { latencyBucket } from "./latency";
 
 // Usage: what finished items add to the day they finished on. Pure, so the batch
 // object (which tallies) and the account object (which sums) agree on one shape.
@@ -24,6 +25,20 @@ const sourceUsageSchema = z.object({
   creditsRefunded: count
     .default(0)
     .meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),
+  verifiedValid: count.default(0).meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "Items for which an email this source found was judged valid by a verifier.",
+      },
+    ),
+  ),
+  rateLimited: count.default(0).meta(
+    documented(
+      OPENAPI_METADATA && {
+        description: "Items whose last attempt found this source answering its rate limit (429 or its own status).",
+      },
+    ),
+  ),
 });
 
 export const usageCountersSchema = z.object({
@@ -53,6 +68,12 @@ export const usageCountersSchema = z.object({
 
 export type UsageCounters = z.infer<typeof usageCountersSchema>;
 
+/** Per source, a histogram of its calls' latencies (latencyBucket, scorecard.ts): outbox only, for the scorecards. */
+const latenciesSchema = z.record(z.string(), z.record(z.string(), count));
+
+/** What a batch's outbox row carries: usage, and the latencies behind the scorecards' medians. */
+export type UsageDelta = UsageCounters & { latencies: z.infer<typeof latenciesSchema> };
+
 /** A delta as stored in the batch's outbox; read back from storage, so a missing counter counts 0. */
 export const usageDeltaSchema = z.object({
   items: count.default(0),
@@ -63,9 +84,10 @@ export const usageDeltaSchema = z.object({
   credits: count.default(0),
   creditsRefunded: count.default(0),
   sources: z.record(z.string(), sourceUsageSchema).default({}),
+  latencies: latenciesSchema.default({}),
 });
 
-export const emptyUsage = (): UsageCounters => ({
+export const emptyUsage = (): UsageDelta => ({
   items: 0,
   found: 0,
   notFound: 0,
@@ -74,9 +96,17 @@ export const emptyUsage = (): UsageCounters => ({
   credits: 0,
   creditsRefunded: 0,
   sources: {},
+  latencies: {},
 });
 
-const emptySource = () => ({ calls: 0, found: 0, reported: 0, creditsRefunded: 0 });
+export const emptySource = () => ({
+  calls: 0,
+  found: 0,
+  reported: 0,
+  creditsRefunded: 0,
+  verifiedValid: 0,
+  rateLimited: 0,
+});
 
 export const isEmptyUsage = (usage: UsageCounters): boolean =>
   usage.items === 0 && usage.creditsRefunded === 0 && Object.keys(usage.sources).length === 0;
@@ -85,7 +115,7 @@ export const isEmptyUsage = (usage: UsageCounters): boolean =>
  * Adds `changed` items that finished with `outcome` (the item and the followers
  * that took its result). The sources count once: they were asked once, for the item.
  */
-export function tally(usage: UsageCounters, outcome: ItemOutcome, changed: number): void {
+export function tally(usage: UsageDelta, outcome: ItemOutcome, changed: number): void {
   if (changed === 0) return;
   usage.items += changed;
   if (outcome.status === "failed") {
@@ -102,7 +132,19 @@ export function tally(usage: UsageCounters, outcome: ItemOutcome, changed: numbe
     const source = usage.sources[key] ?? emptySource();
     source.calls += 1;
     if (answer === "found") source.found += 1;
+    if (kind === undefined && outcome.status === "completed") {
+      if (outcome.emails.some((email) => email.source === name && email.status === "valid")) source.verifiedValid += 1;
+    }
     usage.sources[key] = source;
+  }
+  for (const { name, ms, rateLimited } of outcome.calls ?? []) {
+    const source = usage.sources[name] ?? emptySource();
+    if (rateLimited) source.rateLimited += 1;
+    usage.sources[name] = source;
+    const histogram = usage.latencies[name] ?? {};
+    const bucket = String(latencyBucket(ms));
+    histogram[bucket] = (histogram[bucket] ?? 0) + 1;
+    usage.latencies[name] = histogram;
   }
 }
 
@@ -121,12 +163,14 @@ export function addUsage(into: UsageCounters, from: UsageCounters): void {
   into.fromCache += from.fromCache;
   into.credits += from.credits;
   into.creditsRefunded += from.creditsRefunded;
-  for (const [name, { calls, found, reported, creditsRefunded }] of Object.entries(from.sources)) {
+  for (const [name, counted] of Object.entries(from.sources)) {
     const source = into.sources[name] ?? emptySource();
-    source.calls += calls;
-    source.found += found;
-    source.reported += reported;
-    source.creditsRefunded += creditsRefunded;
+    source.calls += counted.calls;
+    source.found += counted.found;
+    source.reported += counted.reported;
+    source.creditsRefunded += counted.creditsRefunded;
+    source.verifiedValid += counted.verifiedValid;
+    source.rateLimited += counted.rateLimited;
     into.sources[name] = source;
   }
 }

@@ -34,3 +34,41 @@ export const usageReportSchema = /* @__PURE__ */ once(() => {
 
 export type BatchList = z.infer<ReturnType<typeof batchListSchema>>;
 export type UsageReport = z.infer<ReturnType<typeof usageReportSchema>>;
+
+export const sourceScorecardsSchema = /* @__PURE__ */ once(() => {
+  const count = z.number().int().min(0);
+  const share = z.number().min(0).max(1).nullable();
+  const scorecard = z
+    .object({
+      source: z.string().meta({
+        description: "The data source (hunter, pdl, apollo, …); an email verifier as <name>:verifier.",
+        example: "hunter",
+      }),
+      calls: count.meta({ description: "Items whose last attempt asked this source." }),
+      hits: count.meta({ description: "Of those, the items it found something for." }),
+      hitRate: share.meta({ description: "hits / calls, to 4 decimals; null without calls." }),
+      verifiedValid: count.meta({ description: "Items for which an email it found was judged valid by a verifier." }),
+      verifiedValidRate: share.meta({ description: "verifiedValid / hits; null without hits." }),
+      reported: count.meta({
+        description:
+          "Contacts it found that you reported wrong (POST …/feedback): bounces, wrong numbers, wrong people.",
+      }),
+      creditsRefunded: count.meta({ description: "Credits those reports refunded." }),
+      medianLatencyMs: z.number().int().min(0).nullable().meta({
+        description:
+          "The median time it took to answer, in ms (to within 5%: latencies are kept as a histogram); null without timed calls (a verifier, or calls recorded before).",
+      }),
+      rateLimited: count.meta({ description: "Items whose last attempt found it answering its rate limit (429)." }),
+    })
+    .meta({ id: "SourceScorecard" });
+  return z
+    .object({
+      from: z.iso.date(),
+      to: z.iso.date(),
+      sources: z.array(scorecard).meta({ description: "One per source asked in the range, by name." }),
+    })
+    .meta({ id: "SourceScorecards" });
+});
+
+export type SourceScorecards = z.infer<ReturnType<typeof sourceScorecardsSchema>>;
+export type SourceScorecard = SourceScorecards["sources"][number];

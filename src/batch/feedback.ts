@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { emptyUsage } from "../account/usage";
+import { emptySource, emptyUsage } from "../account/usage";
 import type { Prices } from "../base/config";
 import type { BatchOwner } from "../base/tenant";
 import { type SourceReport, sourceReportSchema } from "../contact-info/batch-views";
@@ -160,7 +160,7 @@ export function recordFeedback(
       sql.exec("UPDATE batch SET credits_refunded = credits_refunded + ?", decision.refunded);
       const usage = emptyUsage();
       usage.creditsRefunded = decision.refunded;
-      usage.sources[given.source] = { calls: 0, found: 0, reported: 1, creditsRefunded: decision.refunded };
+      usage.sources[given.source] = { ...emptySource(), reported: 1, creditsRefunded: decision.refunded };
       appendOutbox(sql, new Date().toISOString(), usage);
     }
     const { credits_refunded } = sql.exec<{ credits_refunded: number }>("SELECT credits_refunded FROM batch").one();

@@ -69,6 +69,13 @@ export type StatusRead =
  * `cacheKey`: a full answer's result-cache key (made by the consumer, which has the person's hash), under
  * which the batch keeps it if it records it.
  */
+/** A data source asked at an item's last attempt: how long it took, whether it answered its rate limit (scorecards; never stored with the item). */
+export interface SourceCall {
+  name: string;
+  ms: number;
+  rateLimited?: true;
+}
+
 export type ItemOutcome =
   | {
       index: number;
@@ -83,8 +90,9 @@ export type ItemOutcome =
       /** A cached result whose emails were verified again (too old to serve as it was): charged the verifications only. */
       reverified?: boolean;
       sources: SourceReport[];
+      calls?: SourceCall[];
     }
-  | { index: number; status: "failed"; error: ItemError; sources: SourceReport[] };
+  | { index: number; status: "failed"; error: ItemError; sources: SourceReport[]; calls?: SourceCall[] };
 
 /**
  * What `record()` answers: the items it finished (followers included), and of the

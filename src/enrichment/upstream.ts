@@ -4,6 +4,8 @@ import { PermanentProviderError, TransientProviderError } from "./provider";
 
 /** The upstream could not be reached at all (DNS, connection): not merely slow. */
 export class UpstreamUnreachableError extends TransientProviderError {}
+/** The vendor answered its rate limit (429, or its own status for it): counted in its scorecard. */
+export class VendorRateLimitedError extends TransientProviderError {}
 
 export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -64,9 +66,12 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     const retryAfter = (rules.retryAfterHeaders ?? ["retry-after"])
       .map((name) => retryAfterSeconds(response.headers.get(name)))
       .find((seconds) => seconds !== undefined);
-    if (retryAfter !== undefined && (rules.rateLimited ?? [429]).includes(response.status))
-      await call.gate?.pause(retryAfter);
-    throw new TransientProviderError(`${call.provider}: upstream answered ${response.status}`, retryAfter);
+    const rateLimited = (rules.rateLimited ?? [429]).includes(response.status);
+    if (retryAfter !== undefined && rateLimited) await call.gate?.pause(retryAfter);
+    const message = `${call.provider}: upstream answered ${response.status}`;
+    throw rateLimited
+      ? new VendorRateLimitedError(message, retryAfter)
+      : new TransientProviderError(message, retryAfter);
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -1,3 +1,4 @@
+import type { SourceCall } from "../contact-info/batch-contract";
 import type { SourceReport } from "../contact-info/batch-views";
 import { type ContactField, mergeContacts } from "../contact-info/contact";
 import { VendorHeldError } from "./call-gate";
@@ -8,10 +9,12 @@ import {
   PermanentProviderError,
   TransientProviderError,
 } from "./provider";
+import { VendorRateLimitedError } from "./upstream";
 
-/** What one provider said on this attempt, and how long it took (for the logs). */
+/** What one provider said on this attempt, how long it took, and whether it answered its rate limit (logs, scorecards). */
 export interface ProviderReport extends SourceReport {
   ms: number;
+  rateLimited?: true;
 }
 
 export interface WaterfallResult extends FindResult {
@@ -64,7 +67,13 @@ export async function runWaterfall(
         if (error.retryAfterSeconds !== undefined)
           retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds);
       }
-      reports.push({ name: provider.name, outcome: "unavailable", ms: Date.now() - started });
+      const ms = Date.now() - started;
+      reports.push({
+        name: provider.name,
+        outcome: "unavailable",
+        ms,
+        ...(error instanceof VendorRateLimitedError ? { rateLimited: true as const } : {}),
+      });
     }
   }
   return {
@@ -89,3 +98,9 @@ function onlyRequested(result: FindResult, fields: readonly ContactField[]): Fin
     phones: fields.includes("phone") ? result.phones : [],
   };
 }
+
+/** The data sources this attempt asked, timed, for their scorecards (verifiers are not timed: see enrich-item.ts). */
+export const sourceCalls = (reports: readonly ProviderReport[]): SourceCall[] =>
+  reports
+    .filter(({ kind, outcome }) => kind === undefined && outcome !== "skipped")
+    .map(({ name, ms, rateLimited }) => (rateLimited ? { name, ms, rateLimited } : { name, ms }));

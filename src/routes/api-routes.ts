@@ -16,7 +16,7 @@ import { type DeclaredRoute, declareRoute } from "./declare";
 import { postFeedback } from "./feedback";
 import { apiReference, health, index, openApiDocument } from "./meta";
 import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
-import { getUsage } from "./usage";
+import { getSourceScorecards, getUsage } from "./usage";
 
 export const getRateLimits = declareRoute({
   route: {
@@ -63,6 +63,7 @@ export const API_ROUTES = {
     postFeedback,
     getRateLimits,
     getUsage,
+    getSourceScorecards,
     erasePersonRoute,
     getErasure,
     addSuppressions,

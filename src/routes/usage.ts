@@ -1,11 +1,11 @@
 // Items finished per UTC day for the customer in this environment: GET /v2/{environment}/me/usage.
 import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
-import { usageReportSchema } from "../account/views";
+import { sourceScorecardsSchema, usageReportSchema } from "../account/views";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { readUsage } from "../operations/account";
+import { readSourceScorecards, readUsage } from "../operations/account";
 import { declareRoute } from "./declare";
 
 export const getUsage = declareRoute({
@@ -39,5 +39,36 @@ export const getUsage = declareRoute({
   handler: async (c) => {
     const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
     return c.json(await readUsage(caller, c.req.query(), Date.now()), 200);
+  },
+});
+
+export const getSourceScorecards = declareRoute({
+  route: {
+    method: "get",
+    path: "/me/sources",
+    middleware: [rateLimit("rate_limits", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
+    operationId: "getSourceScorecards",
+    tags: ["Usage"],
+    summary: "How each data source served you over the last 30 days",
+    description:
+      "Per data source, for your customer account in this environment, over the last 30 UTC days (today included): items asked, hits and hit rate, hits with an email a verifier judged valid, contacts you reported wrong and the credits refunded for them, the median answer time and the rate-limit answers. Counted from each item's last attempt, once, when it finishes (as usage is); results from your cache count no call.",
+    security: keyRequired,
+    request: { params: environmentParams() },
+    responses: {
+      200: {
+        description: "One scorecard per source asked in the last 30 days.",
+        headers: { "x-request-id": requestIdHeader },
+        content: { "application/json": { schema: sourceScorecardsSchema() } },
+      },
+      ...authProblems(),
+      404: unknownEnvironment,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await readSourceScorecards(caller, Date.now()), 200);
   },
 });

@@ -211,6 +211,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
           "POST /v2/live/person/contact-info",
           "POST /v2/live/person/contact-info/estimate",
           "DELETE /v2/live/person/contact-info/{id}",
+          "POST /v2/live/feedback",
           "POST /v2/live/privacy/erasures",
           "PUT /v2/live/privacy/suppressions",
           "DELETE /v2/live/privacy/suppressions/{key}",
@@ -241,6 +242,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
         operations: [
           "GET /v2/live/me/rate-limits",
           "GET /v2/live/me/usage",
+          "GET /v2/live/me/sources",
           "GET /v2/live/privacy/erasures/{id}",
           "GET /v2/live/privacy/suppressions",
         ],

@@ -33,6 +33,7 @@ function expectedUsage(
     outcome: string | null;
     fromCache: boolean;
     credits: number;
+    emails: { source: string; status: string }[];
     sources: { name: string; outcome: string; kind?: string }[];
   }[],
 ) {
@@ -55,9 +56,18 @@ function expectedUsage(
     if (item.fromCache) usage.fromCache++;
     for (const source of item.sources.filter((s) => s.outcome !== "skipped")) {
       const name = source.kind === "verifier" ? `${source.name}:verifier` : source.name;
-      const counted = usage.sources[name] ?? { calls: 0, found: 0, reported: 0, creditsRefunded: 0 };
+      const counted = usage.sources[name] ?? {
+        calls: 0,
+        found: 0,
+        reported: 0,
+        creditsRefunded: 0,
+        verifiedValid: 0,
+        rateLimited: 0,
+      };
       counted.calls++;
       if (source.outcome === "found") counted.found++;
+      const valid = item.emails.some((email) => email.source === source.name && email.status === "valid");
+      if (source.kind === undefined && valid) counted.verifiedValid++;
       usage.sources[name] = counted;
     }
   }
@@ -103,7 +113,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     const owner = { customerId: record.customerId, environment: "test" as const };
     const report = {
       batch: { ...status, deletedAt: null },
-      entries: [{ seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99 } }],
+      entries: [{ seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99, latencies: {} } }],
     };
     await accountStub(env, owner).report(report);
     await deliver("contact-info-items", messages);
@@ -189,7 +199,8 @@ describe("the account's report", () => {
       fromCache: 0,
       credits: 1,
       creditsRefunded: 0,
-      sources: { sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 } },
+      sources: { sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 } },
+      latencies: {},
     };
     const day = "2026-11-01";
     // The outbox is resent whole after a lost answer, and overlaps the next report.
@@ -207,7 +218,7 @@ describe("the account's report", () => {
       fromCache: 0,
       credits: 3,
       creditsRefunded: 0,
-      sources: { sandbox: { calls: 3, found: 3, reported: 0, creditsRefunded: 0 } },
+      sources: { sandbox: { calls: 3, found: 3, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 } },
     });
   });
 });

@@ -25,8 +25,8 @@ describe("tallying finished items", () => {
       1,
     );
     expect(usage.sources).toEqual({
-      sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
-      "sandbox:verifier": { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
+      sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 1, rateLimited: 0 },
+      "sandbox:verifier": { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
     });
   });
 
@@ -70,9 +70,10 @@ describe("tallying finished items", () => {
       credits: 0,
       creditsRefunded: 0,
       sources: {
-        directory: { calls: 2, found: 0, reported: 0, creditsRefunded: 0 },
-        pattern: { calls: 1, found: 1, reported: 0, creditsRefunded: 0 },
+        directory: { calls: 2, found: 0, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
+        pattern: { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
       },
+      latencies: {},
     });
   });
 
@@ -83,7 +84,7 @@ describe("tallying finished items", () => {
       items: 2,
       found: 2,
       credits: 11,
-      sources: { sandbox: { calls: 2, found: 2, reported: 0, creditsRefunded: 0 } },
+      sources: { sandbox: { calls: 2, found: 2, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 } },
     });
     addUsage(total, {
       ...emptyUsage(),
@@ -92,8 +93,8 @@ describe("tallying finished items", () => {
       credits: 1,
       creditsRefunded: 1,
       sources: {
-        sandbox: { calls: 0, found: 0, reported: 1, creditsRefunded: 1 },
-        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 },
+        sandbox: { calls: 0, found: 0, reported: 1, creditsRefunded: 1, verifiedValid: 0, rateLimited: 0 },
+        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
       },
     });
     expect(total).toEqual({
@@ -104,8 +105,8 @@ describe("tallying finished items", () => {
       credits: 12,
       creditsRefunded: 1,
       sources: {
-        sandbox: { calls: 2, found: 2, reported: 1, creditsRefunded: 1 },
-        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0 },
+        sandbox: { calls: 2, found: 2, reported: 1, creditsRefunded: 1, verifiedValid: 0, rateLimited: 0 },
+        pdl: { calls: 1, found: 0, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
       },
     });
   });

@@ -46,6 +46,7 @@ describe("endpoint limits", () => {
       operations: [
         "GET /v2/live/me/rate-limits",
         "GET /v2/live/me/usage",
+        "GET /v2/live/me/sources",
         "GET /v2/live/privacy/erasures/{id}",
         "GET /v2/live/privacy/suppressions",
       ],

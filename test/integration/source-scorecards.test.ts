@@ -1,0 +1,70 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { latencyBucket } from "../../src/account/latency";
+import { accountStub } from "../../src/account/stub";
+import { emptySource, emptyUsage } from "../../src/account/usage";
+import type { SourceScorecards } from "../../src/account/views";
+import { createKey, request, submitBatch, until, waitForCompletion } from "../helpers";
+
+const scorecards = async (key: string) =>
+  (await (await request("/v2/test/me/sources", { key })).json<SourceScorecards>()).sources;
+
+describe("GET /v2/{environment}/me/sources", () => {
+  it("scores each source from the items that finished, with the contacts reported wrong", async () => {
+    const { key } = await createKey();
+    const ada = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
+    const batchId = await submitBatch(key, { items: [ada, { fullName: "No Body", companyDomain: "notfound.test" }] });
+    const [found] = (await waitForCompletion(key, batchId)).items;
+    await request("/v2/test/feedback", {
+      key,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ batchId, index: 0, kind: "email_bounced", value: found?.emails[0]?.address }),
+    });
+    const sources = await until(() => scorecards(key), {
+      what: "the report in the scorecards",
+      done: (cards) => cards.some((card) => card.source === "sandbox" && card.reported === 1),
+    });
+    expect(sources.find((card) => card.source === "sandbox")).toMatchObject({
+      calls: 2,
+      hits: 1,
+      hitRate: 0.5,
+      verifiedValid: 1,
+      verifiedValidRate: 1,
+      reported: 1,
+      creditsRefunded: 1,
+      medianLatencyMs: expect.any(Number),
+      rateLimited: 0,
+    });
+    expect(sources.find((card) => card.source === "sandbox:verifier")).toMatchObject({ calls: 1, hits: 1 });
+  });
+
+  it("counts a report sent again once (its outbox seq), so redelivered work never counts twice", async () => {
+    const { record } = await createKey({ environment: "live" });
+    const day = new Date().toISOString().slice(0, 10);
+    const usage = {
+      ...emptyUsage(),
+      items: 1,
+      found: 1,
+      sources: { hunter: { ...emptySource(), calls: 1, found: 1, verifiedValid: 1, rateLimited: 0 } },
+      latencies: { hunter: { [String(latencyBucket(200))]: 1 } },
+    };
+    const account = accountStub(env, { customerId: record.customerId, environment: "live" });
+    const batch = {
+      id: crypto.randomUUID(),
+      totalItems: 1,
+      completedItems: 1,
+      failedItems: 0,
+      createdAt: new Date().toISOString(),
+      completedAt: new Date().toISOString(),
+      creditsCharged: 1,
+      maxCredits: null,
+      deletedAt: null,
+    };
+    await account.report({ batch, entries: [{ seq: 1, day, usage }] });
+    await account.report({ batch, entries: [{ seq: 1, day, usage }] });
+    const [hunter] = await account.scorecards({ from: day, to: day });
+    expect(hunter).toMatchObject({ source: "hunter", calls: 1, hits: 1, verifiedValid: 1 });
+    expect(Math.abs((hunter?.medianLatencyMs ?? 0) - 200) / 200).toBeLessThan(0.05);
+  });
+});
