@@ -7,10 +7,11 @@ import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
+import type { SourceCounts } from "./scorecard";
 import type { SuppressionPage } from "./suppression-query";
 import type { UsageRange } from "./usage-query";
-import { addUsageRows, readScorecards, readUsage } from "./usage-store";
-import type { BatchList, SourceScorecard, UsageReport } from "./views";
+import { addUsageRows, readSourceCounts, readUsage } from "./usage-store";
+import type { BatchList, UsageReport } from "./views";
 
 /**
  * One customer in one environment: the list of its batches and its usage per
@@ -105,9 +106,9 @@ export class Account extends DurableObject<Env> {
     return readUsage(this.#sql, range);
   }
 
-  /** Per data source, its scorecard over the days of `range` (usage-store.ts). */
-  scorecards(range: UsageRange): SourceScorecard[] {
-    return readScorecards(this.#sql, range);
+  /** Per data source, its counts over the days of `range`, for its scorecard (scorecard.ts). */
+  sourceCounts(range: UsageRange): SourceCounts[] {
+    return readSourceCounts(this.#sql, range);
   }
 
   /**

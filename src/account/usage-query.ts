@@ -69,3 +69,9 @@ export function parseUsageQuery(query: Record<string, string>, now: number): Usa
   }
   return { from, to };
 }
+
+/** The scorecards' span: the last 30 UTC days, today included. */
+export const scorecardRange = (now: number): UsageRange => ({
+  from: utcDay(now - (DEFAULT_DAYS - 1) * DAY_MS),
+  to: utcDay(now),
+});

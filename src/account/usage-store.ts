@@ -1,7 +1,7 @@
-import { medianLatency } from "./latency";
+import type { SourceCounts } from "./scorecard";
 import { addUsage, emptyUsage, isEmptyUsage, type UsageDelta } from "./usage";
 import { daysOf, type UsageRange } from "./usage-query";
-import type { SourceScorecard, UsageReport } from "./views";
+import type { UsageReport } from "./views";
 
 // The account's usage tables (docs/storage.md, "Account"): what a batch's outbox rows add, per day and
 // source, and the two reads of them: the usage report and the sources' scorecards.
@@ -118,19 +118,15 @@ const sourceCounters = (row: Omit<SourceRow, "day" | "source">) => ({
   rateLimited: row.rate_limited,
 });
 
-const rate = (part: number, whole: number) => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
-
-/** Per data source (verifiers as `<name>:verifier`), its counts over the range, rates and median latency. */
-export function readScorecards(sql: SqlStorage, range: UsageRange): SourceScorecard[] {
-  const latencies = new Map<string, Map<number, number>>();
+/** Per data source (verifiers as `<name>:verifier`), its sums over the range and its latency histogram. */
+export function readSourceCounts(sql: SqlStorage, range: UsageRange): SourceCounts[] {
+  const latencies = new Map<string, { bucket: number; calls: number }[]>();
   for (const { source, bucket, calls } of sql.exec<{ source: string; bucket: number; calls: number }>(
     `SELECT source, bucket, sum(calls) AS calls FROM usage_latency WHERE day BETWEEN ? AND ? GROUP BY source, bucket`,
     range.from,
     range.to,
   )) {
-    const histogram = latencies.get(source) ?? new Map<number, number>();
-    histogram.set(bucket, calls);
-    latencies.set(source, histogram);
+    latencies.set(source, [...(latencies.get(source) ?? []), { bucket, calls }]);
   }
   return sql
     .exec<Omit<SourceRow, "day">>(
@@ -142,18 +138,7 @@ export function readScorecards(sql: SqlStorage, range: UsageRange): SourceScorec
     )
     .toArray()
     .map((row) => {
-      const counted = sourceCounters(row);
-      return {
-        source: row.source,
-        calls: counted.calls,
-        hits: counted.found,
-        hitRate: rate(counted.found, counted.calls),
-        verifiedValid: counted.verifiedValid,
-        verifiedValidRate: rate(counted.verifiedValid, counted.found),
-        reported: counted.reported,
-        creditsRefunded: counted.creditsRefunded,
-        medianLatencyMs: medianLatency(latencies.get(row.source) ?? new Map()),
-        rateLimited: counted.rateLimited,
-      };
+      const { found, ...counted } = sourceCounters(row);
+      return { source: row.source, hits: found, ...counted, latency: latencies.get(row.source) ?? [] };
     });
 }

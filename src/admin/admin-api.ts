@@ -1,4 +1,6 @@
 import { Hono } from "hono";
+import { scorecardRange } from "../account/usage-query";
+import { isEnvironment } from "../base/environment";
 import { log, logError } from "../base/log";
 import { readJsonBody } from "../http/body";
 import { badRequest, internalError, notFound } from "../http/errors";
@@ -6,6 +8,7 @@ import { ApiError, problemResponse } from "../http/problem";
 import { revocationSchema } from "../keys/api-key";
 import { adminToken } from "../middleware/admin-token";
 import { limiterStub } from "../rate-limit/stub";
+import { sourcesAcrossCustomers } from "./source-stats";
 
 // A revocation is a few ids.
 const MAX_ADMIN_BODY_BYTES = 4096;
@@ -29,6 +32,13 @@ export const adminApi = new Hono<{ Bindings: Env }>()
     await limiterStub(c.env, tenant).revoke(keyId);
     log("api_key_revoked", { keyId });
     return c.body(null, 204);
+  })
+  // Every customer's traffic per data source in one environment, last 30 days (npm run stats).
+  .get("/sources", async (c) => {
+    const environment = c.req.query("environment") ?? "live";
+    if (!isEnvironment(environment)) throw badRequest("invalid_query", "environment must be live or test.");
+    const range = scorecardRange(Date.now());
+    return c.json({ environment, ...range, ...(await sourcesAcrossCustomers(c.env, environment, range)) });
   })
   .notFound((c) => problemResponse(notFound().init, requestIdOf(c.req.raw)))
   .onError((error, c) => {

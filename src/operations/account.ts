@@ -1,6 +1,8 @@
 // The caller's account: the operations behind GET …/me/usage, …/me/rate-limits and their MCP tools.
+
+import { scorecardOf } from "../account/scorecard";
 import { accountStub } from "../account/stub";
-import { parseUsageQuery, utcDay } from "../account/usage-query";
+import { parseUsageQuery, scorecardRange } from "../account/usage-query";
 import type { SourceScorecards } from "../account/views";
 import { readConfig } from "../base/config";
 import { tenantOf } from "../base/tenant";
@@ -14,12 +16,11 @@ export function readUsage({ env, apiKey }: Caller, query: Record<string, string>
   return accountStub(env, tenantOf(apiKey)).usage(range);
 }
 
-const SCORECARD_DAYS = 30;
-
 /** Per data source, the customer's scorecard over the last 30 UTC days, today included. */
 export async function readSourceScorecards({ env, apiKey }: Caller, now: number): Promise<SourceScorecards> {
-  const range = { from: utcDay(now - (SCORECARD_DAYS - 1) * 86_400_000), to: utcDay(now) };
-  return { ...range, sources: await accountStub(env, tenantOf(apiKey)).scorecards(range) };
+  const range = scorecardRange(now);
+  const counts = await accountStub(env, tenantOf(apiKey)).sourceCounts(range);
+  return { ...range, sources: counts.map(scorecardOf) };
 }
 
 /**

@@ -1,10 +1,24 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { latencyBucket } from "../../src/account/latency";
+import { scorecardOf } from "../../src/account/scorecard";
 import { accountStub } from "../../src/account/stub";
 import { emptySource, emptyUsage } from "../../src/account/usage";
 import type { SourceScorecards } from "../../src/account/views";
 import { createKey, request, submitBatch, until, waitForCompletion } from "../helpers";
+
+/** A batch as it reports itself to its account. */
+const batchOf = () => ({
+  id: crypto.randomUUID(),
+  totalItems: 1,
+  completedItems: 1,
+  failedItems: 0,
+  createdAt: new Date().toISOString(),
+  completedAt: new Date().toISOString(),
+  creditsCharged: 1,
+  maxCredits: null,
+  deletedAt: null,
+});
 
 const scorecards = async (key: string) =>
   (await (await request("/v2/test/me/sources", { key })).json<SourceScorecards>()).sources;
@@ -50,21 +64,53 @@ describe("GET /v2/{environment}/me/sources", () => {
       latencies: { hunter: { [String(latencyBucket(200))]: 1 } },
     };
     const account = accountStub(env, { customerId: record.customerId, environment: "live" });
-    const batch = {
-      id: crypto.randomUUID(),
-      totalItems: 1,
-      completedItems: 1,
-      failedItems: 0,
-      createdAt: new Date().toISOString(),
-      completedAt: new Date().toISOString(),
-      creditsCharged: 1,
-      maxCredits: null,
-      deletedAt: null,
-    };
+    const batch = batchOf();
     await account.report({ batch, entries: [{ seq: 1, day, usage }] });
     await account.report({ batch, entries: [{ seq: 1, day, usage }] });
-    const [hunter] = await account.scorecards({ from: day, to: day });
+    const [hunter] = (await account.sourceCounts({ from: day, to: day })).map(scorecardOf);
     expect(hunter).toMatchObject({ source: "hunter", calls: 1, hits: 1, verifiedValid: 1 });
     expect(Math.abs((hunter?.medianLatencyMs ?? 0) - 200) / 200).toBeLessThan(0.05);
+  });
+});
+
+describe("GET /admin/sources", () => {
+  const ADMIN_TOKEN = "adm_testtoken"; // vitest.config.ts
+  const sourcesFor = (token: string) =>
+    exports.default.fetch(
+      new Request("https://api.test/admin/sources?environment=live", { headers: { authorization: `Bearer ${token}` } }),
+    );
+
+  it("sums every customer's counts per source, medians from their histograms, behind the admin token", async () => {
+    // A source of this test's own, so other files' customers add nothing to it.
+    const source = `vendor-${crypto.randomUUID().slice(0, 8)}`;
+    const day = new Date().toISOString().slice(0, 10);
+    for (const ms of [100, 300]) {
+      const { record } = await createKey({ environment: "live" });
+      const usage = {
+        ...emptyUsage(),
+        items: 2,
+        found: 1,
+        sources: { [source]: { ...emptySource(), calls: 2, found: 1, verifiedValid: 1, rateLimited: 1 } },
+        latencies: { [source]: { [String(latencyBucket(ms))]: 2 } },
+      };
+      await accountStub(env, { customerId: record.customerId, environment: "live" }).report({
+        batch: { ...batchOf(), id: crypto.randomUUID() },
+        entries: [{ seq: 1, day, usage }],
+      });
+    }
+    expect((await sourcesFor("adm_wrong")).status).toBe(404);
+    const response = await sourcesFor(ADMIN_TOKEN);
+    expect(response.status).toBe(200);
+    const stats = await response.json<SourceScorecards & { customers: number }>();
+    expect(stats.customers).toBeGreaterThanOrEqual(2);
+    expect(stats.sources.find((card) => card.source === source)).toMatchObject({
+      calls: 4,
+      hits: 2,
+      hitRate: 0.5,
+      verifiedValid: 2,
+      verifiedValidRate: 1,
+      rateLimited: 2,
+      medianLatencyMs: expect.any(Number),
+    });
   });
 });
