@@ -152,6 +152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/me/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How each data source served you over the last 30 days
+         * @description Per data source, for your customer account in this environment, over the last 30 UTC days (today included): items asked, hits and hit rate, hits with an email a verifier judged valid, contacts you reported wrong and the credits refunded for them, the median answer time and the rate-limit answers. Counted from each item's last attempt, once, when it finishes (as usage is); results from your cache count no call. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["getSourceScorecards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/privacy/erasures": {
         parameters: {
             query?: never;
@@ -1352,6 +1372,16 @@ export interface components {
                      * @default 0
                      */
                     creditsRefunded: number;
+                    /**
+                     * @description Items for which an email this source found was judged valid by a verifier.
+                     * @default 0
+                     */
+                    verifiedValid: number;
+                    /**
+                     * @description Items whose last attempt found this source answering its rate limit (429 or its own status).
+                     * @default 0
+                     */
+                    rateLimited: number;
                 };
             };
             /** Format: date */
@@ -1385,8 +1415,51 @@ export interface components {
                      * @default 0
                      */
                     creditsRefunded: number;
+                    /**
+                     * @description Items for which an email this source found was judged valid by a verifier.
+                     * @default 0
+                     */
+                    verifiedValid: number;
+                    /**
+                     * @description Items whose last attempt found this source answering its rate limit (429 or its own status).
+                     * @default 0
+                     */
+                    rateLimited: number;
                 };
             };
+        };
+        SourceScorecards: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description One per source asked in the range, by name. */
+            sources: components["schemas"]["SourceScorecard"][];
+        };
+        SourceScorecard: {
+            /**
+             * @description The data source (hunter, pdl, apollo, …); an email verifier as <name>:verifier.
+             * @example hunter
+             */
+            source: string;
+            /** @description Items whose last attempt asked this source. */
+            calls: number;
+            /** @description Of those, the items it found something for. */
+            hits: number;
+            /** @description hits / calls, to 4 decimals; null without calls. */
+            hitRate: number | null;
+            /** @description Items for which an email it found was judged valid by a verifier. */
+            verifiedValid: number;
+            /** @description verifiedValid / hits; null without hits. */
+            verifiedValidRate: number | null;
+            /** @description Contacts it found that you reported wrong (POST …/feedback): bounces, wrong numbers, wrong people. */
+            reported: number;
+            /** @description Credits those reports refunded. */
+            creditsRefunded: number;
+            /** @description The median time it took to answer, in ms (to within 5%: latencies are kept as a histogram); null without timed calls (a verifier, or calls recorded before). */
+            medianLatencyMs: number | null;
+            /** @description Items whose last attempt found it answering its rate limit (429). */
+            rateLimited: number;
         };
         ErasureReceipt: {
             /**
@@ -3330,6 +3403,155 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getSourceScorecards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One scorecard per source asked in the last 30 days. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceScorecards"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
