@@ -35,6 +35,8 @@ export default defineConfig({
           // rightly turns into a pause of the whole vendor for every later test; the governor's
           // own tests turn it on (test/integration/vendor-governor*.test.ts).
           VENDOR_GOVERNOR: "off",
+          // Tests expect the sources in their configured order; the learned order's own tests turn it on.
+          WATERFALL_ORDER: "fixed",
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
           // The admin API's secret (src/middleware/admin-token.ts).

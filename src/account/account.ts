@@ -3,14 +3,15 @@ import { tenantOfName } from "../base/tenant";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import { personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
 import type { SuppressionPage } from "./suppression-query";
-import type { UsageRange } from "./usage-query";
-import { addUsageRows, readSourceCounts, readUsage } from "./usage-store";
+import { scorecardRange, type UsageRange } from "./usage-query";
+import { addUsageRows, readLearned, readSourceCounts, readUsage } from "./usage-store";
 import type { BatchList, UsageReport } from "./views";
 
 /**
@@ -142,11 +143,15 @@ export class Account extends DurableObject<Env> {
   /**
    * Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. And
    * whether the do-not-deliver list holds anything, so only a customer who reported feedback costs the
-   * consumer a second call (undeliverableAmong), once the group's contacts are found.
+   * consumer a second call (undeliverableAmong), once the group's contacts are found. Given the group's
+   * company domains, also what the learned order weighs (learned.ts).
    */
-  suppressedAmong(keys: string[]): { suppressed: string[]; withholds: boolean } {
+  suppressedAmong(keys: string[], domains?: string[]): { suppressed: string[]; withholds: boolean; learned?: Learned } {
     const withholds = this.#sql.exec("SELECT 1 FROM do_not_deliver LIMIT 1").toArray().length > 0;
-    return { suppressed: privacy.suppressedAmong(this.#sql, keys), withholds };
+    const suppressed = privacy.suppressedAmong(this.#sql, keys);
+    // Asked with the group's company domains when the waterfall learns its order: the finders' records.
+    if (domains === undefined) return { suppressed, withholds };
+    return { suppressed, withholds, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
   }
 
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */

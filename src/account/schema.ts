@@ -58,7 +58,8 @@ const MIGRATIONS: readonly string[] = [
    DELETE FROM suppressions;
    DELETE FROM person_index;
    UPDATE batches SET people_complete = 0;`,
-  // The sources' scorecards: verified-valid hits, rate-limit answers and latency histograms per day and source.
+  // The sources' scorecards: verified-valid hits, rate-limit answers and latency histograms per day and source;
+  // and each source's record per company domain, which the learned order weighs.
   // Feedback on delivered contacts: refunds per batch and day, reports and refunds per source, and
   // the do-not-deliver list (keyed hashes of the contact values reported, contact-info/feedback.ts).
   `ALTER TABLE batches ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
@@ -73,6 +74,14 @@ const MIGRATIONS: readonly string[] = [
      bucket INTEGER NOT NULL,
      calls INTEGER NOT NULL,
      PRIMARY KEY (day, source, bucket)
+   ) WITHOUT ROWID;
+   CREATE TABLE domain_sources (
+     domain TEXT NOT NULL,
+     source TEXT NOT NULL,
+     calls INTEGER NOT NULL,
+     hits INTEGER NOT NULL,
+     valid INTEGER NOT NULL,
+     PRIMARY KEY (domain, source)
    ) WITHOUT ROWID;
    CREATE TABLE do_not_deliver (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;`,
 ];

@@ -1,3 +1,4 @@
+import type { Learned } from "./learned";
 import type { SourceCounts } from "./scorecard";
 import { addUsage, emptyUsage, isEmptyUsage, type UsageDelta } from "./usage";
 import { daysOf, type UsageRange } from "./usage-query";
@@ -62,6 +63,20 @@ export function addUsageRows(sql: SqlStorage, day: string, usage: UsageDelta): v
       counted.rateLimited,
     );
   }
+  for (const [domain, records] of Object.entries(usage.domains)) {
+    for (const [source, { calls, hits, valid }] of Object.entries(records)) {
+      sql.exec(
+        `INSERT INTO domain_sources (domain, source, calls, hits, valid) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (domain, source) DO UPDATE SET calls = calls + excluded.calls, hits = hits + excluded.hits,
+           valid = valid + excluded.valid`,
+        domain,
+        source,
+        calls,
+        hits,
+        valid,
+      );
+    }
+  }
   for (const [source, histogram] of Object.entries(usage.latencies)) {
     for (const [bucket, calls] of Object.entries(histogram)) {
       sql.exec(
@@ -74,6 +89,28 @@ export function addUsageRows(sql: SqlStorage, day: string, usage: UsageDelta): v
       );
     }
   }
+}
+
+/** What the learned order weighs for a group (waterfall-order.ts): the finders' records overall (the range) and per domain. */
+export function readLearned(sql: SqlStorage, range: UsageRange, domains: readonly string[]): Learned {
+  const sources: Learned["sources"] = {};
+  for (const row of sql.exec<{ source: string; calls: number; hits: number; valid: number }>(
+    `SELECT source, sum(calls) AS calls, sum(found) AS hits, sum(verified_valid) AS valid FROM usage_sources
+     WHERE day BETWEEN ? AND ? AND source NOT LIKE '%:verifier' GROUP BY source`,
+    range.from,
+    range.to,
+  ))
+    sources[row.source] = { calls: row.calls, hits: row.hits, valid: row.valid };
+  const byDomain: Learned["domains"] = {};
+  for (const row of sql.exec<{ domain: string; source: string; calls: number; hits: number; valid: number }>(
+    "SELECT domain, source, calls, hits, valid FROM domain_sources WHERE domain IN (SELECT value FROM json_each(?))",
+    JSON.stringify(domains),
+  ))
+    byDomain[row.domain] = {
+      ...byDomain[row.domain],
+      [row.source]: { calls: row.calls, hits: row.hits, valid: row.valid },
+    };
+  return { sources, domains: byDomain };
 }
 
 /** Usage per UTC day in the range, every day listed, and the totals. */
@@ -101,10 +138,10 @@ export function readUsage(sql: SqlStorage, range: UsageRange): UsageReport {
   }
   const totals = emptyUsage();
   for (const day of days.values()) addUsage(totals, day);
-  const { latencies: _, ...counters } = totals;
+  const { latencies: _, domains: __, ...counters } = totals;
   return {
     ...range,
-    days: [...days].map(([date, { latencies: __, ...usage }]) => ({ date, ...usage })),
+    days: [...days].map(([date, { latencies: ___, domains: ____, ...usage }]) => ({ date, ...usage })),
     totals: counters,
   };
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { documented } from "../base/once";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import type { Email } from "../contact-info/contact";
 import { latencyBucket } from "./latency";
 
 // Usage: what finished items add to the day they finished on. Pure, so the batch
@@ -71,8 +72,14 @@ export type UsageCounters = z.infer<typeof usageCountersSchema>;
 /** Per source, a histogram of its calls' latencies (latencyBucket, scorecard.ts): outbox only, for the scorecards. */
 const latenciesSchema = z.record(z.string(), z.record(z.string(), count));
 
-/** What a batch's outbox row carries: usage, and the latencies behind the scorecards' medians. */
-export type UsageDelta = UsageCounters & { latencies: z.infer<typeof latenciesSchema> };
+/** Per company domain and source, what the learned order weighs (src/enrichment/waterfall-order.ts): outbox only. */
+const domainsSchema = z.record(z.string(), z.record(z.string(), z.object({ calls: count, hits: count, valid: count })));
+
+/** What a batch's outbox row carries: usage, the latencies behind the scorecards' medians, the sources' records by domain. */
+export type UsageDelta = UsageCounters & {
+  latencies: z.infer<typeof latenciesSchema>;
+  domains: z.infer<typeof domainsSchema>;
+};
 
 /** A delta as stored in the batch's outbox; read back from storage, so a missing counter counts 0. */
 export const usageDeltaSchema = z.object({
@@ -85,6 +92,7 @@ export const usageDeltaSchema = z.object({
   creditsRefunded: count.default(0),
   sources: z.record(z.string(), sourceUsageSchema).default({}),
   latencies: latenciesSchema.default({}),
+  domains: domainsSchema.default({}),
 });
 
 export const emptyUsage = (): UsageDelta => ({
@@ -97,6 +105,7 @@ export const emptyUsage = (): UsageDelta => ({
   creditsRefunded: 0,
   sources: {},
   latencies: {},
+  domains: {},
 });
 
 export const emptySource = () => ({
@@ -110,6 +119,10 @@ export const emptySource = () => ({
 
 export const isEmptyUsage = (usage: UsageCounters): boolean =>
   usage.items === 0 && usage.creditsRefunded === 0 && Object.keys(usage.sources).length === 0;
+
+/** Whether an email `source` found was judged valid. */
+const validFrom = (emails: readonly Email[], source: string) =>
+  emails.some((email) => email.source === source && email.status === "valid");
 
 /**
  * Adds `changed` items that finished with `outcome` (the item and the followers
@@ -132,12 +145,11 @@ export function tally(usage: UsageDelta, outcome: ItemOutcome, changed: number):
     const source = usage.sources[key] ?? emptySource();
     source.calls += 1;
     if (answer === "found") source.found += 1;
-    if (kind === undefined && outcome.status === "completed") {
-      if (outcome.emails.some((email) => email.source === name && email.status === "valid")) source.verifiedValid += 1;
-    }
+    if (kind === undefined && outcome.status === "completed" && validFrom(outcome.emails, name))
+      source.verifiedValid += 1;
     usage.sources[key] = source;
   }
-  for (const { name, ms, rateLimited } of outcome.calls ?? []) {
+  for (const { name, ms, rateLimited, found, domain } of outcome.calls ?? []) {
     const source = usage.sources[name] ?? emptySource();
     if (rateLimited) source.rateLimited += 1;
     usage.sources[name] = source;
@@ -145,6 +157,14 @@ export function tally(usage: UsageDelta, outcome: ItemOutcome, changed: number):
     const bucket = String(latencyBucket(ms));
     histogram[bucket] = (histogram[bucket] ?? 0) + 1;
     usage.latencies[name] = histogram;
+    if (domain === undefined) continue;
+    const records = usage.domains[domain] ?? {};
+    const record = records[name] ?? { calls: 0, hits: 0, valid: 0 };
+    record.calls += 1;
+    if (found) record.hits += 1;
+    if (found && outcome.status === "completed" && validFrom(outcome.emails, name)) record.valid += 1;
+    records[name] = record;
+    usage.domains[domain] = records;
   }
 }
 

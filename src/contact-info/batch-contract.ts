@@ -74,6 +74,10 @@ export interface SourceCall {
   name: string;
   ms: number;
   rateLimited?: true;
+  /** It found something. */
+  found?: true;
+  /** The item's company domain, which the learned order keeps each source's record by. */
+  domain?: string;
 }
 
 export type ItemOutcome =

@@ -81,5 +81,7 @@ export const apollo: FinderVendor = {
   defaultUrl: "https://api.apollo.io",
   // People Match: 1,000/min on paid plans (2026-11).
   limits: [{ limit: 1_000, seconds: 60 }],
+  // What one call costs us, USD, at its list price (Basic plan, about $0.04 an export credit, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.04,
   create: apolloProvider,
 };

@@ -1,3 +1,4 @@
+import type { SourceCall } from "../contact-info/batch-contract";
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Contacts } from "../contact-info/contact";
 import { cachedFreshness, stampFound } from "./freshness";
@@ -5,10 +6,11 @@ import { completedItem, decideItem, type ItemResult, outcomeOf, type SourcedResu
 import type { ContactProvider, FindRequest } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type VerificationOptions, verifyEmails } from "./verification";
-import { type ProviderReport, runWaterfall } from "./waterfall";
+import { type ProviderReport, runWaterfall, sourceCalls } from "./waterfall";
 
 export type Resolution =
-  | { kind: "record"; result: ItemResult; reports: ProviderReport[] }
+  /** `calls`: the data sources this attempt asked, for their scorecards (none for a cached result). */
+  | { kind: "record"; result: ItemResult; reports: ProviderReport[]; calls?: SourceCall[] }
   /** `found`: what this attempt found before a source asked for time; the batch keeps it for the item's end. */
   | { kind: "retry"; retryAfterSeconds: number | undefined; held: boolean; found: Contacts; reports: ProviderReport[] };
 
@@ -74,7 +76,8 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     };
   }
   const { result } = decision;
-  if (result.status !== "completed") return { kind: "record", result, reports };
+  const calls = sourceCalls(reports, request.person.companyDomain);
+  if (result.status !== "completed") return { kind: "record", result, reports, calls };
   const verified = await verifyEmails(result.emails, request.person, verification);
   const cacheable = decision.cacheable && verified.reports.every((report) => report.outcome !== "unavailable");
   const asked = [...result.sources, ...verified.reports];
@@ -85,7 +88,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     sources: asked,
     ...(cacheable && options.cache ? { cacheKey: options.cache.key } : {}),
   };
-  return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)] };
+  return { kind: "record", result: verifiedResult, reports: [...reports, ...verified.reports.map(timeless)], calls };
 }
 
 /**

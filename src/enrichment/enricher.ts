@@ -1,3 +1,4 @@
+import type { Learned } from "../account/learned";
 import type { Config } from "../base/config";
 import type { Environment } from "../base/environment";
 import type { ContactField } from "../contact-info/contact";
@@ -6,10 +7,12 @@ import { personHasher } from "../contact-info/person-keys";
 import { DEFAULT_MAX_AGE_DAYS } from "../contact-info/submission";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
-import { providersFor, verifiersFor } from "./providers";
+import { providersFor as configuredProviders, verifiersFor } from "./providers";
 import { kvResultCache, resultCacheKey } from "./result-cache";
+import { readVendorConfig } from "./vendor-config";
 import { kvVerdictCache } from "./verdict-cache";
 import type { EmailVerifier } from "./verifier";
+import { orderFinders } from "./waterfall-order";
 
 /**
  * An item as the consumer has it: the person normalized and keyed once, at fan-out.
@@ -27,6 +30,8 @@ export interface ItemToEnrich {
   hashes?: { person: string } | undefined;
   /** The batch's maxAgeDays: how old a cached result or verdict may be; absent: DEFAULT_MAX_AGE_DAYS. */
   maxAgeDays?: number | undefined;
+  /** The finders' records (live, WATERFALL_ORDER learned): the providers are asked in the order they suggest. */
+  learned?: Learned | undefined;
   attempt: number;
 }
 
@@ -40,7 +45,7 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
   const { enrichment } = config;
   const providers = new Map<Environment, ContactProvider[]>();
   const providersOf = (environment: Environment): ContactProvider[] => {
-    const built = providers.get(environment) ?? providersFor(environment, env, config);
+    const built = providers.get(environment) ?? configuredProviders(environment, env, config);
     providers.set(environment, built);
     return built;
   };
@@ -56,12 +61,25 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
     enrichment.resultCacheNotFoundTtlSeconds,
   );
 
-  return async ({ environment, customerId, fields, person, personKey, hashes, maxAgeDays, attempt }) => {
+  const vendors = readVendorConfig(env);
+  const providersFor = (environment: Environment, person: NormalizedPerson, learned: Learned | undefined) =>
+    learned
+      ? orderFinders(
+          providersOf(environment),
+          vendors.prices,
+          learned,
+          person.companyDomain,
+          vendors.exploration,
+          Math.random,
+        )
+      : providersOf(environment);
+
+  return async ({ environment, customerId, fields, person, personKey, hashes, maxAgeDays, learned, attempt }) => {
     const owner = environment === "live" && customerId !== undefined ? { customerId, environment } : undefined;
     return enrichItem(
       { person, personKey, fields, attempt },
       {
-        providers: providersOf(environment),
+        providers: providersFor(environment, person, learned),
         cache: owner && {
           store: cache,
           key: resultCacheKey(owner, fields, hashes?.person ?? (await personHasher(env, owner).hash([personKey]))[0]!),

@@ -92,5 +92,7 @@ export const hunter: FinderVendor = {
     { limit: 15, seconds: 1 },
     { limit: 500, seconds: 60 },
   ],
+  // What one call costs us, USD, at its list price (Growth plan, $149 a month for 5,000 searches, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.034,
   create: hunterProvider,
 };

@@ -50,5 +50,7 @@ export const neverbounce: VerifierVendor = {
   defaultUrl: "https://api.neverbounce.com",
   // Single Check publishes no figure; 10/s is an assumption, answered by its throttle if wrong.
   limits: [{ limit: 10, seconds: 1 }],
+  // What one call costs us, USD, at its list price ($80 for 10,000 verifications, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.008,
   create: neverBounceVerifier,
 };

@@ -114,5 +114,7 @@ export const pdl: FinderVendor = {
   defaultUrl: "https://api.peopledatalabs.com",
   // Person Enrichment: 100/min on a paid plan (fixed minute windows, `x-ratelimit-*`; free plans less; 2026-11).
   limits: [{ limit: 100, seconds: 60 }],
+  // What one call costs us, USD, at its list price (Pro plan, about $0.10 an enrichment, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.1,
   create: pdlProvider,
 };

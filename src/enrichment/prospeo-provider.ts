@@ -68,5 +68,7 @@ export const prospeo: FinderVendor = {
     { limit: 5, seconds: 1 },
     { limit: 300, seconds: 60 },
   ],
+  // What one call costs us, USD, at its list price (Starter plan, $39 a month for 1,000 credits, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.039,
   create: prospeoProvider,
 };

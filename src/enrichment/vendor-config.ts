@@ -40,18 +40,47 @@ const vendorRateLimits = z.string().transform((value, ctx) => {
   return limits;
 });
 
+/** VENDOR_PRICES: `vendor=USD`, comma-separated, each replacing that vendor's declared price per call; empty keeps them. */
+const vendorPrices = z.string().transform((value, ctx) => {
+  const prices = new Map<string, number>(VENDORS.map((vendor) => [vendor.name, vendor.pricePerCall]));
+  for (const entry of value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = "", price = ""] = entry.split("=").map((part) => part.trim());
+    if (!vendorNamed.has(name) || !/^\d+(\.\d+)?$/.test(price)) {
+      ctx.addIssue({ code: "custom", message: `entry "${entry}" is not vendor=USD, such as hunter=0.03` });
+      continue;
+    }
+    prices.set(name, Number(price));
+  }
+  return prices;
+});
+
 const vendorConfigSchema = z
   .object({
     ENRICHMENT_PROVIDERS: nameList(SOURCE_NAMES, "provider"),
     ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
     VENDOR_RATE_LIMITS: vendorRateLimits,
+    VENDOR_PRICES: vendorPrices,
+    WATERFALL_ORDER: z.enum(["learned", "fixed"], { error: 'must be "learned" or "fixed"' }),
+    WATERFALL_EXPLORATION_PERCENT: z.preprocess(
+      (value) => (typeof value === "string" ? Number(value.trim()) : value),
+      z.number({ error: "must be a whole number from 0 to 100" }).int().min(0).max(100),
+    ),
   })
   .transform((vars) => ({
     sources: vars.ENRICHMENT_PROVIDERS,
     verifiers: vars.ENRICHMENT_VERIFIERS,
     /** Each vendor's limits for the shared budget, or null when calls are not governed. */
     vendorLimits: vars.VENDOR_GOVERNOR === "on" ? vars.VENDOR_RATE_LIMITS : null,
+    /** Each vendor's price per call, USD. */
+    prices: vars.VENDOR_PRICES,
+    /** The finders' order per item: learned from the customer's scorecards, or as ENRICHMENT_PROVIDERS lists them. */
+    order: vars.WATERFALL_ORDER,
+    /** The share of items (0..1) asked in a random order of the paid finders, so the order keeps learning. */
+    exploration: vars.WATERFALL_EXPLORATION_PERCENT / 100,
   }));
 
 // Each vendor's URL variable, optional: its declaration has the URL.

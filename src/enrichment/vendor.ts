@@ -20,6 +20,8 @@ interface Vendor<Kind extends string, Made> {
   readonly defaultUrl: string;
   /** Its published limits on the one endpoint we call, per API key (the governor's defaults; VENDOR_RATE_LIMITS overrides). */
   readonly limits: readonly RateWindow[];
+  /** What one call costs us, in USD, at the plan we assume (VENDOR_PRICES overrides): the learned order weighs it (waterfall-order.ts). */
+  readonly pricePerCall: number;
   readonly create: (apiKey: string, baseUrl: string, upstream: Omit<UpstreamCall, "provider">) => Made;
 }
 

@@ -100,7 +100,13 @@ function onlyRequested(result: FindResult, fields: readonly ContactField[]): Fin
 }
 
 /** The data sources this attempt asked, timed, for their scorecards (verifiers are not timed: see enrich-item.ts). */
-export const sourceCalls = (reports: readonly ProviderReport[]): SourceCall[] =>
+export const sourceCalls = (reports: readonly ProviderReport[], domain: string | undefined): SourceCall[] =>
   reports
     .filter(({ kind, outcome }) => kind === undefined && outcome !== "skipped")
-    .map(({ name, ms, rateLimited }) => (rateLimited ? { name, ms, rateLimited } : { name, ms }));
+    .map(({ name, ms, rateLimited, outcome }) => ({
+      name,
+      ms,
+      ...(rateLimited ? { rateLimited } : {}),
+      ...(outcome === "found" ? { found: true as const } : {}),
+      ...(domain === undefined ? {} : { domain }),
+    }));

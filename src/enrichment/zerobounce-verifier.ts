@@ -61,5 +61,7 @@ export const zerobounce: VerifierVendor = {
   defaultUrl: "https://api.zerobounce.net",
   // Validate V2: 50,000 per 10 s (a 1-minute block past it; 2026-11).
   limits: [{ limit: 50_000, seconds: 10 }],
+  // What one call costs us, USD, at its list price ($80 for 10,000 verifications, 2026-11); VENDOR_PRICES overrides.
+  pricePerCall: 0.008,
   create: zeroBounceVerifier,
 };

@@ -1,3 +1,4 @@
+import type { Learned } from "../account/learned";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { readConfig } from "../base/config";
 import { log, logError } from "../base/log";
@@ -50,9 +51,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       if (pending.length === 0) return;
       let outcomes: ItemOutcome[];
       let withholds: boolean;
+      let learned: Learned | undefined;
       try {
         const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
-        ({ outcomes, withholds } = await (early ?? suppressedOutcomes(env, pending)));
+        ({ outcomes, withholds, learned } = await (early ?? suppressedOutcomes(env, pending)));
         outcomes = outcomes.filter(({ index }) => stillPending.has(index));
       } catch (error) {
         logError("suppression_check_failed", error, { batchId });
@@ -72,7 +74,15 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
               .filter((item) => !suppressed.has(item.index))
               .map(async (item): Promise<ItemAttempt> => {
                 try {
-                  const resolution = await enrich({ environment, customerId, fields, maxAgeDays, ...item, attempt });
+                  const resolution = await enrich({
+                    environment,
+                    customerId,
+                    fields,
+                    maxAgeDays,
+                    learned,
+                    ...item,
+                    attempt,
+                  });
                   return { index: item.index, attempt, kind: "resolved", resolution };
                 } catch (error) {
                   logError("item_attempt_failed", error, { batchId, index: item.index, attempt });

@@ -3,7 +3,6 @@ import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";
 import type { Resolution } from "../enrichment/enrich-item";
-import { sourceCalls } from "../enrichment/waterfall";
 import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds } from "./retry";
 
 // What becomes of one batch's group of messages once its items were tried: a pure plan, so the
@@ -86,7 +85,7 @@ export function planGroup<M>(
         providerCounts[`${name}:${outcome}`] = (providerCounts[`${name}:${outcome}`] ?? 0) + 1;
       }
       if (resolution.kind === "record")
-        outcomes.push({ index: item.index, ...resolution.result, calls: sourceCalls(resolution.reports) });
+        outcomes.push({ index: item.index, ...resolution.result, calls: resolution.calls });
       else retry(tried, resolution.retryAfterSeconds ?? 0, !resolution.held).found.set(item.index, resolution.found);
     }
   }

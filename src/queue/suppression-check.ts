@@ -1,8 +1,10 @@
+import type { Learned } from "../account/learned";
 import { accountStub } from "../account/stub";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
+import { readVendorConfig } from "../enrichment/vendor-config";
 import type { PendingMessage } from "./pending-only";
 
 // The do-not-enrich list is checked when items are processed, not at submission:
@@ -14,6 +16,8 @@ import type { PendingMessage } from "./pending-only";
 export interface Screening {
   outcomes: ItemOutcome[];
   withholds: boolean;
+  /** The finders' records for the learned order (live, WATERFALL_ORDER learned): the same account call. */
+  learned?: Learned;
 }
 
 /**
@@ -40,10 +44,14 @@ export async function suppressedOutcomes(env: Env, pending: readonly PendingMess
     ),
   );
   const keys = [...new Set(items.flatMap((item) => item.keys))];
-  const { suppressed, withholds } = await accountStub(env, tenant).suppressedAmong(keys);
+  const learns = body.environment === "live" && readVendorConfig(env).order === "learned";
+  const domains = learns
+    ? [...new Set(pending.flatMap(({ items }) => items.flatMap(({ person }) => person.companyDomain ?? [])))]
+    : undefined;
+  const { suppressed, withholds, learned } = await accountStub(env, tenant).suppressedAmong(keys, domains);
   const listed = new Set(suppressed);
   const outcomes = items
     .filter((item) => item.keys.some((key) => listed.has(key)))
     .map(({ index }): ItemOutcome => ({ index, status: "failed", error: itemErrors.suppressed, sources: [] }));
-  return { outcomes, withholds };
+  return learned ? { outcomes, withholds, learned } : { outcomes, withholds };
 }

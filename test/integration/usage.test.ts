@@ -113,7 +113,9 @@ describe("GET /v2/{environment}/me/usage", () => {
     const owner = { customerId: record.customerId, environment: "test" as const };
     const report = {
       batch: { ...status, deletedAt: null },
-      entries: [{ seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99, latencies: {} } }],
+      entries: [
+        { seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99, latencies: {}, domains: {} } },
+      ],
     };
     await accountStub(env, owner).report(report);
     await deliver("contact-info-items", messages);
@@ -201,6 +203,7 @@ describe("the account's report", () => {
       creditsRefunded: 0,
       sources: { sandbox: { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 } },
       latencies: {},
+      domains: {},
     };
     const day = "2026-11-01";
     // The outbox is resent whole after a lost answer, and overlaps the next report.

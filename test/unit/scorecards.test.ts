@@ -27,13 +27,16 @@ describe("what an item adds to its sources' scorecards", () => {
         { name: "pdl", outcome: "found" },
         { name: "zerobounce", outcome: "found", kind: "verifier" },
       ],
-      calls: sourceCalls([
-        { name: "apollo", outcome: "unavailable", ms: 30, rateLimited: true },
-        { name: "hunter", outcome: "found", ms: 120 },
-        { name: "pdl", outcome: "found", ms: 80 },
-        { name: "prospeo", outcome: "skipped", ms: 0 },
-        { name: "zerobounce", outcome: "found", kind: "verifier", ms: 0 },
-      ]),
+      calls: sourceCalls(
+        [
+          { name: "apollo", outcome: "unavailable", ms: 30, rateLimited: true },
+          { name: "hunter", outcome: "found", ms: 120 },
+          { name: "pdl", outcome: "found", ms: 80 },
+          { name: "prospeo", outcome: "skipped", ms: 0 },
+          { name: "zerobounce", outcome: "found", kind: "verifier", ms: 0 },
+        ],
+        "b.example",
+      ),
     };
     // Two items took the result (a follower): the sources were asked once.
     tally(usage, outcome, 2);
@@ -45,6 +48,12 @@ describe("what an item adds to its sources' scorecards", () => {
     });
     expect(Object.keys(usage.latencies).sort()).toEqual(["apollo", "hunter", "pdl"]);
     expect(usage.latencies.hunter).toEqual({ [String(latencyBucket(120))]: 1 });
+    // The learned order's record, by company domain.
+    expect(usage.domains["b.example"]).toEqual({
+      apollo: { calls: 1, hits: 0, valid: 0 },
+      hunter: { calls: 1, hits: 1, valid: 1 },
+      pdl: { calls: 1, hits: 1, valid: 0 },
+    });
   });
 });
 
