@@ -117,8 +117,11 @@ export const emptySource = () => ({
   rateLimited: 0,
 });
 
-export const isEmptyUsage = (usage: UsageCounters): boolean =>
-  usage.items === 0 && usage.creditsRefunded === 0 && Object.keys(usage.sources).length === 0;
+export const isEmptyUsage = (usage: UsageCounters & Partial<UsageDelta>): boolean =>
+  usage.items === 0 &&
+  usage.creditsRefunded === 0 &&
+  Object.keys(usage.sources).length === 0 &&
+  Object.keys(usage.domains ?? {}).length === 0;
 
 /** Whether an email `source` found was judged valid. */
 const validFrom = (emails: readonly Email[], source: string) =>
