@@ -16,13 +16,14 @@ const letters = (n: number) => {
 };
 
 /** The JSON body of a batch of `size` people no earlier batch had (the result cache knows none), over 50 domains. */
-export function batchBody(tag: number, size: number): string {
+export function batchBody(tag: number, size: number, fields?: readonly ("email" | "phone")[]): string {
   return JSON.stringify({
     items: Array.from({ length: size }, (_, i) => ({
       firstName: `P${letters(i)}`,
       lastName: `Q${letters(tag)}`,
       companyDomain: `live${letters(i % 50)}.example`,
     })),
+    ...(fields ? { fields } : {}),
   });
 }
 

@@ -26,6 +26,11 @@ export interface FakeVendorOptions {
   limits: Record<Vendor, readonly Window[]>;
   /** The share of people each finder knows (0..1). */
   knows: Record<Finder, number>;
+  /**
+   * Instead of `knows`, each company domain's own shares: these rates dealt to the finders in an order
+   * drawn per domain from the seed, so which finder knows a domain's people best differs by domain.
+   */
+  ratesByDomain?: readonly number[];
 }
 
 export interface VendorCounts {
@@ -95,8 +100,26 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     return null;
   }
 
-  const knows = (vendor: Finder, first: string, last: string) =>
-    draw(`${options.seed}:${vendor}:${first}.${last}`) < options.knows[vendor];
+  const byDomain = new Map<string, Record<Finder, number>>();
+  /** The share of a domain's people each finder knows: ratesByDomain dealt in a seeded order per domain. */
+  const sharesAt = (domain: string): Record<Finder, number> => {
+    const rates = options.ratesByDomain;
+    if (!rates) return options.knows;
+    let shares = byDomain.get(domain);
+    if (!shares) {
+      const order = [...FINDERS].sort(
+        (a, b) => draw(`${options.seed}:${domain}:${a}`) - draw(`${options.seed}:${domain}:${b}`),
+      );
+      shares = Object.fromEntries(order.map((finder, i) => [finder, rates[i % rates.length] ?? 0])) as Record<
+        Finder,
+        number
+      >;
+      byDomain.set(domain, shares);
+    }
+    return shares;
+  };
+  const knows = (vendor: Finder, first: string, last: string, domain: string) =>
+    draw(`${options.seed}:${vendor}:${first}.${last}`) < sharesAt(domain)[vendor];
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -135,7 +158,7 @@ export async function startFakeVendors(options: FakeVendorOptions) {
     switch (vendor) {
       case "hunter": {
         const [first, last, domain] = [q("first_name"), q("last_name"), q("domain") || q("company")];
-        if (!knows("hunter", first, last)) return send(200, { data: { email: null, score: null }, meta: {} });
+        if (!knows("hunter", first, last, domain)) return send(200, { data: { email: null, score: null }, meta: {} });
         return send(200, {
           data: {
             email: `${first}.${last}@${domain}`,
@@ -148,7 +171,7 @@ export async function startFakeVendors(options: FakeVendorOptions) {
       }
       case "pdl": {
         const [first, last, company] = [q("first_name"), q("last_name"), q("company")];
-        if (!knows("pdl", first, last)) return send(404, { status: 404, error: { type: "not_found" } });
+        if (!knows("pdl", first, last, company)) return send(404, { status: 404, error: { type: "not_found" } });
         return send(200, {
           status: 200,
           likelihood: 8,
@@ -161,7 +184,7 @@ export async function startFakeVendors(options: FakeVendorOptions) {
       }
       case "apollo": {
         const [first, last, domain] = [q("first_name"), q("last_name"), q("domain")];
-        if (!knows("apollo", first, last)) return send(200, { person: null });
+        if (!knows("apollo", first, last, domain)) return send(200, { person: null });
         return send(200, {
           person: {
             first_name: first,
@@ -174,7 +197,7 @@ export async function startFakeVendors(options: FakeVendorOptions) {
       }
       case "prospeo": {
         const { first_name: first = "", last_name: last = "", company = "" } = body;
-        if (!knows("prospeo", first, last)) return send(400, { error: true, message: "NO_RESULT" });
+        if (!knows("prospeo", first, last, company)) return send(400, { error: true, message: "NO_RESULT" });
         return send(200, {
           error: false,
           response: { email: `${first}.${last}@${company}`, email_status: "VALID", domain: company },

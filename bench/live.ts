@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import { batchBody, quantile, submitAndFollow } from "./batch-stream";
 import { barChart } from "./chart";
+import { compareOrders } from "./live-order";
 import { startFakeVendors, VENDORS, type Vendor, type Window } from "./live-vendors";
 import { untilQuiet } from "./quiet";
 import { DEV_TOOLING, flushDisk, machine, median, RESULTS, writeReport } from "./report";
@@ -36,6 +37,9 @@ const { values } = parseArgs({
         "hunter=15/1,pdl=8/1,apollo=16/1,prospeo=10/1,zerobounce=100/1,neverbounce=10/1",
     },
     seed: { type: "string", default: "28" },
+    // The learned order against the fixed one (bench/live-order.ts): batches of this many people; 0 skips it.
+    orders: { type: "string", default: process.env.BENCH_ORDERS ?? "1000" },
+    "orders-only": { type: "boolean", default: false },
   },
 });
 /** An expected mistake: one plain line with the fix, and a non-zero exit. */
@@ -49,6 +53,23 @@ if (!SIZES.every((size) => Number.isInteger(size) && size > 0))
   usage(`--items ${values.items}: give sizes as 1000,10000`);
 if (!(Number.isInteger(ROUNDS) && ROUNDS > 0)) usage(`--rounds ${values.rounds}: give a whole number of rounds, as 1`);
 const LIMITS = parseLimits(values.limits);
+const ORDERS = Number(values.orders);
+if (!(Number.isInteger(ORDERS) && ORDERS >= 0)) usage(`--orders ${values.orders}: give a batch size, or 0 to skip`);
+if (values["orders-only"]) {
+  if (ORDERS === 0) usage("--orders-only needs --orders N above 0");
+  const comparison = await compareOrders({
+    items: ORDERS,
+    seed: Number(values.seed),
+    limits: LIMITS,
+    limitsText: values.limits,
+  });
+  writeFileSync(
+    RESULTS.liveOrder,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...comparison }, null, 2)}\n`,
+  );
+  writeReport();
+  process.exit(0);
+}
 // The share of people each finder knows: varied, so later finders get the ones earlier ones miss.
 const KNOWS = { hunter: 0.7, pdl: 0.5, apollo: 0.6, prospeo: 0.4 };
 const LATENCY = { p50Ms: 200, p99Ms: 1500 };
@@ -212,4 +233,16 @@ writeFileSync(
     "items/s",
   ),
 );
+if (ORDERS > 0) {
+  const comparison = await compareOrders({
+    items: ORDERS,
+    seed: Number(values.seed),
+    limits: LIMITS,
+    limitsText: values.limits,
+  });
+  writeFileSync(
+    RESULTS.liveOrder,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...comparison }, null, 2)}\n`,
+  );
+}
 writeReport();

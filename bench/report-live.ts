@@ -2,9 +2,11 @@
 // and cold-start modes of `npm run bench:e2e`. A run smaller than the targets' sizes is shown as what it is: a check that
 // the harness runs end to end, never as the targets' figures.
 import { existsSync, readFileSync } from "node:fs";
+import { orderSection } from "./report-live-order";
 
 export const LIVE_RESULTS = {
   live: "bench/results/live.json",
+  liveOrder: "bench/results/live-order.json",
   governor: "bench/results/governor.json",
   fairness: "bench/results/fairness.json",
   cold: "bench/results/cold.json",
@@ -112,6 +114,7 @@ export function liveSections(): string[] {
       "",
     );
   }
+  lines.push(...orderSection(LIVE_RESULTS.liveOrder));
   const governor = read<{
     date: string;
     machine: string;

@@ -16,6 +16,8 @@ export {
   type Rejection,
   toDirectoryEntry,
 } from "./enrichment/directory-import";
+// Each vendor's declared price per call, which bench/live-order.ts turns calls into spend with.
+export { VENDORS } from "./enrichment/vendors";
 export {
   type ApiKeyRecord,
   apiKeyRecordSchema,
