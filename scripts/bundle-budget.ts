@@ -11,8 +11,10 @@ import { gzipSync } from "node:zlib";
 // gzip was 41.7 ms of startup CPU before the MCP server; 126.0 KiB, with the MCP SDK loaded only by an
 // MCP session's first request, is 51.3 ms. A change that grows the bundle past these has its startup
 // measured again and restated here, rather than the budget raised silently: 408.5 → 410.7 KiB (routes
-// declaring their limits, the rooms regrouped) measured 43.2 → 44.3 ms CPU, within the run's noise.
-const BUDGET_KIB = { upload: 415, gzip: 132 };
+// declaring their limits, the rooms regrouped) measured 43.2 → 44.3 ms CPU, within the run's noise;
+// 410.7 → 432.9 KiB (issue 39: feedback and refunds, freshness, scorecards, the learned order; 22.8 KB
+// of our own code) measured 43.3 → 46.8 ms CPU (+8%) and 40.2 → 48.3 ms in workerd, 9 rounds.
+const BUDGET_KIB = { upload: 435, gzip: 137 };
 const DIST = "dist";
 const METAFILE = "meta.json";
 const KIB = 1024;
