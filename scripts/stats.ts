@@ -28,6 +28,7 @@ const statsSchema = z.object({
   from: z.string(),
   to: z.string(),
   customers: z.number(),
+  unreadable: z.number(),
   sources: z.array(
     z.object({
       source: z.string(),
@@ -64,7 +65,8 @@ function table(stats: Stats): string {
     cells
       .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
       .join("  ");
-  const title = `${stats.environment}, ${stats.from} to ${stats.to}, ${stats.customers} customer(s)`;
+  const unread = stats.unreadable > 0 ? ` (${stats.unreadable} of them could not be read: see the logs)` : "";
+  const title = `${stats.environment}, ${stats.from} to ${stats.to}, ${stats.customers} customer(s)${unread}`;
   return [title, line(header), ...rows.map(line), ...(rows.length === 0 ? ["(no source was asked)"] : [])].join("\n");
 }
 

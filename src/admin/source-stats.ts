@@ -6,6 +6,7 @@ import type { UsageRange } from "../account/usage-query";
 import type { SourceScorecard } from "../account/views";
 import { ENVIRONMENTS, type Environment } from "../base/environment";
 import { JURISDICTIONS } from "../base/jurisdiction";
+import { logError } from "../base/log";
 import { type Tenant, tenantName, tenantOf } from "../base/tenant";
 import { kvKey } from "../keys/api-key";
 
@@ -47,12 +48,21 @@ export async function sourcesAcrossCustomers(
   env: Env,
   environment: Environment,
   range: UsageRange,
-): Promise<{ customers: number; sources: SourceScorecard[] }> {
+): Promise<{ customers: number; unreadable: number; sources: SourceScorecard[] }> {
   const tenants = await tenantsIn(env.API_KEYS, environment);
   const lists: SourceCounts[][] = [];
+  let unreadable = 0;
   for (let start = 0; start < tenants.length; start += ACCOUNTS_AT_ONCE) {
     const chunk = tenants.slice(start, start + ACCOUNTS_AT_ONCE);
-    lists.push(...(await Promise.all(chunk.map((tenant) => accountStub(env, tenant).sourceCounts(range)))));
+    const read = await Promise.allSettled(chunk.map((tenant) => accountStub(env, tenant).sourceCounts(range)));
+    for (const answer of read) {
+      // One account that cannot answer leaves the others' sums standing; the answer says how many.
+      if (answer.status === "fulfilled") lists.push(answer.value);
+      else {
+        unreadable++;
+        logError("source_stats_account_failed", answer.reason, {});
+      }
+    }
   }
-  return { customers: tenants.length, sources: mergeSourceCounts(lists).map(scorecardOf) };
+  return { customers: tenants.length, unreadable, sources: mergeSourceCounts(lists).map(scorecardOf) };
 }

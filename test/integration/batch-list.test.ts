@@ -29,6 +29,7 @@ describe("GET /v2/{environment}/person/contact-info", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       completedAt: page.batches[0]!.status === "completed" ? expect.any(String) : null,
       creditsCharged: expect.any(Number),
+      creditsRefunded: 0,
       maxCredits: null,
     });
     expect(page.nextCursor).toBeNull();

@@ -78,6 +78,25 @@ describe("an erasure", () => {
 /** The batch migration that drops plain hashes, by its number (the migrations before it, applied). */
 const KEYED_HASHES_MIGRATION = MIGRATIONS.findIndex((migration) => migration.includes("SET hashes = NULL"));
 
+/** An account as the deploy before keyed hashes left it: without what account migrations 4 and 5 made. */
+function accountAtVersion3(sql: SqlStorage) {
+  sql.exec(`DROP TABLE suppressions_unkeyed; DROP TABLE usage_latency; DROP TABLE domain_sources; DROP TABLE do_not_deliver;
+    ALTER TABLE batches DROP COLUMN credits_refunded; ALTER TABLE usage_days DROP COLUMN credits_refunded;
+    ALTER TABLE usage_sources DROP COLUMN reported; ALTER TABLE usage_sources DROP COLUMN credits_refunded;
+    ALTER TABLE usage_sources DROP COLUMN verified_valid; ALTER TABLE usage_sources DROP COLUMN rate_limited;
+    UPDATE schema_version SET version = 3`);
+}
+
+/**
+ * A batch as the deploy before keyed hashes left it: back to before that migration (those after it run
+ * again), without the columns a later migration adds (feedback and freshness, issue 39).
+ */
+function batchBeforeKeyedHashes(sql: SqlStorage) {
+  sql.exec(`ALTER TABLE batch DROP COLUMN credits_refunded; ALTER TABLE batch DROP COLUMN max_age_days;
+    ALTER TABLE items DROP COLUMN credits_refunded; ALTER TABLE items DROP COLUMN feedback`);
+  sql.exec("UPDATE schema_version SET version = ?", KEYED_HASHES_MIGRATION);
+}
+
 describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
   it("key the account's suppression list in place, so a person listed before is still never looked up", async () => {
     const { key, record } = await createKey({ environment: "live" });
@@ -87,8 +106,7 @@ describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
     const account = accountStub(env, { customerId: record.customerId, environment: "live" });
     // The account as the deploy before keyed hashes left it: its list of plain SHA-256 hashes, at version 3.
     await runInDurableObject(account, (_, state) => {
-      state.storage.sql.exec("DROP TABLE suppressions_unkeyed");
-      state.storage.sql.exec("UPDATE schema_version SET version = 3");
+      accountAtVersion3(state.storage.sql);
       for (const hash of plain)
         state.storage.sql.exec(
           "INSERT INTO suppressions (key, created_at) VALUES (?, '2026-11-01T00:00:00.000Z')",
@@ -138,12 +156,10 @@ describe("keyed hashes, migrated from an older deploy's plain SHA-256", () => {
     // Both objects as the deploy before left them: plain hashes, one migration back.
     await runInDurableObject(batch, (_, state) => {
       state.storage.sql.exec("UPDATE items SET hashes = json_object('person', 'x', 'keys', json_array(?))", plain);
-      // Back to before the migration that keys the hashes (and those after it, which run again).
-      state.storage.sql.exec("UPDATE schema_version SET version = ?", KEYED_HASHES_MIGRATION);
+      batchBeforeKeyedHashes(state.storage.sql);
     });
     await runInDurableObject(account, (_, state) => {
-      state.storage.sql.exec("DROP TABLE suppressions_unkeyed");
-      state.storage.sql.exec("UPDATE schema_version SET version = 3");
+      accountAtVersion3(state.storage.sql);
       state.storage.sql.exec("UPDATE person_index SET key = ?", plain);
     });
     await Promise.all([evictDurableObject(batch), evictDurableObject(account)]);

@@ -124,9 +124,13 @@ describe("an item message from an older deploy (the submitted input, not the nor
     const current = await createStoredBatch(items);
     await deliver(QUEUES.items, current.messages);
     const expected = await getStatus(current.key, current.id);
-    expect(status.items.map(({ emails, phones }) => ({ emails, phones }))).toEqual(
-      expected.items.map(({ emails, phones }) => ({ emails, phones })),
-    );
+    // Found at different moments: all but their verifiedAt.
+    const timeless = (items: typeof status.items) =>
+      items.map(({ emails, phones }) => ({
+        emails: emails.map(({ verifiedAt: _, ...email }) => email),
+        phones: phones.map(({ verifiedAt: _, ...phone }) => phone),
+      }));
+    expect(timeless(status.items)).toEqual(timeless(expected.items));
   });
 
   it("is marked failed by the dead-letter consumer like a current one", async () => {

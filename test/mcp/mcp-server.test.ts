@@ -94,7 +94,7 @@ describe("auth", () => {
   it("takes the key as Authorization: Bearer too", async () => {
     const client = await connect(running.server, { headers: { authorization: `Bearer ${running.keys.reader}` } });
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(10);
   });
 });
 

@@ -74,6 +74,7 @@ describe("tallying finished items", () => {
         pattern: { calls: 1, found: 1, reported: 0, creditsRefunded: 0, verifiedValid: 0, rateLimited: 0 },
       },
       latencies: {},
+      domains: {},
     });
   });
 

@@ -114,6 +114,10 @@ describe("deciding an item", () => {
         ],
       },
       reports: expect.any(Array),
+      calls: [
+        { name: "directory", ms: expect.any(Number), domain: "a.example" },
+        { name: "vendor", ms: expect.any(Number), domain: "a.example" },
+      ],
     });
   });
 
