@@ -1,3 +1,4 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { latencyBucket } from "../../src/account/latency";
@@ -112,5 +113,18 @@ describe("GET /admin/sources", () => {
       rateLimited: 2,
       medianLatencyMs: expect.any(Number),
     });
+  });
+
+  it("sums the others when one customer's account cannot answer, and says how many could not", async () => {
+    const { record } = await createKey({ environment: "live" });
+    const account = accountStub(env, { customerId: record.customerId, environment: "live" });
+    // An account whose next start fails: its last migration applied, yet marked not applied.
+    await runInDurableObject(account, (_, state) => {
+      state.storage.sql.exec("UPDATE schema_version SET version = version - 1");
+    });
+    await evictDurableObject(account);
+    const response = await sourcesFor(ADMIN_TOKEN);
+    expect(response.status).toBe(200);
+    expect((await response.json<{ unreadable: number }>()).unreadable).toBeGreaterThanOrEqual(1);
   });
 });
