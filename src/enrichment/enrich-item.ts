@@ -46,7 +46,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
     const canVerify = verification.verifiers.some((verifier) => verifier.configured !== false);
     const freshness = maxAgeDays === undefined ? "fresh" : cachedFreshness(cached, maxAgeDays, Date.now(), canVerify);
     if (freshness === "fresh") return { kind: "record", result: completedItem(cached, true), reports: [] };
-    if (freshness === "reverify") return reverified(cached, request, verification);
+    if (freshness === "reverify") return reverified(cached, request, verification, options.cache?.key);
   }
 
   const found = await runWaterfall(options.providers, request, options.satisfiedConfidence);
@@ -100,6 +100,7 @@ async function reverified(
   cached: SourcedResult,
   request: FindRequest,
   verification: VerificationOptions,
+  cacheKey: string | undefined,
 ): Promise<Resolution> {
   const verified = await verifyEmails(cached.emails, request.person, verification);
   const sources = [...cached.sources.filter((source) => source.kind !== "verifier"), ...verified.reports];
@@ -112,7 +113,7 @@ async function reverified(
     fromCache: true,
     reverified: true,
     sources,
-    ...(cacheable ? { cacheable: true } : {}),
+    ...(cacheable && cacheKey ? { cacheKey } : {}),
   };
   return { kind: "record", result, reports: verified.reports.map(timeless) };
 }

@@ -99,7 +99,7 @@ describe("a cached result too old to serve", () => {
     expect(finderCalls).toEqual([]);
     expect(verifierCalls).toEqual(["ada@a.example"]);
     if (resolution.kind !== "record" || resolution.result.status !== "completed") throw new Error("not recorded");
-    expect(resolution.result).toMatchObject({ fromCache: true, reverified: true, cacheable: true, sources });
+    expect(resolution.result).toMatchObject({ fromCache: true, reverified: true, cacheKey: "k", sources });
     expect(Date.now() - Date.parse(resolution.result.emails[0]?.verifiedAt ?? "")).toBeLessThan(60_000);
     expect(resolution.result.phones).toEqual(cached.phones);
   });
