@@ -24,6 +24,9 @@ const FLOORS = [
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
   ["privacy", "src/privacy/"],
+  // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
+  // a batch's results back; it reads batches and the account, below it, and the operations call it.
+  ["crm", "src/crm/"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
   ["operations", "src/operations/"],
   ["middleware", "src/(middleware/|app-env\\.ts)"],

@@ -43,6 +43,10 @@ export default defineConfig({
           ADMIN_TOKEN: "adm_testtoken",
           // The secret people's identifiers are hashed under (src/contact-info/person-keys.ts).
           PERSON_KEY_SECRET: "pks_testsecret0000000000000000000000000",
+          // The secret CRM tokens are sealed under (src/crm/token-box.ts), and the fake CRMs (test/fakes/).
+          CRM_TOKEN_SECRET: "cts_testsecret0000000000000000000000000",
+          HUBSPOT_API_URL: "https://hubspot.test",
+          SALESFORCE_HOST_PATTERN: "*.salesforce.test",
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },

@@ -18,3 +18,9 @@ export const DEV_ADMIN_TOKEN = "adm_localdevelopmenttoken000000000000000";
  * tests and benchmarks start (scripts/local-server.ts). A deployment has only the secret its operator set.
  */
 export const DEV_PERSON_KEY_SECRET = "pks_localdevelopmentsecret00000000000000";
+
+/**
+ * The secret CRM tokens are sealed under (src/crm/token-box.ts) on a server of this machine: `npm run dev`
+ * passes it as `--var CRM_TOKEN_SECRET:…`, as every server the tests start does (scripts/local-server.ts).
+ */
+export const DEV_CRM_TOKEN_SECRET = "cts_localdevelopmentsecret00000000000000";

@@ -3,9 +3,10 @@
 // email and phone out, through the typed client in client/ and the file core in
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
-import { createClient, type Environment, ProblemError } from "../client/src/index";
+import { createClient, type Environment } from "../client/src/index";
 import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
-import { BASE_URL_HELP, DEFAULT_BASE_URL, isLoopback, resolveBaseUrl } from "./base-url";
+import { explain } from "./api-errors";
+import { BASE_URL_HELP, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { writeOutput } from "./enrich-output";
@@ -109,27 +110,6 @@ function parseOptions(argv: string[]): Options {
     skipBadRows: values["skip-bad-rows"],
     estimate: values.estimate,
   };
-}
-
-/** One line saying what to do about an error the API answered or a server that could not be reached; undefined for anything else. */
-function explain(error: unknown, { baseUrl, environment }: Options): string | undefined {
-  if (error instanceof ProblemError) {
-    const { problem } = error;
-    if (problem.status === 401)
-      return `the API key was refused (${problem.code}); pass a valid ${environment} key with --api-key or CONTACT_INFO_API_KEY`;
-    if (problem.code === "environment_mismatch")
-      return `the API key is not a ${environment} key; pass --environment ${environment === "test" ? "live" : "test"} or a ${environment} key`;
-    if (problem.status === 404)
-      return `${baseUrl} answered 404 (${problem.code}); give the API's root as --base-url, such as ${DEFAULT_BASE_URL}`;
-    if (problem.code === "unexpected_response")
-      return `${baseUrl} answered ${problem.status} ${problem.title}, not as the contact-info API does; check --base-url or CONTACT_INFO_BASE_URL`;
-    return `the API answered ${problem.status} ${problem.code}: ${problem.detail}`;
-  }
-  if (error instanceof TypeError && error.message === "fetch failed") {
-    const cause = error.cause as { code?: string; message?: string } | undefined;
-    return `cannot reach ${baseUrl} (${cause?.code ?? cause?.message ?? "network error"}); start it with \`npm run dev\` or check --base-url or CONTACT_INFO_BASE_URL`;
-  }
-  return undefined;
 }
 
 /** What pass 1 found, for the user, before anything is sent; a bad row stops the run unless --skip-bad-rows. */

@@ -15,9 +15,10 @@ import type {
   SubmitItem,
   WebhookEvent,
 } from "./paths.js";
-import { type Problem, type ProblemError, problemError } from "./problem.js";
-import { parseRateLimit, parseRetryAfter, pollDelayMs } from "./rate-limit.js";
+import type { Problem } from "./problem.js";
+import { parseRateLimit, pollDelayMs } from "./rate-limit.js";
 import type { paths } from "./schema.js";
+import { sender, sleep } from "./send.js";
 
 export interface ClientOptions {
   /** Where the API answers, e.g. http://127.0.0.1:8787 or https://contact-info-batch.<you>.workers.dev */
@@ -99,31 +100,6 @@ const BATCH = "/v2/{environment}/person/contact-info/{id}";
 const ESTIMATE = "/v2/{environment}/person/contact-info/estimate";
 const EVENTS = "/v2/{environment}/person/contact-info/{id}/events";
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Seconds the server asked us to wait before repeating this request, or undefined when repeating will not help. */
-function askedToWait(error: ProblemError): number | undefined {
-  const { response, problem } = error;
-  const retryAfter = parseRetryAfter(response.headers.get("Retry-After"));
-  if (response.status === 429)
-    return retryAfter ?? parseRateLimit(response.headers.get("RateLimit"))?.resetSeconds ?? 1;
-  if (response.status === 409 && problem.code === "idempotency_in_progress") return retryAfter ?? 1;
-  return undefined;
-}
-
 export function createClient(options: ClientOptions): Client {
   const { apiKey, onWait } = options;
   const environment: Environment = options.environment ?? (apiKey.startsWith("ck_live_") ? "live" : "test");
@@ -135,21 +111,7 @@ export function createClient(options: ClientOptions): Client {
     },
   });
 
-  // Sends until the answer is a success or an error that waiting will not fix.
-  async function send<R extends { data?: unknown; error?: unknown; response: Response }>(
-    request: () => Promise<R>,
-    signal: AbortSignal | undefined,
-  ): Promise<{ data: NonNullable<R["data"]>; response: Response }> {
-    for (;;) {
-      const { data, error, response } = await request();
-      if (response.ok && data !== undefined && data !== null) return { data, response };
-      const failure = problemError(error, response);
-      const seconds = askedToWait(failure);
-      if (seconds === undefined) throw failure;
-      onWait?.({ seconds, problem: failure.problem });
-      await sleep(seconds * 1000, signal);
-    }
-  }
+  const send = sender(onWait);
 
   const page = (id: string, { limit, cursor, status, signal }: PageOptions) =>
     send(

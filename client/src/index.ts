@@ -8,6 +8,15 @@ export {
   type Submitted,
   type WaitOptions,
 } from "./client.js";
+export {
+  type CrmClient,
+  type CrmConnection,
+  type CrmProvider,
+  type CrmSync,
+  type CrmSyncRecord,
+  type CrmSyncRequest,
+  createCrmClient,
+} from "./crm.js";
 export { sumEstimates } from "./estimates.js";
 export type {
   ApiProblem,

@@ -256,6 +256,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/integrations/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a CRM connection
+         * @description Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["getIntegration"];
+        /**
+         * Connect a CRM
+         * @description Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, on a host the deployment allows, by default *.my.salesforce.com), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
+         */
+        put: operations["connectIntegration"];
+        post?: never;
+        /**
+         * Disconnect a CRM
+         * @description Deletes the saved token. Syncs running stop at their next step, failed with crm_not_connected. Rate limited as contact_info_request (Tier 3).
+         */
+        delete: operations["disconnectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the connected CRMs
+         * @description Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/crm-syncs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write a batch's results into a CRM (a dry run first)
+         * @description Matches each item of a completed batch to a CRM record (match: externalId, the record id a CRM list source gave; or email, the item's input email) and decides each property by its rule: fill_empty (the default) writes only into an empty property, overwrite replaces, skip_if_edited_by_user replaces unless a person changed the property last (HubSpot's history sourceType CRM_UI or a mobile app; Salesforce's field history). It never writes a value the batch did not find, never blanks a value, never writes a value already there, never for a suppressed or erased person. A dry run (the default) writes nothing: review it, then POST …/apply. Syncs cost no credits. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["startCrmSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/crm-syncs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a CRM sync: its counts and, per record, each property before and after
+         * @description Records come in item order, a page at a time. In a dry run, updated counts the records that would be; after …/apply, those written. Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["getCrmSync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/crm-syncs/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a dry run exactly as previewed
+         * @description Writes the previewed writes of a completed dry run. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["applyCrmSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -842,7 +950,7 @@ export interface components {
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
-             * @description Stable, snake_case: switch on it.
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             code: "idempotency_in_progress";
@@ -850,6 +958,90 @@ export interface components {
             requestId: string;
             /** @description Seconds to wait before retrying; the Retry-After header says the same. */
             retryAfterSeconds: number;
+        };
+        /** @description RFC 9457 problem details, code `batch_not_completed`. */
+        BatchNotCompletedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/batch_not_completed";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "batch_not_completed";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_not_connected`. */
+        CrmNotConnectedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_not_connected";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_not_connected";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_unauthorized`. */
+        CrmUnauthorizedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_unauthorized";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_unauthorized";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_sync_not_appliable`. */
+        CrmSyncNotAppliableProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_sync_not_appliable";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "crm_sync_not_appliable";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
         };
         /** @description RFC 9457 problem details, code `batch_deleted`. */
         BatchDeletedProblem: {
@@ -984,10 +1176,73 @@ export interface components {
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
-             * @description Stable, snake_case: switch on it.
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             code: "idempotency_key_reused";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_token_refused`. */
+        CrmTokenRefusedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_token_refused";
+            /** @enum {string} */
+            title: "Unprocessable Content";
+            /** @enum {number} */
+            status: 422;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_token_refused";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_list_not_found`. */
+        CrmListNotFoundProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_list_not_found";
+            /** @enum {string} */
+            title: "Unprocessable Content";
+            /** @enum {number} */
+            status: 422;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_list_not_found";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_refused`. */
+        CrmRefusedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_refused";
+            /** @enum {string} */
+            title: "Unprocessable Content";
+            /** @enum {number} */
+            status: 422;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_refused";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -1070,6 +1325,29 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
+        /** @description RFC 9457 problem details, code `crm_unavailable`. */
+        CrmUnavailableProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_unavailable";
+            /** @enum {string} */
+            title: "Service Unavailable";
+            /** @enum {number} */
+            status: 503;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "crm_unavailable";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description Seconds to wait before retrying; the Retry-After header says the same. */
+            retryAfterSeconds: number;
+        };
         /**
          * @example {
          *       "batchId": "3e1cab3a-0527-4fea-987c-d486f470829c",
@@ -1114,8 +1392,8 @@ export interface components {
          *     }
          */
         SubmitRequest: {
-            /** @description Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items). */
-            items: {
+            /** @description Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items). Required unless source is given. */
+            items?: {
                 externalId?: string;
                 firstName?: string;
                 lastName?: string;
@@ -1125,6 +1403,18 @@ export interface components {
                 linkedinUrl?: string;
                 email?: string;
             }[];
+            /**
+             * @description In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): a HubSpot list id; a Salesforce Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.
+             * @example {
+             *       "provider": "hubspot",
+             *       "listId": "123"
+             *     }
+             */
+            source?: {
+                /** @enum {string} */
+                provider: "hubspot" | "salesforce";
+                listId: string;
+            };
             /** @description What to find; default all of email, phone. */
             fields?: ("email" | "phone")[];
             /**
@@ -1549,6 +1839,143 @@ export interface components {
              */
             createdAt: string;
         };
+        CrmConnection: {
+            /** @enum {string} */
+            provider: "hubspot" | "salesforce";
+            /** @description The CRM's account: HubSpot's portal id, Salesforce's org id. */
+            accountId: string;
+            /** Format: date-time */
+            connectedAt: string;
+        };
+        CrmSyncSummary: {
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            provider: "hubspot" | "salesforce";
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
+            batchId: string;
+            /** @enum {string} */
+            match: "externalId" | "email";
+            fields: {
+                /** @enum {string} */
+                email?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+                /** @enum {string} */
+                phone?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+            };
+            dryRun: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When POST …/apply started writing this dry run.
+             */
+            appliedAt: string | null;
+            counts: {
+                /** @description Records written (in a dry run not applied: that would be). */
+                updated: number;
+                /** @description Records that already held what was found. */
+                unchanged: number;
+                skipped: number;
+                /** @description Records the CRM refused (see each record's error). */
+                failed: number;
+            };
+            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        CrmSync: {
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            provider: "hubspot" | "salesforce";
+            /**
+             * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+             * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+             */
+            batchId: string;
+            /** @enum {string} */
+            match: "externalId" | "email";
+            fields: {
+                /** @enum {string} */
+                email?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+                /** @enum {string} */
+                phone?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+            };
+            dryRun: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When POST …/apply started writing this dry run.
+             */
+            appliedAt: string | null;
+            counts: {
+                /** @description Records written (in a dry run not applied: that would be). */
+                updated: number;
+                /** @description Records that already held what was found. */
+                unchanged: number;
+                skipped: number;
+                /** @description Records the CRM refused (see each record's error). */
+                failed: number;
+            };
+            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            records: {
+                /** @description The batch item's index. */
+                index: number;
+                /** @description The CRM record (null when none was found by email). */
+                recordId: string | null;
+                /**
+                 * @description updated (in a dry run: would be), unchanged (a value found is already there, nothing to write), skipped, failed (see error); null while pending.
+                 * @enum {string|null}
+                 */
+                outcome: "updated" | "unchanged" | "skipped" | "failed" | null;
+                /**
+                 * @description Why the whole record is skipped.
+                 * @enum {string}
+                 */
+                reason?: "nothing_found" | "no_match_key" | "record_not_found" | "duplicate_record" | "suppressed" | "erased";
+                changes: {
+                    /** @enum {string} */
+                    field: "email" | "phone";
+                    /** @description The CRM property (HubSpot email, phone; Salesforce Email, Phone). */
+                    property: string;
+                    /** @description Its value when read (null: empty). */
+                    before: string | null;
+                    /** @description What the batch found for it. */
+                    after: string;
+                    /** @enum {string} */
+                    rule: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+                    /** @enum {string} */
+                    action: "write" | "skip";
+                    /**
+                     * @description Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run).
+                     * @enum {string}
+                     */
+                    reason?: "same_value" | "not_empty" | "edited_by_user" | "changed_since_preview";
+                }[];
+                /** @description The CRM's refusal of this record's update (its code and words). */
+                error?: {
+                    code: string;
+                    message: string;
+                };
+            }[];
+            nextCursor: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1874,13 +2301,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running (code `idempotency_in_progress`). */
+            /** @description A request with this Idempotency-Key is still running, or (source) the CRM is not connected or refused its token (code `idempotency_in_progress` or `crm_not_connected` or `crm_unauthorized`). */
             409: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
                     "x-request-id": string;
-                    /** @description Seconds until the first request's hold on the key ends. */
-                    "Retry-After": number;
+                    /** @description idempotency_in_progress: seconds until the first request's hold on the key ends. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,7 +2322,7 @@ export interface operations {
                      *       "retryAfterSeconds": 42
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["IdempotencyInProgressProblem"];
+                    "application/problem+json": components["schemas"]["IdempotencyInProgressProblem"] | components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmUnauthorizedProblem"];
                 };
             };
             /** @description More items than a batch holds, or a body over the size limit (code `too_many_items` or `payload_too_large`). */
@@ -1943,7 +2370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
                 };
             };
-            /** @description This Idempotency-Key was used with another request (method, path, query, Content-Type or body) (code `idempotency_key_reused`). */
+            /** @description This Idempotency-Key was used with another request (method, path, query, Content-Type or body), or (source) the CRM has no such list or refused the request (code `idempotency_key_reused` or `crm_list_not_found` or `crm_refused`). */
             422: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
@@ -1961,7 +2388,7 @@ export interface operations {
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["IdempotencyKeyReusedProblem"];
+                    "application/problem+json": components["schemas"]["IdempotencyKeyReusedProblem"] | components["schemas"]["CrmListNotFoundProblem"] | components["schemas"]["CrmRefusedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
@@ -2014,6 +2441,30 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM did not answer, or asked us to wait (source only) (code `crm_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "hubspot did not answer, or asked us to wait; retry in 10 s.",
+                     *       "code": "crm_unavailable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmUnavailableProblem"];
                 };
             };
         };
@@ -2155,6 +2606,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
+            /** @description (source) The CRM is not connected, or refused its token (code `crm_not_connected` or `crm_unauthorized`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_not_connected",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "No hubspot connection in this environment: connect it with PUT …/integrations/hubspot.",
+                     *       "code": "crm_not_connected",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmUnauthorizedProblem"];
+                };
+            };
             /** @description More items than a batch holds, or a body over the size limit (code `too_many_items` or `payload_too_large`). */
             413: {
                 headers: {
@@ -2198,6 +2670,27 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description (source) The CRM has no such list, or refused the request (code `crm_list_not_found` or `crm_refused`). */
+            422: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_list_not_found",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "hubspot has no list \"123\" this token may read.",
+                     *       "code": "crm_list_not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmListNotFoundProblem"] | components["schemas"]["CrmRefusedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
@@ -2250,6 +2743,30 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM did not answer, or asked us to wait (source only) (code `crm_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "hubspot did not answer, or asked us to wait; retry in 10 s.",
+                     *       "code": "crm_unavailable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmUnavailableProblem"];
                 };
             };
         };
@@ -4551,6 +5068,1394 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @example hubspot */
+                provider: "hubspot" | "salesforce";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection (never its token). */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnection"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such CRM, or no connection to it (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    connectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @example hubspot */
+                provider: "hubspot" | "salesforce";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    instanceUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Connected. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnection"];
+                };
+            };
+            /** @description The body is not {token, instanceUrl?}, or instanceUrl is not allowed (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such CRM, or no connection to it (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description The CRM refused the token; nothing was saved (code `crm_token_refused` or `crm_refused`). */
+            422: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_token_refused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "hubspot refused this token; nothing was saved. Check it, and its scopes, in hubspot.",
+                     *       "code": "crm_token_refused",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmTokenRefusedProblem"] | components["schemas"]["CrmRefusedProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM did not answer, or asked us to wait; nothing was saved (code `crm_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "hubspot did not answer, or asked us to wait; retry in 10 s.",
+                     *       "code": "crm_unavailable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmUnavailableProblem"];
+                };
+            };
+        };
+    };
+    disconnectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @example hubspot */
+                provider: "hubspot" | "salesforce";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such CRM, or no connection to it (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections (never their tokens). */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        integrations: components["schemas"]["CrmConnection"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    startCrmSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.
+                     * @example 3e1cab3a-0527-4fea-987c-d486f470829c
+                     */
+                    batchId: string;
+                    /** @enum {string} */
+                    provider: "hubspot" | "salesforce";
+                    /**
+                     * @description How an item finds its record: externalId (the record id; a CRM list source sets it) or email (the item's input email).
+                     * @default externalId
+                     * @enum {string}
+                     */
+                    match?: "externalId" | "email";
+                    /**
+                     * @description The fields to write, each with its rule: fill_empty (only into an empty property), overwrite, skip_if_edited_by_user (unless a person changed it last). Default: both, fill_empty.
+                     * @default {
+                     *       "email": "fill_empty",
+                     *       "phone": "fill_empty"
+                     *     }
+                     */
+                    fields?: {
+                        /** @enum {string} */
+                        email?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+                        /** @enum {string} */
+                        phone?: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
+                    };
+                    /**
+                     * @description true (the default): preview only; false: write at once.
+                     * @default true
+                     */
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Started: follow it at the Location URL. */
+            202: {
+                headers: {
+                    /** @description The sync's URL. */
+                    Location: string;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncSummary"];
+                };
+            };
+            /** @description The body does not match the schema (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such batch for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description The batch is still running, or the CRM is not connected (code `batch_not_completed` or `crm_not_connected`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/batch_not_completed",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This batch is still running; sync it to a CRM once it has completed.",
+                     *       "code": "batch_not_completed",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["BatchNotCompletedProblem"] | components["schemas"]["CrmNotConnectedProblem"];
+                };
+            };
+            /** @description The batch was deleted, or its retention ended (code `batch_deleted` or `batch_expired`). */
+            410: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/batch_deleted",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "detail": "This batch was deleted at 2026-11-23T09:30:00.000Z by its owner; its items and results are gone.",
+                     *       "code": "batch_deleted",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "deletedAt": "2026-11-23T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["BatchDeletedProblem"] | components["schemas"]["BatchExpiredProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getCrmSync: {
+        parameters: {
+            query?: {
+                /** @description Records per page, 1 to 1000. */
+                limit?: number;
+                /** @description The nextCursor of the previous page, unchanged. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The sync's id (POST …/crm-syncs answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSync"];
+                };
+            };
+            /** @description A query parameter is invalid or unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such sync for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    applyCrmSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The sync's id (POST …/crm-syncs answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applying: follow it at the Location URL. */
+            202: {
+                headers: {
+                    /** @description The sync's URL. */
+                    Location: string;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncSummary"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such sync for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Not a dry run, or not completed (code `crm_sync_not_appliable`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_sync_not_appliable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This sync is running; apply a completed dry run.",
+                     *       "code": "crm_sync_not_appliable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmSyncNotAppliableProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */

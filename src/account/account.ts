@@ -3,6 +3,7 @@ import { tenantOfName } from "../base/tenant";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import { personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";
 import * as privacy from "./privacy-store";
@@ -152,6 +153,23 @@ export class Account extends DurableObject<Env> {
     // Asked with the group's company domains when the waterfall learns its order: the finders' records.
     if (domains === undefined) return { suppressed, withholds };
     return { suppressed, withholds, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
+  }
+
+  /** The CRM connections (their tokens sealed): crm/connections.ts is their one reader and writer. */
+  saveConnection(connection: crm.StoredConnection): void {
+    crm.saveConnection(this.#sql, connection);
+  }
+
+  connection(provider: string): crm.StoredConnection | null {
+    return crm.readConnection(this.#sql, provider);
+  }
+
+  connections(): crm.StoredConnection[] {
+    return crm.listConnections(this.#sql);
+  }
+
+  removeConnection(provider: string): boolean {
+    return crm.removeConnection(this.#sql, provider);
   }
 
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */

@@ -84,6 +84,14 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (domain, source)
    ) WITHOUT ROWID;
    CREATE TABLE do_not_deliver (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;`,
+  // CRM connections (crm/): one per provider, the token sealed (crm/token-box.ts), never stored in the clear.
+  `CREATE TABLE crm_connections (
+     provider TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL,
+     base_url TEXT NOT NULL,
+     sealed_token TEXT NOT NULL,
+     connected_at TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

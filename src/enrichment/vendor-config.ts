@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { nameList, parseVars, url } from "../base/config";
-import type { RateWindow } from "../base/vendor-limits";
+import { type RateWindow, rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
 // The vendors' configuration, read from their declarations (vendor.ts): which sources and
@@ -11,34 +11,6 @@ const OWN_SOURCES = ["directory", "pattern"] as const;
 const SOURCE_NAMES = [...OWN_SOURCES, ...FINDER_VENDORS.map((vendor) => vendor.name)];
 const VERIFIER_NAMES = VERIFIER_VENDORS.map((vendor) => vendor.name);
 const vendorNamed = new Map(VENDORS.map((vendor) => [vendor.name, vendor]));
-
-/**
- * VENDOR_RATE_LIMITS: `vendor=LIMIT/SECONDS[+LIMIT/SECONDS…]`, comma-separated, each
- * replacing that vendor's published limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`);
- * empty keeps them all.
- */
-const vendorRateLimits = z.string().transform((value, ctx) => {
-  const limits = new Map<string, readonly RateWindow[]>(VENDORS.map((vendor) => [vendor.name, vendor.limits]));
-  for (const entry of value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
-    const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
-    if (!vendorNamed.has(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `entry "${entry}" is not vendor=LIMIT/SECONDS[+LIMIT/SECONDS] (vendors: ${[...vendorNamed.keys()].join(", ")}; whole numbers >= 1)`,
-      });
-      continue;
-    }
-    limits.set(
-      name,
-      windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) })),
-    );
-  }
-  return limits;
-});
 
 /** VENDOR_PRICES: `vendor=USD`, comma-separated, each replacing that vendor's declared price per call; empty keeps them. */
 const vendorPrices = z.string().transform((value, ctx) => {
@@ -62,7 +34,8 @@ const vendorConfigSchema = z
     ENRICHMENT_PROVIDERS: nameList(SOURCE_NAMES, "provider"),
     ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
-    VENDOR_RATE_LIMITS: vendorRateLimits,
+    // Each vendor's published limits, or those VENDOR_RATE_LIMITS gives for your plans.
+    VENDOR_RATE_LIMITS: rateLimitOverrides(new Map(VENDORS.map((vendor) => [vendor.name, vendor.limits])), "vendor"),
     VENDOR_PRICES: vendorPrices,
     WATERFALL_ORDER: z.enum(["learned", "fixed"], { error: 'must be "learned" or "fixed"' }),
     WATERFALL_EXPLORATION_PERCENT: z.preprocess(

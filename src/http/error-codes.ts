@@ -20,15 +20,23 @@ export const ERROR_CODES = {
   not_found: 404,
   method_not_allowed: 405,
   idempotency_in_progress: 409,
+  batch_not_completed: 409,
+  crm_not_connected: 409,
+  crm_unauthorized: 409,
+  crm_sync_not_appliable: 409,
   batch_deleted: 410,
   batch_expired: 410,
   payload_too_large: 413,
   too_many_items: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
+  crm_token_refused: 422,
+  crm_list_not_found: 422,
+  crm_refused: 422,
   rate_limited: 429,
   too_many_streams: 429,
   internal_error: 500,
+  crm_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -51,4 +59,5 @@ export const STATUS_TITLES = {
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 } as const satisfies Record<ErrorStatus, string>;

@@ -110,3 +110,41 @@ export const idempotencyKeyReused = (): ApiError =>
 
 export const internalError = (): ApiError =>
   problem("internal_error", "Something went wrong on our side; retry later.");
+
+export const batchNotCompleted = (): ApiError =>
+  problem("batch_not_completed", "This batch is still running; sync it to a CRM once it has completed.");
+
+export const crmNotConnected = (provider: string): ApiError =>
+  problem(
+    "crm_not_connected",
+    `No ${provider} connection in this environment: connect it with PUT …/integrations/${provider}.`,
+  );
+
+export const crmUnauthorized = (provider: string): ApiError =>
+  problem(
+    "crm_unauthorized",
+    `${provider} refused the saved token (expired or revoked): reconnect it with PUT …/integrations/${provider}.`,
+  );
+
+export const crmSyncNotAppliable = (why: string): ApiError => problem("crm_sync_not_appliable", why);
+
+export const crmTokenRefused = (provider: string): ApiError =>
+  problem(
+    "crm_token_refused",
+    `${provider} refused this token; nothing was saved. Check it, and its scopes, in ${provider}.`,
+  );
+
+export const crmListNotFound = (provider: string, listId: string): ApiError =>
+  problem("crm_list_not_found", `${provider} has no list ${JSON.stringify(listId.slice(0, 100))} this token may read.`);
+
+export const crmRefused = (provider: string, status: number): ApiError =>
+  problem(
+    "crm_refused",
+    `${provider} refused the request (${status}): check the connected token's scopes (contacts and lists read and write).`,
+  );
+
+export const crmUnavailable = (provider: string, retryAfterSeconds: number): ApiError =>
+  problem("crm_unavailable", `${provider} did not answer, or asked us to wait; retry in ${retryAfterSeconds} s.`, {
+    headers: { "retry-after": String(retryAfterSeconds) },
+    extensions: { retryAfterSeconds },
+  });

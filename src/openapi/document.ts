@@ -87,6 +87,10 @@ export function openApiDocument() {
       { name: "Usage", description: "Items processed per day, for billing and planning." },
       { name: "Feedback", description: "Report a wrong contact: a refund, and never delivered to you again." },
       { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
+      {
+        name: "CRM",
+        description: "Connect HubSpot or Salesforce, enrich a CRM list, and write the results back, previewed first.",
+      },
       { name: "Webhooks", description: "Events we send to you." },
       { name: "Meta", description: "Health and documentation." },
     ],

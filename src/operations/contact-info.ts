@@ -14,6 +14,7 @@ import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
 import type { Caller } from "./caller";
+import { itemsFromSource } from "./crm";
 
 function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
   return (
@@ -47,6 +48,15 @@ async function intake(submission: Submission, hasher: PersonHasher) {
 export function readSubmission({ env, environment }: Caller, body: unknown, maxItems?: number): Submission {
   const { maxBatchItems } = readConfig(env);
   return parseSubmission(body, Math.min(maxItems ?? maxBatchItems, maxBatchItems), environment);
+}
+
+/**
+ * Reads a submit's body as the REST routes take it: `items`, or `source` (a CRM list, read through the
+ * customer's connection into items whose externalId is the record id), then the one validation path.
+ */
+export async function readSubmissionOrSource(caller: Caller, body: unknown): Promise<Submission> {
+  const { maxBatchItems } = readConfig(caller.env);
+  return readSubmission(caller, await itemsFromSource(caller, body, maxBatchItems));
 }
 
 /** What the batch would be and cost at most; creates nothing, charges nothing. */

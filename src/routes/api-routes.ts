@@ -12,8 +12,10 @@ import { deleteBatch, getBatch } from "./batch";
 import { batchEvents } from "./batch-events";
 import { listBatches } from "./batch-list";
 import { estimateBatch, submitBatch } from "./contact-info";
+import { applySync, getSync, startSync } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
 import { postFeedback } from "./feedback";
+import { connectIntegration, disconnectIntegration, getIntegration, listIntegrations } from "./integrations";
 import { apiReference, health, index, openApiDocument } from "./meta";
 import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
 import { getSourceScorecards, getUsage } from "./usage";
@@ -69,6 +71,13 @@ export const API_ROUTES = {
     addSuppressions,
     listSuppressions,
     removeSuppression,
+    connectIntegration,
+    listIntegrations,
+    getIntegration,
+    disconnectIntegration,
+    startSync,
+    getSync,
+    applySync,
   ],
   "/": [index, health, openApiDocument, apiReference],
 } satisfies Record<string, DeclaredRoute[]>;

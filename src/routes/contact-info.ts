@@ -8,12 +8,12 @@ import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { batchLocationExample, estimateExample } from "../openapi/examples";
-import { header, requestIdHeader, retryAfterHeader } from "../openapi/headers";
+import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { receiptSchema } from "../openapi/schemas";
-import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
+import { estimateContactInfo, readSubmissionOrSource, submitContactInfo } from "../operations/contact-info";
 import { declareRoute } from "./declare";
-import { bodyProblems, submissionBody } from "./submit-request";
+import { bodyProblems, sourceProblems, submissionBody } from "./submit-request";
 
 // Documentation only: made on first use (src/base/once.ts).
 const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
@@ -59,20 +59,30 @@ export const submitBatch = declareRoute({
       ),
       ...authProblems(),
       404: unknownEnvironment,
-      409: problem(["idempotency_in_progress"], "A request with this Idempotency-Key is still running", {
-        headers: { "Retry-After": retryAfterHeader("Seconds until the first request's hold on the key ends.", 42) },
-      }),
+      409: problem(
+        ["idempotency_in_progress", ...sourceProblems.codes409],
+        "A request with this Idempotency-Key is still running, or (source) the CRM is not connected or refused its token",
+        {
+          headers: {
+            "Retry-After": header(
+              "idempotency_in_progress: seconds until the first request's hold on the key ends.",
+              42,
+            ),
+          },
+        },
+      ),
       ...bodyProblems(),
       422: problem(
-        ["idempotency_key_reused"],
-        "This Idempotency-Key was used with another request (method, path, query, Content-Type or body)",
+        ["idempotency_key_reused", ...sourceProblems.codes422],
+        "This Idempotency-Key was used with another request (method, path, query, Content-Type or body), or (source) the CRM has no such list or refused the request",
       ),
       500: internalError,
+      503: sourceProblems[503](),
     },
   },
   handler: async (c) => {
     const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
-    const submission = readSubmission(caller, c.get("jsonBody"));
+    const submission = await readSubmissionOrSource(caller, c.get("jsonBody"));
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
     const batchId = c.get("idempotentBatchId");
@@ -115,11 +125,14 @@ export const estimateBatch = declareRoute({
       ...authProblems(),
       404: unknownEnvironment,
       ...bodyProblems(),
+      409: problem([...sourceProblems.codes409], "(source) The CRM is not connected, or refused its token"),
+      422: problem([...sourceProblems.codes422], "(source) The CRM has no such list, or refused the request"),
       500: internalError,
+      503: sourceProblems[503](),
     },
   },
   handler: async (c) => {
     const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
-    return c.json(await estimateContactInfo(caller, readSubmission(caller, c.get("jsonBody"))), 200);
+    return c.json(await estimateContactInfo(caller, await readSubmissionOrSource(caller, c.get("jsonBody"))), 200);
   },
 });

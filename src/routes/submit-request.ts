@@ -16,6 +16,7 @@ import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { crmSourceSchema } from "../operations/crm";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
@@ -23,10 +24,17 @@ import { problem } from "../openapi/problems";
 const documentedSubmission = /* @__PURE__ */ once(() =>
   z
     .strictObject({
-      items: z.array(personInputSchema).min(1).meta({
+      items: z.array(personInputSchema).min(1).optional().meta({
         description:
-          "Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items).",
+          "Each item is identifiable with linkedinUrl, or email, or a name (firstName + lastName, or fullName) plus companyDomain or companyName. An invalid item does not reject the batch: it is accepted as a failed item with error code invalid_input. At most MAX_BATCH_ITEMS items (see too_many_items). Required unless source is given.",
       }),
+      source: crmSourceSchema()
+        .optional()
+        .meta({
+          description:
+            "In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): a HubSpot list id; a Salesforce Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.",
+          example: { provider: "hubspot", listId: "123" },
+        }),
       fields: fieldsSchema
         .optional()
         .meta({ description: `What to find; default all of ${CONTACT_FIELDS.join(", ")}.` }),
@@ -57,6 +65,16 @@ export const submissionBody = () => ({
   required: true,
   content: { "application/json": { schema: documentedSubmission() } },
 });
+
+/** The problems reading a submission's `source` (a CRM list) may add, by status. */
+export const sourceProblems = {
+  codes409: ["crm_not_connected", "crm_unauthorized"],
+  codes422: ["crm_list_not_found", "crm_refused"],
+  503: () =>
+    problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait (source only)", {
+      headers: { "Retry-After": header("Seconds to wait.", 10, true) },
+    }),
+} as const;
 
 /** The 413 and 415 of a route that reads a submission. */
 export const bodyProblems = () => ({

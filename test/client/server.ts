@@ -14,6 +14,8 @@ export interface SharedClientServer {
   key: string;
   slowKey: string;
   log: string;
+  /** The fake HubSpot (test/fakes/hubspot.ts) on 127.0.0.1, which the server's HUBSPOT_API_URL names. */
+  hubspotUrl: string;
 }
 
 declare module "vitest" {
@@ -26,6 +28,7 @@ export interface ClientTestServer {
   server: { url: string; output(): string };
   key: string;
   slowKey: string;
+  hubspotUrl: string;
 }
 
 /** contact_info_request: 1 per 2 s; contact_info_status: 3 per 2 s. */
@@ -37,12 +40,15 @@ export const SLOW_LIMITS = {
 
 /** The shared server, in a test file. */
 export function clientTestServer(): ClientTestServer {
-  const { url, key, slowKey, log } = inject("clientServer");
-  return { server: { url, output: () => readFileSync(log, "utf8") }, key, slowKey };
+  const { url, key, slowKey, log, hubspotUrl } = inject("clientServer");
+  return { server: { url, output: () => readFileSync(log, "utf8") }, key, slowKey, hubspotUrl };
 }
 
 /** Starts the server; `log` gets what it prints. */
-export async function startClientTestServer(log: string): Promise<{ server: LocalServer; shared: SharedClientServer }> {
+export async function startClientTestServer(
+  log: string,
+  hubspotUrl: string,
+): Promise<{ server: LocalServer; shared: SharedClientServer }> {
   let key = "";
   let slowKey = "";
   const server = await startLocalServer({
@@ -61,8 +67,13 @@ export async function startClientTestServer(log: string): Promise<{ server: Loca
     },
     // As `npm run dev` runs it: retries after 1-2 s, so flaky.test settles within seconds, and
     // work lost by a reload (wrangler dev reloads when a source file changes) is re-sent after 30 s.
-    vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: "30" },
+    vars: {
+      RETRY_BASE_DELAY_SECONDS: "1",
+      RETRY_MAX_DELAY_SECONDS: "2",
+      REDRIVE_AFTER_SECONDS: "30",
+      HUBSPOT_API_URL: hubspotUrl,
+    },
     logTo: log,
   });
-  return { server, shared: { url: server.url, key, slowKey, log } };
+  return { server, shared: { url: server.url, key, slowKey, log, hubspotUrl } };
 }

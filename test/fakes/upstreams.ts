@@ -30,6 +30,8 @@
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 1 s
 //     /held/… → answers (204) only once the test releases it: POST https://hooks.test/__release/held/…
 //     /redirect/… → 307 to a metadata address (must not be followed)
+//   CRMs: HubSpot (hubspot.test) in hubspot.ts, Salesforce (*.salesforce.test) in salesforce.ts: one
+//   portal or org per token, made by the test, with their documented limits and errors.
 // GET https://<host>/__calls answers how many calls each host has had, for cache tests;
 // GET https://<host>/__mentions/<text> how many requests to any host had <text> in their URL or body
 //   (with ?at=<host>, only those to that host: a count other files' batches running alongside cannot move);
@@ -37,6 +39,8 @@
 // "Slow" is twice the tests' 500 ms timeouts (answer.ts).
 import { json } from "./answer.ts";
 import { apollo, hunter, pdl, prospeo } from "./finders.ts";
+import { hubspot } from "./hubspot.ts";
+import { salesforce } from "./salesforce.ts";
 import { neverBounce, zeroBounce } from "./verifiers.ts";
 import { webhookReceiver } from "./webhook-receiver.ts";
 
@@ -78,6 +82,7 @@ export async function fakeUpstreams(request: Request): Promise<Response> {
   calls.set(url.hostname, (calls.get(url.hostname) ?? 0) + 1);
   requestTexts.push(`${url.href} ${await request.clone().text()}`.toLowerCase());
   if (requestTexts.length > MAX_REQUEST_TEXTS) requestTexts.shift();
+  if (url.hostname.endsWith(".salesforce.test")) return salesforce(request, url);
   switch (url.hostname) {
     case "doh.test":
       return dns(url);
@@ -93,6 +98,8 @@ export async function fakeUpstreams(request: Request): Promise<Response> {
       return zeroBounce(url);
     case "neverbounce.test":
       return neverBounce(url);
+    case "hubspot.test":
+      return hubspot(request, url);
     case "hooks.test":
     case "127.0.0.1":
       return webhookReceiver(request, url);

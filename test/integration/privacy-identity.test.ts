@@ -80,7 +80,7 @@ const KEYED_HASHES_MIGRATION = MIGRATIONS.findIndex((migration) => migration.inc
 
 /** An account as the deploy before keyed hashes left it: without what account migrations 4 and 5 made. */
 function accountAtVersion3(sql: SqlStorage) {
-  sql.exec(`DROP TABLE suppressions_unkeyed; DROP TABLE usage_latency; DROP TABLE domain_sources; DROP TABLE do_not_deliver;
+  sql.exec(`DROP TABLE suppressions_unkeyed; DROP TABLE usage_latency; DROP TABLE domain_sources; DROP TABLE do_not_deliver; DROP TABLE crm_connections;
     ALTER TABLE batches DROP COLUMN credits_refunded; ALTER TABLE usage_days DROP COLUMN credits_refunded;
     ALTER TABLE usage_sources DROP COLUMN reported; ALTER TABLE usage_sources DROP COLUMN credits_refunded;
     ALTER TABLE usage_sources DROP COLUMN verified_valid; ALTER TABLE usage_sources DROP COLUMN rate_limited;

@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/base/config";
+import { readCrmConfig } from "../../src/crm/crm-config";
+import { hubspot } from "../../src/crm/hubspot";
+import { salesforce } from "../../src/crm/salesforce";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
@@ -23,6 +26,10 @@ describe("endpoint limits", () => {
         "POST /v2/test/privacy/erasures",
         "PUT /v2/test/privacy/suppressions",
         "DELETE /v2/test/privacy/suppressions/{key}",
+        "PUT /v2/test/integrations/{provider}",
+        "DELETE /v2/test/integrations/{provider}",
+        "POST /v2/test/crm-syncs",
+        "POST /v2/test/crm-syncs/{id}/apply",
       ],
       limit: 50,
       windowSeconds: 60,
@@ -40,6 +47,9 @@ describe("endpoint limits", () => {
       "GET /v2/live/person/contact-info/{id}",
       "GET /v2/live/person/contact-info",
       "GET /v2/live/person/contact-info/{id}/events",
+      "GET /v2/live/integrations",
+      "GET /v2/live/integrations/{provider}",
+      "GET /v2/live/crm-syncs/{id}",
     ]);
     expect(endpointLimit("rate_limits", live.rate_limits, config)).toMatchObject({
       tier: "Tier 4",
@@ -91,6 +101,14 @@ describe("config", () => {
         /VENDOR_RATE_LIMITS entry/,
       );
     }
+  });
+
+  it("reads CRM_RATE_LIMITS as a CRM token's windows (HubSpot Professional's 190 per 10 s), keeping the declared others", () => {
+    expect(readCrmConfig(env).limits.get("hubspot")).toEqual(hubspot.limits);
+    const { limits } = readCrmConfig(envWith({ CRM_RATE_LIMITS: "hubspot=190/10" }));
+    expect(limits.get("hubspot")).toEqual([{ limit: 190, seconds: 10 }]);
+    expect(limits.get("salesforce")).toEqual(salesforce.limits);
+    expect(() => readCrmConfig(envWith({ CRM_RATE_LIMITS: "pipedrive=10/2" }))).toThrow(/CRM_RATE_LIMITS entry/);
   });
 
   it("refuses a retry backoff whose base is over its cap", () => {

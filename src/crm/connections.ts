@@ -1,0 +1,58 @@
+import { accountStub } from "../account/stub";
+import type { Tenant } from "../base/tenant";
+import { callGate } from "../enrichment/call-gate";
+import { readVendorConfig } from "../enrichment/vendor-config";
+import { governorStub } from "../vendor-governor/stub";
+import { type CrmClient, type CrmConnection, type CrmProvider, isCrmProvider } from "./crm";
+import { readCrmConfig } from "./crm-config";
+import { CRMS } from "./crms";
+import { openToken, sealToken } from "./token-box";
+
+/** The client of a connection, its calls through the token's budget at the vendor governor (when governed). */
+export function crmClient(env: Env, connection: CrmConnection): CrmClient {
+  const crm = CRMS[connection.provider];
+  const config = readCrmConfig(env);
+  const governed = readVendorConfig(env).vendorLimits !== null;
+  const limits = config.limits.get(crm.name) ?? crm.limits;
+  return crm.create(connection, {
+    provider: crm.name,
+    fetch: (input, init) => fetch(input, init),
+    timeoutMs: config.timeoutMs,
+    ...(governed
+      ? { gate: callGate(crm.name, limits, async () => governorStub(env, crm.name, connection.token)) }
+      : {}),
+  });
+}
+
+export interface ConnectionInfo {
+  provider: CrmProvider;
+  accountId: string;
+  connectedAt: string;
+}
+
+/** Checks the token with the CRM (a refused one throws crm-http's CrmUnauthorizedError), then saves it sealed. */
+export async function saveConnection(env: Env, tenant: Tenant, connection: CrmConnection): Promise<ConnectionInfo> {
+  const accountId = await crmClient(env, connection).accountId();
+  const connectedAt = new Date().toISOString();
+  await accountStub(env, tenant).saveConnection({
+    provider: connection.provider,
+    accountId,
+    baseUrl: connection.baseUrl,
+    sealedToken: await sealToken(env, tenant, connection.provider, connection.token),
+    connectedAt,
+  });
+  return { provider: connection.provider, accountId, connectedAt };
+}
+
+/** The tenant's connection to `provider`, its token opened, or null when none is saved. */
+export async function openConnection(env: Env, tenant: Tenant, provider: CrmProvider): Promise<CrmConnection | null> {
+  const stored = await accountStub(env, tenant).connection(provider);
+  if (!stored) return null;
+  return { provider, baseUrl: stored.baseUrl, token: await openToken(env, tenant, provider, stored.sealedToken) };
+}
+
+export async function listConnections(env: Env, tenant: Tenant): Promise<ConnectionInfo[]> {
+  return (await accountStub(env, tenant).connections()).flatMap(({ provider, accountId, connectedAt }) =>
+    isCrmProvider(provider) ? [{ provider, accountId, connectedAt }] : [],
+  );
+}

@@ -1,0 +1,169 @@
+import { DurableObject } from "cloudflare:workers";
+import { readConfig } from "../base/config";
+import { log } from "../base/log";
+import type { Tenant } from "../base/tenant";
+import type { ErrorCode } from "../http/error-codes";
+import { crmClient, openConnection } from "./connections";
+import { afterFailure } from "./sync-failures";
+import { migrate } from "./sync-schema";
+import { readItems, recheckItems, syncRecords } from "./sync-steps";
+import { ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
+import type { SyncPage, SyncRequest, SyncSummary } from "./sync-views";
+
+/** What starts a sync: the validated request, its id and owner. */
+export interface SyncStart extends SyncRequest {
+  id: string;
+  tenant: Tenant;
+  createdAt: string;
+}
+
+export type ApplyAnswer =
+  | { kind: "none" }
+  | { kind: "conflict"; why: string }
+  | { kind: "applying"; sync: SyncSummary };
+
+/**
+ * One CRM sync (a dry run, or a write): its request, its records and their results, in SQLite. The
+ * work is the alarm's, a step at a time (sync-steps.ts): a page of the batch's items, then the CRM's
+ * batch size of records per step, through the token's governed budget; a 429 or 5xx waits as the CRM
+ * says; a refused token ends the sync failed (crm_unauthorized) with what was written counted.
+ */
+export class CrmSync extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+  // Only a started sync has tables: a read of a guessed id leaves no storage behind.
+  #hasSchema: boolean;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#hasSchema = this.#sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'sync'").toArray().length > 0;
+    if (this.#hasSchema) migrate(this.#sql);
+  }
+
+  #read(): SyncRow | undefined {
+    return this.#hasSchema ? readRow(this.#sql) : undefined;
+  }
+
+  async start(start: SyncStart): Promise<SyncSummary> {
+    if (!this.#hasSchema) migrate(this.#sql);
+    this.#hasSchema = true;
+    const existing = readRow(this.#sql);
+    if (existing) return summaryOf(this.#sql, existing);
+    this.#sql.exec(
+      `INSERT INTO sync (id, customer_id, environment, jurisdiction, batch_id, provider, match, fields, dry_run, status, phase, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 'items', ?)`,
+      start.id,
+      start.tenant.customerId,
+      start.tenant.environment,
+      start.tenant.jurisdiction ?? null,
+      start.batchId,
+      start.provider,
+      start.match,
+      JSON.stringify(start.fields),
+      start.dryRun ? 1 : 0,
+      start.createdAt,
+    );
+    await this.ctx.storage.setAlarm(Date.now());
+    return summaryOf(this.#sql, this.#row());
+  }
+
+  page(owner: Tenant, fromIndex: number, limit: number): SyncPage | null {
+    const row = this.#read();
+    return row && ownedBy(row, owner) ? pageOf(this.#sql, row, fromIndex, limit) : null;
+  }
+
+  /** Writes a completed dry run as previewed: the records it would update are read again and written. */
+  async apply(owner: Tenant): Promise<ApplyAnswer> {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return { kind: "none" };
+    if (!row.dry_run) return { kind: "conflict", why: "This sync is not a dry run: it wrote as it went." };
+    if (row.status !== "completed")
+      return { kind: "conflict", why: `This sync is ${row.status}; apply a completed dry run.` };
+    this.ctx.storage.transactionSync(() => {
+      // Those it would update, and those the CRM refused (a duplicate since removed may pass now).
+      this.#sql.exec("UPDATE records SET done = 0 WHERE outcome IN ('updated', 'failed')");
+      this.#sql.exec(
+        `UPDATE sync SET status = 'running', phase = 'items', next_item = 0, applying = 1, waits = 0, completed_at = NULL,
+           applied_at = coalesce(applied_at, ?)`,
+        new Date().toISOString(),
+      );
+    });
+    await this.ctx.storage.setAlarm(Date.now());
+    return { kind: "applying", sync: summaryOf(this.#sql, this.#row()) };
+  }
+
+  override async alarm(): Promise<void> {
+    const row = this.#read();
+    if (!row) return;
+    if (row.status !== "running") return this.#expire(row);
+    try {
+      if (row.phase === "items") {
+        // Applying, the items are read again only for who was erased or suppressed since the preview.
+        const next = await (row.applying ? recheckItems : readItems)(this.env, this.#sql, row);
+        if (next === null) this.#sql.exec("UPDATE sync SET phase = 'records', waits = 0");
+        else this.#sql.exec("UPDATE sync SET next_item = ?, waits = 0", next);
+      } else {
+        const connection = await openConnection(this.env, tenantOfRow(row), row.provider);
+        if (!connection)
+          return this.#fail(
+            "crm_not_connected",
+            `Connect ${row.provider} (PUT …/integrations/${row.provider}) and start the sync again.`,
+          );
+        const done = await syncRecords(this.#sql, row, crmClient(this.env, connection));
+        if (done === 0) return this.#complete();
+        this.#sql.exec("UPDATE sync SET waits = 0");
+      }
+      await this.ctx.storage.setAlarm(Date.now());
+    } catch (error) {
+      await this.#failed(row, error);
+    }
+  }
+
+  async #failed(row: SyncRow, error: unknown): Promise<void> {
+    const next = afterFailure(error, row.provider, row.waits);
+    if ("fail" in next) return this.#fail(next.fail, next.message);
+    if (next.unexpected)
+      log("crm_sync_step_failed", { sync: row.id, error: error instanceof Error ? error.name : "unknown" });
+    this.#sql.exec("UPDATE sync SET waits = waits + 1");
+    await this.ctx.storage.setAlarm(Date.now() + next.waitSeconds * 1000);
+  }
+
+  /** A finished sync is kept as the report of what was written for the batches' retention, then deleted. */
+  async #expire(row: SyncRow): Promise<void> {
+    const until = Date.parse(row.completed_at ?? row.created_at) + readConfig(this.env).retentionSeconds * 1000;
+    if (Date.now() < until) await this.ctx.storage.setAlarm(until);
+    else {
+      await this.ctx.storage.deleteAll();
+      this.#hasSchema = false;
+    }
+  }
+
+  async #complete(): Promise<void> {
+    this.#sql.exec("UPDATE sync SET status = 'completed', completed_at = ?", new Date().toISOString());
+    await this.#expire(this.#row());
+    const row = this.#row();
+    log("crm_sync_completed", {
+      sync: row.id,
+      provider: row.provider,
+      applying: row.applying,
+      ...summaryOf(this.#sql, row).counts,
+    });
+  }
+
+  async #fail(code: ErrorCode, message: string): Promise<void> {
+    this.#sql.exec(
+      "UPDATE sync SET status = 'failed', completed_at = ?, error_code = ?, error_message = ?",
+      new Date().toISOString(),
+      code,
+      message,
+    );
+    log("crm_sync_failed", { sync: this.#row().id, code });
+    await this.#expire(this.#row());
+  }
+
+  #row(): SyncRow {
+    const row = readRow(this.#sql);
+    if (!row) throw new Error("the sync has no row");
+    return row;
+  }
+}

@@ -1,0 +1,76 @@
+import type { RateWindow } from "../base/vendor-limits";
+import type { CrmCall } from "./crm-http";
+
+export const CRM_PROVIDERS = ["hubspot", "salesforce"] as const;
+export type CrmProvider = (typeof CRM_PROVIDERS)[number];
+export const isCrmProvider = (name: string): name is CrmProvider => (CRM_PROVIDERS as readonly string[]).includes(name);
+
+/** The contact fields a sync may write, each to one CRM property (CrmDeclaration.properties). */
+export const SYNC_FIELDS = ["email", "phone"] as const;
+export type SyncField = (typeof SYNC_FIELDS)[number];
+
+/** What a connection holds besides its token: HubSpot needs nothing; Salesforce its instance URL. */
+export interface CrmConnection {
+  provider: CrmProvider;
+  token: string;
+  /** Where the CRM answers for this customer (Salesforce's instanceUrl; HubSpot's configured URL). */
+  baseUrl: string;
+}
+
+/** One record of a CRM as a sync reads it: its properties' values, and who changed each last. */
+export interface CrmRecord {
+  id: string;
+  /** Property → current value; an empty string or absent means empty. */
+  values: Record<string, string | undefined>;
+  /** Property → whether its latest change was made by a person (HubSpot's sourceType, Salesforce's field history). */
+  editedByUser: Record<string, boolean>;
+}
+
+/** A member of a CRM list, read as a submit item's fields (the record id becomes externalId). */
+export interface CrmMember {
+  id: string;
+  fields: Record<string, string>;
+}
+
+interface CrmUpdate {
+  id: string;
+  values: Record<string, string>;
+}
+
+/** Per record of an update call: null when written, else the CRM's own reason. */
+export type UpdateResults = Map<string, { code: string; message: string } | null>;
+
+/** The calls a sync and a list source make of a CRM; each may throw the errors of crm-http.ts. */
+export interface CrmClient {
+  /** The CRM's account id for this token: it checks the token (a refused one throws CrmUnauthorizedError). */
+  accountId(): Promise<string>;
+  /** Up to `limit` members of a list (HubSpot list, Salesforce list view or report), in the list's order. */
+  listMembers(listId: string, limit: number): Promise<CrmMember[] | null>;
+  /** The records of `ids` (at most `batchSize`); a record not found is absent. `by` "email" finds them by address. */
+  readRecords(keys: readonly string[], by: "id" | "email"): Promise<CrmRecord[]>;
+  /** Writes (at most `batchSize` records, each once), answering each record's result. */
+  updateRecords(updates: readonly CrmUpdate[]): Promise<UpdateResults>;
+}
+
+/**
+ * A CRM, declared once in its own file like a vendor (enrichment/vendor.ts): its name, where it
+ * answers, its published limits (the vendor governor's budget), its batch size and the properties
+ * a sync writes, and its client's factory. Adding a CRM is its file and a line in crms.ts.
+ */
+export interface CrmDeclaration {
+  readonly name: CrmProvider;
+  /**
+   * Where it answers: one URL for every customer (its variable overrides it: tests' fakes, `wrangler dev
+   * --var`), or each customer's own instance URL, given on connecting and held to a host pattern.
+   */
+  readonly endpoint:
+    | { readonly urlVariable: string; readonly defaultUrl: string }
+    | { readonly hostPatternVariable: string; readonly defaultHostPattern: string };
+  /** Its published limits per token (the governor's windows). */
+  readonly limits: readonly RateWindow[];
+  /** Records per read or update call. */
+  readonly batchSize: number;
+  /** The CRM property each sync field is written to. */
+  readonly properties: Readonly<Record<SyncField, string>>;
+  readonly create: (connection: CrmConnection, call: CrmCall) => CrmClient;
+}

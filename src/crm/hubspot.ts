@@ -1,0 +1,164 @@
+import * as z from "zod";
+import { once } from "../base/once";
+import type { CrmClient, CrmConnection, CrmDeclaration, CrmMember, CrmRecord, UpdateResults } from "./crm";
+import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
+
+// HubSpot's CRM API v3, as documented (developers.hubspot.com, 2026-11):
+// - GET /account-info/v3/details → { portalId, accountType, … }: checks a private app's token.
+// - GET /crm/v3/lists/{listId}/memberships?limit&after → { results: [{ recordId }], paging.next.after };
+//   a list that does not exist is 404.
+// - POST /crm/v3/objects/contacts/batch/read { inputs: [{ id }], properties, propertiesWithHistory,
+//   idProperty? }: at most 100 inputs; each history entry names its sourceType (CRM_UI for a person
+//   in the app, API, INTEGRATION, IMPORT, …), newest first; records not found come back as errors (207).
+// - POST /crm/v3/objects/contacts/batch/update { inputs: [{ id, properties }] }: at most 100 inputs,
+//   no id twice; 200, or 207 Multi-Status with `errors[]` naming the failed ids in `context.ids`.
+// - Limits: private apps 100 requests per 10 s (Free, Starter; 190 on Professional and Enterprise);
+//   a 429 carries X-HubSpot-RateLimit-Interval-Milliseconds and friends.
+
+/** Who changed a property, by HubSpot's sourceType: these are a person's hand. */
+const PERSON_SOURCES = new Set(["CRM_UI", "MOBILE_IOS", "MOBILE_ANDROID"]);
+const BATCH_SIZE = 100;
+const PROPERTIES = { email: "email", phone: "phone" } as const;
+// What a list member is read as (person.ts's fields): the record id becomes externalId.
+const MEMBER_FIELDS = {
+  firstname: "firstName",
+  lastname: "lastName",
+  email: "email",
+  company: "companyName",
+  website: "companyDomain",
+  hs_linkedin_url: "linkedinUrl",
+} as const;
+
+const historySchema = /* @__PURE__ */ once(() =>
+  z.array(z.object({ value: z.string().nullish(), sourceType: z.string().nullish() })),
+);
+const recordSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    id: z.string(),
+    properties: z.record(z.string(), z.string().nullish()),
+    propertiesWithHistory: z.record(z.string(), historySchema()).optional(),
+  }),
+);
+const batchSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    results: z.array(recordSchema()).default([]),
+    errors: z
+      .array(
+        z.object({
+          category: z.string().default("ERROR"),
+          message: z.string().default(""),
+          context: z
+            .object({ ids: z.array(z.string()).optional() })
+            .partial()
+            .optional(),
+        }),
+      )
+      .default([]),
+  }),
+);
+const membershipsSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    results: z.array(z.object({ recordId: z.union([z.string(), z.number()]).transform(String) })),
+    paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
+  }),
+);
+const accountSchema = /* @__PURE__ */ once(() =>
+  z.object({ portalId: z.union([z.number(), z.string()]).transform(String) }),
+);
+
+function parsed<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new CrmRefusedError("hubspot answered a shape we do not know", 200);
+  return result.data;
+}
+
+function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmClient {
+  const headers = { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/json" };
+  const post = (path: string, body: unknown) =>
+    crmFetch(
+      call,
+      new Request(`${baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+      [200, 207],
+    );
+
+  const readRecords = async (keys: readonly string[], by: "id" | "email"): Promise<CrmRecord[]> => {
+    const properties = Object.values(PROPERTIES);
+    const { body } = await post("/crm/v3/objects/contacts/batch/read", {
+      inputs: keys.map((id) => ({ id })),
+      properties,
+      propertiesWithHistory: properties,
+      ...(by === "email" ? { idProperty: "email" } : {}),
+    });
+    return parsed(batchSchema(), body).results.map((record) => ({
+      id: record.id,
+      values: Object.fromEntries(properties.map((name) => [name, record.properties[name] ?? undefined])),
+      editedByUser: Object.fromEntries(
+        properties.map((name) => [
+          name,
+          PERSON_SOURCES.has(record.propertiesWithHistory?.[name]?.[0]?.sourceType ?? ""),
+        ]),
+      ),
+    }));
+  };
+
+  return {
+    async accountId() {
+      const request = new Request(`${baseUrl}/account-info/v3/details`, { headers });
+      return parsed(accountSchema(), (await crmFetch(call, request)).body).portalId;
+    },
+    async listMembers(listId, limit) {
+      const ids: string[] = [];
+      let after: string | undefined;
+      do {
+        const query = new URLSearchParams({ limit: "250", ...(after ? { after } : {}) });
+        const path = `/crm/v3/lists/${encodeURIComponent(listId)}/memberships?${query}`;
+        const { status, body } = await crmFetch(call, new Request(`${baseUrl}${path}`, { headers }), [200, 404]);
+        if (status === 404) return null;
+        const page = parsed(membershipsSchema(), body);
+        ids.push(...page.results.map((member) => member.recordId));
+        after = page.paging?.next?.after;
+      } while (after && ids.length <= limit);
+      const members: CrmMember[] = [];
+      // One past the limit is read, so the caller can refuse a list too large for a batch.
+      for (let start = 0; start < Math.min(ids.length, limit + 1); start += BATCH_SIZE) {
+        const { body } = await post("/crm/v3/objects/contacts/batch/read", {
+          inputs: ids.slice(start, start + BATCH_SIZE).map((id) => ({ id })),
+          properties: Object.keys(MEMBER_FIELDS),
+        });
+        const byId = new Map(parsed(batchSchema(), body).results.map((record) => [record.id, record]));
+        for (const id of ids.slice(start, start + BATCH_SIZE)) {
+          const fields: Record<string, string> = {};
+          for (const [property, field] of Object.entries(MEMBER_FIELDS)) {
+            const value = byId.get(id)?.properties[property]?.trim();
+            if (value) fields[field] = value;
+          }
+          members.push({ id, fields });
+        }
+      }
+      return members;
+    },
+    readRecords,
+    async updateRecords(updates) {
+      const { body } = await post("/crm/v3/objects/contacts/batch/update", {
+        inputs: updates.map(({ id, values }) => ({ id, properties: values })),
+      });
+      const answer = parsed(batchSchema(), body);
+      const results: UpdateResults = new Map(updates.map(({ id }) => [id, null]));
+      for (const error of answer.errors) {
+        for (const id of error.context?.ids ?? []) {
+          if (results.has(id)) results.set(id, { code: error.category, message: error.message.slice(0, 500) });
+        }
+      }
+      return results;
+    },
+  };
+}
+
+export const hubspot: CrmDeclaration = {
+  name: "hubspot",
+  endpoint: { urlVariable: "HUBSPOT_API_URL", defaultUrl: "https://api.hubapi.com" },
+  limits: [{ limit: 100, seconds: 10 }],
+  batchSize: BATCH_SIZE,
+  properties: PROPERTIES,
+  create: hubspotClient,
+};

@@ -1,0 +1,174 @@
+// A CRM sync as the API shows it, and the request that starts one: zod schemas, the one source of the
+// types, the validation and the OpenAPI document. What only the document reads is made on first use,
+// and descriptions are documentation only (src/base/once.ts), so the Worker's bundle carries neither.
+import * as z from "zod";
+import { batchIdSchema } from "../base/batch-id";
+import { documented, once } from "../base/once";
+import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
+
+export const SYNC_RULES = ["fill_empty", "overwrite", "skip_if_edited_by_user"] as const;
+export type SyncRule = (typeof SYNC_RULES)[number];
+export const SYNC_MATCHES = ["externalId", "email"] as const;
+export const SYNC_STATUSES = ["running", "completed", "failed"] as const;
+export const RECORD_OUTCOMES = ["updated", "unchanged", "skipped", "failed"] as const;
+export type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
+/** Why a property is not written. */
+const CHANGE_REASONS = ["same_value", "not_empty", "edited_by_user", "changed_since_preview"] as const;
+/** Why a whole record is skipped. */
+export const RECORD_REASONS = [
+  "nothing_found",
+  "no_match_key",
+  "record_not_found",
+  "duplicate_record",
+  "suppressed",
+  "erased",
+] as const;
+export type RecordReason = (typeof RECORD_REASONS)[number];
+
+const ruleSchema = /* @__PURE__ */ once(() => z.enum(SYNC_RULES, { error: `must be one of ${SYNC_RULES.join(", ")}` }));
+
+export const syncRequestSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({
+    batchId: batchIdSchema,
+    provider: z.enum(CRM_PROVIDERS, { error: `must be one of ${CRM_PROVIDERS.join(", ")}` }),
+    match: z
+      .enum(SYNC_MATCHES, { error: `must be one of ${SYNC_MATCHES.join(", ")}` })
+      .default("externalId")
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "How an item finds its record: externalId (the record id; a CRM list source sets it) or email (the item's input email).",
+          },
+        ),
+      ),
+    fields: z
+      .strictObject({ email: ruleSchema().optional(), phone: ruleSchema().optional() })
+      .refine((fields) => Object.keys(fields).length > 0, { error: "must name at least one of email, phone" })
+      .default({ email: "fill_empty", phone: "fill_empty" })
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "The fields to write, each with its rule: fill_empty (only into an empty property), overwrite, skip_if_edited_by_user (unless a person changed it last). Default: both, fill_empty.",
+          },
+        ),
+      ),
+    dryRun: z
+      .boolean({ error: "must be true or false" })
+      .default(true)
+      .meta(documented(OPENAPI_METADATA && { description: "true (the default): preview only; false: write at once." })),
+  }),
+);
+export type SyncRequest = z.output<ReturnType<typeof syncRequestSchema>>;
+
+export const changeSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    field: z.enum(SYNC_FIELDS),
+    property: z.string(),
+    before: z.string().nullable(),
+    after: z.string(),
+    rule: ruleSchema(),
+    action: z.enum(["write", "skip"]),
+    reason: z.enum(CHANGE_REASONS).optional(),
+  }),
+);
+export type Change = z.infer<ReturnType<typeof changeSchema>>;
+export type RecordError = { code: string; message: string };
+
+export interface SyncCounts {
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  failed: number;
+}
+
+export interface SyncSummary {
+  id: string;
+  status: (typeof SYNC_STATUSES)[number];
+  provider: (typeof CRM_PROVIDERS)[number];
+  batchId: string;
+  match: (typeof SYNC_MATCHES)[number];
+  fields: Partial<Record<(typeof SYNC_FIELDS)[number], SyncRule>>;
+  dryRun: boolean;
+  createdAt: string;
+  completedAt: string | null;
+  appliedAt: string | null;
+  counts: SyncCounts;
+  error: RecordError | null;
+}
+
+export interface SyncRecord {
+  index: number;
+  recordId: string | null;
+  outcome: RecordOutcome | null;
+  reason?: RecordReason;
+  changes: Change[];
+  error?: RecordError;
+}
+
+export type SyncPage = SyncSummary & { records: SyncRecord[]; nextCursor: string | null };
+
+// The document's statement of the same shapes (the conformance test holds the answers to it).
+const problemSchema = () => z.object({ code: z.string(), message: z.string() });
+
+const documentedChange = () =>
+  changeSchema().extend({
+    property: z.string().meta({ description: "The CRM property (HubSpot email, phone; Salesforce Email, Phone)." }),
+    before: z.string().nullable().meta({ description: "Its value when read (null: empty)." }),
+    after: z.string().meta({ description: "What the batch found for it." }),
+    reason: z.enum(CHANGE_REASONS).optional().meta({
+      description:
+        "Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run).",
+    }),
+  });
+
+export const syncSummarySchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      id: z.string(),
+      status: z.enum(SYNC_STATUSES),
+      provider: z.enum(CRM_PROVIDERS),
+      batchId: batchIdSchema,
+      match: z.enum(SYNC_MATCHES),
+      fields: z.object({ email: ruleSchema().optional(), phone: ruleSchema().optional() }),
+      dryRun: z.boolean(),
+      createdAt: z.iso.datetime(),
+      completedAt: z.iso.datetime().nullable(),
+      appliedAt: z.iso.datetime().nullable().meta({ description: "When POST …/apply started writing this dry run." }),
+      counts: z.object({
+        updated: z.int().min(0).meta({ description: "Records written (in a dry run not applied: that would be)." }),
+        unchanged: z.int().min(0).meta({ description: "Records that already held what was found." }),
+        skipped: z.int().min(0),
+        failed: z.int().min(0).meta({ description: "Records the CRM refused (see each record's error)." }),
+      }),
+      error: problemSchema().nullable().meta({
+        description:
+          "Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired.",
+      }),
+    })
+    .meta({ id: "CrmSyncSummary" }),
+);
+
+export const syncPageSchema = /* @__PURE__ */ once(() =>
+  syncSummarySchema()
+    .extend({
+      records: z.array(
+        z.object({
+          index: z.int().min(0).meta({ description: "The batch item's index." }),
+          recordId: z.string().nullable().meta({ description: "The CRM record (null when none was found by email)." }),
+          outcome: z.enum(RECORD_OUTCOMES).nullable().meta({
+            description:
+              "updated (in a dry run: would be), unchanged (a value found is already there, nothing to write), skipped, failed (see error); null while pending.",
+          }),
+          reason: z.enum(RECORD_REASONS).optional().meta({ description: "Why the whole record is skipped." }),
+          changes: z.array(documentedChange()),
+          error: problemSchema()
+            .optional()
+            .meta({ description: "The CRM's refusal of this record's update (its code and words)." }),
+        }),
+      ),
+      nextCursor: z.string().nullable(),
+    })
+    .meta({ id: "CrmSync" }),
+);

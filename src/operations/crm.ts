@@ -1,0 +1,180 @@
+// CRM connections and syncs, and a CRM list as a submit's items: the operations behind
+// …/integrations/{provider}, …/crm-syncs and a submit's `source`.
+import * as z from "zod";
+import { accountStub } from "../account/stub";
+import { isBatchId, newBatchId } from "../base/batch-id";
+import { once } from "../base/once";
+import { tenantOf } from "../base/tenant";
+import { crmClient, listConnections, openConnection, saveConnection } from "../crm/connections";
+import { CRM_PROVIDERS, type CrmConnection, type CrmProvider, isCrmProvider } from "../crm/crm";
+import { allowsInstance, readCrmConfig } from "../crm/crm-config";
+import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../crm/crm-http";
+import { syncStub } from "../crm/stub";
+import { syncRequestSchema } from "../crm/sync-views";
+import {
+  badRequest,
+  batchNotCompleted,
+  crmListNotFound,
+  crmNotConnected,
+  crmRefused,
+  crmSyncNotAppliable,
+  crmTokenRefused,
+  crmUnauthorized,
+  crmUnavailable,
+  notFound,
+  tooManyItems,
+} from "../http/errors";
+import { fieldErrorOf } from "../http/field-errors";
+import { decodeItemCursor } from "../http/item-cursor";
+import { invalidCursor, limitParam } from "../http/paging";
+import { parseQuery } from "../http/query";
+import { readBatchPage } from "./batches";
+import type { Caller } from "./caller";
+
+export const MAX_SYNC_PAGE = 1000;
+const DEFAULT_SYNC_PAGE = 100;
+
+export const connectRequestSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({
+    token: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).max(4096),
+    instanceUrl: z.string({ error: "must be a string" }).max(2048).optional(),
+  }),
+);
+
+export const crmSourceSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({
+    provider: z.enum(CRM_PROVIDERS, { error: `must be one of ${CRM_PROVIDERS.join(", ")}` }),
+    listId: z.string().min(1, { error: "must not be empty" }).max(200),
+  }),
+);
+
+function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never {
+  const errors = issues.map((issue) => fieldErrorOf(issue)).map((error) => ({ ...error, path: prefix + error.path }));
+  throw badRequest("invalid_request", detail, errors);
+}
+
+const noSuchProvider = () => notFound("No such CRM: use hubspot or salesforce.");
+
+/** A CRM error as the API answers it, for a call made on a request (connecting, reading a list). */
+function answerOf(provider: CrmProvider, error: unknown, refusedToken: () => Error): unknown {
+  if (error instanceof CrmUnauthorizedError) return refusedToken();
+  if (error instanceof CrmUnavailableError) return crmUnavailable(provider, error.retryAfterSeconds);
+  if (error instanceof CrmRefusedError)
+    return error.status === 403 ? refusedToken() : crmRefused(provider, error.status);
+  return error;
+}
+
+/** Checks the token with the CRM and saves it sealed; a refused token saves nothing. */
+export async function connectCrm({ env, apiKey }: Caller, provider: string, body: unknown) {
+  if (!isCrmProvider(provider)) throw noSuchProvider();
+  const parsed = connectRequestSchema().safeParse(body);
+  if (!parsed.success) invalid("The body must be {token} (and instanceUrl for salesforce).", parsed.error.issues);
+  const endpoint = readCrmConfig(env).endpoints[provider];
+  const { token, instanceUrl } = parsed.data;
+  let baseUrl: string;
+  if ("url" in endpoint) baseUrl = endpoint.url;
+  else if (instanceUrl !== undefined && allowsInstance(endpoint.hostPattern, instanceUrl))
+    baseUrl = instanceUrl.replace(/\/+$/, "");
+  else {
+    const message = `must be https://<your domain> on a host matching ${endpoint.hostPattern}`;
+    throw badRequest("invalid_request", `instanceUrl ${message}.`, [{ path: "instanceUrl", message }]);
+  }
+  try {
+    return await saveConnection(env, tenantOf(apiKey), { provider, token, baseUrl });
+  } catch (error) {
+    throw answerOf(provider, error, () => crmTokenRefused(provider));
+  }
+}
+
+export async function listCrmConnections({ env, apiKey }: Caller) {
+  return { integrations: await listConnections(env, tenantOf(apiKey)) };
+}
+
+export async function readCrmConnection({ env, apiKey }: Caller, provider: string) {
+  const connection = isCrmProvider(provider)
+    ? (await listConnections(env, tenantOf(apiKey))).find((entry) => entry.provider === provider)
+    : undefined;
+  if (!connection) throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
+  return connection;
+}
+
+export async function disconnectCrm({ env, apiKey }: Caller, provider: string): Promise<void> {
+  if (!isCrmProvider(provider) || !(await accountStub(env, tenantOf(apiKey)).removeConnection(provider)))
+    throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
+}
+
+async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<CrmConnection> {
+  const connection = await openConnection(env, tenantOf(apiKey), provider);
+  if (!connection) throw crmNotConnected(provider);
+  return connection;
+}
+
+/**
+ * A submit body with `source` (a CRM list) in place of `items`: the list's members, read through the
+ * connection, as items (externalId: the record id). Any other body is returned as it is.
+ */
+export async function itemsFromSource(caller: Caller, body: unknown, maxItems: number): Promise<unknown> {
+  const object = z.record(z.string(), z.unknown()).safeParse(body);
+  if (!object.success || !("source" in object.data)) return body;
+  const { source, ...rest } = object.data;
+  if ("items" in rest)
+    throw badRequest("invalid_request", "Send items or source, not both.", [
+      { path: "source", message: "not with items" },
+    ]);
+  const parsed = crmSourceSchema().safeParse(source);
+  if (!parsed.success) invalid("source must be {provider, listId}.", parsed.error.issues, "source.");
+  const { provider } = parsed.data;
+  const connection = await connectionOf(caller, provider);
+  let members: Awaited<ReturnType<ReturnType<typeof crmClient>["listMembers"]>>;
+  try {
+    members = await crmClient(caller.env, connection).listMembers(parsed.data.listId, maxItems);
+  } catch (error) {
+    throw answerOf(provider, error, () => crmUnauthorized(provider));
+  }
+  if (members === null) throw crmListNotFound(provider, parsed.data.listId);
+  if (members.length > maxItems) throw tooManyItems(maxItems, members.length);
+  if (members.length === 0)
+    throw badRequest("invalid_request", "The list has no members.", [
+      { path: "source.listId", message: "an empty list" },
+    ]);
+  return { ...rest, items: members.map(({ id, fields }) => ({ ...fields, externalId: id })) };
+}
+
+/** Starts a sync of a completed batch into the CRM: a dry run unless `dryRun` is false. */
+export async function startCrmSync(caller: Caller, body: unknown) {
+  const parsed = syncRequestSchema().safeParse(body);
+  if (!parsed.success) invalid("The request body does not match the CRM sync schema.", parsed.error.issues);
+  const request = parsed.data;
+  const batch = await readBatchPage(caller, request.batchId, { limit: "1" });
+  if (batch.status !== "completed") throw batchNotCompleted();
+  await connectionOf(caller, request.provider);
+  const tenant = tenantOf(caller.apiKey);
+  const id = newBatchId(tenant.jurisdiction);
+  const sync = await syncStub(caller.env, id).start({ ...request, id, tenant, createdAt: new Date().toISOString() });
+  return { sync, location: `/v2/${caller.environment}/crm-syncs/${id}` };
+}
+
+const syncQuerySchema = /* @__PURE__ */ once(() =>
+  z.strictObject({ limit: limitParam(MAX_SYNC_PAGE), cursor: z.string().optional() }),
+);
+const noSuchSync = () => notFound("No CRM sync with this id exists.");
+
+/** One page of a sync's records, in item order. */
+export async function readCrmSync({ env, apiKey }: Caller, syncId: string, query: Record<string, string>) {
+  const id = syncId.toLowerCase();
+  const { limit = DEFAULT_SYNC_PAGE, cursor } = parseQuery(syncQuerySchema(), query);
+  const fromIndex = cursor === undefined ? 0 : decodeItemCursor(cursor);
+  if (fromIndex === null) throw invalidCursor();
+  const page = isBatchId(id) ? await syncStub(env, id).page(tenantOf(apiKey), fromIndex, limit) : null;
+  if (!page) throw noSuchSync();
+  return page;
+}
+
+/** Writes a completed dry run as previewed. */
+export async function applyCrmSync({ env, apiKey }: Caller, syncId: string) {
+  const id = syncId.toLowerCase();
+  const answer = isBatchId(id) ? await syncStub(env, id).apply(tenantOf(apiKey)) : ({ kind: "none" } as const);
+  if (answer.kind === "none") throw noSuchSync();
+  if (answer.kind === "conflict") throw crmSyncNotAppliable(answer.why);
+  return answer.sync;
+}

@@ -1,0 +1,125 @@
+// Writing a batch's results into a CRM: POST /v2/{environment}/crm-syncs, GET …/{id}, POST …/{id}/apply.
+import * as z from "zod";
+import { once } from "../base/once";
+import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "../crm/sync-views";
+import { jsonBody } from "../middleware/json-body";
+import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
+import { header, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync } from "../operations/crm";
+import { declareRoute } from "./declare";
+
+// Documentation only: made on first use (src/base/once.ts).
+const syncParams = /* @__PURE__ */ once(() =>
+  environmentParams().extend({ id: z.string().meta({ description: "The sync's id (POST …/crm-syncs answered it)." }) }),
+);
+const syncQuery = /* @__PURE__ */ once(() =>
+  z.object({
+    limit: z
+      .int()
+      .min(1)
+      .max(MAX_SYNC_PAGE)
+      .default(100)
+      .meta({ description: `Records per page, 1 to ${MAX_SYNC_PAGE}.` }),
+    cursor: z.string().optional().meta({ description: "The nextCursor of the previous page, unchanged." }),
+  }),
+);
+const headers = { "x-request-id": requestIdHeader };
+const noSuchSync = /* @__PURE__ */ problem(["not_found"], "No such sync for this customer and environment");
+const accepted = (description: string) => ({
+  description,
+  headers: {
+    Location: header("The sync's URL.", "/v2/test/crm-syncs/3e1cab3a-0527-4fea-987c-d486f470829c", true),
+    ...headers,
+  },
+  content: { "application/json": { schema: syncSummarySchema() } },
+});
+
+export const startSync = declareRoute({
+  route: { method: "post", path: "/crm-syncs", middleware: [rateLimit("contact_info_request"), jsonBody()] },
+  docs: OPENAPI_METADATA && {
+    operationId: "startCrmSync",
+    tags: ["CRM"],
+    summary: "Write a batch's results into a CRM (a dry run first)",
+    description:
+      "Matches each item of a completed batch to a CRM record (match: externalId, the record id a CRM list source gave; or email, the item's input email) and decides each property by its rule: fill_empty (the default) writes only into an empty property, overwrite replaces, skip_if_edited_by_user replaces unless a person changed the property last (HubSpot's history sourceType CRM_UI or a mobile app; Salesforce's field history). It never writes a value the batch did not find, never blanks a value, never writes a value already there, never for a suppressed or erased person. A dry run (the default) writes nothing: review it, then POST …/apply. Syncs cost no credits.",
+    security: keyRequired,
+    request: {
+      params: environmentParams(),
+      body: { required: true, content: { "application/json": { schema: syncRequestSchema() } } },
+    },
+    responses: {
+      202: accepted("Started: follow it at the Location URL."),
+      400: problem(["invalid_request", "malformed_json", "incomplete_body"], "The body does not match the schema"),
+      ...authProblems(),
+      404: problem(["not_found"], "No such batch for this customer and environment"),
+      409: problem(
+        ["batch_not_completed", "crm_not_connected"],
+        "The batch is still running, or the CRM is not connected",
+      ),
+      410: problem(["batch_deleted", "batch_expired"], "The batch was deleted, or its retention ended"),
+      413: problem(["payload_too_large"], "A body over the size limit"),
+      415: problem(["unsupported_media_type"], "The body is not application/json", {
+        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+      }),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const { sync, location } = await startCrmSync(caller, c.get("jsonBody"));
+    c.header("location", location);
+    return c.json(sync, 202);
+  },
+});
+
+export const getSync = declareRoute({
+  route: { method: "get", path: "/crm-syncs/{id}", middleware: [rateLimit("contact_info_status", { parallel: true })] },
+  docs: OPENAPI_METADATA && {
+    operationId: "getCrmSync",
+    tags: ["CRM"],
+    summary: "Read a CRM sync: its counts and, per record, each property before and after",
+    description:
+      "Records come in item order, a page at a time. In a dry run, updated counts the records that would be; after …/apply, those written.",
+    security: keyRequired,
+    request: { params: syncParams(), query: syncQuery() },
+    responses: {
+      200: { description: "The sync.", headers, content: { "application/json": { schema: syncPageSchema() } } },
+      400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
+      ...authProblems(),
+      404: noSuchSync,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await readCrmSync(caller, c.req.param("id"), c.req.query()), 200);
+  },
+});
+
+export const applySync = declareRoute({
+  route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit("contact_info_request")] },
+  docs: OPENAPI_METADATA && {
+    operationId: "applyCrmSync",
+    tags: ["CRM"],
+    summary: "Apply a dry run exactly as previewed",
+    description:
+      "Writes the previewed writes of a completed dry run. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new.",
+    security: keyRequired,
+    request: { params: syncParams() },
+    responses: {
+      202: accepted("Applying: follow it at the Location URL."),
+      ...authProblems(),
+      404: noSuchSync,
+      409: problem(["crm_sync_not_appliable"], "Not a dry run, or not completed"),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const sync = await applyCrmSync(caller, c.req.param("id"));
+    c.header("location", `/v2/${caller.environment}/crm-syncs/${sync.id}`);
+    return c.json(sync, 202);
+  },
+});

@@ -1,0 +1,159 @@
+// A customer's CRM connections: PUT, GET and DELETE /v2/{environment}/integrations/{provider}, and the list.
+import * as z from "zod";
+import { once } from "../base/once";
+import { CRM_PROVIDERS } from "../crm/crm";
+import { jsonBody } from "../middleware/json-body";
+import { rateLimit } from "../middleware/rate-limit";
+import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import { header, requestIdHeader } from "../openapi/headers";
+import { problem } from "../openapi/problems";
+import {
+  connectCrm,
+  connectRequestSchema,
+  disconnectCrm,
+  listCrmConnections,
+  readCrmConnection,
+} from "../operations/crm";
+import { declareRoute } from "./declare";
+
+// Documentation only: made on first use (src/base/once.ts).
+const connectionSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      provider: z.enum(CRM_PROVIDERS),
+      accountId: z.string().meta({ description: "The CRM's account: HubSpot's portal id, Salesforce's org id." }),
+      connectedAt: z.iso.datetime(),
+    })
+    .meta({ id: "CrmConnection" }),
+);
+const providerParams = /* @__PURE__ */ once(() =>
+  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: "hubspot" } }) }),
+);
+const headers = { "x-request-id": requestIdHeader };
+const noConnection = /* @__PURE__ */ problem(["not_found"], "No such CRM, or no connection to it");
+
+export const connectIntegration = declareRoute({
+  route: {
+    method: "put",
+    path: "/integrations/{provider}",
+    middleware: [rateLimit("contact_info_request"), jsonBody()],
+  },
+  docs: OPENAPI_METADATA && {
+    operationId: "connectIntegration",
+    tags: ["CRM"],
+    summary: "Connect a CRM",
+    description:
+      "Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, on a host the deployment allows, by default *.my.salesforce.com), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data.",
+    security: keyRequired,
+    request: {
+      params: providerParams(),
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: connectRequestSchema().meta({ example: { token: "pat-na1-00000000-0000-0000-0000-000000000000" } }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: "Connected.", headers, content: { "application/json": { schema: connectionSchema() } } },
+      400: problem(
+        ["invalid_request", "malformed_json", "incomplete_body"],
+        "The body is not {token, instanceUrl?}, or instanceUrl is not allowed",
+      ),
+      ...authProblems(),
+      404: noConnection,
+      413: problem(["payload_too_large"], "A body over the size limit"),
+      415: problem(["unsupported_media_type"], "The body is not application/json", {
+        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+      }),
+      422: problem(["crm_token_refused", "crm_refused"], "The CRM refused the token; nothing was saved"),
+      500: internalError,
+      503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait; nothing was saved", {
+        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
+      }),
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await connectCrm(caller, c.req.param("provider"), c.get("jsonBody")), 200);
+  },
+});
+
+export const listIntegrations = declareRoute({
+  route: { method: "get", path: "/integrations", middleware: [rateLimit("contact_info_status", { parallel: true })] },
+  docs: OPENAPI_METADATA && {
+    operationId: "listIntegrations",
+    tags: ["CRM"],
+    summary: "List the connected CRMs",
+    security: keyRequired,
+    request: { params: environmentParams() },
+    responses: {
+      200: {
+        description: "The connections (never their tokens).",
+        headers,
+        content: { "application/json": { schema: z.object({ integrations: z.array(connectionSchema()) }) } },
+      },
+      ...authProblems(),
+      404: unknownEnvironment,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await listCrmConnections(caller), 200);
+  },
+});
+
+export const getIntegration = declareRoute({
+  route: {
+    method: "get",
+    path: "/integrations/{provider}",
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
+    operationId: "getIntegration",
+    tags: ["CRM"],
+    summary: "Read a CRM connection",
+    security: keyRequired,
+    request: { params: providerParams() },
+    responses: {
+      200: {
+        description: "The connection (never its token).",
+        headers,
+        content: { "application/json": { schema: connectionSchema() } },
+      },
+      ...authProblems(),
+      404: noConnection,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    return c.json(await readCrmConnection(caller, c.req.param("provider")), 200);
+  },
+});
+
+export const disconnectIntegration = declareRoute({
+  route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit("contact_info_request")] },
+  docs: OPENAPI_METADATA && {
+    operationId: "disconnectIntegration",
+    tags: ["CRM"],
+    summary: "Disconnect a CRM",
+    description: "Deletes the saved token. Syncs running stop at their next step, failed with crm_not_connected.",
+    security: keyRequired,
+    request: { params: providerParams() },
+    responses: {
+      204: { description: "Disconnected.", headers },
+      ...authProblems(),
+      404: noConnection,
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    await disconnectCrm(caller, c.req.param("provider"));
+    return c.body(null, 204);
+  },
+});
