@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { nameList, parseVars, url } from "../base/config";
-import { type RateWindow, rateLimitOverrides } from "../base/vendor-limits";
+import { rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
 // The vendors' configuration, read from their declarations (vendor.ts): which sources and
