@@ -17,8 +17,9 @@ import { gzipSync } from "node:zlib";
 // on issue 40's 413.0 KiB, 435.4 KiB measured 45.5 → 53.8 ms CPU, 15 rounds at a load average of 3-4
 // from other work (noisy: to measure again on a quiet machine, bench/NOTES.md).
 // With the CRM room (issue 37, its schemas made on first use): 410.7 → 444.2 KiB measured 47.0 → 46.6 ms
-// CPU (15 rounds, before issues 39 and 40); rebased on them, restated below from the size (bench/NOTES.md).
-const BUDGET_KIB = { upload: 472, gzip: 146 };
+// CPU (15 rounds, before issues 39 and 40); rebased on them, 469.8 KiB upload, 148.2 KiB gzip: the budget
+// restated from the size, its startup not measured again yet (bench/NOTES.md, issue 37).
+const BUDGET_KIB = { upload: 472, gzip: 150 };
 const DIST = "dist";
 const METAFILE = "meta.json";
 const KIB = 1024;
