@@ -1,7 +1,15 @@
 // The public API as the page uses it: the typed client (submit, wait, items) and
 // the account reads (batches, usage, rate limits), same origin, the pasted key sent
 // as x-api-key and nowhere else.
-import { type Client, createClient, type Environment } from "../client/src/index";
+import {
+  type Client,
+  type CrmClient,
+  createClient,
+  createCrmClient,
+  type Environment,
+  parseRateLimit,
+  parseRetryAfter,
+} from "../client/src/index";
 import { problemError } from "../client/src/problem";
 import type { operations } from "../client/src/schema";
 
@@ -11,34 +19,62 @@ type RateLimits = operations["getRateLimits"]["responses"][200]["content"]["appl
 
 export interface Api {
   client: Client;
+  /** The CRM routes (…/integrations, …/crm-syncs), with the same key and waits. */
+  crm: CrmClient;
   environment: Environment;
   batches(): Promise<BatchList>;
   usage(): Promise<UsageReport>;
   rateLimits(): Promise<RateLimits>;
+  /**
+   * Any other call of the API under /v2/{environment}: its JSON answer (undefined for a 204), waiting
+   * out a 429 as the client does; an error answer thrown as the client's ProblemError.
+   */
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<unknown>;
 }
 
 export const environmentOf = (apiKey: string): Environment => (apiKey.startsWith("ck_live_") ? "live" : "test");
 
 export function createApi(apiKey: string, onWait?: (seconds: number) => void): Api {
   const environment = environmentOf(apiKey);
-  const client = createClient({
+  const options = {
     baseUrl: location.origin,
     apiKey,
     environment,
-    onWait: ({ seconds }) => onWait?.(seconds),
-  });
-  // Shaped as the OpenAPI document says (the same generated types the client uses).
-  const read = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`/v2/${environment}${path}`, { headers: { "x-api-key": apiKey } });
-    const body: unknown = await response.json().catch(() => undefined);
-    if (!response.ok || body === undefined) throw problemError(body, response);
-    return body as T;
+    onWait: ({ seconds }: { seconds: number }) => onWait?.(seconds),
   };
+  const client = createClient(options);
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    for (;;) {
+      const response = await fetch(`/v2/${environment}${path}`, {
+        method,
+        headers: {
+          "x-api-key": apiKey,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (response.status === 204) return undefined;
+      const answer: unknown = await response.json().catch(() => undefined);
+      if (response.ok && answer !== undefined) return answer;
+      if (response.status !== 429) throw problemError(answer, response);
+      const seconds =
+        parseRetryAfter(response.headers.get("Retry-After")) ??
+        parseRateLimit(response.headers.get("RateLimit"))?.resetSeconds ??
+        1;
+      onWait?.(seconds);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  };
+  // Shaped as the OpenAPI document says (the same generated types the client uses).
+  const read = async <T>(path: string): Promise<T> => (await send("GET", path)) as T;
   return {
     client,
+    crm: createCrmClient(options),
     environment,
     batches: () => read<BatchList>("/person/contact-info?limit=20"),
     usage: () => read<UsageReport>("/me/usage"),
     rateLimits: () => read<RateLimits>("/me/rate-limits"),
+    send,
   };
 }

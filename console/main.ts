@@ -2,22 +2,17 @@
 // with a key the user pastes (kept in this tab's sessionStorage only).
 import { clearAccount, showAccount } from "./account-view";
 import { type Api, createApi, environmentOf } from "./api";
+import { onCrmTab, useCrmApi, wireCrm } from "./crm-tab";
 import { byId } from "./dom";
-import {
-  ENCODINGS,
-  type Encoding,
-  FileProblem,
-  guessMapping,
-  type Mapping,
-  readTable,
-  type Table,
-} from "./file-adapter";
+import { explain } from "./explain";
+import { ENCODINGS, type Encoding, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { showPastRuns } from "./past-runs-view";
 import { estimateJob, planBatches, sha256Hex } from "./run-job";
 import { download, forgetRun, offerDownloads, run } from "./run-view";
-import { count, num } from "./words";
+import { wireTabs } from "./tabs";
+import { count, estimateLine } from "./words";
 
 const KEY_STORAGE = "contact-info-console:api-key";
 
@@ -29,14 +24,6 @@ let lastEstimate: number | undefined;
 const say = (id: string, text: string) => {
   byId(id).textContent = text;
 };
-
-function explain(error: unknown): string {
-  if (error instanceof FileProblem) return error.message;
-  const problem = (error as { problem?: { status: number; code: string; detail: string } }).problem;
-  if (problem?.status === 401) return "The API key was refused: paste a valid key above.";
-  if (problem) return `The API answered ${problem.status} ${problem.code}: ${problem.detail}`;
-  return `Something went wrong: ${String(error)}`;
-}
 
 const listRuns = () => api && showPastRuns(api.environment, api, () => file);
 
@@ -56,6 +43,7 @@ function useKey(key: string): void {
     say("run-status", `The server asked us to slow down: waiting ${count(seconds, "second")}.`),
   );
   say("key-status", `Using a ${environmentOf(key)} key.`);
+  useCrmApi(api);
   updateStart();
   void refreshAccount();
   void showEstimate();
@@ -88,18 +76,8 @@ async function showEstimate(): Promise<void> {
   try {
     const estimate = await estimateJob(api.client, items);
     if (asked !== estimating) return;
-    const cached = estimate.cachedItems > 0 ? `, ${num(estimate.cachedItems)} already in your cache (free)` : "";
-    const duplicates =
-      estimate.duplicateItems > 0
-        ? ` (${count(estimate.duplicateItems, "duplicate")}, free${cached})`
-        : cached
-          ? ` (${cached.slice(2)})`
-          : "";
     lastEstimate = estimate.maxCredits;
-    say(
-      "estimate",
-      `Estimate: at most ${count(estimate.maxCredits, "credit")} for ${count(estimate.validItems, "row")}${duplicates}; you pay only for what is found.`,
-    );
+    say("estimate", estimateLine(estimate, "row"));
   } catch (error) {
     if (asked === estimating) say("estimate", explain(error));
   }
@@ -191,6 +169,8 @@ async function start(): Promise<void> {
 }
 
 function wire(): void {
+  wireTabs((tab) => tab === "crm" && onCrmTab());
+  wireCrm(() => void refreshAccount());
   const keyInput = byId<HTMLInputElement>("api-key");
   byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -202,6 +182,7 @@ function wire(): void {
     api = undefined;
     say("key-status", "Key forgotten.");
     clearAccount();
+    useCrmApi(undefined);
   });
   const input = byId<HTMLInputElement>("file");
   input.addEventListener("change", () => {

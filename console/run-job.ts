@@ -56,7 +56,7 @@ const STREAMS_AT_ONCE = 4;
  */
 export async function watchJob(
   client: Client,
-  job: SavedJob,
+  job: Pick<SavedJob, "rows" | "batches">,
   onProgress: (progress: RunProgress) => void,
   signal: AbortSignal,
 ): Promise<{ creditsCharged: number }> {

@@ -27,23 +27,25 @@ const status = (text: string) => {
 };
 
 /** "800 found, 400 not found, 34 failed" (suppressed only when there are some). */
-function outcomes({ found, notFound, failed, suppressed }: Omit<RunResult, "creditsCharged">): string {
+export function outcomes({ found, notFound, failed, suppressed }: Omit<RunResult, "creditsCharged">): string {
   const parts = [`${num(found)} found`, `${num(notFound)} not found`, `${num(failed)} failed`];
   if (suppressed > 0) parts.push(`${num(suppressed)} suppressed`);
   return parts.join(", ");
 }
 
-function showProgress(progress: RunProgress): void {
-  const bar = byId<HTMLProgressElement>("run-progress");
-  bar.max = Math.max(1, progress.total);
-  bar.value = progress.done;
+/** A run's progress on its bar and status line (the CRM tab's too). */
+export function showProgress(progress: RunProgress, bar = "run-progress", line = "run-status"): void {
+  const element = byId<HTMLProgressElement>(bar);
+  element.max = Math.max(1, progress.total);
+  element.value = progress.done;
   const left =
     progress.secondsLeft !== undefined
       ? ` About ${duration(progress.secondsLeft)} left.`
       : progress.measured
         ? " Finishing the last rows (some are being tried again)."
         : " Measuring the pace…";
-  status(`${num(progress.done)} of ${count(progress.total, "row")} done: ${outcomes(progress)}.${left}`);
+  byId(line).textContent =
+    `${num(progress.done)} of ${count(progress.total, "row")} done: ${outcomes(progress)}.${left}`;
 }
 
 /** The end: each count, the credits charged beside the estimate, and the downloads there is something for. */
