@@ -5,6 +5,7 @@ import { admit } from "../operations/admit";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
 import { rateLimited } from "../rate-limit/rate-limited";
+import { callerOf } from "./caller";
 import { idempotencyRequest } from "./idempotency";
 
 /**
@@ -26,7 +27,7 @@ export const rateLimit = (
   limiting(
     endpointType,
     createMiddleware<AppEnv>(async function rateLimit(c, next) {
-      const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+      const caller = callerOf(c);
       const keyed = idempotency && !parallel ? await idempotencyRequest(c) : undefined;
       const result = admit(caller, endpointType, keyed ? { withUsage, idempotency: keyed } : { withUsage });
       c.set("rateLimit", result);

@@ -67,3 +67,11 @@ export const streamRefused = (limit: number): ResponseConfig => {
     },
   );
 };
+
+/** What the jsonBody middleware answers before a route reads its body: too large, not JSON. */
+export const jsonBodyProblems = /* @__PURE__ */ once(() => ({
+  413: problem(["payload_too_large"], "A body over the size limit"),
+  415: problem(["unsupported_media_type"], "The body is not application/json", {
+    headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+  }),
+}));

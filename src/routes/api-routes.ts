@@ -2,6 +2,7 @@
 // here because it reads the list (each route's rateLimit middleware names its endpoint type).
 import * as z from "zod";
 import type { Environment } from "../base/environment";
+import { callerOf } from "../middleware/caller";
 import { limitOf, rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
@@ -45,7 +46,7 @@ export const getRateLimits = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(rateLimitsOf(caller, await c.get("rateLimit"), apiOperations(caller.environment)), 200);
   },
 });

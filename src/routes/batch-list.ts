@@ -3,6 +3,7 @@ import * as z from "zod";
 import { batchListPaging } from "../account/list-query";
 import { batchListSchema } from "../account/views";
 import { once } from "../base/once";
+import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
@@ -56,7 +57,7 @@ export const listBatches = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await listBatchPage(caller, c.req.query()), 200);
   },
 });

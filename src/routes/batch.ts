@@ -5,6 +5,7 @@ import { once } from "../base/once";
 import { batchStub } from "../batch/stub";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
+import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
@@ -72,7 +73,7 @@ export const getBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     const page = await readBatchPage(caller, c.req.param("id"), c.req.query());
     // The items come pre-rendered as JSON (batchPageJson): the body is the documented BatchStatus.
     return c.body(batchPageJson(page), 200, { "content-type": "application/json" });

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { once } from "../base/once";
 import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
+import { callerOf } from "../middleware/caller";
 import { idempotency } from "../middleware/idempotency";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -81,7 +82,7 @@ export const submitBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     const submission = await readSubmissionOrSource(caller, c.get("jsonBody"));
     // With an Idempotency-Key the id was chosen (and recorded) before the batch
     // exists, so a retry after a crash finds this batch instead of making another.
@@ -132,7 +133,7 @@ export const estimateBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await estimateContactInfo(caller, await readSubmissionOrSource(caller, c.get("jsonBody"))), 200);
   },
 });

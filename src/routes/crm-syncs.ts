@@ -2,9 +2,10 @@
 import * as z from "zod";
 import { once } from "../base/once";
 import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "../crm/sync-views";
+import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
+import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync } from "../operations/crm";
@@ -59,15 +60,12 @@ export const startSync = declareRoute({
         "The batch is still running, or the CRM is not connected",
       ),
       410: problem(["batch_deleted", "batch_expired"], "The batch was deleted, or its retention ended"),
-      413: problem(["payload_too_large"], "A body over the size limit"),
-      415: problem(["unsupported_media_type"], "The body is not application/json", {
-        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-      }),
+      ...jsonBodyProblems(),
       500: internalError,
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     const { sync, location } = await startCrmSync(caller, c.get("jsonBody"));
     c.header("location", location);
     return c.json(sync, 202);
@@ -93,7 +91,7 @@ export const getSync = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await readCrmSync(caller, c.req.param("id"), c.req.query()), 200);
   },
 });
@@ -117,7 +115,7 @@ export const applySync = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     const sync = await applyCrmSync(caller, c.req.param("id"));
     c.header("location", `/v2/${caller.environment}/crm-syncs/${sync.id}`);
     return c.json(sync, 202);

@@ -1,9 +1,10 @@
 // Feedback on a delivered contact: POST /v2/{environment}/feedback (operations/feedback.ts).
 import { feedbackReceiptSchema, feedbackRequestSchema, REFUND_WINDOW_DAYS } from "../contact-info/feedback";
+import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
-import { header, requestIdHeader } from "../openapi/headers";
+import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
+import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { reportFeedback } from "../operations/feedback";
 import { declareRoute } from "./declare";
@@ -43,15 +44,12 @@ export const postFeedback = declareRoute({
         ["batch_expired", "batch_deleted"],
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
-      413: problem(["payload_too_large"], "A body over the size limit"),
-      415: problem(["unsupported_media_type"], "The body is not application/json", {
-        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-      }),
+      ...jsonBodyProblems(),
       500: internalError,
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await reportFeedback(caller, c.get("jsonBody")), 200);
   },
 });

@@ -2,9 +2,17 @@
 import * as z from "zod";
 import { once } from "../base/once";
 import { CRM_PROVIDERS } from "../crm/crm";
+import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  jsonBodyProblems,
+  keyRequired,
+  unknownEnvironment,
+} from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import {
@@ -64,10 +72,7 @@ export const connectIntegration = declareRoute({
       ),
       ...authProblems(),
       404: noConnection,
-      413: problem(["payload_too_large"], "A body over the size limit"),
-      415: problem(["unsupported_media_type"], "The body is not application/json", {
-        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-      }),
+      ...jsonBodyProblems(),
       422: problem(["crm_token_refused", "crm_refused"], "The CRM refused the token; nothing was saved"),
       500: internalError,
       503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait; nothing was saved", {
@@ -76,7 +81,7 @@ export const connectIntegration = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await connectCrm(caller, c.req.param("provider"), c.get("jsonBody")), 200);
   },
 });
@@ -101,7 +106,7 @@ export const listIntegrations = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await listCrmConnections(caller), 200);
   },
 });
@@ -130,7 +135,7 @@ export const getIntegration = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await readCrmConnection(caller, c.req.param("provider")), 200);
   },
 });
@@ -152,7 +157,7 @@ export const disconnectIntegration = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     await disconnectCrm(caller, c.req.param("provider"));
     return c.body(null, 204);
   },

@@ -17,10 +17,18 @@ import {
   suppressionsAddedSchema,
 } from "../contact-info/privacy-views";
 import { notFound } from "../http/errors";
+import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
-import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
-import { header, requestIdHeader } from "../openapi/headers";
+import {
+  authProblems,
+  environmentParams,
+  internalError,
+  jsonBodyProblems,
+  keyRequired,
+  unknownEnvironment,
+} from "../openapi/common";
+import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
 import { declareRoute } from "./declare";
@@ -48,10 +56,7 @@ const bodyProblems = () => ({
     ["invalid_request", "malformed_json", "incomplete_body"],
     "The body is not JSON, does not identify a person as a submit item does, or was cut short",
   ),
-  413: problem(["payload_too_large"], "A body over the size limit"),
-  415: problem(["unsupported_media_type"], "The body is not application/json", {
-    headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-  }),
+  ...jsonBodyProblems(),
 });
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
@@ -87,7 +92,7 @@ export const erasePersonRoute = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await erasePersonOperation(caller, c.get("jsonBody")), 200);
   },
 });
@@ -154,7 +159,7 @@ export const addSuppressions = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await suppressPeople(caller, c.get("jsonBody")), 200);
   },
 });

@@ -1,5 +1,6 @@
 // What the two routes that take a submission (submit and estimate) share: the body as the
 // document states it, and the problems reading it may answer.
+
 import * as z from "zod";
 import { once } from "../base/once";
 import { CONTACT_FIELDS } from "../contact-info/contact";
@@ -13,6 +14,7 @@ import {
   webhookUrlSchema,
 } from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { jsonBodyProblems } from "../openapi/common";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
 import { problem } from "../openapi/problems";
@@ -78,8 +80,6 @@ export const sourceProblems = {
 
 /** The 413 and 415 of a route that reads a submission. */
 export const bodyProblems = () => ({
+  ...jsonBodyProblems(),
   413: problem(["too_many_items", "payload_too_large"], "More items than a batch holds, or a body over the size limit"),
-  415: problem(["unsupported_media_type"], "The body is not application/json", {
-    headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-  }),
 });

@@ -1,6 +1,7 @@
 // Items finished per UTC day for the customer in this environment: GET /v2/{environment}/me/usage.
 import { MAX_USAGE_DAYS, usageQuerySchema } from "../account/usage-query";
 import { sourceScorecardsSchema, usageReportSchema } from "../account/views";
+import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
@@ -37,7 +38,7 @@ export const getUsage = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await readUsage(caller, c.req.query(), Date.now()), 200);
   },
 });
@@ -68,7 +69,7 @@ export const getSourceScorecards = declareRoute({
     },
   },
   handler: async (c) => {
-    const caller = { env: c.env, apiKey: c.get("apiKey"), environment: c.get("environment") };
+    const caller = callerOf(c);
     return c.json(await readSourceScorecards(caller, Date.now()), 200);
   },
 });
