@@ -15,9 +15,10 @@ export async function hubspotPortal(
   contacts: SeedContact[],
   lists: Record<string, string[]> = {},
   readOnly: string[] = [],
+  listNames: Record<string, string> = {},
 ): Promise<string> {
   const token = `pat-na1-${crypto.randomUUID()}`;
-  await post(`${HUBSPOT}/__fake/portals`, { token, contacts, lists, readOnly });
+  await post(`${HUBSPOT}/__fake/portals`, { token, contacts, lists, readOnly, listNames });
   return token;
 }
 
@@ -46,9 +47,13 @@ export type SeedSalesforceContact = {
 };
 
 /** A Salesforce org of the test's own; answers its access token. */
-export async function salesforceOrg(contacts: SeedSalesforceContact[], listViews: Record<string, string[]> = {}) {
+export async function salesforceOrg(
+  contacts: SeedSalesforceContact[],
+  listViews: Record<string, string[]> = {},
+  listViewLabels: Record<string, string> = {},
+) {
   const token = `00D000000000ORG!${crypto.randomUUID()}`;
-  await post(`${SALESFORCE}/__fake/orgs`, { token, contacts, listViews });
+  await post(`${SALESFORCE}/__fake/orgs`, { token, contacts, listViews, listViewLabels });
   return token;
 }
 

@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/integrations/{provider}/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a CRM's contact lists
+         * @description The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: HubSpot's contact lists (POST /crm/v3/lists/search), Salesforce's Contact list views. A Salesforce Contacts report is not listed; its ID still works as source.listId. Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["listIntegrationLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/crm-syncs": {
         parameters: {
             query?: never;
@@ -1846,6 +1866,13 @@ export interface components {
             accountId: string;
             /** Format: date-time */
             connectedAt: string;
+        };
+        CrmList: {
+            /** @description What a submit's source.listId takes. */
+            id: string;
+            name: string;
+            /** @description Its members, when the CRM says (HubSpot's hs_list_size). */
+            size?: number;
         };
         CrmSyncSummary: {
             id: string;
@@ -5847,6 +5874,257 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    listIntegrationLists: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the page before. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @example hubspot */
+                provider: "hubspot" | "salesforce";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of lists, in the CRM's order; nextCursor while more remain. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lists: components["schemas"]["CrmList"][];
+                        nextCursor?: string;
+                    };
+                };
+            };
+            /** @description The cursor is not one this API issued (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such CRM, or no connection to it (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Not connected, or the CRM refused the saved token: reconnect (code `crm_not_connected` or `crm_unauthorized`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_not_connected",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "No hubspot connection in this environment: connect it with PUT …/integrations/hubspot.",
+                     *       "code": "crm_not_connected",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmUnauthorizedProblem"];
+                };
+            };
+            /** @description The CRM refused the request (code `crm_refused`). */
+            422: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_refused",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "hubspot refused the request (403): check the connected token's scopes (contacts and lists read and write).",
+                     *       "code": "crm_refused",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmRefusedProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM did not answer, or asked us to wait (code `crm_unavailable`). */
+            503: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_unavailable",
+                     *       "title": "Service Unavailable",
+                     *       "status": 503,
+                     *       "detail": "hubspot did not answer, or asked us to wait; retry in 10 s.",
+                     *       "code": "crm_unavailable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmUnavailableProblem"];
                 };
             };
         };

@@ -37,6 +37,19 @@ interface CrmUpdate {
   values: Record<string, string>;
 }
 
+/** A list a customer may enrich (a HubSpot contact list, a Salesforce Contact list view); size when the CRM says it. */
+export interface CrmList {
+  id: string;
+  name: string;
+  size?: number;
+}
+
+/** One page of a CRM's lists; `next` is the CRM's own cursor for the page after, absent at the end. */
+export interface CrmListPage {
+  lists: CrmList[];
+  next?: string;
+}
+
 /** Per record of an update call: null when written, else the CRM's own reason. */
 export type UpdateResults = Map<string, { code: string; message: string } | null>;
 
@@ -44,6 +57,8 @@ export type UpdateResults = Map<string, { code: string; message: string } | null
 export interface CrmClient {
   /** The CRM's account id for this token: it checks the token (a refused one throws CrmUnauthorizedError). */
   accountId(): Promise<string>;
+  /** Up to `limit` of the contact lists this token may read, from `cursor` (a `next` it gave); null for a cursor it did not give. */
+  lists(cursor: string | undefined, limit: number): Promise<CrmListPage | null>;
   /** Up to `limit` members of a list (HubSpot list, Salesforce list view or report), in the list's order. */
   listMembers(listId: string, limit: number): Promise<CrmMember[] | null>;
   /** The records of `ids` (at most `batchSize`); a record not found is absent. `by` "email" finds them by address. */

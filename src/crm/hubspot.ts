@@ -7,6 +7,8 @@ import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
 // - GET /account-info/v3/details → { portalId, accountType, … }: checks a private app's token.
 // - GET /crm/v3/lists/{listId}/memberships?limit&after → { results: [{ recordId }], paging.next.after };
 //   a list that does not exist is 404.
+// - POST /crm/v3/lists/search { count, offset, processingTypes, additionalProperties } → { lists: [{ listId, name,
+//   objectTypeId (0-1: contacts), additionalProperties: { hs_list_size } }], hasMore, offset, total } ("Search Lists").
 // - POST /crm/v3/objects/contacts/batch/read { inputs: [{ id }], properties, propertiesWithHistory,
 //   idProperty? }: at most 100 inputs; each history entry names its sourceType (CRM_UI for a person
 //   in the app, API, INTEGRATION, IMPORT, …), newest first; records not found come back as errors (207).
@@ -62,6 +64,21 @@ const membershipsSchema = /* @__PURE__ */ once(() =>
     paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
   }),
 );
+const listSearchSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    lists: z.array(
+      z.object({
+        listId: z.union([z.string(), z.number()]).transform(String),
+        name: z.string(),
+        objectTypeId: z.string().optional(),
+        additionalProperties: z.record(z.string(), z.string().nullish()).optional(),
+      }),
+    ),
+    hasMore: z.boolean().default(false),
+    offset: z.number().int().nonnegative().optional(),
+  }),
+);
+const CONTACTS_OBJECT = "0-1";
 const accountSchema = /* @__PURE__ */ once(() =>
   z.object({ portalId: z.union([z.number(), z.string()]).transform(String) }),
 );
@@ -105,6 +122,23 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
     async accountId() {
       const request = new Request(`${baseUrl}/account-info/v3/details`, { headers });
       return parsed(accountSchema(), (await crmFetch(call, request)).body).portalId;
+    },
+    async lists(cursor, limit) {
+      if (cursor !== undefined && !/^\d{1,9}$/.test(cursor)) return null;
+      const { body } = await post("/crm/v3/lists/search", {
+        count: limit,
+        offset: Number(cursor ?? 0),
+        processingTypes: ["MANUAL", "DYNAMIC", "SNAPSHOT"],
+        additionalProperties: ["hs_list_size"],
+      });
+      const page = parsed(listSearchSchema(), body);
+      const lists = page.lists
+        .filter((list) => (list.objectTypeId ?? CONTACTS_OBJECT) === CONTACTS_OBJECT)
+        .map(({ listId, name, additionalProperties }) => {
+          const size = Number(additionalProperties?.hs_list_size ?? Number.NaN);
+          return { id: listId, name, ...(Number.isSafeInteger(size) && size >= 0 ? { size } : {}) };
+        });
+      return { lists, ...(page.hasMore && page.offset !== undefined ? { next: String(page.offset) } : {}) };
     },
     async listMembers(listId, limit) {
       const ids: string[] = [];

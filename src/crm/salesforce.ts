@@ -5,6 +5,7 @@ import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
 
 // Salesforce's REST API (v62.0), as documented (developer.salesforce.com, 2026-11):
 // - GET {instanceUrl}/services/oauth2/userinfo → { organization_id, user_id }: checks the access token.
+// - GET …/sobjects/Contact/listviews → { listviews: [{ id, label }], nextRecordsUrl? } ("List Views for an Object").
 // - GET …/sobjects/Contact/listviews/{id}/results → { records: [{ columns: [{ fieldNameOrPath, value }] }] }.
 // - GET …/analytics/reports/{id}?includeDetails=true (a Contacts report) → { reportMetadata: { detailColumns },
 //   factMap: { "T!T": { rows: [{ dataCells: [{ value, label }] }] } } }: the CONTACT_ID column names the members.
@@ -44,6 +45,15 @@ const listViewSchema = /* @__PURE__ */ once(() =>
     ),
   }),
 );
+const listViewsSchema = /* @__PURE__ */ once(() =>
+  z.object({
+    listviews: z.array(z.object({ id: z.string(), label: z.string() })),
+    nextRecordsUrl: z.string().nullish(),
+  }),
+);
+// Our cursor into the list views: Salesforce's page (its path) and how many of it were already given.
+const LIST_VIEWS = `${API}/sobjects/Contact/listviews`;
+const LIST_VIEWS_CURSOR = new RegExp(`^(${LIST_VIEWS.replace(/\./g, "\\.")}(?:[/?][\\w=&/-]*)?)#(\\d{1,6})$`);
 const saveResultsSchema = /* @__PURE__ */ once(() =>
   z.array(
     z.object({
@@ -98,6 +108,17 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
   return {
     async accountId() {
       return parsed(userInfoSchema(), (await get("/services/oauth2/userinfo")).body).organization_id;
+    },
+    async lists(cursor, limit) {
+      const at = cursor === undefined ? ([, LIST_VIEWS, "0"] as const) : LIST_VIEWS_CURSOR.exec(cursor);
+      if (!at || at[1]?.includes("..")) return null;
+      const [path, skip] = [at[1] ?? LIST_VIEWS, Number(at[2])];
+      const page = parsed(listViewsSchema(), (await get(path)).body);
+      const rest = page.listviews.slice(skip);
+      const lists = rest.slice(0, limit).map(({ id, label }) => ({ id, name: label }));
+      const next =
+        rest.length > limit ? `${path}#${skip + limit}` : page.nextRecordsUrl ? `${page.nextRecordsUrl}#0` : undefined;
+      return { lists, ...(next ? { next } : {}) };
     },
     async listMembers(listId, limit) {
       if (!SALESFORCE_ID.test(listId)) return null;

@@ -26,12 +26,14 @@ import {
 } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
 import { decodeItemCursor } from "../http/item-cursor";
-import { invalidCursor, limitParam } from "../http/paging";
+import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
 import { parseQuery } from "../http/query";
 import { readBatchPage } from "./batches";
 import type { Caller } from "./caller";
 
 export const MAX_SYNC_PAGE = 1000;
+/** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
+export const CRM_LISTS_PAGE = 100;
 const DEFAULT_SYNC_PAGE = 100;
 
 export const connectRequestSchema = /* @__PURE__ */ once(() =>
@@ -107,6 +109,25 @@ async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Pro
   const connection = await openConnection(env, tenantOf(apiKey), provider);
   if (!connection) throw crmNotConnected(provider);
   return connection;
+}
+
+const listsQuerySchema = /* @__PURE__ */ once(() => z.strictObject({ cursor: z.string().max(2048).optional() }));
+
+/** One page of the contact lists the connection may read, to pick the one a submit's `source` names. */
+export async function listCrmLists(caller: Caller, provider: string, query: Record<string, string>) {
+  if (!isCrmProvider(provider)) throw noSuchProvider();
+  const { cursor } = parseQuery(listsQuerySchema(), query);
+  const theirs = cursor === undefined ? undefined : decodeCursor(cursor, 2048);
+  if (theirs === null) throw invalidCursor();
+  const connection = await connectionOf(caller, provider);
+  let page: Awaited<ReturnType<ReturnType<typeof crmClient>["lists"]>>;
+  try {
+    page = await crmClient(caller.env, connection).lists(theirs, CRM_LISTS_PAGE);
+  } catch (error) {
+    throw answerOf(provider, error, () => crmUnauthorized(provider));
+  }
+  if (page === null) throw invalidCursor();
+  return { lists: page.lists, ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }) };
 }
 
 /**

@@ -16,7 +16,13 @@ import { estimateBatch, submitBatch } from "./contact-info";
 import { applySync, getSync, startSync } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
 import { postFeedback } from "./feedback";
-import { connectIntegration, disconnectIntegration, getIntegration, listIntegrations } from "./integrations";
+import {
+  connectIntegration,
+  disconnectIntegration,
+  getIntegration,
+  listIntegrationLists,
+  listIntegrations,
+} from "./integrations";
 import { apiReference, health, index, openApiDocument } from "./meta";
 import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
 import { getSourceScorecards, getUsage } from "./usage";
@@ -75,6 +81,7 @@ export const API_ROUTES = {
     connectIntegration,
     listIntegrations,
     getIntegration,
+    listIntegrationLists,
     disconnectIntegration,
     startSync,
     getSync,

@@ -20,6 +20,7 @@ import {
   connectRequestSchema,
   disconnectCrm,
   listCrmConnections,
+  listCrmLists,
   readCrmConnection,
 } from "../operations/crm";
 import { declareRoute } from "./declare";
@@ -160,5 +161,66 @@ export const disconnectIntegration = declareRoute({
     const caller = callerOf(c);
     await disconnectCrm(caller, c.req.param("provider"));
     return c.body(null, 204);
+  },
+});
+
+const crmListSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      id: z.string().meta({ description: "What a submit's source.listId takes." }),
+      name: z.string(),
+      size: z
+        .number()
+        .int()
+        .optional()
+        .meta({ description: "Its members, when the CRM says (HubSpot's hs_list_size)." }),
+    })
+    .meta({ id: "CrmList" }),
+);
+
+export const listIntegrationLists = declareRoute({
+  route: {
+    method: "get",
+    path: "/integrations/{provider}/lists",
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
+  },
+  docs: OPENAPI_METADATA && {
+    operationId: "listIntegrationLists",
+    tags: ["CRM"],
+    summary: "List a CRM's contact lists",
+    description:
+      "The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: HubSpot's contact lists (POST /crm/v3/lists/search), Salesforce's Contact list views. A Salesforce Contacts report is not listed; its ID still works as source.listId.",
+    security: keyRequired,
+    request: {
+      params: providerParams(),
+      query: z.object({ cursor: z.string().optional().meta({ description: "The nextCursor of the page before." }) }),
+    },
+    responses: {
+      200: {
+        description: "One page of lists, in the CRM's order; nextCursor while more remain.",
+        headers,
+        content: {
+          "application/json": {
+            schema: z.object({ lists: z.array(crmListSchema()), nextCursor: z.string().optional() }),
+          },
+        },
+      },
+      400: problem(["invalid_query"], "The cursor is not one this API issued"),
+      ...authProblems(),
+      404: noConnection,
+      409: problem(
+        ["crm_not_connected", "crm_unauthorized"],
+        "Not connected, or the CRM refused the saved token: reconnect",
+      ),
+      422: problem(["crm_refused"], "The CRM refused the request"),
+      500: internalError,
+      503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait", {
+        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
+      }),
+    },
+  },
+  handler: async (c) => {
+    const caller = callerOf(c);
+    return c.json(await listCrmLists(caller, c.req.param("provider"), c.req.query()), 200);
   },
 });

@@ -13,6 +13,8 @@ export interface Portal {
   id: number;
   contacts: Map<string, Contact>;
   lists: Map<string, string[]>;
+  /** A list's name, as a person named it in the app (else "List {id}"). */
+  listNames: Map<string, string>;
   readOnly: Set<string>;
   revoked: boolean;
   /** Updates still answered before the token is revoked (a token revoked in the middle of a sync). */
@@ -50,11 +52,13 @@ export async function control(request: Request, url: URL): Promise<Response> {
       contacts.set(seed.id, contact);
     }
     const lists = new Map(Object.entries((body.lists ?? {}) as Record<string, string[]>));
+    const listNames = new Map(Object.entries((body.listNames ?? {}) as Record<string, string>));
     const readOnly = new Set((body.readOnly ?? []) as string[]);
     portals.set(token, {
       id: nextPortal++,
       contacts,
       lists,
+      listNames,
       readOnly,
       revoked: false,
       revokeAfterUpdates: null,

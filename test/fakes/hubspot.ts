@@ -4,6 +4,9 @@
 // - GET /account-info/v3/details → { portalId, accountType, … } ("Retrieve account details").
 // - GET /crm/v3/lists/{listId}/memberships?limit&after: members by recordId ascending, at most 250 a
 //   page, `paging.next.after` until the last; 404 for an unknown list ("Fetch List Memberships Ordered by ID").
+// - POST /crm/v3/lists/search { count, offset, processingTypes, additionalProperties } ("Search Lists"):
+//   { lists: [{ listId, name, objectTypeId: "0-1", processingType, additionalProperties: { hs_list_size } }],
+//   hasMore, offset (of the next page), total }; every list here holds contacts, processed MANUAL.
 // - POST /crm/v3/objects/contacts/batch/read: at most 100 inputs (else 400 VALIDATION_ERROR); `properties`
 //   and `propertiesWithHistory` (each entry { value, timestamp, sourceType, sourceId }, newest first);
 //   `idProperty: "email"`; ids not found → 207 with an OBJECT_NOT_FOUND error naming them in context.ids.
@@ -156,6 +159,24 @@ function memberships(portal: Portal, listId: string, url: URL): Response {
   });
 }
 
+function searchLists(portal: Portal, body: Record<string, unknown>): Response {
+  const count = Math.min(500, Number(body.count ?? 20));
+  const offset = Number(body.offset ?? 0);
+  const all = [...portal.lists].map(([listId, members]) => ({
+    listId,
+    listVersion: 1,
+    name: portal.listNames.get(listId) ?? `List ${listId}`,
+    objectTypeId: "0-1",
+    processingStatus: "COMPLETE",
+    processingType: "MANUAL",
+    additionalProperties: { hs_list_size: String(members.length) },
+    createdAt: "2026-01-05T10:00:00.000Z",
+    updatedAt: "2026-11-01T00:00:00.000Z",
+  }));
+  const lists = all.slice(offset, offset + count);
+  return json({ lists, hasMore: offset + count < all.length, offset: offset + lists.length, total: all.length });
+}
+
 export async function hubspot(request: Request, url: URL): Promise<Response> {
   if (url.pathname.startsWith("/__fake/")) return control(request, url);
   const token = (request.headers.get("authorization") ?? "").replace(/^Bearer /, "");
@@ -188,6 +209,8 @@ export async function hubspot(request: Request, url: URL): Promise<Response> {
     });
   const list = /^\/crm\/v3\/lists\/([^/]+)\/memberships$/.exec(url.pathname);
   if (request.method === "GET" && list) return memberships(portal, decodeURIComponent(list[1]!), url);
+  if (request.method === "POST" && url.pathname === "/crm/v3/lists/search")
+    return searchLists(portal, await request.json());
   if (request.method === "POST" && url.pathname === "/crm/v3/objects/contacts/batch/read")
     return readContacts(portal, await request.json());
   if (request.method === "POST" && url.pathname === "/crm/v3/objects/contacts/batch/update") {

@@ -3,6 +3,9 @@
 // *.salesforce.test instance host. Documented behaviour acted out:
 // - GET /services/oauth2/userinfo → { organization_id, user_id, … }.
 // - An expired or revoked session: 401 [{ "message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID" }].
+// - GET /services/data/v62.0/sobjects/Contact/listviews ("List Views for an Object") → { done, listviews: [{ id,
+//   label, developerName, url, resultsUrl, describeUrl, soqlCompatible }], nextRecordsUrl: null, size }: the org's
+//   list views (00B…; its reports, 00O…, are not list views), labelled as the test names them.
 // - GET /services/data/v62.0/sobjects/Contact/listviews/{id}/results → { records: [{ columns: [{ fieldNameOrPath, value }] }] };
 //   an unknown list view → 404 [{ errorCode: "NOT_FOUND" }].
 // - GET /services/data/v62.0/analytics/reports/{id}: a Contacts report's detail rows (CONTACT_ID first);
@@ -13,7 +16,7 @@
 //   (else 400 EXCEEDED_ID_LIMIT); one result per record, in order; an Email another contact holds, under
 //   the org's duplicate rule → that record { success: false, errors: [{ statusCode: "DUPLICATES_DETECTED" }] };
 //   a field the integration user may not edit → INVALID_FIELD_FOR_INSERT_UPDATE for that record.
-// Test controls (not Salesforce's): POST /__fake/orgs { token, contacts, listViews, readOnly },
+// Test controls (not Salesforce's): POST /__fake/orgs { token, contacts, listViews, listViewLabels, readOnly },
 // /__fake/revoke, /__fake/edit { id, field, value } (a person edits in the app); GET /__fake/contacts/{token}/{id},
 // /__fake/calls/{token}.
 import { json } from "./answer.ts";
@@ -30,6 +33,7 @@ interface Org {
   accounts: Map<string, { Name: string; Website: string }>;
   history: History[];
   listViews: Map<string, string[]>;
+  listViewLabels: Map<string, string>;
   readOnly: Set<string>;
   revoked: boolean;
   calls: Record<string, number>;
@@ -62,6 +66,7 @@ async function control(request: Request, url: URL): Promise<Response> {
       accounts: new Map(),
       history: [],
       listViews: new Map(Object.entries((body.listViews ?? {}) as Record<string, string[]>)),
+      listViewLabels: new Map(Object.entries((body.listViewLabels ?? {}) as Record<string, string>)),
       readOnly: new Set((body.readOnly ?? []) as string[]),
       revoked: false,
       calls: {},
@@ -182,6 +187,19 @@ export async function salesforce(request: Request, url: URL): Promise<Response> 
       user_id: INTEGRATION_USER,
       preferred_username: "integration@acme.example",
     });
+  if (url.pathname === `${API}/sobjects/Contact/listviews`) {
+    const views = [...org.listViews.keys()].filter((id) => id.startsWith("00B"));
+    const listviews = views.map((id) => ({
+      describeUrl: `${API}/sobjects/Contact/listviews/${id}/describe`,
+      developerName: `View_${id.slice(-4)}`,
+      id,
+      label: org.listViewLabels.get(id) ?? `View ${id}`,
+      resultsUrl: `${API}/sobjects/Contact/listviews/${id}/results`,
+      soqlCompatible: true,
+      url: `${API}/sobjects/Contact/listviews/${id}`,
+    }));
+    return json({ done: true, listviews, nextRecordsUrl: null, size: listviews.length, sobjectType: "Contact" });
+  }
   const listView = new RegExp(`^${API}/sobjects/Contact/listviews/([^/]+)/results$`).exec(url.pathname);
   if (listView) {
     const ids = org.listViews.get(listView[1]!);
