@@ -3,7 +3,15 @@
 // the client's createCrmClient (the same as `npm run crm`); what it does not offer yet (a
 // disconnect, one page of a sync, a submit or estimate with `source`) through the page's send (api.ts),
 // shaped by the same generated types.
-import type { BatchReceipt, CrmClient, CrmConnection, CrmSync, CrmSyncRequest, Estimate } from "../client/src/index";
+import type {
+  BatchReceipt,
+  CrmClient,
+  CrmConnection,
+  CrmListPage,
+  CrmSync,
+  CrmSyncRequest,
+  Estimate,
+} from "../client/src/index";
 import type { operations } from "../client/src/schema";
 
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
@@ -24,6 +32,8 @@ export interface CrmApi {
   integrations(): Promise<Integration[]>;
   connect(provider: Provider, token: string, instanceUrl?: string): Promise<Integration>;
   disconnect(provider: Provider): Promise<void>;
+  /** One page of the CRM's contact lists (from `cursor`). */
+  lists(provider: Provider, cursor?: string): Promise<CrmListPage>;
   /** What enriching a CRM list would make and cost at most (the list is read; nothing is created). */
   estimateList(source: Source): Promise<Estimate>;
   /** A batch made of a CRM list's members, safe to repeat with the same key. */
@@ -49,6 +59,7 @@ export function crmApi(doors: {
     disconnect: async (provider) => {
       await send("DELETE", `/integrations/${provider}`);
     },
+    lists: (provider, cursor) => crm.lists(provider, cursor),
     estimateList: (source) => call("POST", "/person/contact-info/estimate", { source }),
     enrichList: (source, idempotencyKey) =>
       call("POST", "/person/contact-info", { source }, { "Idempotency-Key": idempotencyKey }),

@@ -4,6 +4,7 @@
 import type { RunProgress } from "../client/src/index";
 import type { Api } from "./api";
 import { type CrmApi, PROVIDERS, type Provider } from "./crm-api";
+import { clearPicker, fillPicker, followTypedId } from "./crm-list-picker";
 import { type CrmJob, saveCrmJob } from "./crm-store";
 import { byId } from "./dom";
 import { explainCrm } from "./explain";
@@ -83,11 +84,19 @@ export function clearList(): void {
   byId("crm-run").hidden = true;
   byId<HTMLInputElement>("crm-list-id").value = "";
   byId("crm-estimate").textContent = "";
+  clearPicker();
   say("");
 }
 
 const chosenProvider = (): Provider | undefined =>
   PROVIDERS.find((name) => name === byId<HTMLSelectElement>("crm-list-provider").value);
+
+/** The picker filled with the lists of the CRM chosen (the connections were read, or the CRM changed). */
+export function refreshLists(crm: CrmApi): void {
+  const provider = chosenProvider();
+  if (provider) void fillPicker(crm, provider);
+  else clearPicker();
+}
 
 export function wireList(
   api: () => { api: Api; crm: CrmApi } | undefined,
@@ -101,7 +110,18 @@ export function wireList(
   };
   // On change (Enter or leaving the field), not each key: an estimate reads the whole list from the CRM.
   listInput.addEventListener("change", estimate);
-  byId("crm-list-provider").addEventListener("change", estimate);
+  listInput.addEventListener("input", () => followTypedId(listInput.value.trim()));
+  const pick = byId<HTMLSelectElement>("crm-list-pick");
+  pick.addEventListener("change", () => {
+    if (pick.value === "") return;
+    listInput.value = pick.value;
+    estimate();
+  });
+  byId("crm-list-provider").addEventListener("change", () => {
+    const doors = api();
+    if (doors) refreshLists(doors.crm);
+    estimate();
+  });
   byId<HTMLFormElement>("crm-list-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const doors = api();

@@ -4,7 +4,7 @@
 import type { Api } from "./api";
 import { type CrmApi, crmApi, PROVIDERS, type Provider } from "./crm-api";
 import { clearConnections, showConnections, showEnvironment, wireConnect } from "./crm-connect-view";
-import { clearList, followList, wireList } from "./crm-list-view";
+import { clearList, followList, refreshLists, wireList } from "./crm-list-view";
 import { peopleOf } from "./crm-people";
 import { type CrmJob, loadCrmJob } from "./crm-store";
 import { clearSync, followSync, type SyncDoors, wireSync } from "./crm-sync-view";
@@ -19,6 +19,7 @@ async function refreshConnections(): Promise<void> {
   const { crm } = doors;
   try {
     showConnections(await crm.integrations(), crm, refreshConnections);
+    refreshLists(crm);
   } catch (error) {
     byId("crm-connect-status").textContent = explainCrm(error);
   }

@@ -10,10 +10,13 @@ export type CrmSyncRequest = operations["startCrmSync"]["requestBody"]["content"
 export type CrmSyncRecord = CrmSync["records"][number];
 export type CrmProvider = CrmSyncRequest["provider"];
 export type CrmConnection = operations["connectIntegration"]["responses"][200]["content"]["application/json"];
+export type CrmListPage = operations["listIntegrationLists"]["responses"][200]["content"]["application/json"];
 
 export interface CrmClient {
   connect(provider: CrmProvider, token: string, instanceUrl?: string): Promise<CrmConnection>;
   integrations(): Promise<CrmConnection[]>;
+  /** One page of the CRM's contact lists (from `cursor`, a page's nextCursor): what a submit's source.listId takes. */
+  lists(provider: CrmProvider, cursor?: string): Promise<CrmListPage>;
   /** Starts a sync (a dry run unless `dryRun: false`) and answers its id. */
   startSync(request: CrmSyncRequest): Promise<string>;
   /** Writes a completed dry run as previewed. */
@@ -55,6 +58,10 @@ export function createCrmClient(options: ClientOptions): CrmClient {
         undefined,
       );
       return data.integrations;
+    },
+    async lists(provider, cursor) {
+      const params = { path: { environment, provider }, query: { cursor } };
+      return (await send(() => api.GET(`${INTEGRATION}/lists`, { params }), undefined)).data;
     },
     async startSync(request) {
       return (await send(() => api.POST(SYNCS, { params: { path: { environment } }, body: request }), undefined)).data

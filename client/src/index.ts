@@ -11,6 +11,7 @@ export {
 export {
   type CrmClient,
   type CrmConnection,
+  type CrmListPage,
   type CrmProvider,
   type CrmSync,
   type CrmSyncRecord,

@@ -78,7 +78,12 @@ describe("the /app console's CRM tab (issue 37)", () => {
     fake = await serveOnLoopback(hubspot);
     const holder = { id: "999", properties: { firstname: "Alan", lastname: "Kay", email: "alan.kay@parc.example" } };
     const list = CONTACTS.map((c) => c.id);
-    await fakeCall("portals", { token: TOKEN, contacts: [...CONTACTS, holder], lists: { [LIST]: list } });
+    await fakeCall("portals", {
+      token: TOKEN,
+      contacts: [...CONTACTS, holder],
+      lists: { [LIST]: list, "7": [] },
+      listNames: { [LIST]: "Conference leads", "7": "Newsletter" },
+    });
     server = await startLocalServer({
       vars: { HUBSPOT_API_URL: fake.url },
       prepare: async (state) => {
@@ -150,12 +155,27 @@ describe("the /app console's CRM tab (issue 37)", () => {
       const record = (list) => { for (const change of list) for (const node of change.addedNodes) window.seen.push(node.textContent); };
       new MutationObserver(record).observe(document.getElementById("crm-run-status"), { childList: true });
     }`);
-    // The cost first, as for a file: the list is read, nothing is made.
-    await page.locator("#crm-list-id").fill(LIST);
-    await page.locator("#crm-list-id").press("Tab");
+    // The list picked by its name from HubSpot's lists (the ID field stays for one not shown); then
+    // the cost first, as for a file: the list is read, nothing is made.
+    const picker = page.getByRole("combobox", { name: /^List\b/ });
+    await page.locator("#crm-list-pick option", { hasText: "Conference leads (106 records)" }).waitFor({
+      state: "attached",
+      timeout: 30_000,
+    });
+    await expect(picker.locator("option").allTextContents()).resolves.toEqual([
+      "Choose one of 2 lists…",
+      "Newsletter (0 records)",
+      "Conference leads (106 records)",
+    ]);
+    await picker.selectOption({ label: "Conference leads (106 records)" });
+    await expect(page.locator("#crm-list-id").inputValue()).resolves.toBe(LIST);
     await page
       .locator("#crm-estimate", { hasText: /^Estimate: at most [\d,]+ credits for 106 records; you pay only/ })
       .waitFor({ timeout: 30_000 });
+    mkdirSync("artifacts", { recursive: true });
+    await page
+      .locator("section", { has: page.locator("#crm-list-form") })
+      .screenshot({ path: "artifacts/console-crm-list-picker.png" });
     await page.getByRole("button", { name: "Enrich this list" }).click();
     await page.locator("#crm-run-status", { hasText: /^Done: 106 records of list 42/ }).waitFor({ timeout: 60_000 });
     const seen = (await page.evaluate("window.seen")) as string[];
