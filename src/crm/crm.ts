@@ -38,14 +38,14 @@ interface CrmUpdate {
 }
 
 /** A list a customer may enrich (a HubSpot contact list, a Salesforce Contact list view); size when the CRM says it. */
-export interface CrmList {
+interface CrmList {
   id: string;
   name: string;
   size?: number;
 }
 
 /** One page of a CRM's lists; `next` is the CRM's own cursor for the page after, absent at the end. */
-export interface CrmListPage {
+interface CrmListPage {
   lists: CrmList[];
   next?: string;
 }

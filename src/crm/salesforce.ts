@@ -110,9 +110,10 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
       return parsed(userInfoSchema(), (await get("/services/oauth2/userinfo")).body).organization_id;
     },
     async lists(cursor, limit) {
-      const at = cursor === undefined ? ([, LIST_VIEWS, "0"] as const) : LIST_VIEWS_CURSOR.exec(cursor);
-      if (!at || at[1]?.includes("..")) return null;
-      const [path, skip] = [at[1] ?? LIST_VIEWS, Number(at[2])];
+      const at = cursor === undefined ? null : LIST_VIEWS_CURSOR.exec(cursor);
+      if (cursor !== undefined && !at) return null;
+      const path = at?.[1] ?? LIST_VIEWS;
+      const skip = Number(at?.[2] ?? 0);
       const page = parsed(listViewsSchema(), (await get(path)).body);
       const rest = page.listviews.slice(skip);
       const lists = rest.slice(0, limit).map(({ id, label }) => ({ id, name: label }));

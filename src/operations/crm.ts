@@ -33,7 +33,7 @@ import type { Caller } from "./caller";
 
 export const MAX_SYNC_PAGE = 1000;
 /** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
-export const CRM_LISTS_PAGE = 100;
+const CRM_LISTS_PAGE = 100;
 const DEFAULT_SYNC_PAGE = 100;
 
 export const connectRequestSchema = /* @__PURE__ */ once(() =>
