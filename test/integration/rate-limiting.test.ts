@@ -235,6 +235,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
           "GET /v2/live/person/contact-info/{id}/events",
           "GET /v2/live/integrations",
           "GET /v2/live/integrations/{provider}",
+          "GET /v2/live/integrations/{provider}/lists",
           "GET /v2/live/crm-syncs/{id}",
         ],
         limit: 100,

@@ -49,6 +49,7 @@ describe("endpoint limits", () => {
       "GET /v2/live/person/contact-info/{id}/events",
       "GET /v2/live/integrations",
       "GET /v2/live/integrations/{provider}",
+      "GET /v2/live/integrations/{provider}/lists",
       "GET /v2/live/crm-syncs/{id}",
     ]);
     expect(endpointLimit("rate_limits", live.rate_limits, config)).toMatchObject({
