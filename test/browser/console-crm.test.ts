@@ -1,18 +1,17 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import Papa from "papaparse";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
-import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import type { LocalServer } from "../../scripts/local-server";
 import { restoreCell } from "../../src/file-core/index";
 import { hubspot } from "../fakes/hubspot";
 import { type LoopbackFake, serveOnLoopback } from "../fakes/loopback";
+import { launchChromium, onlyOrigin, seededServer } from "./chromium";
 
 // Issue 37, the console's CRM tab: connect HubSpot (the fake of test/fakes/hubspot.ts, served on
 // 127.0.0.1 and named by HUBSPOT_API_URL), enrich a list, preview the write-back, apply it, read the
 // results and the report. Screenshots at 1280 and 390 px in artifacts/console-crm-<name>-<width>.png.
-const CHROMIUM = "/usr/bin/chromium";
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 const TOKEN = "pat-na1-console-sandbox";
 const LIST = "42";
@@ -84,22 +83,11 @@ describe("the /app console's CRM tab (issue 37)", () => {
       lists: { [LIST]: list, "7": [] },
       listNames: { [LIST]: "Conference leads", "7": "Newsletter" },
     });
-    server = await startLocalServer({
-      vars: { HUBSPOT_API_URL: fake.url },
-      prepare: async (state) => {
-        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-      },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
+    server = await seededServer({ HUBSPOT_API_URL: fake.url });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
-    await page.route(
-      (url) => url.origin !== server.url,
-      (route) => route.abort("blockedbyclient"),
-    );
+    await onlyOrigin(page, server.url);
   }, 120_000);
 
   afterAll(async () => {

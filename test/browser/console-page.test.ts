@@ -1,15 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type FileChooser, type Page } from "playwright-core";
+import type { Browser, FileChooser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
-import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import type { LocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
+import { launchChromium, onlyOrigin, seededServer } from "./chromium";
 
-// Debian's Chromium; .ci/run installs it. Never a downloaded browser.
-const CHROMIUM = "/usr/bin/chromium";
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 
 // A HubSpot-style export as Excel on Windows saves it: Windows-1252, a repeated
@@ -50,31 +49,13 @@ describe("the /app console in a real browser", () => {
   let pageCsv = "";
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (as .ci/run does)`);
-    server = await startLocalServer({
-      prepare: async (state) => {
-        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-      },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    server = await seededServer();
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.on("request", (request) => requested.push(request.url()));
     // Recorded above, then refused: a request for another host fails the last test.
-    await page.route(
-      (url) => url.origin !== server.url,
-      (route) => route.abort("blockedbyclient"),
-    );
+    await onlyOrigin(page, server.url);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,16 +1,16 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
-import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import type { LocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
+import { launchChromium, onlyOrigin, seededServer } from "./chromium";
 
 // Issue 35: a sales-ops person finishes without help. Each test leaves screenshots at 1280 and
 // 390 px in artifacts/console-<name>-<width>.png, looked at by whoever changes the page.
-const CHROMIUM = "/usr/bin/chromium";
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 
 const csv = (lines: string[]) => Buffer.from(`${lines.join("\r\n")}\r\n`, "utf8");
@@ -57,22 +57,11 @@ describe("the /app console, round two (issue 35)", () => {
     page.setInputFiles("#file", { name, mimeType, buffer });
 
   beforeAll(async () => {
-    server = await startLocalServer({
-      vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2" },
-      prepare: async (state) => {
-        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-      },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
+    server = await seededServer({ RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2" });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
-    await page.route(
-      (url) => url.origin !== server.url,
-      (route) => route.abort("blockedbyclient"),
-    );
+    await onlyOrigin(page, server.url);
   }, 120_000);
 
   afterAll(async () => {

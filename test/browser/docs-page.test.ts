@@ -1,14 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { type Browser, chromium, type Page, type Request } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
-import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import type { LocalServer } from "../../scripts/local-server";
 import { estimateExample } from "../../src/openapi/examples";
 import { until } from "../blackbox-helpers";
+import { launchChromium, onlyOrigin, seededServer } from "./chromium";
 
-// Debian's Chromium; .ci/run installs it. Never a downloaded browser.
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = "artifacts/docs-page.png";
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 
@@ -24,24 +23,9 @@ describe("the /docs page in a real browser", () => {
   let headers: Record<string, string> = {};
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (as .ci/run does)`);
     // The README's local keys, as `npm run dev` seeds them: the page's samples use the test one.
-    server = await startLocalServer({
-      prepare: async (state) => {
-        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-      },
-    });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    server = await seededServer();
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("request", (request) => {
       requested.push(request.url());
@@ -60,10 +44,7 @@ describe("the /docs page in a real browser", () => {
     page.on("requestfailed", (request) => pending.delete(request));
     // Nothing leaves the machine: a request for another host is recorded above, then
     // refused here, so it fails the last test instead of waiting on a network there is none of.
-    await page.route(
-      (url) => url.origin !== server.url,
-      (route) => route.abort("blockedbyclient"),
-    );
+    await onlyOrigin(page, server.url);
     const response = await page.goto(`${server.url}/docs`, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
     headers = (await response?.allHeaders()) ?? {};

@@ -1,0 +1,41 @@
+// What the browser tests share: Debian's Chromium (.ci/run installs it; never a downloaded browser),
+// a `wrangler dev` seeded with the README's local keys, and a page that reaches no other origin.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (as .ci/run does)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A server of the test's own, with the local keys `npm run dev` seeds (the README's and the pages' samples use them). */
+export function seededServer(vars?: Record<string, string>): Promise<LocalServer> {
+  return startLocalServer({
+    ...(vars ? { vars } : {}),
+    prepare: async (state) => {
+      execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
+    },
+  });
+}
+
+/** Refuses every request for another origin, so a page that reaches out fails its test. */
+export async function onlyOrigin(page: Page, origin: string): Promise<void> {
+  await page.route(
+    (url) => url.origin !== origin,
+    (route) => route.abort("blockedbyclient"),
+  );
+}
