@@ -1,34 +1,14 @@
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { until } from "../until";
+import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";
 
 // `npm run crm` as a user runs it, against a running Worker whose HUBSPOT_API_URL is the fake HubSpot
 // (test/fakes/hubspot.ts) on 127.0.0.1: connect, a dry run printed as a diff, apply, and the mistakes.
 const running = clientTestServer();
 
-function crm(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[] }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CONTACT_INFO_BASE_URL: running.server.url };
-  delete env.CONTACT_INFO_API_KEY;
-  delete env.DEBUG;
-  const child = spawn("npx", ["tsx", "scripts/crm.ts", ...args, "--api-key", running.key], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) =>
-    child.once("exit", (status) =>
-      resolve({
-        status,
-        stdout,
-        stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
-      }),
-    ),
-  );
-}
+const crm = (...args: string[]) =>
+  runTool("scripts/crm.ts", [...args, "--api-key", running.key], { CONTACT_INFO_BASE_URL: running.server.url });
 
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${running.server.url}/v2/test${path}`, {

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readXlsx, restoreCell, writeXlsx } from "../../src/file-core";
+import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";
 
 // `npm run enrich` on the files users really have: Excel's Windows-1252 and semicolons,
@@ -13,32 +13,8 @@ const scratch = mkdtempSync(join(tmpdir(), "enrich-files-"));
 const running = clientTestServer();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function enrich(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[] }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.CONTACT_INFO_API_KEY;
-  delete env.DEBUG;
-  const child = spawn(
-    "npx",
-    ["tsx", "scripts/enrich.ts", ...args, "--base-url", running.server.url, "--api-key", running.key],
-    {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) =>
-    child.once("exit", (status) =>
-      resolve({
-        status,
-        stdout,
-        stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
-      }),
-    ),
-  );
-}
+const enrich = (...args: string[]) =>
+  runTool("scripts/enrich.ts", [...args, "--base-url", running.server.url, "--api-key", running.key]);
 
 /** Latin-1 text as Windows-1252 bytes, as Excel on Windows saves it. */
 const cp1252 = (text: string) => Uint8Array.from([...text].map((char) => char.charCodeAt(0)));

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,6 +5,7 @@ import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESULT_FIELDS, RESULT_PREFIX } from "../../src/file-core";
+import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";
 
 // `npm run enrich` as a user runs it, against a running Worker.
@@ -13,27 +13,7 @@ const scratch = mkdtempSync(join(tmpdir(), "enrich-"));
 const running = clientTestServer();
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function enrich(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string[]; ms: number }> {
-  const started = Date.now();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.CONTACT_INFO_API_KEY;
-  delete env.DEBUG;
-  const child = spawn("npx", ["tsx", "scripts/enrich.ts", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) =>
-    child.once("exit", (status) =>
-      resolve({
-        status,
-        stdout,
-        stderr: stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn")),
-        ms: Date.now() - started,
-      }),
-    ),
-  );
-}
+const enrich = (...args: string[]) => runTool("scripts/enrich.ts", args);
 
 const RESULT_COLUMNS = RESULT_FIELDS.map((field) => RESULT_PREFIX + field);
 /** A CSV's rows as another parser (papaparse) reads them; ours must start with a BOM. */
