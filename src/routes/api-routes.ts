@@ -9,23 +9,17 @@ import { requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
 import { ENDPOINT_TYPES, type EndpointType } from "../rate-limit/endpoint-types";
-import { deleteBatch, getBatch } from "./batch";
-import { batchEvents } from "./batch-events";
-import { listBatches } from "./batch-list";
-import { estimateBatch, submitBatch } from "./contact-info";
-import { applySync, getSync, startSync } from "./crm-syncs";
+import { batchRoutes } from "./batch";
+import { batchEventRoutes } from "./batch-events";
+import { batchListRoutes } from "./batch-list";
+import { contactInfoRoutes } from "./contact-info";
+import { crmSyncRoutes } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
-import { postFeedback } from "./feedback";
-import {
-  connectIntegration,
-  disconnectIntegration,
-  getIntegration,
-  listIntegrationLists,
-  listIntegrations,
-} from "./integrations";
-import { apiReference, health, index, openApiDocument } from "./meta";
-import { addSuppressions, erasePersonRoute, getErasure, listSuppressions, removeSuppression } from "./privacy";
-import { getSourceScorecards, getUsage } from "./usage";
+import { feedbackRoutes } from "./feedback";
+import { integrationRoutes } from "./integrations";
+import { metaRoutes } from "./meta";
+import { privacyRoutes } from "./privacy";
+import { usageRoutes } from "./usage";
 
 export const getRateLimits = declareRoute({
   route: {
@@ -58,37 +52,24 @@ export const getRateLimits = declareRoute({
 });
 
 /**
- * Every route the API serves, by where it is mounted: the Worker serves exactly these,
- * and scripts/openapi.ts documents exactly these (in this order).
+ * Every route the API serves, by where it is mounted, as each resource file lists its own: the
+ * Worker serves exactly these, and scripts/openapi.ts documents exactly these (in this order).
  */
 export const API_ROUTES = {
   "/v2/:environment": [
-    submitBatch,
-    estimateBatch,
-    getBatch,
-    listBatches,
-    batchEvents,
-    deleteBatch,
-    postFeedback,
+    ...contactInfoRoutes,
+    ...batchRoutes,
+    ...batchListRoutes,
+    ...batchEventRoutes,
+    ...feedbackRoutes,
     getRateLimits,
-    getUsage,
-    getSourceScorecards,
-    erasePersonRoute,
-    getErasure,
-    addSuppressions,
-    listSuppressions,
-    removeSuppression,
-    connectIntegration,
-    listIntegrations,
-    getIntegration,
-    listIntegrationLists,
-    disconnectIntegration,
-    startSync,
-    getSync,
-    applySync,
+    ...usageRoutes,
+    ...privacyRoutes,
+    ...integrationRoutes,
+    ...crmSyncRoutes,
   ],
-  "/": [index, health, openApiDocument, apiReference],
-} satisfies Record<string, DeclaredRoute[]>;
+  "/": metaRoutes,
+} satisfies Record<string, readonly DeclaredRoute[]>;
 
 /** The operations ("METHOD /v2/{environment}/path") each endpoint type counts, in the routes' order. */
 export function apiOperations(environment: Environment): Record<EndpointType, string[]> {

@@ -25,7 +25,7 @@ import {
   MAX_STREAMS_PER_CUSTOMER,
 } from "../rate-limit/stream-leases";
 import { batchParams } from "./batch";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 function streamExample() {
@@ -70,7 +70,7 @@ const lastEventIdHeader = /* @__PURE__ */ once(() =>
 );
 
 /** One Tier 4 request to open, and one unit of that budget held while open; capped per customer and per batch. */
-export const batchEvents = declareRoute({
+const batchEvents = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}/events",
@@ -183,3 +183,6 @@ export const batchEvents = declareRoute({
     });
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const batchEventRoutes: readonly DeclaredRoute[] = [batchEvents];

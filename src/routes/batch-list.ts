@@ -9,7 +9,7 @@ import { authProblems, environmentParams, internalError, keyRequired, unknownEnv
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { listBatchPage } from "../operations/batches";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Query values arrive as strings, which batchListPaging.schema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
@@ -61,3 +61,6 @@ export const listBatches = declareRoute({
     return c.json(await listBatchPage(caller, c.req.query()), 200);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const batchListRoutes: readonly DeclaredRoute[] = [listBatches];

@@ -12,7 +12,7 @@ import { batchStatusExample } from "../openapi/examples";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { noSuchBatch, readBatchPage } from "../operations/batches";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
@@ -80,7 +80,7 @@ export const getBatch = declareRoute({
   },
 });
 
-export const deleteBatch = declareRoute({
+const deleteBatch = declareRoute({
   route: {
     method: "delete",
     path: "/person/contact-info/{id}",
@@ -118,3 +118,6 @@ export const deleteBatch = declareRoute({
     return c.body(null, 204);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const batchRoutes: readonly DeclaredRoute[] = [getBatch, deleteBatch];

@@ -13,7 +13,7 @@ import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { receiptSchema } from "../openapi/schemas";
 import { estimateContactInfo, readSubmissionOrSource, submitContactInfo } from "../operations/contact-info";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 import { bodyProblems, sourceProblems, submissionBody } from "./submit-request";
 
 // Documentation only: made on first use (src/base/once.ts).
@@ -137,3 +137,6 @@ export const estimateBatch = declareRoute({
     return c.json(await estimateContactInfo(caller, await readSubmissionOrSource(caller, c.get("jsonBody"))), 200);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const contactInfoRoutes: readonly DeclaredRoute[] = [submitBatch, estimateBatch];

@@ -9,7 +9,7 @@ import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRe
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync } from "../operations/crm";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use (src/base/once.ts).
 const syncParams = /* @__PURE__ */ once(() =>
@@ -37,7 +37,7 @@ const accepted = (description: string) => ({
   content: { "application/json": { schema: syncSummarySchema() } },
 });
 
-export const startSync = declareRoute({
+const startSync = declareRoute({
   route: { method: "post", path: "/crm-syncs", middleware: [rateLimit("contact_info_request"), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "startCrmSync",
@@ -72,7 +72,7 @@ export const startSync = declareRoute({
   },
 });
 
-export const getSync = declareRoute({
+const getSync = declareRoute({
   route: { method: "get", path: "/crm-syncs/{id}", middleware: [rateLimit("contact_info_status", { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "getCrmSync",
@@ -96,7 +96,7 @@ export const getSync = declareRoute({
   },
 });
 
-export const applySync = declareRoute({
+const applySync = declareRoute({
   route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit("contact_info_request")] },
   docs: OPENAPI_METADATA && {
     operationId: "applyCrmSync",
@@ -121,3 +121,6 @@ export const applySync = declareRoute({
     return c.json(sync, 202);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const crmSyncRoutes: readonly DeclaredRoute[] = [startSync, getSync, applySync];

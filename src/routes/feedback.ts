@@ -7,7 +7,7 @@ import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRe
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { reportFeedback } from "../operations/feedback";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 export const postFeedback = declareRoute({
   route: {
@@ -53,3 +53,6 @@ export const postFeedback = declareRoute({
     return c.json(await reportFeedback(caller, c.get("jsonBody")), 200);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const feedbackRoutes: readonly DeclaredRoute[] = [postFeedback];

@@ -23,7 +23,7 @@ import {
   listCrmLists,
   readCrmConnection,
 } from "../operations/crm";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use (src/base/once.ts).
 const connectionSchema = /* @__PURE__ */ once(() =>
@@ -41,7 +41,7 @@ const providerParams = /* @__PURE__ */ once(() =>
 const headers = { "x-request-id": requestIdHeader };
 const noConnection = /* @__PURE__ */ problem(["not_found"], "No such CRM, or no connection to it");
 
-export const connectIntegration = declareRoute({
+const connectIntegration = declareRoute({
   route: {
     method: "put",
     path: "/integrations/{provider}",
@@ -87,7 +87,7 @@ export const connectIntegration = declareRoute({
   },
 });
 
-export const listIntegrations = declareRoute({
+const listIntegrations = declareRoute({
   route: { method: "get", path: "/integrations", middleware: [rateLimit("contact_info_status", { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "listIntegrations",
@@ -112,7 +112,7 @@ export const listIntegrations = declareRoute({
   },
 });
 
-export const getIntegration = declareRoute({
+const getIntegration = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}",
@@ -141,7 +141,7 @@ export const getIntegration = declareRoute({
   },
 });
 
-export const disconnectIntegration = declareRoute({
+const disconnectIntegration = declareRoute({
   route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit("contact_info_request")] },
   docs: OPENAPI_METADATA && {
     operationId: "disconnectIntegration",
@@ -178,7 +178,7 @@ const crmListSchema = /* @__PURE__ */ once(() =>
     .meta({ id: "CrmList" }),
 );
 
-export const listIntegrationLists = declareRoute({
+const listIntegrationLists = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}/lists",
@@ -224,3 +224,12 @@ export const listIntegrationLists = declareRoute({
     return c.json(await listCrmLists(caller, c.req.param("provider"), c.req.query()), 200);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const integrationRoutes: readonly DeclaredRoute[] = [
+  connectIntegration,
+  listIntegrations,
+  getIntegration,
+  listIntegrationLists,
+  disconnectIntegration,
+];

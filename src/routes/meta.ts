@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { noKey } from "../openapi/common";
 import { referencePage } from "../openapi/reference-page";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 /** What `GET /` answers: where a person who opened the bare URL goes next. */
 const API_INDEX = {
@@ -28,7 +28,7 @@ const INDEX_PAGE_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-export const index = declareRoute({
+const index = declareRoute({
   route: {
     method: "get",
     path: "/",
@@ -62,7 +62,7 @@ export const index = declareRoute({
   },
 });
 
-export const health = declareRoute({
+const health = declareRoute({
   route: {
     method: "get",
     path: "/healthz",
@@ -80,7 +80,7 @@ export const health = declareRoute({
   handler: (c) => c.json({ status: "ok" as const }, 200),
 });
 
-export const openApiDocument = declareRoute({
+const openApiDocument = declareRoute({
   route: {
     method: "get",
     path: "/openapi.json",
@@ -105,7 +105,7 @@ export const openApiDocument = declareRoute({
   handler: (c) => c.env.ASSETS.fetch(c.req.raw) as never,
 });
 
-export const apiReference = declareRoute({
+const apiReference = declareRoute({
   route: {
     method: "get",
     path: "/docs",
@@ -121,3 +121,6 @@ export const apiReference = declareRoute({
   // Scalar's handler writes the page itself (no typed JSON to check).
   handler: referencePage() as never,
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const metaRoutes: readonly DeclaredRoute[] = [index, health, openApiDocument, apiReference];

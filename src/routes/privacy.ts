@@ -31,7 +31,7 @@ import {
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -97,7 +97,7 @@ export const erasePersonRoute = declareRoute({
   },
 });
 
-export const getErasure = declareRoute({
+const getErasure = declareRoute({
   route: {
     method: "get",
     path: "/privacy/erasures/{id}",
@@ -164,7 +164,7 @@ export const addSuppressions = declareRoute({
   },
 });
 
-export const listSuppressions = declareRoute({
+const listSuppressions = declareRoute({
   route: {
     method: "get",
     path: "/privacy/suppressions",
@@ -196,7 +196,7 @@ export const listSuppressions = declareRoute({
   },
 });
 
-export const removeSuppression = declareRoute({
+const removeSuppression = declareRoute({
   route: {
     method: "delete",
     path: "/privacy/suppressions/{key}",
@@ -223,3 +223,12 @@ export const removeSuppression = declareRoute({
     return c.body(null, 204);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const privacyRoutes: readonly DeclaredRoute[] = [
+  erasePersonRoute,
+  getErasure,
+  addSuppressions,
+  listSuppressions,
+  removeSuppression,
+];

@@ -7,7 +7,7 @@ import { authProblems, environmentParams, internalError, keyRequired, unknownEnv
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { readSourceScorecards, readUsage } from "../operations/account";
-import { declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "./declare";
 
 export const getUsage = declareRoute({
   route: {
@@ -43,7 +43,7 @@ export const getUsage = declareRoute({
   },
 });
 
-export const getSourceScorecards = declareRoute({
+const getSourceScorecards = declareRoute({
   route: {
     method: "get",
     path: "/me/sources",
@@ -73,3 +73,6 @@ export const getSourceScorecards = declareRoute({
     return c.json(await readSourceScorecards(caller, Date.now()), 200);
   },
 });
+
+/** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
+export const usageRoutes: readonly DeclaredRoute[] = [getUsage, getSourceScorecards];
