@@ -7,7 +7,8 @@ import { salesforce } from "../../src/crm/salesforce";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
-import { apiOperations } from "../../src/routes/api-routes";
+import { limitOf } from "../../src/middleware/rate-limit";
+import { API_ROUTES, apiOperations } from "../../src/routes/api-routes";
 import { envWith } from "../helpers";
 
 describe("endpoint limits", () => {
@@ -62,6 +63,13 @@ describe("endpoint limits", () => {
         "GET /v2/live/privacy/suppressions",
       ],
     });
+  });
+
+  it("are declared by every /v2 route: none is served without an endpoint type", () => {
+    const unlimited = API_ROUTES["/v2/:environment"]
+      .filter(({ route }) => limitOf(route.middleware) === undefined)
+      .map(({ route }) => `${route.method} ${route.path}`);
+    expect(unlimited).toEqual([]);
   });
 
   it("take a key's override over the tier default", () => {
