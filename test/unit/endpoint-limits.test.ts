@@ -6,8 +6,8 @@ import { hubspot } from "../../src/crm/hubspot";
 import { salesforce } from "../../src/crm/salesforce";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
-import { endpointLimit } from "../../src/rate-limit/endpoint-types";
 import { limitOf } from "../../src/middleware/rate-limit";
+import { endpointLimit } from "../../src/rate-limit/endpoint-types";
 import { API_ROUTES, apiOperations } from "../../src/routes/api-routes";
 import { envWith } from "../helpers";
 
