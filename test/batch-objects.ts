@@ -10,7 +10,9 @@ import { batchStub } from "../src/batch/stub";
 import type { NewBatch } from "../src/contact-info/batch-contract";
 import type { ContactField } from "../src/contact-info/contact";
 import type { PersonInput } from "../src/contact-info/person";
+import { DEFAULT_MAX_AGE_DAYS } from "../src/contact-info/submission";
 import { person } from "./fixtures";
+import { validItem } from "./keyed-hash";
 import { faultyItemQueue, itemMessage } from "./item-queue";
 import { createKey } from "./test-keys";
 import { until } from "./until";
@@ -36,17 +38,18 @@ export async function createStoredBatch(
     fields,
     createdAt: new Date().toISOString(),
     statusUrl: `https://api.test/v2/test/person/contact-info/${id}`,
-    items: items.map((input) => ({ input, externalId: null, error: null })),
+    items: items.map((input) => validItem({ customerId: record.customerId, environment: "test" }, input)),
     leaders: items.map(() => null),
     stagedItems: 0,
+    maxAgeDays: DEFAULT_MAX_AGE_DAYS,
   });
   await untilAtRest(batchStub(env, id));
   queue.mockRestore();
-  const messages = items.map((input, index) => itemMessage(id, index, input));
+  const messages = items.map((input, index) => itemMessage(id, index, input, record.customerId));
   return { key, record, id, messages };
 }
 
-/** A batch to create straight in its object, of `size` distinct valid items stored as an older deploy did (no normalized person). */
+/** A batch to create straight in its object, of `size` distinct valid items. */
 export const newBatch = (customerId: string, size: number): NewBatch => ({
   id: crypto.randomUUID(),
   customerId,
@@ -55,13 +58,12 @@ export const newBatch = (customerId: string, size: number): NewBatch => ({
   fields: ["email", "phone"],
   createdAt: new Date().toISOString(),
   statusUrl: "https://api.test/status",
-  items: Array.from({ length: size }, (_, i) => ({
-    input: person({ firstName: `P${i}` }),
-    externalId: null,
-    error: null,
-  })),
+  items: Array.from({ length: size }, (_, i) =>
+    validItem({ customerId, environment: "test" }, person({ firstName: `P${i}` })),
+  ),
   leaders: Array.from({ length: size }, () => null),
   stagedItems: 0,
+  maxAgeDays: DEFAULT_MAX_AGE_DAYS,
 });
 
 /** How far the batch's fan-out got, read from its row. */

@@ -4,8 +4,10 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
+import { DEFAULT_MAX_AGE_DAYS } from "../src/contact-info/submission";
 import entry from "../src/index";
 import type { ItemMessage } from "../src/queue-messages/item-message";
+import { keyedHashes } from "./keyed-hash";
 
 export const worker = entry as ExportedHandler<Env, ItemMessage> & {
   queue: NonNullable<ExportedHandler<Env, ItemMessage>["queue"]>;
@@ -22,14 +24,19 @@ export async function deliver(queue: string, messages: ItemMessage[], attempts =
   return getQueueResult(batch, ctx);
 }
 
-/** A message of one item, as the fan-out would send it (tests deliver items one by one, or in any grouping). */
-export function itemMessage(batchId: string, index: number, input: PersonInput): ItemMessage {
+/**
+ * A message of one item of customer `customerId`'s test batch, as the fan-out would send it (tests deliver
+ * items one by one, or in any grouping).
+ */
+export function itemMessage(batchId: string, index: number, input: PersonInput, customerId: string): ItemMessage {
   const person = normalizePerson(input);
   return {
     batchId,
+    customerId,
     environment: "test",
     fields: ["email", "phone"],
-    items: [{ index, person, personKey: personKey(person) }],
+    maxAgeDays: DEFAULT_MAX_AGE_DAYS,
+    items: [{ index, person, personKey: personKey(person), hashes: keyedHashes(customerId, "test", person) }],
   };
 }
 

@@ -23,8 +23,8 @@ export type BatchRow = StepFacts & {
   credits_charged: number;
   credits_refunded: number;
   max_credits: number | null;
-  /** The submit's maxAgeDays; null for batches from before (the default). */
-  max_age_days: number | null;
+  /** The submit's maxAgeDays (every create writes it; the column allows NULL only because ALTER TABLE added it). */
+  max_age_days: number;
   /** 1 when the batch subscribed to item.completed. */
   item_webhooks: number;
 };
@@ -114,7 +114,7 @@ export function insertBatchRow(
     subscribes(batch, "batch.completed") ? "pending" : null,
     batch.maxCredits ?? null,
     subscribes(batch, "item.completed") ? 1 : 0,
-    batch.maxAgeDays ?? null,
+    batch.maxAgeDays,
   );
 }
 

@@ -10,7 +10,6 @@ import {
   type MessageBatchFields,
   type MessageItem,
   messageBatchSchema,
-  messageItemSchema,
   packMessages,
   queuedItems,
   STORED_PERSON_COLUMNS,
@@ -81,11 +80,7 @@ export async function fanOutNew(target: FanOutTarget, batch: NewBatch, window: n
       rest = true;
       return;
     }
-    items.push(
-      item.person && item.personKey !== undefined
-        ? { index, person: item.person, personKey: item.personKey, hashes: item.hashes }
-        : messageItemSchema.parse({ index, input: item.input }),
-    );
+    items.push({ index, person: item.person, personKey: item.personKey, hashes: item.hashes });
   });
   const shared = {
     batchId: batch.id,
@@ -223,14 +218,14 @@ function setNextEnqueueIndex(sql: SqlStorage, indexes: readonly number[]): void 
   sql.exec("UPDATE batch SET next_enqueue_index = max(next_enqueue_index, ?)", indexes[indexes.length - 1]! + 1);
 }
 
-/** What the batch's messages share, checked since the row may come from an older deploy. */
+/** What the batch's messages share, from its row (checked, as everything read back from storage is). */
 const batchFields = (row: BatchRow): MessageBatchFields =>
   messageBatchSchema.parse({
     batchId: row.id,
     customerId: row.customer_id,
     environment: row.environment,
     fields: JSON.parse(row.fields),
-    maxAgeDays: row.max_age_days ?? undefined,
+    maxAgeDays: row.max_age_days,
   });
 
 /** The items' message parts (storedPersonItem). */

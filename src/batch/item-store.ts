@@ -66,11 +66,11 @@ export function insertItems(
       item.error?.message ?? null,
       item.error ? createdAt : null,
       leaders[offset] ?? null,
-      item.person ? JSON.stringify(item.person) : null,
-      item.personKey ?? null,
+      item.error === null ? JSON.stringify(item.person) : null,
+      item.error === null ? item.personKey : null,
       enqueued ? createdAt : null,
       enqueued ? 1 : 0,
-      item.hashes ? JSON.stringify(item.hashes) : null,
+      item.error === null ? JSON.stringify(item.hashes) : null,
     ]);
     if (chars + row.length > MAX_INSERT_CHUNK_CHARS) flush();
     chunk.push(row);

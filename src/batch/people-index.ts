@@ -40,7 +40,7 @@ FROM items, json_each(items.hashes, '$.keys') AS key WHERE ${chunk} NOT NULL`,
     )
     .one();
   const entries: PersonIndexEntry[] = JSON.parse(hashed);
-  // Items stored before their hashes were keyed (or invalid at submission, whose input may still identify someone): hashed now.
+  // Items invalid at submission have no hashes, but their input may still identify someone: hashed now.
   const unhashed = sql.exec<{ input: string }>(`SELECT input FROM items WHERE ${chunk} NULL`, from, through).toArray();
   const hasher = personHasher(env, { customerId: row.customer_id, environment: row.environment });
   for (const { input } of unhashed) {

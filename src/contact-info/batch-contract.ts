@@ -27,8 +27,8 @@ export interface NewBatch extends BatchOwner {
   webhook?: { url: string; secret: string; events?: readonly WebhookEventType[] };
   /** The most the batch may charge, in credits; absent or null: no cap. */
   maxCredits?: number | null;
-  /** How old a cached result its items may be served, in days; absent: DEFAULT_MAX_AGE_DAYS. */
-  maxAgeDays?: number;
+  /** How old a cached result its items may be served, in days (the submit's, or DEFAULT_MAX_AGE_DAYS). */
+  maxAgeDays: number;
 }
 
 /** A chunk of a batch's items, stored ahead of `create` and seen by nobody until it commits the batch. */
@@ -39,16 +39,26 @@ export interface StagedItems {
   leaders: (number | null)[];
 }
 
-export interface NewItem {
+/** An item of a new batch: a valid one normalized and hashed once, at submission; an invalid one as it came. */
+export type NewItem = InvalidItem | ValidItem;
+
+interface InvalidItem {
   input: PersonInput;
   externalId: string | null;
-  error: ItemError | null;
-  /** The input normalized once at submission; absent for invalid items (and from callers that do not normalize). */
-  person?: NormalizedPerson;
+  /** Why it failed validation: it is stored `failed` and never processed. */
+  error: ItemError;
+}
+
+interface ValidItem {
+  input: PersonInput;
+  externalId: string | null;
+  error: null;
+  /** The input normalized. */
+  person: NormalizedPerson;
   /** personKey(person): items with the same key are enriched once and share the result. */
-  personKey?: string;
-  /** personHashes(person, personKey), made at submission; absent where `person` is. */
-  hashes?: PersonHashes;
+  personKey: string;
+  /** personHashes(person, personKey). */
+  hashes: PersonHashes;
 }
 
 /** What `create` answers: the batch, and whether this call made it or found it already made (a retry). */

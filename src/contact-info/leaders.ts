@@ -9,7 +9,7 @@ import type { NewItem } from "./batch-contract";
 export function leaderIndexes(items: readonly NewItem[]): (number | null)[] {
   const leaders = new Map<string, number>();
   return items.map((item, index) => {
-    if (item.error || item.personKey === undefined) return null;
+    if (item.error !== null) return null;
     const leader = leaders.get(item.personKey);
     if (leader !== undefined) return leader;
     leaders.set(item.personKey, index);

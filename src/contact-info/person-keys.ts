@@ -11,10 +11,9 @@ import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from
 // submitted with more fields, or written another way, is still found by any one of them.
 //
 // Stored only as keyed hashes: HMAC-SHA-256 under a key of the customer's own, derived
-// from the PERSON_KEY_SECRET Worker secret, of the identifier key's SHA-256. Keyed, so
-// no hash can be reversed by hashing likely emails, nor matched across customers; over
-// the SHA-256, so a list that held plain SHA-256 hashes could be keyed without the
-// identifiers it no longer has (docs/storage.md). Batch objects match their items
+// from the PERSON_KEY_SECRET Worker secret, of the identifier key's SHA-256 (docs/storage.md).
+// Keyed, so no hash can be reversed by hashing likely emails, nor matched across customers.
+// Batch objects match their items
 // against the keys themselves. An item's hashes are made once, at submission
 // (`personHashes`), and travel with it: the do-not-enrich check, the person index and
 // the result cache all read them, none hashes again.
@@ -32,10 +31,9 @@ export function identifierKeys(person: NormalizedPerson): string[] {
   return keys;
 }
 
-/** Hashes texts under one customer's key; `rekey` keys a plain SHA-256 hash (hex) as `hash` would have. */
+/** Hashes texts under one customer's key. */
 export interface PersonHasher {
   hash(texts: readonly string[]): Promise<string[]>;
-  rekey(sha256Hexes: readonly string[]): Promise<string[]>;
 }
 
 // A Worker secret of at least this many characters: shorter would be guessable.
@@ -63,20 +61,12 @@ export function personHasher(env: Env, owner: Pick<Tenant, "customerId" | "envir
     key = hmacKey(secret).then(async (master) => hmacKey(await hmacSha256(master, `person-keys/1:${name}`)));
     customerKeys.set(name, key);
   }
-  const rekey = async (hexes: readonly string[]) => {
-    const customerKey = await key;
-    return Promise.all(hexes.map(async (hex) => hexOf(new Uint8Array(await hmacSha256(customerKey, hex)))));
-  };
-  return { rekey, hash: async (texts) => rekey(await Promise.all(texts.map((text) => sha256Hex(text)))) };
+  const keyed = async (hex: string) => hexOf(new Uint8Array(await hmacSha256(await key, hex)));
+  return { hash: (texts) => Promise.all(texts.map(async (text) => keyed(await sha256Hex(text)))) };
 }
 
-/**
- * An item's hashes: of its whole person key (its results' cache key) and of each identifier key.
- * `scheme` tells them from the plain SHA-256 hashes older deploys made (which a message may
- * still carry): those do not parse, and what needs hashes makes them again.
- */
+/** An item's hashes: of its whole person key (its results' cache key) and of each identifier key. */
 export const personHashesSchema = z.object({
-  scheme: z.literal("keyed"),
   person: z.string(),
   keys: z.array(z.string()),
 });
@@ -85,10 +75,10 @@ export type PersonHashes = z.infer<typeof personHashesSchema>;
 /** The hashes of a normalized person whose key is `key`. */
 export async function personHashes(hasher: PersonHasher, person: NormalizedPerson, key: string): Promise<PersonHashes> {
   const [hash, ...keys] = await hasher.hash([key, ...identifierKeys(person)]);
-  return { scheme: "keyed", person: hash!, keys };
+  return { person: hash!, keys };
 }
 
-// An item's input as a batch stored it: checked, since an older deploy may have written it.
+// An item's input as a batch stored it: checked, as everything read back from storage is.
 const storedInputSchema = z.partialRecord(z.enum(PERSON_FIELDS), z.string());
 
 /** The identifier keys of a stored item's input (JSON), and its whole person key; null when it does not parse. */

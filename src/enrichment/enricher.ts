@@ -3,8 +3,6 @@ import type { Config } from "../base/config";
 import type { Environment } from "../base/environment";
 import type { ContactField } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
-import { personHasher } from "../contact-info/person-keys";
-import { DEFAULT_MAX_AGE_DAYS } from "../contact-info/submission";
 import { enrichItem, type Resolution } from "./enrich-item";
 import type { ContactProvider } from "./provider";
 import { providersFor as configuredProviders, verifiersFor } from "./providers";
@@ -21,15 +19,18 @@ import { orderFinders } from "./waterfall-order";
  */
 export interface ItemToEnrich {
   environment: Environment;
-  /** Absent in messages of deploys before the message carried its customer. */
-  customerId?: string | undefined;
+  /**
+   * The batch's owner, whose cached results and verdicts its items use; undefined for a batch kept
+   * in a jurisdiction, as the caches are in KV, a global store (the consumer leaves it out).
+   */
+  customerId: string | undefined;
   fields: ContactField[];
   person: NormalizedPerson;
   personKey: string;
-  /** The person key's hash, made at submission; absent in messages of older deploys. */
-  hashes?: { person: string } | undefined;
-  /** The batch's maxAgeDays: how old a cached result or verdict may be; absent: DEFAULT_MAX_AGE_DAYS. */
-  maxAgeDays?: number | undefined;
+  /** The person key's hash, made at submission: its results' cache key. */
+  hashes: { person: string };
+  /** The batch's maxAgeDays: how old a cached result or verdict may be. */
+  maxAgeDays: number;
   /** The finders' records (live, WATERFALL_ORDER learned): the providers are asked in the order they suggest. */
   learned?: Learned | undefined;
   attempt: number;
@@ -38,8 +39,7 @@ export interface ItemToEnrich {
 /**
  * Enriches items of any environment with that environment's providers and
  * verifiers, built once per enricher. Only live results and verdicts are cached: the sandbox is free, and a
- * cache would hide its reserved behaviours. Entries are the customer's own; a
- * message from a deploy before it carried its customer asks the providers.
+ * cache would hide its reserved behaviours. Entries are the customer's own.
  */
 export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Promise<Resolution> {
   const { enrichment } = config;
@@ -82,13 +82,13 @@ export function enricher(env: Env, config: Config): (item: ItemToEnrich) => Prom
         providers: providersFor(environment, person, learned),
         cache: owner && {
           store: cache,
-          key: resultCacheKey(owner, fields, hashes?.person ?? (await personHasher(env, owner).hash([personKey]))[0]!),
+          key: resultCacheKey(owner, fields, hashes.person),
         },
         verification: {
           verifiers: verifiersOf(environment),
           cache: owner ? kvVerdictCache(env.RESULT_CACHE, owner, enrichment.verdictCacheTtlSeconds) : undefined,
         },
-        maxAgeDays: maxAgeDays ?? DEFAULT_MAX_AGE_DAYS,
+        maxAgeDays,
         satisfiedConfidence: enrichment.satisfiedConfidence,
         maxAttempts: config.itemMaxAttempts,
       },

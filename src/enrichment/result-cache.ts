@@ -33,28 +33,15 @@ export async function verdictCacheKey({ customerId, environment }: CacheOwner, a
   return `verdict:${environment}:${encodeURIComponent(customerId)}:${await sha256Hex(address.toLowerCase())}`;
 }
 
-/**
- * Every key a batch's people may be cached under: the customer's under the keyed hash
- * (person-keys.ts); and, expiring within RESULT_CACHE_TTL_SECONDS of the deploys that
- * changed them, under the plain SHA-256 of the person key, both the customer's and the
- * one deploys before per-customer keys wrote (`result:<environment>:<fields>:<hash>`).
- */
+/** Every key a batch's people may be cached under: the customer's, under the keyed hash of each person key (person-keys.ts). */
 export async function erasableCacheKeys(
   owner: CacheOwner,
   fields: readonly ContactField[],
   personKeys: readonly string[],
   hasher: PersonHasher,
 ): Promise<string[]> {
-  const plain = await Promise.all(personKeys.map((key) => sha256Hex(key)));
-  const keyed = await hasher.rekey(plain);
-  return [...keyed.map((hash) => resultCacheKey(owner, fields, hash)), ...cacheKeysOfHashes(owner, fields, plain)];
+  return (await hasher.hash(personKeys)).map((hash) => resultCacheKey(owner, fields, hash));
 }
-
-const cacheKeysOfHashes = (owner: CacheOwner, fields: readonly ContactField[], hashes: readonly string[]) =>
-  hashes.flatMap((hash) => [
-    resultCacheKey(owner, fields, hash),
-    `result:${owner.environment}:${fieldsPart(fields)}:${hash}`,
-  ]);
 
 // Every set of fields a batch may ask for: its results are cached under each.
 const FIELD_SETS: ContactField[][] = [[]];
@@ -63,9 +50,9 @@ FIELD_SETS.shift();
 
 /** The keys results for these people (hashes of their person keys) may be cached under, whatever fields were asked. */
 export const cacheKeysOfPeople = (owner: CacheOwner, personHashes: readonly string[]): string[] =>
-  FIELD_SETS.flatMap((fields) => cacheKeysOfHashes(owner, fields, personHashes));
+  FIELD_SETS.flatMap((fields) => personHashes.map((hash) => resultCacheKey(owner, fields, hash)));
 
-// An entry from before provenance has no `sources`: it does not parse, so it is a miss and is replaced.
+// Checked when read: an entry that does not parse is a miss, and is replaced.
 const cachedResultSchema = z.object({
   emails: z.array(emailSchema),
   phones: z.array(phoneSchema),
@@ -109,7 +96,7 @@ export function kvResultCache(kv: KVNamespace, foundTtlSeconds: number, notFound
   };
 }
 
-/** Whose entries a batch's results are, and for which fields, from its row (checked: it may come from an older deploy). */
+/** Whose entries a batch's results are, and for which fields, from its row (checked, as everything read back is). */
 export function batchCacheScope(row: { customer_id: string; environment: Environment; fields: string }) {
   return {
     owner: { customerId: row.customer_id, environment: row.environment },

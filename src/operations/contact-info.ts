@@ -5,6 +5,7 @@ import { newBatchId } from "../base/batch-id";
 import { readConfig } from "../base/config";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
+import type { NewItem } from "../contact-info/batch-contract";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
@@ -31,11 +32,11 @@ function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): s
  */
 async function intake(submission: Submission, hasher: PersonHasher) {
   const items = await Promise.all(
-    submission.items.map(async (item) => {
-      if (item.error) return item;
-      const person = normalizePerson(item.input);
+    submission.items.map(async ({ input, externalId, error }): Promise<NewItem> => {
+      if (error) return { input, externalId, error };
+      const person = normalizePerson(input);
       const key = personKey(person);
-      return { ...item, person, personKey: key, hashes: await personHashes(hasher, person, key) };
+      return { input, externalId, error, person, personKey: key, hashes: await personHashes(hasher, person, key) };
     }),
   );
   return { items, leaders: leaderIndexes(items) };

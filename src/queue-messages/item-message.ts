@@ -2,68 +2,49 @@ import * as z from "zod";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { ENVIRONMENTS } from "../base/environment";
 import { CONTACT_FIELDS } from "../contact-info/contact";
-import { normalizedPersonSchema, normalizePerson, PERSON_FIELDS, personKey } from "../contact-info/person";
-import { type PersonHashes, personHashesSchema } from "../contact-info/person-keys";
+import { normalizedPersonSchema } from "../contact-info/person";
+import { personHashesSchema } from "../contact-info/person-keys";
 
 /**
  * An item as its message carries it: the person normalized once, at submission,
  * its key and its hashes, so the consumer needs no read-back and neither
- * normalizes, keys nor hashes it again. An item stored or sent by an older deploy
- * carries the submitted `input` instead; it is normalized as it is read, so
- * handlers see one shape (without hashes: what needs them makes them).
+ * normalizes, keys nor hashes it again.
  */
-const personItemSchema = z.union([
-  z.object({
-    index: z.number().int().nonnegative(),
-    person: normalizedPersonSchema,
-    personKey: z.string(),
-    // Plain SHA-256 hashes of an older deploy's message do not parse: what needs hashes makes them.
-    hashes: personHashesSchema.optional().catch(undefined),
-  }),
-  z
-    .object({ index: z.number().int().nonnegative(), input: z.partialRecord(z.enum(PERSON_FIELDS), z.string()) })
-    .transform(({ index, input }) => {
-      const person = normalizePerson(input);
-      return { index, person, personKey: personKey(person), hashes: undefined as PersonHashes | undefined };
-    }),
-]);
+const personItemSchema = z.object({
+  index: z.number().int().nonnegative(),
+  person: normalizedPersonSchema,
+  personKey: z.string(),
+  hashes: personHashesSchema,
+});
 /** An item with its person, as the enricher takes it. */
 export type PersonItem = z.infer<typeof personItemSchema>;
 
-/** An item's row as the queue needs it (the columns the submission stored). */
+/** A pending leader's row as the queue needs it: what the submission stored with a valid item. */
 export type StoredPerson = {
   idx: number;
-  input: string;
-  person: string | null;
-  person_key: string | null;
-  hashes: string | null;
+  person: string;
+  person_key: string;
+  hashes: string;
 };
 /** The columns a StoredPerson is read from. */
-export const STORED_PERSON_COLUMNS = "idx, input, person, person_key, hashes";
+export const STORED_PERSON_COLUMNS = "idx, person, person_key, hashes";
 
-/**
- * A stored item's person, checked by the item schema since the row may come from
- * an older deploy: one stored without its normalized person carries its input,
- * which the schema normalizes.
- */
+/** A stored item's person, checked by the item schema as everything read back from storage is. */
 export const storedPersonItem = (row: StoredPerson): PersonItem =>
-  personItemSchema.parse(
-    row.person !== null && row.person_key !== null
-      ? {
-          index: row.idx,
-          person: JSON.parse(row.person),
-          personKey: row.person_key,
-          hashes: row.hashes === null ? undefined : JSON.parse(row.hashes),
-        }
-      : { index: row.idx, input: JSON.parse(row.input) },
-  );
+  personItemSchema.parse({
+    index: row.idx,
+    person: JSON.parse(row.person),
+    personKey: row.person_key,
+    hashes: JSON.parse(row.hashes),
+  });
 
 /**
  * An item of a batch kept in a jurisdiction travels as its index only: the queue is
  * not held to one, so no person goes through it, and the consumer reads the people
  * from the batch object (its answer to `stillPending`).
  */
-const indexOnlySchema = z.object({ index: z.number().int().nonnegative() });
+// Strict: an item that names a person must carry all of it (personItemSchema), never pass as an index.
+const indexOnlySchema = z.strictObject({ index: z.number().int().nonnegative() });
 
 /** An item as a message carries it: with its person, or (a batch kept in a jurisdiction) its index only. */
 export const messageItemSchema = z.union([personItemSchema, indexOnlySchema]);
@@ -75,12 +56,12 @@ export const queuedItems = (batchId: string, items: MessageItem[]): MessageItem[
 
 export const messageBatchSchema = z.object({
   batchId: z.string(),
-  /** The batch's owner, whose result-cache entries its items may use; absent in messages of older deploys. */
-  customerId: z.string().optional(),
+  /** The batch's owner: whose suppression lists and result-cache entries its items use. */
+  customerId: z.string(),
   environment: z.enum(ENVIRONMENTS),
   fields: z.array(z.enum(CONTACT_FIELDS)),
-  /** The submit's maxAgeDays; absent in messages of older deploys and for batches from before (the default). */
-  maxAgeDays: z.number().int().nonnegative().optional(),
+  /** The submit's maxAgeDays: how old a cached result or verdict its items may be served. */
+  maxAgeDays: z.number().int().nonnegative(),
 });
 /** What every item of a message shares: its batch. */
 export type MessageBatchFields = z.infer<typeof messageBatchSchema>;
@@ -93,30 +74,16 @@ export type MessageBatchFields = z.infer<typeof messageBatchSchema>;
  */
 export const ITEMS_PER_MESSAGE = 10;
 
-/**
- * One queue message: up to ITEMS_PER_MESSAGE items of one batch (see
- * `packMessages`). Deploys before grouping sent one item per message, with its
- * `index` at the top level; such a message is read as a group of one.
- */
-export const itemMessageSchema = z.preprocess(
-  (body) => (isSingleItemMessage(body) ? asGroupOfOne(body) : body),
-  messageBatchSchema.extend({
-    items: z.array(messageItemSchema).min(1),
-    /**
-     * Attempts its items made before this message: set when the consumer sends a message
-     * again because our rate governor held its items back (that attempt did not count).
-     */
-    attemptsBefore: z.number().int().nonnegative().optional(),
-  }),
-);
+/** One queue message: up to ITEMS_PER_MESSAGE items of one batch (see `packMessages`). */
+export const itemMessageSchema = messageBatchSchema.extend({
+  items: z.array(messageItemSchema).min(1),
+  /**
+   * Attempts its items made before this message: set when the consumer sends a message
+   * again because our rate governor held its items back (that attempt did not count).
+   */
+  attemptsBefore: z.number().int().nonnegative().optional(),
+});
 export type ItemMessage = z.infer<typeof itemMessageSchema>;
-
-const isSingleItemMessage = (body: unknown): body is Record<string, unknown> =>
-  typeof body === "object" && body !== null && !("items" in body) && "index" in body;
-
-function asGroupOfOne({ batchId, customerId, environment, fields, ...item }: Record<string, unknown>) {
-  return { batchId, customerId, environment, fields, items: [item] };
-}
 
 // Queues accept at most 100 messages and 256 KB per sendBatch (local Miniflare:
 // 288,000 bytes), and 128 KB per message, counted in bytes of the serialized

@@ -46,7 +46,7 @@ export async function withholdUndeliverable<M>(
   body: Pick<ItemMessage, "batchId" | "customerId" | "environment"> | undefined,
   tried: TriedMessage<M>[],
 ): Promise<TriedMessage<M>[]> {
-  if (body?.customerId === undefined) return tried;
+  if (body === undefined) return tried;
   const tenant = {
     customerId: body.customerId,
     environment: body.environment,

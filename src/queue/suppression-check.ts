@@ -3,7 +3,6 @@ import { accountStub } from "../account/stub";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
-import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import { readVendorConfig } from "../enrichment/vendor-config";
 import type { PendingMessage } from "./pending-only";
 
@@ -23,26 +22,17 @@ export interface Screening {
 /**
  * The items of one batch's pending messages whose person is on the customer's
  * suppression list, as failed outcomes (which cost nothing): one account call.
- * None for a message from an older deploy, which does not name its customer.
  */
 export async function suppressedOutcomes(env: Env, pending: readonly PendingMessage[]): Promise<Screening> {
   const body = pending[0]?.message.body;
-  if (body?.customerId === undefined) return { outcomes: [], withholds: false };
+  if (body === undefined) return { outcomes: [], withholds: false };
   const tenant = {
     customerId: body.customerId,
     environment: body.environment,
     jurisdiction: jurisdictionOfBatch(body.batchId),
   };
-  const hasher = personHasher(env, tenant);
-  // The hashes made at submission; an item without them (stored before its batch's hashes were keyed) is hashed now.
-  const items = await Promise.all(
-    pending.flatMap(({ items }) =>
-      items.map(async ({ index, person, hashes }) => ({
-        index,
-        keys: hashes?.keys ?? (await hasher.hash(identifierKeys(person))),
-      })),
-    ),
-  );
+  // The hashes made at submission.
+  const items = pending.flatMap(({ items }) => items.map(({ index, hashes }) => ({ index, keys: hashes.keys })));
   const keys = [...new Set(items.flatMap((item) => item.keys))];
   const learns = body.environment === "live" && readVendorConfig(env).order === "learned";
   const domains = learns

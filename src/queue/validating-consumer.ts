@@ -6,8 +6,8 @@ export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env) => Promise<
 /**
  * A consumer that hands `handle` only the messages whose body `schema` accepts,
  * with the parsed body. A body sent as JSON text (the item queue's, see
- * item-message.ts) is parsed first; one sent as an object (the webhook queue's,
- * and item messages from an older deploy) is taken as it is. Any other message
+ * item-message.ts) is parsed first; one sent as an object (the webhook queue's)
+ * is taken as it is. Any other message
  * is acked and logged by id: no attempt can read it, so retrying would only walk
  * it to the dead-letter queue, and from there forever. The body is never logged,
  * as it holds personal data.

@@ -23,8 +23,8 @@ import { captureLogs } from "../log-capture";
 const remove = (key: string, id: string, environment = "test") =>
   request(`/v2/${environment}/person/contact-info/${id}`, { method: "DELETE", key });
 
-const messagesFor = (batchId: string, inputs: PersonInput[]): ItemMessage[] =>
-  inputs.map((input, index) => itemMessage(batchId, index, input));
+const messagesFor = (batchId: string, inputs: PersonInput[], customerId: string): ItemMessage[] =>
+  inputs.map((input, index) => itemMessage(batchId, index, input, customerId));
 
 /** What the batch object still stores: its items, and the tombstone row. */
 const stored = (id: string) =>
@@ -50,7 +50,7 @@ describe("DELETE /v2/{environment}/person/contact-info/{id}", () => {
     faultyItemQueue(async () => {
       throw new Error("queue down");
     });
-    const { key } = await createKey();
+    const { key, record } = await createKey();
     const inputs = [person(), person({ firstName: "B" })];
     const batchId = await submitBatch(key, { items: inputs });
     expect((await getStatus(key, batchId)).status).toBe("pending");
@@ -70,7 +70,7 @@ describe("DELETE /v2/{environment}/person/contact-info/{id}", () => {
     });
 
     const logs = captureLogs();
-    const result = await deliver("contact-info-items", messagesFor(batchId, inputs));
+    const result = await deliver("contact-info-items", messagesFor(batchId, inputs, record.customerId));
     expect(result.explicitAcks).toHaveLength(2);
     expect(result.retryMessages).toEqual([]);
     expect(logs.events("items_dropped")).toEqual([expect.objectContaining({ items: 2 })]);

@@ -116,36 +116,9 @@ describe("the batch object's fan-out", () => {
       index,
       person,
       personKey: personKey(person),
-      hashes: { scheme: "keyed", person: hash(personKey(person)), keys: identifierKeys(person).map(hash) },
+      hashes: { person: hash(personKey(person)), keys: identifierKeys(person).map(hash) },
     });
     expect(sentFor(queue, batchId)).toEqual([sent(0, normalized), sent(2, normalizePerson(grace))]);
-  });
-
-  it("normalizes at fan-out an item stored without its person, as an older deploy stored it", async () => {
-    const { record } = await createKey();
-    const batch = newBatch(record.customerId, 2);
-    expect(batch.items.every((item) => item.person === undefined && item.personKey === undefined)).toBe(true);
-    // Messages that vanish: only what was sent matters here.
-    const queue = faultyItemQueue(async () => {});
-    await batchStub(env, batch.id).create(batch);
-    await until(() => batchProgress(batchStub(env, batch.id)), {
-      what: "the fan-out done",
-      done: (p) => p.next_enqueue_index === 2,
-    });
-
-    expect(sentFor(queue, batch.id)).toEqual(
-      batch.items.map((item, index) => {
-        const normalized = normalizePerson(item.input);
-        return {
-          batchId: batch.id,
-          index,
-          environment: "test",
-          fields: ["email", "phone"],
-          person: normalized,
-          personKey: personKey(normalized),
-        };
-      }),
-    );
   });
 
   it("sends a batch's items ten to a message, each message in one piece", async () => {

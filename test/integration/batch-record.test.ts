@@ -5,6 +5,7 @@ import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import { batchStub } from "../../src/batch/stub";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import { leaderIndexes } from "../../src/contact-info/leaders";
+import { validItem } from "../keyed-hash";
 import {
   createKey,
   faultyItemQueue,
@@ -35,11 +36,9 @@ describe("a new batch's items on the queue", () => {
     const { key, record } = await createKey();
     const queue = faultyItemQueue((real, messages) => real(messages));
     const batch = newBatch(record.customerId, 3);
-    const normalized = { firstName: "p0", lastName: "lovelace", companyDomain: "analytical.example" };
-    const personKey = JSON.stringify(Object.entries(normalized).sort());
     batch.items = [
-      { ...batch.items[0]!, person: normalized, personKey },
-      { ...batch.items[0]!, person: normalized, personKey },
+      batch.items[0]!,
+      batch.items[0]!,
       {
         input: { firstName: "Solo" },
         externalId: null,
@@ -138,8 +137,9 @@ describe("recording results", () => {
     const { key, record } = await createKey();
     const batch = newBatch(record.customerId, 2);
     const odd = `Zoë "Ø" \\ 名前 😀 \u2028 '; DROP TABLE items; --`;
-    batch.items[0] = { input: { fullName: odd, companyName: "Ünïcode GmbH" }, externalId: `crm\t${odd}`, error: null };
-    batch.items[1] = { input: { email: "x@y.example" }, externalId: null, error: null };
+    const owner = { customerId: record.customerId, environment: "test" as const };
+    batch.items[0] = validItem(owner, { fullName: odd, companyName: "Ünïcode GmbH" }, `crm\t${odd}`);
+    batch.items[1] = validItem(owner, { email: "x@y.example" });
     const stub = batchStub(env, batch.id);
     faultyItemQueue(async () => {});
     await stub.create(batch);

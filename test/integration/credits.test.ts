@@ -14,6 +14,7 @@ import {
   expectProblem,
   faultyItemQueue,
   getStatus,
+  itemMessage,
   newBatch,
   person,
   readPages,
@@ -24,7 +25,7 @@ import {
   untilAtRest,
   waitForCompletion,
 } from "../helpers";
-import { keyedHash } from "../keyed-hash";
+import { keyedHash, validItem } from "../keyed-hash";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -114,16 +115,8 @@ describe("maxCredits, the batch's cap", () => {
     const batch: NewBatch = { ...newBatch(record.customerId, n + k), fields: ["email"], maxCredits: n };
     await storedBatch(batch);
     const message = (index: number): ItemMessage => ({
-      batchId: batch.id,
-      environment: "test",
+      ...itemMessage(batch.id, index, batch.items[index]!.input, record.customerId),
       fields: ["email"],
-      items: [
-        {
-          index,
-          person: normalizePerson(batch.items[index]!.input),
-          personKey: personKey(normalizePerson(batch.items[index]!.input)),
-        },
-      ],
     });
     // 200 deliveries at once, each its own record(); then all of them again (a redelivery).
     await Promise.all(batch.items.map((_, index) => deliver("contact-info-items", [message(index)])));
@@ -148,20 +141,17 @@ describe("maxCredits, the batch's cap", () => {
 
   it("keeps a result it held back out of the result cache, so a resubmit does not get it for free", async () => {
     const { record } = await createKey({ environment: "live" });
+    const owner = { customerId: record.customerId, environment: "live" as const };
     const inputs = [person({ firstName: "Paid" }), person({ firstName: "Held" })];
     const batch: NewBatch = {
       ...newBatch(record.customerId, 2),
       environment: "live",
       maxCredits: 11,
-      items: inputs.map((input) => {
-        const normalized = normalizePerson(input);
-        return { input, externalId: null, error: null, person: normalized, personKey: personKey(normalized) };
-      }),
+      items: inputs.map((input) => validItem(owner, input)),
     };
     const stub = await storedBatch(batch);
-    const owner = { customerId: record.customerId, environment: "live" as const };
-    const cacheKeys = batch.items.map((item) =>
-      resultCacheKey(owner, batch.fields, keyedHash(owner.customerId, "live", item.personKey!)),
+    const cacheKeys = inputs.map((input) =>
+      resultCacheKey(owner, batch.fields, keyedHash(owner.customerId, "live", personKey(normalizePerson(input)))),
     );
     const found = (index: number): ItemOutcome => ({
       index,

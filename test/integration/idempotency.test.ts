@@ -1,16 +1,16 @@
-import { evictDurableObject, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
+import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/base/config";
 import type { Tenant } from "../../src/base/tenant";
 import { batchStub } from "../../src/batch/stub";
-import { normalizePerson, personKey } from "../../src/contact-info/person";
+import { DEFAULT_MAX_AGE_DAYS } from "../../src/contact-info/submission";
 import { HOLD_MS, type StoredResponse } from "../../src/idempotency/record-policy";
-import { idempotencyStore } from "../../src/idempotency/stub";
 import { requestFingerprint } from "../../src/middleware/idempotency";
 import { effectiveSettings } from "../../src/rate-limit/endpoint-types";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, expectProblem, getStatus, person, request } from "../helpers";
+import { validItem } from "../keyed-hash";
 
 const SUBMIT_PATH = "/v2/test/person/contact-info";
 
@@ -137,12 +137,10 @@ describe("Idempotency-Key on submit", () => {
         fields: ["email", "phone"],
         createdAt: new Date().toISOString(),
         statusUrl: `https://api.test${SUBMIT_PATH}/${batchId}`,
-        items: body.items.map((input) => {
-          const person = normalizePerson(input);
-          return { input, externalId: null, error: null, person, personKey: personKey(person) };
-        }),
+        items: body.items.map((input) => validItem(record, input)),
         leaders: [null, null],
         stagedItems: 0,
+        maxAgeDays: DEFAULT_MAX_AGE_DAYS,
       });
       const batches = await batchCount();
 
@@ -340,56 +338,5 @@ describe("the idempotency records, kept by the customer's limiter", () => {
     const refused = await admit("second");
     expect(refused).toMatchObject({ decision: { allowed: false } });
     expect("begun" in refused).toBe(false);
-  });
-});
-
-describe("records begun before they moved into the limiter (the IdempotencyStore's)", () => {
-  it("are handed over for the TTL after a limiter that existed took the records over: a retry across the deploy replays", async () => {
-    const { key, record } = await createKey();
-    const body = { items: [person()] };
-    const receipt = { batchId: "before-the-move", itemCount: 1, message: "Accepted." };
-    // What the store held: a request answered before the deploy.
-    await runInDurableObject(idempotencyStore(env, record), async (_, state) => {
-      state.storage.sql.exec(
-        "INSERT INTO records (key, fingerprint, batch_id, response, held_until, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-        "moved-1",
-        await fingerprintOf(body),
-        receipt.batchId,
-        JSON.stringify({ status: 202, body: JSON.stringify(receipt), headers: { "content-type": "application/json" } }),
-        0,
-        Date.now() + 3_600_000,
-      );
-    });
-    // The customer's limiter as it was before the deploy (schema version 4), migrated when it starts again.
-    const limiter = limiterStub(env, record);
-    await runInDurableObject(limiter, (_, state) => {
-      state.storage.sql.exec("DROP TABLE idempotency_records; DROP TABLE idempotency_moved");
-      state.storage.sql.exec("UPDATE schema_version SET version = 4");
-    });
-    await evictDurableObject(limiter);
-    const moved = await runInDurableObject(limiter, (_, state) =>
-      state.storage.sql.exec<{ at: number }>("SELECT at FROM idempotency_moved").toArray(),
-    );
-    expect(moved).toHaveLength(1);
-
-    const retried = await submitWith(key, "moved-1", body);
-    expect(retried.status).toBe(202);
-    expect(retried.headers.get("idempotent-replayed")).toBe("true");
-    expect(await retried.json()).toEqual(receipt);
-    // Kept by the limiter now; a different body under the key is still refused.
-    await expectProblem(
-      await submitWith(key, "moved-1", { items: [person({ firstName: "Other" })] }),
-      422,
-      "idempotency_key_reused",
-    );
-  });
-
-  it("are never asked for by a limiter made after the move", async () => {
-    const { key, record } = await createKey();
-    expect((await submitWith(key, "fresh", { items: [person()] })).status).toBe(202);
-    const moved = await runInDurableObject(limiterStub(env, record), (_, state) =>
-      state.storage.sql.exec("SELECT at FROM idempotency_moved").toArray(),
-    );
-    expect(moved).toEqual([]);
   });
 });

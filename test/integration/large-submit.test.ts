@@ -14,6 +14,7 @@ import {
   submit,
   waitForCompletion,
 } from "../helpers";
+import { validItem } from "../keyed-hash";
 
 const { maxBatchItems, maxBodyBytes } = readConfig(env);
 const encoder = new TextEncoder();
@@ -103,7 +104,7 @@ describe("a batch staged in chunks", () => {
     await stub.stage({
       createdAt: new Date().toISOString(),
       firstIndex: 0,
-      items: [{ input: person(), externalId: null, error: null }],
+      items: [validItem({ customerId: "cus_staged", environment: "test" }, person())],
       leaders: [null],
     });
     expect(await stub.exists()).toBe(false);

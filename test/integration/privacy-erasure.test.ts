@@ -203,10 +203,7 @@ describe("POST …/privacy/erasures", () => {
 
     const receipt = await (await erase(key, { email: people[0]!.email.toUpperCase(), suppress: false }, "test")).json();
     expect(receipt).toMatchObject({ items: 1, batches: 1 });
-    const messages = people.map((input, index) => ({
-      ...itemMessage(id, index, input),
-      customerId: record.customerId,
-    }));
+    const messages = people.map((input, index) => itemMessage(id, index, input, record.customerId));
     const logs = captureLogs();
     const delivered = await deliver("contact-info-items", messages);
     logs.restore();
@@ -281,7 +278,7 @@ describe("POST …/privacy/erasures", () => {
     const hash = (text: string) => keyedHash(record.customerId, "test", text);
     const expected = people.slice(0, 2).map((input) => {
       const person = normalizePerson(input);
-      return { scheme: "keyed", person: hash(personKey(person)), keys: identifierKeys(person).map(hash) };
+      return { person: hash(personKey(person)), keys: identifierKeys(person).map(hash) };
     });
     const stored = await runInDurableObject(batchStub(env, batchId), (_, state) =>
       state.storage.sql.exec<{ hashes: string | null }>("SELECT hashes FROM items ORDER BY idx").toArray(),
@@ -298,37 +295,5 @@ describe("POST …/privacy/erasures", () => {
     expect(indexed.map(({ key, person_hash }) => `${key}:${person_hash}`).sort()).toEqual(
       expected.flatMap(({ person, keys }) => keys.map((key) => `${key}:${person}`)).sort(),
     );
-  });
-
-  it("asks a batch not yet wholly in the index (one from before it), which then indexes itself", async () => {
-    const { key, record } = await createKey();
-    const email = `before-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const batchId = await submitBatch(key, { items: [{ email }, { email: "other@example.com" }] });
-    await waitForCompletion(key, batchId);
-    await untilIndexed(record.customerId, 1, "test");
-    // As a batch from before the index: nothing of it indexed, on either side.
-    const account = accountStub(env, { customerId: record.customerId, environment: "test" });
-    await runInDurableObject(account, (_, state) => {
-      state.storage.sql.exec("DELETE FROM person_index");
-      state.storage.sql.exec("UPDATE batches SET people_complete = 0");
-    });
-    // Nor its people hashed at submission: the batch hashes their inputs itself.
-    await runInDurableObject(batchStub(env, batchId), (_, state) => {
-      state.storage.sql.exec("UPDATE batch SET people_indexed = 0");
-      state.storage.sql.exec("UPDATE items SET hashes = NULL");
-    });
-
-    const logs = captureLogs();
-    const receipt = await (await erase(key, { email, suppress: false }, "test")).json();
-    logs.restore();
-    expect(receipt).toMatchObject({ items: 1, batches: 1 });
-    expect(logs.events("person_erased")).toEqual([expect.objectContaining({ batchesAsked: 1 })]);
-    // It indexed itself: the other person is found through the index again, and the batch no longer asked blindly.
-    await untilIndexed(record.customerId, 1, "test");
-    const complete = await runInDurableObject(
-      account,
-      (_, state) => state.storage.sql.exec<{ n: number }>("SELECT people_complete AS n FROM batches").one().n,
-    );
-    expect(complete).toBe(1);
   });
 });

@@ -171,10 +171,7 @@ describe("a suppressed person's items", () => {
     const { key, record, id } = await createStoredBatch(people, undefined, ["email"]);
     expect((await put(key, { items: [people[0]] })).status).toBe(200);
 
-    const messages = people.map((input, index) => ({
-      ...itemMessage(id, index, input),
-      customerId: record.customerId,
-    }));
+    const messages = people.map((input, index) => itemMessage(id, index, input, record.customerId));
     expect((await deliver("contact-info-items", messages)).explicitAcks).toHaveLength(2);
     const batch = await waitForCompletion(key, id);
     expect(batch.items[0]).toMatchObject({ status: "failed", error: { code: "suppressed" }, sources: [], credits: 0 });

@@ -1,12 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sha256Hex } from "../../src/base/sha256";
 import { batchStub } from "../../src/batch/stub";
 import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
+import { DEFAULT_MAX_AGE_DAYS } from "../../src/contact-info/submission";
 import type { ItemMessage } from "../../src/queue-messages/item-message";
 import { callsMentioning } from "../fakes/upstreams";
 import { createKey, deliver, faultyItemQueue, request, submitBatch, until, waitForCompletion } from "../helpers";
+import { keyedHashes } from "../keyed-hash";
 
 // The result cache is per customer, and erasure reaches it: the live pipeline
 // through the real queue, the real local KV, and vendors faked at the HTTP boundary.
@@ -69,20 +70,16 @@ describe("the result cache", () => {
 });
 
 describe("DELETE of a live batch", () => {
-  it("deletes its people's result-cache entries, under the customer's keys and the keys of older deploys", async () => {
+  it("deletes its people's result-cache entries, under the customer's keys", async () => {
     const { key, record } = await createKey({ environment: "live" });
     const people = [someone(), someone(), someone()];
     const batchId = await submitBatch(key, { items: people }, "live");
     expect((await waitForCompletion(key, batchId)).completedItems).toBe(3);
     expect(await cachedFor(record.customerId)).toHaveLength(3);
-    // What a deploy before per-customer keys cached for the first person.
-    const legacy = `result:live:email+phone:${await sha256Hex(personKey(normalizePerson(people[0]!)))}`;
-    await env.RESULT_CACHE.put(legacy, JSON.stringify({ emails: [], phones: [], sources: [] }));
 
     expect((await remove(key, batchId)).status).toBe(204);
     await untilPurged(batchId);
     expect(await cachedFor(record.customerId)).toEqual([]);
-    expect(await env.RESULT_CACHE.get(legacy)).toBeNull();
   });
 
   it("leaves no cache entry for an item in flight at the deletion", async () => {
@@ -99,7 +96,8 @@ describe("DELETE of a live batch", () => {
       customerId: record.customerId,
       environment: "live",
       fields: ["email", "phone"],
-      items: [{ index: 0, person, personKey: personKey(person) }],
+      maxAgeDays: DEFAULT_MAX_AGE_DAYS,
+      items: [{ index: 0, person, personKey: personKey(person), hashes: keyedHashes(record.customerId, "live", person) }],
     };
 
     // The consumer is held at its cache lookup (past the pending check) while the batch is deleted.

@@ -97,7 +97,7 @@ describe("GET /v2/{environment}/me/usage", () => {
       person({ companyDomain: "notfound.test" }),
     ];
     const batchId = await submitBatch(key, { items: [...inputs, { bad: 1 }] });
-    const messages = inputs.map((input, index) => itemMessage(batchId, index, input));
+    const messages = inputs.map((input, index) => itemMessage(batchId, index, input, record.customerId));
     // Besides the real queue's delivery: every message twice more, and one twice within a delivery.
     await deliver("contact-info-items", messages);
     await deliver("contact-info-items", [messages[0]!, messages[0]!, ...messages]);
@@ -112,7 +112,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     // A report the account applied but whose answer was lost is sent again: applied once.
     const owner = { customerId: record.customerId, environment: "test" as const };
     const report = {
-      batch: { ...status, deletedAt: null },
+      batch: { ...status, deletedAt: null, expiredAt: null, peopleComplete: false },
       entries: [
         { seq: 1, day: today(), usage: { ...expectedUsage(status.items), items: 99, latencies: {}, domains: {} } },
       ],
@@ -189,7 +189,10 @@ describe("the account's report", () => {
       failedItems: 0,
       createdAt: new Date().toISOString(),
       completedAt: null,
+      creditsRefunded: 0,
       deletedAt: null,
+      expiredAt: null,
+      peopleComplete: false,
       creditsCharged: 3,
       maxCredits: null,
     };
