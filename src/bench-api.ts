@@ -10,7 +10,6 @@ export {
   Account,
   ContactInfoBatch,
   default as service,
-  IdempotencyStore,
   McpSession,
   RateLimiter,
   WebhookSender,

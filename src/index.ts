@@ -12,7 +12,6 @@ import { webhookMessageSchema } from "./queue-messages/webhook-message";
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { CrmSync } from "./crm/crm-sync";
-export { IdempotencyStore } from "./idempotency/idempotency-store";
 export { McpSession } from "./mcp/mcp-session";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";

@@ -5,7 +5,6 @@
 import {
   Account,
   ContactInfoBatch,
-  IdempotencyStore,
   McpSession,
   RateLimiter,
   service,
@@ -30,7 +29,6 @@ const metered = <C extends new (...args: any[]) => object>(name: string, cls: C)
 
 export const MeteredAccount = metered("Account", Account);
 export const MeteredBatch = metered("ContactInfoBatch", ContactInfoBatch);
-export const MeteredIdempotencyStore = metered("IdempotencyStore", IdempotencyStore);
 export const MeteredMcpSession = metered("McpSession", McpSession);
 export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
 export const MeteredVendorGovernor = metered("VendorGovernor", VendorGovernor);
@@ -38,7 +36,6 @@ export const MeteredWebhookSender = metered("WebhookSender", WebhookSender);
 export {
   MeteredAccount as Account,
   MeteredBatch as ContactInfoBatch,
-  MeteredIdempotencyStore as IdempotencyStore,
   MeteredMcpSession as McpSession,
   MeteredRateLimiter as RateLimiter,
   MeteredVendorGovernor as VendorGovernor,

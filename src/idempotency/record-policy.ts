@@ -12,7 +12,7 @@ export const KEY_PATTERN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  */
 export const HOLD_MS = 60_000;
 
-/** The answer kept for replay. Validated when read back: an older deploy may have written it. */
+/** The answer kept for replay. Validated when read back, as everything read from storage is. */
 export const storedResponseSchema = z.object({
   status: z.number().int(),
   body: z.string(),

@@ -8,7 +8,7 @@ export type Begin =
   | { kind: "in_progress"; retryAfterSeconds: number }
   | { kind: "mismatch" };
 
-/** A stored record, as its table holds it (and as the store it moved from hands it over). */
+/** A stored record, as its table holds it. */
 export type RecordRow = {
   fingerprint: string;
   batch_id: string;
@@ -19,8 +19,7 @@ export type RecordRow = {
 
 /**
  * The Idempotency-Key records of one customer and environment, in the SQLite table `table`
- * of the object that holds them (the customer's RateLimiter; before, an IdempotencyStore of
- * its own). Every method is synchronous: an object runs one at a time, so of concurrent
+ * of the object that holds them (the customer's RateLimiter). Every method is synchronous: an object runs one at a time, so of concurrent
  * requests with the same key exactly one begins; the rest see it in progress, or its stored
  * response once it has finished. The record names the batch id before the batch is created,
  * so a retry after a crash resumes that batch instead of making a second one.
@@ -47,20 +46,6 @@ export class IdempotencyRecords {
   /** Forgets the records whose time is up. */
   sweep(now: number): void {
     this.#sql.exec(`DELETE FROM ${this.#table} WHERE expires_at <= ?`, now);
-  }
-
-  /** Keeps `row` as the record of `key` (one handed over by the store the records moved from). */
-  adopt(key: string, row: RecordRow): void {
-    this.#sql.exec(
-      `INSERT OR IGNORE INTO ${this.#table} (key, fingerprint, batch_id, response, held_until, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      key,
-      row.fingerprint,
-      row.batch_id,
-      row.response,
-      row.held_until,
-      row.expires_at,
-    );
   }
 
   /** `jurisdiction` is the customer's: the batch id chosen here names it (batch-id.ts). */

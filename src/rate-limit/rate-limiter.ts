@@ -2,7 +2,6 @@ import { DurableObject } from "cloudflare:workers";
 import type { Tenant } from "../base/tenant";
 import type { StoredResponse } from "../idempotency/record-policy";
 import { type Begin, IdempotencyRecords } from "../idempotency/records";
-import { idempotencyStore } from "../idempotency/stub";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
 import { HitLog } from "./hit-log";
 import { OpenStreams } from "./open-streams";
@@ -28,7 +27,7 @@ export interface IdempotencyRequest {
   key: string;
   fingerprint: string;
   ttlSeconds: number;
-  /** The customer: its jurisdiction names the batch id; its name, the store the records moved from. */
+  /** The customer: its jurisdiction names the batch id. */
   tenant: Tenant;
 }
 
@@ -64,8 +63,6 @@ export class RateLimiter extends DurableObject<Env> {
   readonly #revoked: Set<string>;
   readonly #streams: OpenStreams;
   readonly #keys: IdempotencyRecords;
-  /** When this limiter took over the Idempotency-Key records from the IdempotencyStore; null if it never had to. */
-  readonly #keysMovedAt: number | null;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -83,7 +80,6 @@ export class RateLimiter extends DurableObject<Env> {
     );
     this.#streams = new OpenStreams(this.#sql, Date.now());
     this.#keys = new IdempotencyRecords(this.#sql, "idempotency_records");
-    this.#keysMovedAt = this.#sql.exec<{ at: number }>("SELECT at FROM idempotency_moved").toArray()[0]?.at ?? null;
   }
 
   /**
@@ -92,17 +88,17 @@ export class RateLimiter extends DurableObject<Env> {
    * Idempotency-Key, begins that key (`begun`). Revocation and the key's check ride on
    * the call every request already makes, so they cost no round trip of their own.
    */
-  async admit(
+  admit(
     keyId: string,
     endpointType: EndpointType,
     limits: Record<EndpointType, RateLimitSetting>,
     options: { withUsage?: boolean; idempotency?: IdempotencyRequest } = {},
-  ): Promise<LimiterAnswer> {
+  ): LimiterAnswer {
     if (this.#revoked.has(keyId)) return { revoked: true };
-    // Counted before any await: concurrent requests are decided one after another.
+    // Synchronous: concurrent requests are decided, and their keys begun, one after another.
     const result = this.consume(endpointType, limits, options);
     if (!result.decision.allowed || options.idempotency === undefined) return result;
-    return { ...result, begun: await this.#begin(options.idempotency) };
+    return { ...result, begun: this.#begin(options.idempotency) };
   }
 
   /** The request that began `key` ended with a 2xx: it is replayed from now on. */
@@ -120,19 +116,7 @@ export class RateLimiter extends DurableObject<Env> {
     this.#keys.abandon(key, fingerprint);
   }
 
-  async #begin({ key, fingerprint, ttlSeconds, tenant }: IdempotencyRequest): Promise<Begin> {
-    const now = Date.now();
-    this.#keys.sweep(now);
-    if (
-      this.#keys.row(key) === undefined &&
-      this.#keysMovedAt !== null &&
-      now < this.#keysMovedAt + ttlSeconds * 1000
-    ) {
-      // A key begun before the records moved here may still be live in the old store.
-      const old = await idempotencyStore(this.env, tenant).handOver(key);
-      if (old) this.#keys.adopt(key, old);
-    }
-    // Synchronous from here: another call for the same key, run while the old store answered, began it or not.
+  #begin({ key, fingerprint, ttlSeconds, tenant }: IdempotencyRequest): Begin {
     return this.#keys.begin(key, fingerprint, ttlSeconds, Date.now(), tenant.jurisdiction);
   }
 

@@ -51,6 +51,9 @@ const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;
    CREATE TABLE idempotency_moved (at INTEGER NOT NULL);
    INSERT INTO idempotency_moved (at) SELECT CAST(strftime('%s', 'now') AS INTEGER) * 1000 FROM schema_version;`,
+  // The project was never deployed (docs/storage.md): no IdempotencyStore held a live key, so no limiter
+  // asks one (the class is deleted, wrangler.toml v9), and when the records moved is no longer read.
+  `DROP TABLE idempotency_moved;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

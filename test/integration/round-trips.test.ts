@@ -19,11 +19,10 @@ interface Call {
 const NAMESPACES = {
   RATE_LIMITER: "limiter",
   BATCHES: "batch",
-  IDEMPOTENCY: "idempotency",
   ACCOUNTS: "account",
 } as const;
 
-/** The bindings, with every RPC call to the four request-path objects recorded in `calls`, in a shared order. */
+/** The bindings, with every RPC call to the three request-path objects recorded in `calls`, in a shared order. */
 function countingEnv() {
   const calls: Call[] = [];
   let tick = 0;
