@@ -1,7 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { tenantOfName } from "../base/tenant";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
-import { personHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
 import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
@@ -28,21 +26,13 @@ export class Account extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     migrate(this.#sql);
-    if (privacy.hasUnkeyedSuppressions(this.#sql)) {
-      // Before any call: a suppression check must never meet the list half keyed.
-      void ctx.blockConcurrencyWhile(async () => {
-        const tenant = tenantOfName(ctx.id.name);
-        if (tenant === null) throw new Error("an account object's name names no tenant");
-        await privacy.keyUnkeyedSuppressions(ctx.storage, personHasher(env, tenant));
-      });
-    }
   }
 
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
   report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
       // A batch emptied (deleted, or expired) holds no one any more.
-      if (batch.deletedAt === null && !batch.expiredAt) privacy.indexPeople(this.#sql, batch.id, people);
+      if (batch.deletedAt === null && batch.expiredAt === null) privacy.indexPeople(this.#sql, batch.id, people);
       else privacy.unindexBatch(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
@@ -74,7 +64,7 @@ export class Account extends DurableObject<Env> {
         batch.creditsCharged,
         batch.maxCredits,
         batch.peopleComplete ? 1 : 0,
-        batch.creditsRefunded ?? 0,
+        batch.creditsRefunded,
       );
       return { reportedSeq };
     });
@@ -115,7 +105,7 @@ export class Account extends DurableObject<Env> {
 
   /**
    * Which batches may hold a person (any of their hashed identifier keys): those the index names, and
-   * those not yet wholly in it (just submitted, or from before it); never a scan of the batches.
+   * those not yet wholly in it (their people are sent once they complete); never a scan of the batches.
    */
   holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
     return privacy.holders(this.#sql, keys);

@@ -1,4 +1,3 @@
-import type { PersonHasher } from "../contact-info/person-keys";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
 import { type SuppressionPage, suppressionPaging } from "./suppression-query";
 
@@ -83,32 +82,6 @@ export function addSuppressions(sql: SqlStorage, keys: readonly string[], create
       JSON.stringify(keys),
     )
     .toArray().length;
-}
-
-/** Whether suppressions listed by an older deploy wait to be keyed. */
-export const hasUnkeyedSuppressions = (sql: SqlStorage): boolean =>
-  sql.exec("SELECT 1 FROM suppressions_unkeyed LIMIT 1").toArray().length > 0;
-
-/**
- * Keys the suppressions an older deploy listed as plain SHA-256 hashes, each as a
- * keyed hash of today would be (PersonHasher.rekey), keeping its date: the list
- * then matches as before, and no stored key can be reversed.
- */
-export async function keyUnkeyedSuppressions(storage: DurableObjectStorage, hasher: PersonHasher): Promise<void> {
-  const rows = storage.sql
-    .exec<{ key: string; created_at: string }>("SELECT key, created_at FROM suppressions_unkeyed")
-    .toArray();
-  const keyed = await hasher.rekey(rows.map((row) => row.key));
-  storage.transactionSync(() => {
-    for (const [index, row] of rows.entries()) {
-      storage.sql.exec(
-        "INSERT INTO suppressions (key, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        keyed[index]!,
-        row.created_at,
-      );
-    }
-    storage.sql.exec("DELETE FROM suppressions_unkeyed");
-  });
 }
 
 /** Whether the key was listed (and is no more). */

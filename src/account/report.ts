@@ -14,14 +14,12 @@ export interface OutboxEntry {
 export interface BatchReport {
   /**
    * The batch as it is now (its counters only grow), when it was deleted or retention emptied it, and
-   * whether all its items are in the person index with this report (the last two absent from older deploys).
+   * whether all its items are in the person index with this report.
    */
-  batch: Omit<BatchSummary, "status" | "creditsRefunded"> & {
-    /** Absent from deploys before feedback. */
-    creditsRefunded?: number;
+  batch: Omit<BatchSummary, "status"> & {
     deletedAt: string | null;
-    expiredAt?: string | null;
-    peopleComplete?: boolean;
+    expiredAt: string | null;
+    peopleComplete: boolean;
   };
   /** The batch's outbox rows not yet acknowledged, in seq order; the account applies each seq once. */
   entries: OutboxEntry[];

@@ -92,6 +92,10 @@ const MIGRATIONS: readonly string[] = [
      sealed_token TEXT NOT NULL,
      connected_at TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // The project was never deployed (docs/storage.md): no account held plain SHA-256 suppressions, so
+  // nothing keys suppressions_unkeyed any more, and the table goes (on a developer's machine, with any
+  // key its local list had then: such a list is made again through POST …/privacy/suppressions).
+  `DROP TABLE suppressions_unkeyed;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
