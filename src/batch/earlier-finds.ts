@@ -8,17 +8,8 @@ import { type Contacts, emailSchema, mergeContacts, phoneSchema } from "../conta
 // the deadline, lost messages, the dead-letter queue) completes the item with it instead
 // of failing it.
 
-// Validated when read back, as everything read from storage is. Emails kept by a
-// deploy before verification carry a finder's status: `probable` reads as
-// `unverified`, and an email that does not parse (`invalid`) is left out.
-const keptEmails = z.array(z.unknown()).transform((values) =>
-  values.flatMap((value) => {
-    const legacy = typeof value === "object" && value !== null && "status" in value && value.status === "probable";
-    const parsed = emailSchema.safeParse(legacy ? { ...value, status: "unverified" } : value);
-    return parsed.success ? [parsed.data] : [];
-  }),
-);
-const contactsSchema = z.object({ emails: keptEmails, phones: z.array(phoneSchema) });
+// Validated when read back, as everything read from storage is: what does not parse is not kept.
+const contactsSchema = z.object({ emails: z.array(emailSchema), phones: z.array(phoneSchema) });
 
 const NOTHING: Contacts = { emails: [], phones: [] };
 const isEmpty = ({ emails, phones }: Contacts): boolean => emails.length + phones.length === 0;

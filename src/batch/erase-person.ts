@@ -36,8 +36,8 @@ function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: num
  * are deleted first, once the cache writes under way have landed, so a failure
  * leaves the items to a repeated erasure; then their data goes, marked erased at
  * `erasedAt` (the receipt's time). Answers how many items. A batch its items are
- * gone from answers 0, and tells its account if it had not (an older deploy's
- * retention), so no erasure asks it again.
+ * gone from answers 0, and tells its account now (that report may still wait on the
+ * alarm), so no erasure asks it again.
  */
 export async function erasePersonItems(
   parts: BatchParts,
@@ -50,10 +50,6 @@ export async function erasePersonItems(
   if (row.deleted_at !== null || row.expired_at !== null) {
     await reportStep(parts.env, storage, row);
     return 0;
-  }
-  // A batch not yet wholly in its account's index (from before it, its next alarm far off) indexes itself now.
-  if (sql.exec<{ left: number }>("SELECT people_indexed < total_items AS left FROM batch").one().left) {
-    await storage.setAlarm(Date.now());
   }
   const { indexes, pending } = itemsOfPerson(sql, keys);
   if (indexes.length === 0) return 0;

@@ -47,10 +47,17 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
     );
   // The account derives the status from the counters itself.
   const { status: _, ...counters } = summaryOf(row);
-  const report: BatchReport = { batch: { ...counters, deletedAt: row.deleted_at, expiredAt: row.expired_at }, entries };
   const people = await peopleToIndex(env, sql, row);
+  const report: BatchReport = {
+    batch: {
+      ...counters,
+      deletedAt: row.deleted_at,
+      expiredAt: row.expired_at,
+      peopleComplete: people === null || people.through >= row.total_items,
+    },
+    entries,
+  };
   if (people) report.people = people.entries;
-  report.batch.peopleComplete = people === null || people.through >= row.total_items;
   const { reportedSeq } = await accountStub(env, {
     customerId: row.customer_id,
     environment: row.environment,

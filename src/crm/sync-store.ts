@@ -1,5 +1,5 @@
-// The sync object's SQL: its one row and its records, read back through zod (a row an older deploy wrote
-// is validated like any input), and the page GET …/crm-syncs/{id} shows.
+// The sync object's SQL: its one row and its records, read back through zod (what storage hands back is
+// validated like any input), and the page GET …/crm-syncs/{id} shows.
 import * as z from "zod";
 import { once } from "../base/once";
 import type { Tenant } from "../base/tenant";

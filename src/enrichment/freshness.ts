@@ -6,7 +6,7 @@ import type { Contacts } from "../contact-info/contact";
 
 const DAY_MS = 86_400_000;
 
-/** Whether `at` lies within `maxAgeDays` of `now`; no time (a value stored before it was kept) is too old. */
+/** Whether `at` lies within `maxAgeDays` of `now`; a value without a time is too old. */
 export const youngerThan = (at: string | undefined, maxAgeDays: number, now: number): boolean =>
   at !== undefined && now - Date.parse(at) <= maxAgeDays * DAY_MS;
 

@@ -7,12 +7,12 @@ import { VERDICTS, type Verdict } from "./verifier";
 // addresses an item returns (valid, catch_all) are kept: those are the ones the
 // erasure of a batch can name and purge (cache-purge.ts).
 
-// `verifiedAt`: when the verifier told (absent in entries from before it was kept: of unknown age).
+// `verifiedAt`: when the verifier told.
 const cachedVerdictSchema = z.object({
   result: z.enum(VERDICTS),
   role: z.boolean(),
   verifier: z.string(),
-  verifiedAt: z.iso.datetime().optional(),
+  verifiedAt: z.iso.datetime(),
 });
 type CachedVerdict = z.infer<typeof cachedVerdictSchema>;
 

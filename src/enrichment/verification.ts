@@ -67,7 +67,7 @@ export async function verifyEmails(
   };
 }
 
-/** A verdict, and when a verifier gave it (absent: none told, or a cached verdict from before the time was kept). */
+/** A verdict, and when a verifier gave it (absent: none told). */
 type Judgement = { verdict: Verdict | "unverified"; verifiedAt?: string };
 
 async function judge(
@@ -79,7 +79,7 @@ async function judge(
   const cached = await cache?.get(address);
   if (cached && (maxAgeDays === undefined || youngerThan(cached.verifiedAt, maxAgeDays, Date.now()))) {
     note(cached.verifier, "found");
-    return cached.verifiedAt === undefined ? { verdict: cached } : { verdict: cached, verifiedAt: cached.verifiedAt };
+    return { verdict: cached, verifiedAt: cached.verifiedAt };
   }
   let undecided: Verdict | undefined;
   for (const verifier of verifiers) {

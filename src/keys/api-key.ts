@@ -12,7 +12,7 @@ const rateLimitSettingSchema = z.object({
   windowSeconds: z.number().int().positive(),
 });
 
-/** A key record as KV stores it; read back through this schema, since an older tool or a hand edit may have written it. */
+/** A key record as KV stores it; read back through this schema, since a hand edit may have written it. */
 export const apiKeyRecordSchema = z.object({
   keyId: z.string(),
   customerId: z.string(),
@@ -23,7 +23,7 @@ export const apiKeyRecordSchema = z.object({
   rateLimits: z.partialRecord(z.enum(ENDPOINT_TYPES), rateLimitSettingSchema).optional(),
   /** Signs this key's webhooks (Standard Webhooks, `whsec_…`); shown once, at creation. */
   webhookSecret: z.string().optional(),
-  /** Where the customer's objects live (`eu`); absent, as on every record from before, means no restriction. */
+  /** Where the customer's objects live (`eu`); absent means no restriction. */
   jurisdiction: z.enum(JURISDICTIONS).optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;

@@ -38,7 +38,10 @@ describe("a waterfall that learns its order", () => {
         completedAt: new Date().toISOString(),
         creditsCharged: 0,
         maxCredits: null,
+        creditsRefunded: 0,
         deletedAt: null,
+        expiredAt: null,
+        peopleComplete: false,
       },
       entries: [
         {

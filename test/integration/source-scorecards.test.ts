@@ -18,7 +18,10 @@ const batchOf = () => ({
   completedAt: new Date().toISOString(),
   creditsCharged: 1,
   maxCredits: null,
+  creditsRefunded: 0,
   deletedAt: null,
+  expiredAt: null,
+  peopleComplete: false,
 });
 
 const scorecards = async (key: string) =>

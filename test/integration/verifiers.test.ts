@@ -132,13 +132,13 @@ describe("verifying an item's emails", () => {
   it("reuses a cached verdict, and caches only verdicts on addresses it returns", async () => {
     const entries = new Map<
       string,
-      { result: "valid" | "catch_all" | "unknown" | "invalid"; role: boolean; verifier: string }
+      { result: "valid" | "catch_all" | "unknown" | "invalid"; role: boolean; verifier: string; verifiedAt: string }
     >();
     const cache: VerdictCache = {
       get: async (address) => entries.get(address) ?? null,
-      put: async (address, verdict, verifier) => {
+      put: async (address, verdict, verifier, verifiedAt) => {
         if (verdict.result === "valid" || verdict.result === "catch_all")
-          entries.set(address, { ...verdict, verifier });
+          entries.set(address, { ...verdict, verifier, verifiedAt });
       },
     };
     const counting: EmailVerifier = { name: "counting", verify: (address, p) => zeroBounce.verify(address, p) };
