@@ -12,8 +12,8 @@ import type { ContactField } from "../src/contact-info/contact";
 import type { PersonInput } from "../src/contact-info/person";
 import { DEFAULT_MAX_AGE_DAYS } from "../src/contact-info/submission";
 import { person } from "./fixtures";
-import { validItem } from "./keyed-hash";
 import { faultyItemQueue, itemMessage } from "./item-queue";
+import { validItem } from "./keyed-hash";
 import { createKey } from "./test-keys";
 import { until } from "./until";
 

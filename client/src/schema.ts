@@ -525,7 +525,7 @@ export interface components {
              */
             outcome: "found" | "not_found" | null;
             /**
-             * @description Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise, and on items finished before it was recorded.
+             * @description Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise.
              * @enum {string}
              */
             reason?: "rejected_by_verification";
@@ -581,7 +581,7 @@ export interface components {
             source: string;
             /**
              * Format: date-time
-             * @description When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays. Absent on items recorded before it was kept.
+             * @description When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays.
              * @example 2026-11-20T09:30:00.000Z
              */
             verifiedAt?: string;
@@ -609,7 +609,7 @@ export interface components {
             source: string;
             /**
              * Format: date-time
-             * @description When the number was found (nothing verifies phones). Absent on items recorded before it was kept.
+             * @description When the number was found (nothing verifies phones).
              * @example 2026-11-20T09:30:00.000Z
              */
             verifiedAt?: string;
@@ -1672,25 +1672,13 @@ export interface components {
                     calls: number;
                     /** @description Items for which this source found something. */
                     found: number;
-                    /**
-                     * @description Contacts this source found that you reported wrong (POST …/feedback), counted once each.
-                     * @default 0
-                     */
+                    /** @description Contacts this source found that you reported wrong (POST …/feedback), counted once each. */
                     reported: number;
-                    /**
-                     * @description Credits refunded for those reports.
-                     * @default 0
-                     */
+                    /** @description Credits refunded for those reports. */
                     creditsRefunded: number;
-                    /**
-                     * @description Items for which an email this source found was judged valid by a verifier.
-                     * @default 0
-                     */
+                    /** @description Items for which an email this source found was judged valid by a verifier. */
                     verifiedValid: number;
-                    /**
-                     * @description Items whose last attempt found this source answering its rate limit (429 or its own status).
-                     * @default 0
-                     */
+                    /** @description Items whose last attempt found this source answering its rate limit (429 or its own status). */
                     rateLimited: number;
                 };
             };
@@ -1715,25 +1703,13 @@ export interface components {
                     calls: number;
                     /** @description Items for which this source found something. */
                     found: number;
-                    /**
-                     * @description Contacts this source found that you reported wrong (POST …/feedback), counted once each.
-                     * @default 0
-                     */
+                    /** @description Contacts this source found that you reported wrong (POST …/feedback), counted once each. */
                     reported: number;
-                    /**
-                     * @description Credits refunded for those reports.
-                     * @default 0
-                     */
+                    /** @description Credits refunded for those reports. */
                     creditsRefunded: number;
-                    /**
-                     * @description Items for which an email this source found was judged valid by a verifier.
-                     * @default 0
-                     */
+                    /** @description Items for which an email this source found was judged valid by a verifier. */
                     verifiedValid: number;
-                    /**
-                     * @description Items whose last attempt found this source answering its rate limit (429 or its own status).
-                     * @default 0
-                     */
+                    /** @description Items whose last attempt found this source answering its rate limit (429 or its own status). */
                     rateLimited: number;
                 };
             };

@@ -16,24 +16,22 @@ const sourceUsageSchema = z.object({
     ),
   ),
   found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
-  reported: count.default(0).meta(
+  reported: count.meta(
     documented(
       OPENAPI_METADATA && {
         description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
       },
     ),
   ),
-  creditsRefunded: count
-    .default(0)
-    .meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),
-  verifiedValid: count.default(0).meta(
+  creditsRefunded: count.meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),
+  verifiedValid: count.meta(
     documented(
       OPENAPI_METADATA && {
         description: "Items for which an email this source found was judged valid by a verifier.",
       },
     ),
   ),
-  rateLimited: count.default(0).meta(
+  rateLimited: count.meta(
     documented(
       OPENAPI_METADATA && {
         description: "Items whose last attempt found this source answering its rate limit (429 or its own status).",
@@ -81,16 +79,11 @@ export type UsageDelta = UsageCounters & {
   domains: z.infer<typeof domainsSchema>;
 };
 
-/** A delta as stored in the batch's outbox; read back from storage, so a missing counter counts 0. */
-export const usageDeltaSchema = z.object({
-  items: count.default(0),
-  found: count.default(0),
-  notFound: count.default(0),
-  failed: count.default(0),
-  fromCache: count.default(0),
-  credits: count.default(0),
-  creditsRefunded: count.default(0),
-  sources: z.record(z.string(), sourceUsageSchema).default({}),
+/**
+ * A delta as stored in the batch's outbox, validated when read back. A row written from counters alone
+ * (a registration, a feedback refund) has no latencies or domains: they count as none.
+ */
+export const usageDeltaSchema = usageCountersSchema.extend({
   latencies: latenciesSchema.default({}),
   domains: domainsSchema.default({}),
 });

@@ -76,7 +76,7 @@ export const itemViewSchema = /* @__PURE__ */ once(() =>
       }),
       reason: z.enum(ITEM_REASONS).optional().meta({
         description:
-          "Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise, and on items finished before it was recorded.",
+          "Present on a not_found item whose sources did find emails, every one of which a verifier judged invalid (so none is returned and the item is not charged): rejected_by_verification. Absent otherwise.",
       }),
       input: z.record(z.string(), z.string()).meta({ description: "The submitted fields." }),
       emails: z.array(emailSchema),

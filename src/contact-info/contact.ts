@@ -73,7 +73,7 @@ export const emailSchema = z
       documented(
         OPENAPI_METADATA && {
           description:
-            "When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays. Absent on items recorded before it was kept.",
+            "When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays.",
           example: "2026-11-20T09:30:00.000Z",
         },
       ),
@@ -96,8 +96,7 @@ export const phoneSchema = z
     verifiedAt: verifiedAt.meta(
       documented(
         OPENAPI_METADATA && {
-          description:
-            "When the number was found (nothing verifies phones). Absent on items recorded before it was kept.",
+          description: "When the number was found (nothing verifies phones).",
           example: "2026-11-20T09:30:00.000Z",
         },
       ),

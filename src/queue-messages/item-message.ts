@@ -47,7 +47,7 @@ export const storedPersonItem = (row: StoredPerson): PersonItem =>
 const indexOnlySchema = z.strictObject({ index: z.number().int().nonnegative() });
 
 /** An item as a message carries it: with its person, or (a batch kept in a jurisdiction) its index only. */
-export const messageItemSchema = z.union([personItemSchema, indexOnlySchema]);
+const messageItemSchema = z.union([personItemSchema, indexOnlySchema]);
 export type MessageItem = z.infer<typeof messageItemSchema>;
 
 /** What goes on the queue for `items` of batch `batchId`: ids only for a batch kept in a jurisdiction. */

@@ -5,7 +5,6 @@ import type { ContactInfoBatch } from "../../src/batch/contact-info-batch";
 import { batchStub } from "../../src/batch/stub";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import { leaderIndexes } from "../../src/contact-info/leaders";
-import { validItem } from "../keyed-hash";
 import {
   createKey,
   faultyItemQueue,
@@ -18,6 +17,7 @@ import {
   untilAtRest,
   waitForCompletion,
 } from "../helpers";
+import { validItem } from "../keyed-hash";
 
 /** Each item's enqueue facts, in index order. */
 const enqueued = (stub: DurableObjectStub<ContactInfoBatch>) =>

@@ -84,7 +84,10 @@ describe("an item message in a shape the fan-out never sent", () => {
   it("is acked unread, its items left to the batch's re-drive: one item at the top level, or the input unnormalized", async () => {
     const items = [person(), person({ firstName: "Grace", lastName: "Hopper" })];
     const { key, id, messages } = await createStoredBatch(items);
-    const { items: [first], ...batch } = messages[0]!;
+    const {
+      items: [first],
+      ...batch
+    } = messages[0]!;
     const ungrouped = { ...batch, ...first };
     const unnormalized = { ...batch, items: [{ index: 1, input: items[1] }] };
     const { ids, result } = await deliverRaw(QUEUES.items, [ungrouped, unnormalized]);

@@ -97,7 +97,9 @@ describe("DELETE of a live batch", () => {
       environment: "live",
       fields: ["email", "phone"],
       maxAgeDays: DEFAULT_MAX_AGE_DAYS,
-      items: [{ index: 0, person, personKey: personKey(person), hashes: keyedHashes(record.customerId, "live", person) }],
+      items: [
+        { index: 0, person, personKey: personKey(person), hashes: keyedHashes(record.customerId, "live", person) },
+      ],
     };
 
     // The consumer is held at its cache lookup (past the pending check) while the batch is deleted.
