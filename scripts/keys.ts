@@ -95,8 +95,8 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       const jurisdiction = values.jurisdiction as Jurisdiction | undefined;
       if (jurisdiction !== undefined && !JURISDICTIONS.includes(jurisdiction))
         fail(`--jurisdiction must be one of ${JURISDICTIONS.join(", ")}`);
-      // The customer's objects (account, limiter, Idempotency-Keys) are found through any of its keys.
-      // One list call: the id entries' metadata carries the record (an entry without it predates jurisdictions).
+      // The customer's objects (its account, and its limiter with its Idempotency-Keys) are found through any of its keys.
+      // One list call: the id entries' metadata carries the record.
       const other = (await kv.list(kvKey.byId("")))
         .map((entry) => listedRecordSchema.safeParse(entry.metadata).data)
         .find(
