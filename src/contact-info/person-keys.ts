@@ -13,10 +13,9 @@ import { type NormalizedPerson, normalizePerson, PERSON_FIELDS, personKey } from
 // Stored only as keyed hashes: HMAC-SHA-256 under a key of the customer's own, derived
 // from the PERSON_KEY_SECRET Worker secret, of the identifier key's SHA-256 (docs/storage.md).
 // Keyed, so no hash can be reversed by hashing likely emails, nor matched across customers.
-// Batch objects match their items
-// against the keys themselves. An item's hashes are made once, at submission
-// (`personHashes`), and travel with it: the do-not-enrich check, the person index and
-// the result cache all read them, none hashes again.
+// Batch objects match their items against the keys themselves. An item's hashes are made once,
+// at submission (`personHashes`), and travel with it: the do-not-enrich check, the person index
+// and the result cache all read them, none hashes again.
 
 /** The person's identifier keys (unhashed): what an erasure matches items by, inside the batch object. */
 export function identifierKeys(person: NormalizedPerson): string[] {
