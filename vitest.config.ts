@@ -5,6 +5,19 @@ import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams.ts";
 // Tests run inside workerd with the real local KV, Durable Objects and Queues
 // from wrangler.toml; timings are shortened so retries finish quickly, and the
 // services outside our system (DNS, the finders, the verifiers) are faked at the HTTP boundary.
+
+// The Worker's required secrets (wrangler.toml, [secrets]), test values: the admin API's token
+// (src/middleware/admin-token.ts), the secret people's identifiers are hashed under
+// (src/contact-info/person-keys.ts), and the one CRM tokens are sealed under (src/crm/token-box.ts).
+// Wrangler looks for required secrets in the environment, and warns of any it does not find there;
+// the bindings below give them to the Worker whatever a developer's .dev.vars holds.
+const SECRETS = {
+  ADMIN_TOKEN: "adm_testtoken",
+  PERSON_KEY_SECRET: "pks_testsecret0000000000000000000000000",
+  CRM_TOKEN_SECRET: "cts_testsecret0000000000000000000000000",
+};
+Object.assign(process.env, SECRETS);
+
 export default defineConfig({
   plugins: [
     cloudflareTest({
@@ -12,6 +25,7 @@ export default defineConfig({
       miniflare: {
         outboundService: fakeUpstreams,
         bindings: {
+          ...SECRETS,
           RETRY_BASE_DELAY_SECONDS: 0,
           RETRY_MAX_DELAY_SECONDS: 0,
           // Tests that need a re-drive move the clock past it (vi.setSystemTime).
@@ -39,12 +53,7 @@ export default defineConfig({
           WATERFALL_ORDER: "fixed",
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
-          // The admin API's secret (src/middleware/admin-token.ts).
-          ADMIN_TOKEN: "adm_testtoken",
-          // The secret people's identifiers are hashed under (src/contact-info/person-keys.ts).
-          PERSON_KEY_SECRET: "pks_testsecret0000000000000000000000000",
-          // The secret CRM tokens are sealed under (src/crm/token-box.ts), and the fake CRMs (test/fakes/).
-          CRM_TOKEN_SECRET: "cts_testsecret0000000000000000000000000",
+          // The fake CRMs (test/fakes/).
           HUBSPOT_API_URL: "https://hubspot.test",
           SALESFORCE_HOST_PATTERN: "*.salesforce.test",
         },

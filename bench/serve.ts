@@ -11,7 +11,7 @@
 //   SQL statement included (the status read: 0.52 of /healthz with it, 0.70 without).
 //
 // Usage (by scripts/local-server.ts): tsx bench/serve.ts --port N --persist-to DIR
-//   [--config wrangler.toml] [--var NAME:VALUE]...
+//   [--config wrangler.toml] [--env-file FILE]... [--var NAME:VALUE]...
 // Prints "Ready on <url>" once serving, and the Worker's logs; stops on SIGTERM or SIGINT.
 import { parseArgs } from "node:util";
 import { unstable_startWorker } from "wrangler";
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     port: { type: "string" },
     "persist-to": { type: "string" },
     var: { type: "string", multiple: true, default: [] },
+    // The required secrets, read by wrangler as `wrangler dev --env-file` reads them.
+    "env-file": { type: "string", multiple: true, default: [] },
   },
 });
 if (!values.port || !values["persist-to"]) {
@@ -44,6 +46,7 @@ const bindings = Object.fromEntries(
 process.env.X_LOCAL_OBSERVABILITY ??= "false";
 const worker = await unstable_startWorker({
   config: values.config,
+  envFiles: values["env-file"],
   bindings,
   dev: {
     server: { hostname: "127.0.0.1", port: Number(values.port) },

@@ -3,11 +3,14 @@
 // command line.
 import type { Revocation } from "../src/tools-api";
 import { isLoopback } from "./base-url";
-import { DEV_ADMIN_TOKEN } from "./dev-keys";
+import { DEV_SECRETS } from "./dev-keys";
 
-/** CONTACT_INFO_ADMIN_TOKEN, else (against a server on this machine) the development token; undefined if neither applies. */
+/**
+ * CONTACT_INFO_ADMIN_TOKEN, else (against a server on this machine) the development token `npm run dev`
+ * sets (scripts/dev-secrets.env); undefined if neither applies.
+ */
 export function adminToken(baseUrl: string): string | undefined {
-  return process.env.CONTACT_INFO_ADMIN_TOKEN || (isLoopback(baseUrl) ? DEV_ADMIN_TOKEN : undefined);
+  return process.env.CONTACT_INFO_ADMIN_TOKEN || (isLoopback(baseUrl) ? DEV_SECRETS.ADMIN_TOKEN : undefined);
 }
 
 // A revocation is one Durable Object call: a server that has not answered by then is not coming.

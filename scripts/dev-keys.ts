@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
+
 // Fixed, documented keys for `npm run dev`. They exist only in the local store
 // (`npm run keys -- seed-dev`); `npm run smoke` uses the test one by default.
 export const DEV_KEYS = [
@@ -6,21 +10,10 @@ export const DEV_KEYS = [
 ] as const;
 
 /**
- * The admin API's token under `npm run dev` (package.json passes it as `--var ADMIN_TOKEN:…`):
- * the key tool uses it against a server on this machine when CONTACT_INFO_ADMIN_TOKEN is not set.
- * A deployment has only the ADMIN_TOKEN secret its operator set.
+ * The development values of the Worker's required secrets (wrangler.toml, [secrets]), written once in
+ * scripts/dev-secrets.env: `npm run dev` hands that file to wrangler (`--env-file`), and so does every
+ * server the tests and benchmarks start (scripts/local-server.ts). A deployment has only the secrets
+ * its operator set.
  */
-export const DEV_ADMIN_TOKEN = "adm_localdevelopmenttoken000000000000000";
-
-/**
- * The secret people's identifiers are hashed under (src/contact-info/person-keys.ts) on a server of
- * this machine: `npm run dev` passes it as `--var PERSON_KEY_SECRET:…`, and so does every server the
- * tests and benchmarks start (scripts/local-server.ts). A deployment has only the secret its operator set.
- */
-export const DEV_PERSON_KEY_SECRET = "pks_localdevelopmentsecret00000000000000";
-
-/**
- * The secret CRM tokens are sealed under (src/crm/token-box.ts) on a server of this machine: `npm run dev`
- * passes it as `--var CRM_TOKEN_SECRET:…`, as every server the tests start does (scripts/local-server.ts).
- */
-export const DEV_CRM_TOKEN_SECRET = "cts_localdevelopmentsecret00000000000000";
+export const DEV_SECRETS_FILE = fileURLToPath(new URL("./dev-secrets.env", import.meta.url));
+export const DEV_SECRETS = parseEnv(readFileSync(DEV_SECRETS_FILE, "utf8"));

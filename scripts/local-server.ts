@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiKeyWrites, ENDPOINT_TYPES, type Environment, issueApiKey } from "../src/tools-api";
-import { DEV_CRM_TOKEN_SECRET, DEV_PERSON_KEY_SECRET } from "./dev-keys";
+import { DEV_SECRETS_FILE } from "./dev-keys";
 import type { KvEntry } from "./kv-namespace";
 import { withKv } from "./kv-store";
 
@@ -92,11 +92,13 @@ export async function startLocalServer(
   let port = await freePort();
   const state = mkdtempSync(join(tmpdir(), "wrangler-state-"));
   await options.prepare?.(state);
-  // `npm run dev` passes its own secrets (package.json); any other server gets the same.
-  const withSecret = options.viaDevScript
-    ? options.vars
-    : { PERSON_KEY_SECRET: DEV_PERSON_KEY_SECRET, CRM_TOKEN_SECRET: DEV_CRM_TOKEN_SECRET, ...options.vars };
-  const vars = Object.entries(withSecret ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  // The required secrets as wrangler reads them (so it does not warn that they are missing): `npm run
+  // dev` names their file itself (package.json), any other server gets the same file, and no .dev.vars.
+  const secrets = options.viaDevScript ? [] : ["--env-file", DEV_SECRETS_FILE];
+  const vars = [
+    ...secrets,
+    ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+  ];
   const config = options.config ? ["--config", options.config] : [];
   let output = "";
   let child: ChildProcess | undefined;

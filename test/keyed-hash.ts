@@ -11,7 +11,7 @@ import { identifierKeys, type PersonHashes } from "../src/contact-info/person-ke
 // the customer's key (HMAC of "person-keys/1:<environment>:<customerId>" under the secret), of
 // the text's SHA-256 in hex.
 export function keyedHash(customerId: string, environment: Environment, text: string): string {
-  const { PERSON_KEY_SECRET: secret } = env as Env & { PERSON_KEY_SECRET: string }; // vitest.config.ts
+  const secret = env.PERSON_KEY_SECRET; // vitest.config.ts
   const customerKey = createHmac("sha256", secret).update(`person-keys/1:${environment}:${customerId}`).digest();
   return createHmac("sha256", customerKey).update(createHash("sha256").update(text).digest("hex")).digest("hex");
 }

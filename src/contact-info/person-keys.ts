@@ -42,12 +42,12 @@ const KEYS_KEPT = 1_000;
 const customerKeys = new Map<string, Promise<CryptoKey>>();
 let keysOfSecret: string | undefined;
 
-type PersonKeySecret = { PERSON_KEY_SECRET?: string };
-
 /** The hasher of one customer in one environment (`test` and `live` hash apart). */
 export function personHasher(env: Env, owner: Pick<Tenant, "customerId" | "environment">): PersonHasher {
-  const secret = (env as Env & PersonKeySecret).PERSON_KEY_SECRET;
-  if (secret === undefined || secret.length < SECRET_MIN_LENGTH) {
+  // Typed as set (wrangler.toml requires it, so a deploy without it is refused), but checked: a
+  // deployment whose secret is too short, or a server started without it, must fail here, loudly.
+  const secret: string | undefined = env.PERSON_KEY_SECRET;
+  if (typeof secret !== "string" || secret.length < SECRET_MIN_LENGTH) {
     throw new Error(`PERSON_KEY_SECRET must be set to a secret of at least ${SECRET_MIN_LENGTH} characters`);
   }
   if (keysOfSecret !== secret || customerKeys.size >= KEYS_KEPT) {

@@ -1,5 +1,6 @@
 import type { Config } from "../base/config";
 import type { Environment } from "../base/environment";
+import { optionalSecret } from "../base/secrets";
 import { governorStub } from "../vendor-governor/stub";
 import { type CallGate, callGate } from "./call-gate";
 import { directoryProvider } from "./directory";
@@ -19,14 +20,6 @@ type Upstream = Omit<UpstreamCall, "provider">;
 const globalFetch: Fetch = (input, init) => globalThis.fetch(input, init);
 
 /**
- * A vendor's API key: its secret, set with `wrangler secret put` and optional, so
- * `wrangler types` cannot see it. A vendor without one is not an error: operators
- * enable vendors by setting secrets; it stays in the list, never asked, so items report it skipped.
- */
-const apiKeyOf = (env: Env, vendor: AnyVendor): string | undefined =>
-  (env as unknown as Record<string, unknown>)[vendor.secret] as string | undefined;
-
-/**
  * Makes one vendor's source or verifier, with its key, calling through that key's shared
  * budget (VendorGovernor) when VENDOR_GOVERNOR is on. Built per enricher, so one consumer
  * invocation shares one gate per vendor among its items.
@@ -39,7 +32,9 @@ function made(
   upstream: Upstream,
   vendor: AnyVendor,
 ): ContactProvider | EmailVerifier | undefined {
-  const apiKey = apiKeyOf(env, vendor);
+  // Optional (src/base/secrets.ts): operators enable a vendor by setting its secret; one without it
+  // stays in the list, never asked, so items report it skipped.
+  const apiKey = optionalSecret(env, vendor.secret);
   if (!apiKey) return undefined;
   const limits = vendors.vendorLimits?.get(vendor.name);
   let stub: ReturnType<typeof governorStub> | undefined;
