@@ -52,10 +52,14 @@ const localNamespaceId = (binding: string) => withWranglerLogsOnStderr(() => rea
 async function readNamespaceId(binding: string): Promise<{ configPath: string; id: string }> {
   // Loaded when needed: wrangler takes seconds to load, which --help and a usage mistake need not wait for.
   const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
-  const { configPath } = unstable_readConfig({});
+  const config = unstable_readConfig({});
+  const { configPath } = config;
   if (!configPath)
     throw new CliError("no wrangler.toml in this folder or above: run the tool from the project (npm run keys -- …)");
-  const namespaces = unstable_getMiniflareWorkerOptions(configPath).workerOptions.kvNamespaces as
+  // Without the Worker's required secrets ([secrets]): the tool reads KV alone, and wrangler would
+  // warn on every command that they are missing.
+  const { workerOptions } = unstable_getMiniflareWorkerOptions({ ...config, secrets: undefined });
+  const namespaces = workerOptions.kvNamespaces as
     | Record<string, string | { id: string }>
     | string[]
     | undefined;
