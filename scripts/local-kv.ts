@@ -59,10 +59,7 @@ async function readNamespaceId(binding: string): Promise<{ configPath: string; i
   // Without the Worker's required secrets ([secrets]): the tool reads KV alone, and wrangler would
   // warn on every command that they are missing.
   const { workerOptions } = unstable_getMiniflareWorkerOptions({ ...config, secrets: undefined });
-  const namespaces = workerOptions.kvNamespaces as
-    | Record<string, string | { id: string }>
-    | string[]
-    | undefined;
+  const namespaces = workerOptions.kvNamespaces as Record<string, string | { id: string }> | string[] | undefined;
   const namespace = Array.isArray(namespaces)
     ? namespaces.includes(binding)
       ? binding
