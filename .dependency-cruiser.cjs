@@ -11,6 +11,11 @@ const FLOORS = [
   ["contact-info", "src/contact-info/"],
   // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
   ["queue-messages", "src/queue-messages/"],
+  // Privacy's SQL, which each object runs on its own storage: the scrub (zero-overwrite, free-page filling)
+  // and the size note every writer leaves for it, the account's person index and the batch's chunks of it,
+  // the do-not-enrich and do-not-deliver lists, erasure receipts. Pure functions over SqlStorage and
+  // DurableObjectStorage that call no stub: the account and the batch object, above, import them.
+  ["privacy-storage", "src/privacy/storage/"],
   ["file-core", "src/file-core/"],
   ["credits", "src/credits/"],
   // Below the limiter, which keeps the customer's Idempotency-Key records.
@@ -20,10 +25,12 @@ const FLOORS = [
   ["account", "src/account/"],
   ["enrichment", "src/enrichment/"],
   ["batch", "src/batch/"],
+  // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
+  // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
+  ["privacy", "src/privacy/(?!storage/)"],
   ["webhooks", "src/webhooks/"],
   ["keys", "src/keys/"],
   ["queue", "src/queue/"],
-  ["privacy", "src/privacy/"],
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
   ["crm", "src/crm/"],

@@ -1,14 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import * as undeliverable from "../privacy/storage/do-not-deliver-list";
+import * as erasures from "../privacy/storage/erasure-receipts";
+import * as personIndex from "../privacy/storage/person-index";
+import * as suppressions from "../privacy/storage/suppression-list";
+import type { SuppressionPage } from "../privacy/storage/suppression-query";
 import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";
-import * as privacy from "./privacy-store";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
-import type { SuppressionPage } from "./suppression-query";
 import { scorecardRange, type UsageRange } from "./usage-query";
 import { addUsageRows, readLearned, readSourceCounts, readUsage } from "./usage-store";
 import type { BatchList, UsageReport } from "./views";
@@ -32,8 +35,8 @@ export class Account extends DurableObject<Env> {
   report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
       // A batch emptied (deleted, or expired) holds no one any more.
-      if (batch.deletedAt === null && batch.expiredAt === null) privacy.indexPeople(this.#sql, batch.id, people);
-      else privacy.unindexBatch(this.#sql, batch.id);
+      if (batch.deletedAt === null && batch.expiredAt === null) personIndex.indexPeople(this.#sql, batch.id, people);
+      else personIndex.unindexBatch(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
           ?.reported_seq ?? 0;
@@ -108,27 +111,27 @@ export class Account extends DurableObject<Env> {
    * those not yet wholly in it (their people are sent once they complete); never a scan of the batches.
    */
   holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
-    return privacy.holders(this.#sql, keys);
+    return personIndex.holders(this.#sql, keys);
   }
 
   saveErasure(receipt: ErasureReceipt, keys: string[], suppress: boolean): void {
-    this.ctx.storage.transactionSync(() => privacy.saveErasure(this.#sql, receipt, keys, suppress));
+    this.ctx.storage.transactionSync(() => erasures.saveErasure(this.#sql, receipt, keys, suppress));
   }
 
   erasure(id: string): ErasureReceipt | null {
-    return privacy.readErasure(this.#sql, id);
+    return erasures.readErasure(this.#sql, id);
   }
 
   suppress(keys: string[]): { added: number } {
-    return { added: privacy.addSuppressions(this.#sql, keys, new Date().toISOString()) };
+    return { added: suppressions.addSuppressions(this.#sql, keys, new Date().toISOString()) };
   }
 
   unsuppress(key: string): boolean {
-    return privacy.removeSuppression(this.#sql, key);
+    return suppressions.removeSuppression(this.#sql, key);
   }
 
   suppressions(page: SuppressionPage): SuppressionList {
-    return privacy.listSuppressions(this.#sql, page);
+    return suppressions.listSuppressions(this.#sql, page);
   }
 
   /**
@@ -138,8 +141,8 @@ export class Account extends DurableObject<Env> {
    * company domains, also what the learned order weighs (learned.ts).
    */
   suppressedAmong(keys: string[], domains?: string[]): { suppressed: string[]; withholds: boolean; learned?: Learned } {
-    const withholds = this.#sql.exec("SELECT 1 FROM do_not_deliver LIMIT 1").toArray().length > 0;
-    const suppressed = privacy.suppressedAmong(this.#sql, keys);
+    const withholds = undeliverable.withholdsAny(this.#sql);
+    const suppressed = suppressions.suppressedAmong(this.#sql, keys);
     // Asked with the group's company domains when the waterfall learns its order: the finders' records.
     if (domains === undefined) return { suppressed, withholds };
     return { suppressed, withholds, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
@@ -164,19 +167,11 @@ export class Account extends DurableObject<Env> {
 
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */
   doNotDeliver(keys: string[]): void {
-    const now = new Date().toISOString();
-    for (const key of keys)
-      this.#sql.exec("INSERT OR IGNORE INTO do_not_deliver (key, created_at) VALUES (?, ?)", key, now);
+    undeliverable.addUndeliverable(this.#sql, keys, new Date().toISOString());
   }
 
   /** Of `keys` (hashed contact values), those on the do-not-deliver list. */
   undeliverableAmong(keys: string[]): string[] {
-    return this.#sql
-      .exec<{ key: string }>(
-        "SELECT key FROM do_not_deliver WHERE key IN (SELECT value FROM json_each(?))",
-        JSON.stringify(keys),
-      )
-      .toArray()
-      .map(({ key }) => key);
+    return undeliverable.undeliverableAmong(this.#sql, keys);
   }
 }

@@ -1,6 +1,7 @@
 import { type Config, readConfig } from "../base/config";
 import { log } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./cache-purge";
@@ -9,7 +10,6 @@ import { sendItemDeliveries } from "./item-deliveries";
 import { expireItems, timedOutItems } from "./item-store";
 import { fanOutRoom, nextStep, type Step } from "./next-step";
 import { reportStep } from "./outbox";
-import { noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
 import { failWebhook, sendWebhook } from "./webhook-state";
 
@@ -35,7 +35,7 @@ export async function advance(
     if (step.kind === "none") return storage.deleteAlarm();
     if (step.kind === "wait_until") return storage.setAlarm(step.at);
     const done = await takeStep(parts, step, row, config);
-    noteDatabaseSize(storage);
+    noteSizeForScrub(storage);
     if (!done) return;
   }
   await storage.setAlarm(Date.now());

@@ -1,9 +1,9 @@
 import { logError } from "../base/log";
 import { personHasher } from "../contact-info/person-keys";
 import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../enrichment/result-cache";
+import { zeroed } from "../privacy/storage/scrub";
 import type { BatchRow } from "./batch-row";
 import type { CacheWrites } from "./cache-writes";
-import { zeroed } from "./scrub";
 import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved

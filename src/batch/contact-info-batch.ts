@@ -15,6 +15,7 @@ import type { EventsRequest } from "../contact-info/events-query";
 import type { FeedbackRead, FeedbackRequest } from "../contact-info/feedback";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { advance } from "./alarm-steps";
 import { type BatchParts, batchParts } from "./batch-parts";
 import {
@@ -35,7 +36,6 @@ import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./
 import { deferItems } from "./item-records";
 import { itemsPage } from "./item-store";
 import { hasSchema, migrate } from "./schema";
-import { noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
 import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./webhook-state";
 
@@ -77,7 +77,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (this.#row()) return;
     storeStagedChunk(this.ctx.storage, this.#hasSchema, chunk);
     this.#hasSchema = true;
-    noteDatabaseSize(this.ctx.storage);
+    noteSizeForScrub(this.ctx.storage);
     void this.ctx.storage.setAlarm(Date.now() + STAGED_ITEMS_TTL_MS);
   }
 
@@ -94,7 +94,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // Registers the batch with its account too (and counts the items failed at submission): the first step below.
     const { total, failed, completedAt } = storeNewBatch(this.ctx.storage, this.#hasSchema, batch, sentAtCreation);
     this.#hasSchema = true;
-    noteDatabaseSize(this.ctx.storage);
+    noteSizeForScrub(this.ctx.storage);
     if (completedAt !== null || batch.stagedItems > 0) {
       // Nothing to send from here: the alarm registers the batch with its account and sends the items or the webhook, now.
       void this.ctx.storage.setAlarm(Date.now());

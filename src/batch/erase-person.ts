@@ -2,11 +2,12 @@ import type { Config } from "../base/config";
 import { log } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
 import { storedItemKeys } from "../contact-info/person-keys";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
+import { eraseItemsInPlace } from "../privacy/storage/scrub";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { cacheKeysToErase } from "./cache-purge";
 import { reportStep } from "./outbox";
-import { eraseItemsInPlace, noteDatabaseSize } from "./scrub";
 import { settle } from "./settle";
 
 // Erasure of one person from one batch (POST …/privacy/erasures): the items
@@ -65,7 +66,7 @@ export async function erasePersonItems(
   await cacheWrites.settled();
   await Promise.all(cacheKeys.map((key) => cache.delete(key)));
   storage.transactionSync(() => eraseItemsInPlace(storage, indexes, erasedAt));
-  noteDatabaseSize(storage);
+  noteSizeForScrub(storage);
   parts.pages.clear();
   log("person_erased_from_batch", { batchId: row.id, items: indexes.length, pending: pending.length });
   return indexes.length;

@@ -2,6 +2,7 @@ import { emptyUsage } from "../account/usage";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import type { Environment } from "../base/environment";
 import { log } from "../base/log";
+import { deleteItems, zeroed } from "../privacy/storage/scrub";
 import {
   type MessageItem,
   type PersonItem,
@@ -13,7 +14,6 @@ import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { cacheKeysToErase, savePurge } from "./cache-purge";
 import { appendOutbox, reportToAccount } from "./outbox";
-import { deleteItems, zeroed } from "./scrub";
 
 /**
  * Cancel and erase: every item (input, results) goes now, overwritten with zeros

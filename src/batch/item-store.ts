@@ -3,8 +3,8 @@ import type { ItemOutcome, NewItem } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeItemCursor } from "../http/item-cursor";
+import { deleteItems } from "../privacy/storage/scrub";
 import { appendOutbox } from "./outbox";
-import { deleteItems } from "./scrub";
 
 // SQL of the items table (docs/storage.md): inserts, pages, the deadline and expiry;
 // what record() writes is in item-records.ts. Only pending items ever change, and

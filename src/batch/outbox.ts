@@ -5,8 +5,8 @@ import { utcDay } from "../account/usage-query";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { logError } from "../base/log";
 import { summaryOf } from "../contact-info/batch-views";
+import { noteIndexed, peopleToIndex } from "../privacy/storage/person-index-chunks";
 import type { BatchRow } from "./batch-row";
-import { noteIndexed, peopleToIndex } from "./people-index";
 import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // The batch's outbox (docs/storage.md): usage deltas written in the same transaction

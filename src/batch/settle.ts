@@ -1,11 +1,11 @@
 import type { Config } from "../base/config";
 import { log } from "../base/log";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { settleItems } from "./item-records";
 import { fanOutDue, retentionEnd } from "./next-step";
-import { noteDatabaseSize } from "./scrub";
 
 // How soon finished items' usage is reported to the account.
 const REPORT_DELAY_MS = 1_000;
@@ -24,7 +24,7 @@ export async function settle(
   const counts = settleItems(storage, row, outcomes, config.prices);
   if (counts.completed + counts.failed === 0) return counts;
   events.notify();
-  noteDatabaseSize(storage);
+  noteSizeForScrub(storage);
   // Started at once, so a delete that comes while it runs has its purge wait for it. The outcomes
   // as recorded: a result held back by the budget is not cached (a resubmit would get it for free).
   const caching = cacheWrites.write(row, counts.outcomes, counts.recorded);

@@ -6,13 +6,13 @@ import { batchStub } from "../batch/stub";
 import type { ItemOutcome, RecordAnswer } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
+import { undeliverableScreen } from "../privacy/do-not-deliver";
+import { suppressedOutcomes } from "../privacy/suppression-check";
 import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
-import { withholdUndeliverable } from "./do-not-deliver";
-import { type ItemAttempt, planGroup, type TriedMessage } from "./group-plan";
+import { type ItemAttempt, planGroup, resolutionsOf, screenResolutions, type TriedMessage } from "./group-plan";
 import { resendHeld } from "./held-resend";
 import { type PendingMessage, pendingCheckNeeded, pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
-import { suppressedOutcomes } from "./suppression-check";
 
 type ItemQueueMessage = Message<ItemMessage>;
 
@@ -100,7 +100,10 @@ export async function consumeItems(messages: readonly ItemQueueMessage[], env: E
       );
       let tried = enriched;
       try {
-        if (withholds) tried = await withholdUndeliverable(env, pending[0]?.message.body, enriched);
+        if (withholds) {
+          const screen = await undeliverableScreen(env, pending[0]?.message.body, resolutionsOf(enriched));
+          if (screen) tried = screenResolutions(enriched, screen);
+        }
       } catch (error) {
         logError("do_not_deliver_check_failed", error, { batchId });
         for (const { message } of pending) retryLater(message, config);

@@ -112,3 +112,23 @@ export function planGroup<M>(
   }
   return { outcomes, deferrals, actions, providerCounts };
 }
+
+/** Every resolution the group's attempts came to. */
+export const resolutionsOf = <M>(tried: readonly TriedMessage<M>[]): Resolution[] =>
+  tried.flatMap(({ attempts }) =>
+    attempts.flatMap((attempt) => (attempt.kind === "resolved" ? [attempt.resolution] : [])),
+  );
+
+/** The group with each resolution passed through `screen` (the do-not-deliver list's, privacy/do-not-deliver.ts). */
+export function screenResolutions<M>(
+  tried: readonly TriedMessage<M>[],
+  screen: (resolution: Resolution) => Resolution,
+): TriedMessage<M>[] {
+  return tried.map((message) => ({
+    ...message,
+    attempts: message.attempts.map(
+      (attempt): ItemAttempt =>
+        attempt.kind === "resolved" ? { ...attempt, resolution: screen(attempt.resolution) } : attempt,
+    ),
+  }));
+}

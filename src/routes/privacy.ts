@@ -2,7 +2,6 @@
 // under /v2/{environment}/privacy (docs/storage.md, "Privacy").
 import * as z from "zod";
 import { accountStub } from "../account/stub";
-import { suppressionPaging } from "../account/suppression-query";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import {
@@ -31,6 +30,7 @@ import {
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
+import { suppressionPaging } from "../privacy/storage/suppression-query";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,13 +1,23 @@
-import type { PersonIndexEntry } from "../account/privacy-store";
-import { personHasher, storedItemKeys } from "../contact-info/person-keys";
-import type { BatchRow } from "./batch-row";
+import type { Environment } from "../../base/environment";
+import { personHasher, storedItemKeys } from "../../contact-info/person-keys";
+import type { PersonIndexEntry } from "./person-index";
 
-// The batch's part of its account's person index (account/privacy-store.ts): its
+// The batch's part of its account's person index (person-index.ts): its
 // items' hashed identifier keys, sent with its reports a chunk at a time, from
 // batch.people_indexed on, so an erasure asks only the batches holding a person.
 // Sent once the batch completes: until its last chunk is in, every erasure asks the
 // batch anyway, and indexing while the items are processed delayed them (a 10,000-item
 // batch's first results waited for 10 reports: bench/NOTES.md).
+
+/** What the chunks read of the batch row (batch/batch-row.ts). */
+interface IndexedBatch {
+  customer_id: string;
+  environment: Environment;
+  total_items: number;
+  completed_at: string | null;
+  deleted_at: string | null;
+  expired_at: string | null;
+}
 
 // Items one report carries at most (about 4 hashes each: some 300 kB).
 const ITEMS_PER_REPORT = 1_000;
@@ -19,7 +29,7 @@ const ITEMS_PER_REPORT = 1_000;
 export async function peopleToIndex(
   env: Env,
   sql: SqlStorage,
-  row: BatchRow,
+  row: IndexedBatch,
 ): Promise<{ entries: PersonIndexEntry[]; through: number } | null> {
   if (row.deleted_at !== null || row.expired_at !== null) return null;
   const { from } = sql.exec<{ from: number }>('SELECT people_indexed AS "from" FROM batch').one();

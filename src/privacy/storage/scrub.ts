@@ -1,3 +1,5 @@
+import { noteSizeForScrub, noticedHighWater } from "./high-water";
+
 // Erasure that leaves nothing readable in the object's SQLite file. workerd refuses
 // PRAGMA secure_delete (and VACUUM, freelist_count, page_count), so a deleted row's
 // bytes would stay in the file's free pages: personal columns are overwritten with
@@ -21,27 +23,6 @@ const FILLER_BYTES = 4_036;
 const PAGE_BYTES = 4_096;
 const MARGIN_PAGES = 64;
 
-// The most pages the database has been seen to use, kept in the object's own storage (a
-// row of its hidden key-value table): the file never shrinks, and SQLite adds a page only
-// when no free one is left, so the file is about this many pages. About: a statement may
-// use pages for a moment (splitting and merging the tree) that no one sees in use after
-// it, so the fillers go past the high water by a margin (seen: 2 pages past 23 for a
-// batch of 40 items; the margin is at least 64 pages, or 5%).
-const HIGH_WATER_KEY = "scrub:database-high-water";
-const highWaters = new WeakMap<DurableObjectStorage, number>();
-
-/**
- * Notes how large the database is now, after a write that may have grown it, so the
- * erasure knows how many pages the file holds (databaseSize counts only those in use).
- * Written only when it grew.
- */
-export function noteDatabaseSize(storage: DurableObjectStorage): void {
-  const size = storage.sql.databaseSize;
-  const known = highWaters.get(storage) ?? storage.kv.get<number>(HIGH_WATER_KEY) ?? 0;
-  if (size > known) storage.kv.put(HIGH_WATER_KEY, size);
-  highWaters.set(storage, Math.max(size, known));
-}
-
 /**
  * The same number of zero bytes as `column` holds (as a blob: same length, so
  * the same record size): a record of unchanged size is rewritten in place by
@@ -63,7 +44,7 @@ export const zeroed = (column: string) =>
 export function deleteItems(storage: DurableObjectStorage): void {
   const { sql } = storage;
   sql.exec(`UPDATE items SET ${ZERO_PERSONAL_COLUMNS}`);
-  noteDatabaseSize(storage);
+  noteSizeForScrub(storage);
   sql.exec("DELETE FROM items");
   fillFreePages(storage);
 }
@@ -89,7 +70,7 @@ export function eraseItemsInPlace(storage: DurableObjectStorage, indexes: readon
     JSON.stringify(indexes),
   );
   sql.exec("CREATE TABLE items_rewrite AS SELECT * FROM items");
-  noteDatabaseSize(storage);
+  noteSizeForScrub(storage);
   sql.exec("DELETE FROM items");
   fillFreePages(storage);
   sql.exec("INSERT INTO items SELECT * FROM items_rewrite ORDER BY idx");
@@ -101,7 +82,7 @@ const ZERO_PERSONAL_COLUMNS = PERSONAL_COLUMNS.map((column) => `${column} = ${ze
 /** Rows of zeros, one a page, take the free pages (to the high water and the margin), and are deleted in turn. Negative indexes: no item has one. */
 function fillFreePages(storage: DurableObjectStorage): void {
   const { sql } = storage;
-  const highWater = highWaters.get(storage) ?? sql.databaseSize;
+  const highWater = noticedHighWater(storage) ?? sql.databaseSize;
   const fill = highWater + Math.max(MARGIN_PAGES * PAGE_BYTES, highWater / 20);
   for (let idx = 0; sql.databaseSize < fill && idx <= fill / PAGE_BYTES; idx++) {
     sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", -1 - idx, FILLER_BYTES);

@@ -4,12 +4,15 @@ import { jurisdictionOfBatch } from "../base/batch-id";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { readVendorConfig } from "../enrichment/vendor-config";
-import type { PendingMessage } from "./pending-only";
+import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
 
 // The do-not-enrich list is checked when items are processed, not at submission:
 // a person suppressed after a batch was submitted is still never looked up, and
 // a submit costs no call to the account. The cost is one RPC to the account per
 // group of messages of one batch (up to 100 items), not one per item.
+
+/** A message of one batch's group, with its items still to be processed (queue/pending-only.ts). */
+type PendingMessage = { message: { readonly body: ItemMessage }; items: readonly PersonItem[] };
 
 /** The items suppressed, and whether the customer's do-not-deliver list holds anything (do-not-deliver.ts). */
 export interface Screening {

@@ -5,7 +5,6 @@ import { deliveryKey } from "../contact-info/feedback";
 import { personHasher } from "../contact-info/person-keys";
 import type { Resolution } from "../enrichment/enrich-item";
 import type { ItemMessage } from "../queue-messages/item-message";
-import type { ItemAttempt, TriedMessage } from "./group-plan";
 
 // The customer's do-not-deliver list (values reported through POST …/feedback) is applied to what
 // the attempts found, fresh or from the result cache, before anything is recorded: a listed value
@@ -13,6 +12,9 @@ import type { ItemAttempt, TriedMessage } from "./group-plan";
 // something (the suppression check says so): one more account call per group of messages then.
 
 type Listed = (kind: "email" | "phone", value: string) => boolean;
+
+/** A resolution with every value on the customer's do-not-deliver list taken out. */
+export type UndeliverableScreen = (resolution: Resolution) => Resolution;
 
 function withhold({ emails, phones }: Contacts, listed: Listed): Contacts {
   return {
@@ -40,38 +42,33 @@ const contactsOf = (resolution: Resolution): Contacts =>
       ? resolution.result
       : { emails: [], phones: [] };
 
-/** The group's attempts with every value on the customer's do-not-deliver list taken out. */
-export async function withholdUndeliverable<M>(
+/**
+ * The screen that takes the customer's listed values out of the group's resolutions (the queue
+ * passes each through it, group-plan.ts); null when none of them found a listed value.
+ */
+export async function undeliverableScreen(
   env: Env,
   body: Pick<ItemMessage, "batchId" | "customerId" | "environment"> | undefined,
-  tried: TriedMessage<M>[],
-): Promise<TriedMessage<M>[]> {
-  if (body === undefined) return tried;
+  resolutions: readonly Resolution[],
+): Promise<UndeliverableScreen | null> {
+  if (body === undefined) return null;
   const tenant = {
     customerId: body.customerId,
     environment: body.environment,
     jurisdiction: jurisdictionOfBatch(body.batchId),
   };
   const texts = new Set<string>();
-  for (const { attempts } of tried)
-    for (const attempt of attempts) {
-      if (attempt.kind !== "resolved") continue;
-      const { emails, phones } = contactsOf(attempt.resolution);
-      for (const { address } of emails) texts.add(deliveryKey("email", address));
-      for (const { number } of phones) texts.add(deliveryKey("phone", number));
-    }
-  if (texts.size === 0) return tried;
+  for (const resolution of resolutions) {
+    const { emails, phones } = contactsOf(resolution);
+    for (const { address } of emails) texts.add(deliveryKey("email", address));
+    for (const { number } of phones) texts.add(deliveryKey("phone", number));
+  }
+  if (texts.size === 0) return null;
   const ordered = [...texts];
   const hashes = await personHasher(env, tenant).hash(ordered);
   const listedHashes = new Set(await accountStub(env, tenant).undeliverableAmong(hashes));
-  if (listedHashes.size === 0) return tried;
+  if (listedHashes.size === 0) return null;
   const listedTexts = new Set(ordered.filter((_, i) => listedHashes.has(hashes[i] ?? "")));
   const listed: Listed = (kind, value) => listedTexts.has(deliveryKey(kind, value));
-  return tried.map((message) => ({
-    ...message,
-    attempts: message.attempts.map(
-      (attempt): ItemAttempt =>
-        attempt.kind === "resolved" ? { ...attempt, resolution: screened(attempt.resolution, listed) } : attempt,
-    ),
-  }));
+  return (resolution) => screened(resolution, listed);
 }
