@@ -7,7 +7,9 @@ const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
   ["floor", "src/base/"],
+  // HTTP vocabulary: the one error type and its codes, problem+json, body and query reading, paging.
   ["http", "src/http/"],
+  // The API's words: a person and contact data, their validation, the batch's views and RPC shapes, events.
   ["contact-info", "src/contact-info/"],
   // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
   ["queue-messages", "src/queue-messages/"],
@@ -16,34 +18,51 @@ const FLOORS = [
   // the do-not-enrich and do-not-deliver lists, erasure receipts. Pure functions over SqlStorage and
   // DurableObjectStorage that call no stub: the account and the batch object, above, import them.
   ["privacy-storage", "src/privacy/storage/"],
+  // A user's spreadsheet read, mapped and written back; no Node or Worker API (the tools and the console share it).
   ["file-core", "src/file-core/"],
+  // Pricing, the cap and a batch's estimate: pure.
   ["credits", "src/credits/"],
   // Below the limiter, which keeps the customer's Idempotency-Key records.
   ["idempotency", "src/idempotency/"],
+  // The per-customer limiter object, its windows and endpoint types, and the leases of open event streams.
   ["rate-limit", "src/rate-limit/"],
+  // The per-vendor-key call budget object and its pure lease decision.
   ["vendor-governor", "src/vendor-governor/"],
+  // The per-customer account object: the batch list and usage, fed by the batches' outboxes, and the
+  // tables privacy-storage keeps in it; below the batch object, which reports to it.
   ["account", "src/account/"],
+  // What an item's result is: the enricher, the waterfall, each vendor, the result and verdict caches.
   ["enrichment", "src/enrichment/"],
+  // The batch object: its class and core (row, schema, creation, the alarm's plan and steps, item store) in
+  // src/batch/, and its paths in sub-rooms (record/, fan-out/, events/, erasure/). One floor: the core and
+  // the sub-rooms import each other as they need, and no-circular keeps any import from leading back.
   ["batch", "src/batch/"],
   // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
   // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
   ["privacy", "src/privacy/(?!storage/)"],
+  // batch.completed and item.completed delivery: signatures, the POST, the per-batch sender object.
   ["webhooks", "src/webhooks/"],
+  // API-key records in KV: issuing, lookup, revocation.
   ["keys", "src/keys/"],
+  // The queues' consumers: grouping, a group's pure plan, ack and retry, dead letters (the I/O around
+  // the enricher and privacy's screenings, below).
   ["queue", "src/queue/"],
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
   ["crm", "src/crm/"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
   ["operations", "src/operations/"],
+  // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
+  // Each REST route declared once, its handler calling an operation.
   ["routes", "src/routes/"],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
   // The MCP server: tools that call the operations, a session object, its door at /mcp.
   ["mcp", "src/mcp/"],
+  // The Worker's entry: the Hono app and its fetch and queue handlers.
   ["entry", "src/(app|index)\\.ts"],
   // The document is built from the app's routes, at build time (scripts/openapi.ts).
   ["document", "src/openapi/document\\.ts"],

@@ -7,7 +7,7 @@
 export type { Environment } from "./base/environment";
 export { JURISDICTIONS, type Jurisdiction } from "./base/jurisdiction";
 // The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
-export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/event-plan";
+export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/events/event-plan";
 export type { DirectoryEntry } from "./enrichment/directory";
 export {
   DIRECTORY_COLUMNS,

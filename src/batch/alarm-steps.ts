@@ -4,14 +4,15 @@ import { itemErrors } from "../contact-info/item-errors";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
-import { purgeStep } from "./cache-purge";
-import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
-import { sendItemDeliveries } from "./item-deliveries";
-import { expireItems, timedOutItems } from "./item-store";
+import { purgeStep } from "./erasure/cache-purge";
+import { expireItems } from "./erasure/retention";
+import { sendItemDeliveries } from "./events/item-deliveries";
+import { failWebhook, sendWebhook } from "./events/webhook-state";
+import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out/fan-out";
+import { timedOutItems } from "./item-store";
 import { fanOutRoom, nextStep, type Step } from "./next-step";
-import { reportStep } from "./outbox";
-import { settle } from "./settle";
-import { failWebhook, sendWebhook } from "./webhook-state";
+import { reportStep } from "./record/outbox";
+import { recordOutcomes } from "./record/record-outcomes";
 
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
@@ -73,19 +74,19 @@ async function takeStep(
   }
 }
 
-/** Where the fan-out sends, and how items it cannot send end (settled like any other end). */
+/** Where the fan-out sends, and how items it cannot send end (recorded like any other end). */
 export function fanOutTarget(parts: BatchParts, config: Config): FanOutTarget {
   return {
     storage: parts.storage,
     queue: parts.env.ITEM_QUEUE,
-    settle: (outcomes) => settle(parts, requireBatchRow(parts.sql), outcomes, config),
+    record: (outcomes) => recordOutcomes(parts, requireBatchRow(parts.sql), outcomes, config),
     isComplete: () => requireBatchRow(parts.sql).completed_at !== null,
   };
 }
 
-/** Through settle like any end, so what an item found before a wait still completes it. */
+/** Recorded like any end, so what an item found before a wait still completes it. */
 async function timeOutItems(parts: BatchParts, row: BatchRow, config: Config): Promise<boolean> {
-  await settle(parts, row, timedOutItems(parts.sql, itemErrors.deadlinePassed), config);
+  await recordOutcomes(parts, row, timedOutItems(parts.sql, itemErrors.deadlinePassed), config);
   return true;
 }
 

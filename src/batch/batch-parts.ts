@@ -1,8 +1,8 @@
 import { readConfig } from "../base/config";
 import { kvResultCache, type ResultCache } from "../enrichment/result-cache";
-import { CacheWrites } from "./cache-writes";
-import { EventStreams } from "./event-streams";
+import { EventStreams } from "./events/event-streams";
 import { PageCache } from "./page-cache";
+import { CacheWrites } from "./record/cache-writes";
 
 /**
  * What a batch object works with, built once in its constructor: its bindings,

@@ -28,16 +28,17 @@ import {
   webhookView,
 } from "./batch-row";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
-import { eraseAndReport, pendingItems } from "./erase";
-import { erasePersonItems } from "./erase-person";
-import type { EventsRead } from "./event-streams";
-import { recordFeedback, reportSoon } from "./feedback";
-import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./item-deliveries";
-import { deferItems } from "./item-records";
+import { eraseAndReport } from "./erasure/erase-batch";
+import { erasePersonItems } from "./erasure/erase-person";
+import type { EventsRead } from "./events/event-streams";
+import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./events/item-deliveries";
+import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./events/webhook-state";
+import { pendingItems } from "./fan-out/pending-items";
 import { itemsPage } from "./item-store";
+import { recordFeedback, reportSoon } from "./record/feedback";
+import { deferItems } from "./record/item-records";
+import { recordOutcomes } from "./record/record-outcomes";
 import { hasSchema, migrate } from "./schema";
-import { settle } from "./settle";
-import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./webhook-state";
 
 /**
  * One batch: its items, their results and the counters, in this object's SQLite.
@@ -46,9 +47,9 @@ import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./we
  * recorded, and goes on from there if a send fails halfway, so an item accepted
  * is an item enqueued. Then the alarm drives the re-drive of lost messages, the
  * deadline, the webhook, the purge of an erased batch's cached results and retention. What it does next is
- * decided by `nextStep`; the steps' SQL lives beside it. The create path
- * (creation.ts), the record path (settle.ts), the erase path (erase.ts) and the alarm's steps (alarm-steps.ts)
- * are functions of the object's parts; this class holds its RPC methods.
+ * decided by `nextStep`; the steps' SQL lives beside it. The create path (creation.ts), the alarm's steps
+ * (alarm-steps.ts) and the paths in the sub-rooms, record/, fan-out/, events/ and erasure/, are functions
+ * of the object's parts; this class holds its RPC methods.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
   readonly #parts: BatchParts;
@@ -128,7 +129,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { kind: "page", page: { ...summary(row), webhook: webhookView(row), ...items } };
   }
 
-  /** The batch's events as a stream of server-sent events (event-streams.ts), as far as `owner` may know. */
+  /** The batch's events as a stream of server-sent events (events/event-streams.ts), as far as `owner` may know. */
   events(owner: BatchOwner, request: EventsRequest): EventsRead {
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
     return row && ownedBy(row, owner) ? this.#parts.events.open(row, request) : { kind: "none" };
@@ -141,7 +142,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
    * items it finished and which of the outcomes' items were no longer pending
    * (all of them, and the deferrals', when the batch is deleted or unknown): the
    * consumer acks and logs those as dropped, so a first delivery needs no
-   * `stillPending` call before it (consumer.ts).
+   * `stillPending` call before it (queue/consumer.ts).
    */
   async record(outcomes: ItemOutcome[], deferrals: ItemDeferral[] = []): Promise<RecordAnswer> {
     const row = this.#row();
@@ -154,11 +155,11 @@ export class ContactInfoBatch extends DurableObject<Env> {
     if (row.deleted_at !== null) return { recorded: 0, notPending: everyIndex() };
     deferItems(this.#sql, deferrals);
     if (outcomes.length === 0) return { recorded: 0, notPending: [] };
-    const { completed, failed, notPending } = await settle(this.#parts, row, outcomes, readConfig(this.env));
+    const { completed, failed, notPending } = await recordOutcomes(this.#parts, row, outcomes, readConfig(this.env));
     return { recorded: completed + failed, notPending };
   }
 
-  /** A report that a delivered contact is wrong (feedback.ts): its refund, once; the account hears of it soon. */
+  /** A report that a delivered contact is wrong (record/feedback.ts): its refund, once; the account hears of it soon. */
   async feedback(owner: BatchOwner, request: FeedbackRequest): Promise<FeedbackRead> {
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
     const read = recordFeedback(this.ctx.storage, row, owner, request, readConfig(this.env).prices);
@@ -173,13 +174,13 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return !row || row.deleted_at !== null ? [] : pendingItems(this.#sql, row.id, indexes);
   }
 
-  /** Cancels and erases the batch, and tells its account before answering (erase.ts). Null when not the owner's. */
+  /** Cancels and erases the batch, and tells its account before answering (erasure/erase-batch.ts). Null when not the owner's. */
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     const row = this.#ownedRow(owner);
     return row ? { deletedAt: await eraseAndReport(this.#parts, row, owner.environment) } : null;
   }
 
-  /** Erases one person's items (erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  /** Erases one person's items (erasure/erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
   async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
     const row = this.#ownedRow(owner);
     return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };

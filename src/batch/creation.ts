@@ -5,10 +5,10 @@ import type { NewBatch, StagedItems } from "../contact-info/batch-contract";
 import { fanOutTarget } from "./alarm-steps";
 import type { BatchParts } from "./batch-parts";
 import { insertBatchRow } from "./batch-row";
-import { fanOutNew } from "./fan-out";
-import { appendInvalidItemDeliveries } from "./item-deliveries";
+import { appendInvalidItemDeliveries } from "./events/item-deliveries";
+import { fanOutNew } from "./fan-out/fan-out";
 import { insertItems } from "./item-store";
-import { appendOutbox } from "./outbox";
+import { appendOutbox } from "./record/outbox";
 import { createSchema } from "./schema";
 
 // When a new batch's alarm fires if the object stopped before taking its first steps itself.

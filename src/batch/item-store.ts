@@ -1,14 +1,12 @@
-import { emptyUsage } from "../account/usage";
 import type { ItemOutcome, NewItem } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeItemCursor } from "../http/item-cursor";
-import { deleteItems } from "../privacy/storage/scrub";
-import { appendOutbox } from "./outbox";
 
-// SQL of the items table (docs/storage.md): inserts, pages, the deadline and expiry;
-// what record() writes is in item-records.ts. Only pending items ever change, and
-// the batch counters change in the same transaction as the items they count.
+// SQL of the items table (docs/storage.md): inserts, pages, the deadline, which are pending;
+// what record() writes is in record/item-records.ts, retention's delete in erasure/retention.ts.
+// Only pending items ever change, and the batch counters change in the same transaction as the
+// items they count.
 
 // Rows go in as one JSON array bound to one parameter per statement (workerd allows 100
 // bound parameters, ten rows of ours), in chunks well under the 2 MB a value may have.
@@ -38,7 +36,7 @@ export interface ItemsToInsert {
 /**
  * Stores items of a new batch. The leaders `create` sends right after (the first
  * fan-out window) are stored as enqueued once, at creation; if that fails the
- * fan-out sends them and sets the time (fan-out.ts). An item already stored (a
+ * fan-out sends them and sets the time (fan-out/fan-out.ts). An item already stored (a
  * staged chunk sent again by a retried submit) is kept as it is.
  */
 export function insertItems(
@@ -129,15 +127,13 @@ export function timedOutItems(sql: SqlStorage, error: ItemError): ItemOutcome[] 
     .map(({ idx }) => ({ index: idx, status: "failed", error, sources: [] }));
 }
 
-/**
- * Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410.
- * The expiry is reported to the account, which drops the batch from its person index.
- */
-export function expireItems(storage: DurableObjectStorage): void {
-  const expiredAt = new Date().toISOString();
-  storage.transactionSync(() => {
-    deleteItems(storage);
-    storage.sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
-    appendOutbox(storage.sql, expiredAt, emptyUsage(), { register: true });
-  });
+export const PENDING_AMONG =
+  "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'";
+
+/** Of `indexes`, the items still pending: one search of items_by_status each. */
+export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): number[] {
+  return sql
+    .exec<{ idx: number }>(PENDING_AMONG, JSON.stringify(indexes))
+    .toArray()
+    .map(({ idx }) => idx);
 }

@@ -86,7 +86,7 @@ export const MIGRATIONS: readonly string[] = [
   // written with the deletion, deleted from RESULT_CACHE by the alarm.
   `CREATE TABLE cache_purge (key TEXT NOT NULL);`,
   // What an item found before a source asked for time, kept until the item ends so
-  // its end never discards it (earlier-finds.ts); the index finds the few that have any.
+  // its end never discards it (record/earlier-finds.ts); the index finds the few that have any.
   `ALTER TABLE items ADD COLUMN found_earlier TEXT;
    CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;`,
   // Credits: what each item was charged, their sum on the batch, and the batch's cap
@@ -94,7 +94,7 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE items ADD COLUMN credits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN credits_charged INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE batch ADD COLUMN max_credits INTEGER;`,
-  // The progress stream (event-log.ts): each finished item's event number, handed out in
+  // The progress stream (events/event-log.ts): each finished item's event number, handed out in
   // turn from the batch's event_seq; the second index finds the finished items not yet
   // numbered (an older batch's are numbered the first time the log is read).
   `ALTER TABLE items ADD COLUMN event_seq INTEGER;
@@ -121,7 +121,7 @@ export const MIGRATIONS: readonly string[] = [
   // created again with its checks, filled from the old one, and dropped (its indexes
   // with it, so they are made again), all in the constructor's transaction. The old
   // rows' personal columns (and the webhook URL and secret) are overwritten with zeros
-  // in place before the drop (as scrub.ts does), so the pages it frees keep none.
+  // in place before the drop (as privacy/storage/scrub.ts does), so the pages it frees keep none.
   `ALTER TABLE batch RENAME TO batch_before_checks;
    CREATE TABLE batch (
      id TEXT PRIMARY KEY,
@@ -222,7 +222,7 @@ export const MIGRATIONS: readonly string[] = [
   // fewer an item (issue 40). Every query of it compares due_at or says due_at IS NOT NULL.
   `DROP INDEX items_by_due;
    CREATE INDEX items_by_due ON items (due_at) WHERE status = 'pending' AND leader_idx IS NULL AND due_at IS NOT NULL;`,
-  // Feedback on delivered contacts (batch/feedback.ts): the credits refunded, per batch and item,
+  // Feedback on delivered contacts (record/feedback.ts): the credits refunded, per batch and item,
   // and the item's reports, which name a contact by its place in the item's lists (no personal data).
   // And the submit's maxAgeDays (null for batches from before: the default).
   `ALTER TABLE batch ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;

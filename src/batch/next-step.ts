@@ -18,7 +18,7 @@ export type StepFacts = {
   expired_at: string | null;
   /** Set when the caller deleted the batch: nothing more happens to it but the report of its deletion. */
   deleted_at: string | null;
-  /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet, plus 1 while a completed batch has items left to index (people-index.ts). */
+  /** Outbox rows (usage, registration, deletion) the account has not acknowledged yet, plus 1 while a completed batch has items left to index (privacy/storage/person-index-chunks.ts). */
   unreported: number;
   /** 1 while result-cache keys of a deleted batch's people are left to delete (cache_purge), else 0. */
   cache_purge_left: number;

@@ -9,7 +9,7 @@ import type { WebhookEventType } from "./webhook-events";
 
 /**
  * A batch to create. Its items come in one call, or, for a batch too large for one
- * call (rpc-chunks.ts), in staged chunks (`StagedItems`) and then the last chunk here.
+ * call (batch/rpc-chunks.ts), in staged chunks (`StagedItems`) and then the last chunk here.
  */
 export interface NewBatch extends BatchOwner {
   id: string;

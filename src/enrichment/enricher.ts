@@ -14,7 +14,7 @@ import { orderFinders } from "./waterfall-order";
 
 /**
  * An item as the consumer has it: the person normalized and keyed once, at fan-out.
- * The queue message (batch/item-message.ts) carries these; the enricher, a floor
+ * The queue message (queue-messages/item-message.ts) carries these; the enricher, a floor
  * below the batch, names only what it reads.
  */
 export interface ItemToEnrich {

@@ -12,7 +12,7 @@ import type { Caller } from "./caller";
 /**
  * Records a report that a contact an item returned is wrong (the body as POST …/feedback takes it):
  * the batch refunds what the item paid for that kind of contact, once and within the window
- * (batch/feedback.ts), and the value goes on the customer's do-not-deliver list. The list is written
+ * (batch/record/feedback.ts), and the value goes on the customer's do-not-deliver list. The list is written
  * on every report, a repeat too, so a report whose answer was lost after the refund still lists it.
  */
 export async function reportFeedback({ env, apiKey, environment }: Caller, body: unknown): Promise<FeedbackReceipt> {

@@ -44,7 +44,7 @@ const contactsOf = (resolution: Resolution): Contacts =>
 
 /**
  * The screen that takes the customer's listed values out of the group's resolutions (the queue
- * passes each through it, group-plan.ts); null when none of them found a listed value.
+ * passes each through it, queue/group-plan.ts); null when none of them found a listed value.
  */
 export async function undeliverableScreen(
   env: Env,

@@ -6,7 +6,7 @@ import { readConfig } from "../base/config";
 import { log } from "../base/log";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/event-plan";
+import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/events/event-plan";
 import { batchStub } from "../batch/stub";
 import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";

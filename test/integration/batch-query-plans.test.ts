@@ -2,9 +2,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
-import { PENDING_AMONG } from "../../src/batch/erase";
-import { DUE_ITEMS } from "../../src/batch/fan-out";
-import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/item-records";
+import { DUE_ITEMS } from "../../src/batch/fan-out/fan-out";
+import { PENDING_AMONG } from "../../src/batch/item-store";
+import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/record/item-records";
 import { createSchema } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endWithEarlierFinds } from "../../src/batch/earlier-finds";
+import { endWithEarlierFinds } from "../../src/batch/record/earlier-finds";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import type { Email, Phone } from "../../src/contact-info/contact";
 

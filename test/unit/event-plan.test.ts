@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EventSnapshot } from "../../src/batch/event-log";
-import { PROGRESS_INTERVAL_MS, planEvents, type SubscriberState, sseText } from "../../src/batch/event-plan";
+import type { EventSnapshot } from "../../src/batch/events/event-log";
+import { PROGRESS_INTERVAL_MS, planEvents, type SubscriberState, sseText } from "../../src/batch/events/event-plan";
 
 const counters = (finished: number, total = 4) => ({
   id: "3e1cab3a-0527-4fea-987c-d486f470829c",

@@ -38,7 +38,7 @@ export async function peopleToIndex(
   // Items are numbered 0 to total_items - 1, and only retention or a deletion (null above) removes them.
   const through = Math.min(from + ITEMS_PER_REPORT, row.total_items);
   // Items hashed at submission: SQLite pairs each identifier key's hash with the person key's (the hash
-  // the item's results are cached under, result-cache.ts, so an erasure reaches them after retention
+  // the item's results are cached under, enrichment/result-cache.ts, so an erasure reaches them after retention
   // too), once per pair, with no work per item here. This runs at the head of a new batch's steps.
   const chunk = "idx >= ? AND idx < ? AND erased_at IS NULL AND hashes IS";
   const { hashed } = sql

@@ -1,13 +1,13 @@
-import type { BatchReport, OutboxEntry } from "../account/report";
-import { accountStub } from "../account/stub";
-import { isEmptyUsage, type UsageCounters, usageDeltaSchema } from "../account/usage";
-import { utcDay } from "../account/usage-query";
-import { jurisdictionOfBatch } from "../base/batch-id";
-import { logError } from "../base/log";
-import { summaryOf } from "../contact-info/batch-views";
-import { noteIndexed, peopleToIndex } from "../privacy/storage/person-index-chunks";
-import type { BatchRow } from "./batch-row";
-import { retryStepLater, stepSucceeded } from "./step-retry";
+import type { BatchReport, OutboxEntry } from "../../account/report";
+import { accountStub } from "../../account/stub";
+import { isEmptyUsage, type UsageCounters, usageDeltaSchema } from "../../account/usage";
+import { utcDay } from "../../account/usage-query";
+import { jurisdictionOfBatch } from "../../base/batch-id";
+import { logError } from "../../base/log";
+import { summaryOf } from "../../contact-info/batch-views";
+import { noteIndexed, peopleToIndex } from "../../privacy/storage/person-index-chunks";
+import type { BatchRow } from "../batch-row";
+import { retryStepLater, stepSucceeded } from "../step-retry";
 
 // The batch's outbox (docs/storage.md): usage deltas written in the same transaction
 // as the items they count, numbered by batch.outbox_seq, and reported to the

@@ -1,6 +1,6 @@
-import type { StatusRead } from "../contact-info/batch-contract";
-import type { EventsRequest } from "../contact-info/events-query";
-import type { StatusRow } from "./batch-row";
+import type { StatusRead } from "../../contact-info/batch-contract";
+import type { EventsRequest } from "../../contact-info/events-query";
+import type { StatusRow } from "../batch-row";
 import { type EventSnapshot, readEvents } from "./event-log";
 import { ITEM_EVENTS_PER_STEP, planEvents, REPLAY_STEP_PAUSE_MS, type SubscriberState, sseText } from "./event-plan";
 

@@ -1,7 +1,7 @@
-import { log, logError } from "../base/log";
-import type { CompletedBatch } from "../contact-info/webhook-event";
-import { type BatchRow, summary } from "./batch-row";
-import { retryStepLater, stepSucceeded } from "./step-retry";
+import { log, logError } from "../../base/log";
+import type { CompletedBatch } from "../../contact-info/webhook-event";
+import { type BatchRow, summary } from "../batch-row";
+import { retryStepLater, stepSucceeded } from "../step-retry";
 
 // SQL of the webhook's delivery state on the batch row: pending → queued → delivered | failed.
 

@@ -1,13 +1,13 @@
-import { log, logError } from "../base/log";
-import { itemCompletedBody, itemEventId } from "../contact-info/item-completed-event";
-import type { WebhookEvent } from "../contact-info/webhook-event";
-import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
-import { MAX_MESSAGES_PER_SEND } from "../queue-messages/item-message";
-import type { WebhookMessage } from "../queue-messages/webhook-message";
-import type { BatchRow } from "./batch-row";
-import { ITEM_JSON } from "./item-store";
-import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "./next-step";
-import { retryStepLater, stepSucceeded } from "./step-retry";
+import { log, logError } from "../../base/log";
+import { itemCompletedBody, itemEventId } from "../../contact-info/item-completed-event";
+import type { WebhookEvent } from "../../contact-info/webhook-event";
+import { MAX_ITEMS_PER_DELIVERY } from "../../contact-info/webhook-events";
+import { MAX_MESSAGES_PER_SEND } from "../../queue-messages/item-message";
+import type { WebhookMessage } from "../../queue-messages/webhook-message";
+import type { BatchRow } from "../batch-row";
+import { ITEM_JSON } from "../item-store";
+import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "../next-step";
+import { retryStepLater, stepSucceeded } from "../step-retry";
 
 // SQL of the item.completed deliveries (docs/storage.md, item_deliveries). A delivery is
 // written in the transaction that finished its items, like the outbox, so none is lost or

@@ -1,10 +1,10 @@
-import { logError } from "../base/log";
-import { personHasher } from "../contact-info/person-keys";
-import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../enrichment/result-cache";
-import { zeroed } from "../privacy/storage/scrub";
-import type { BatchRow } from "./batch-row";
-import type { CacheWrites } from "./cache-writes";
-import { retryStepLater, stepSucceeded } from "./step-retry";
+import { logError } from "../../base/log";
+import { personHasher } from "../../contact-info/person-keys";
+import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../../enrichment/result-cache";
+import { zeroed } from "../../privacy/storage/scrub";
+import type { BatchRow } from "../batch-row";
+import type { CacheWrites } from "../record/cache-writes";
+import { retryStepLater, stepSucceeded } from "../step-retry";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes
@@ -21,7 +21,7 @@ const KEYS_PER_INSERT = 1_000;
 /**
  * The result-cache keys the batch's people may be cached under, and those of
  * the verdicts on the addresses its items returned or kept for their end (the
- * only verdicts cached, verdict-cache.ts): none for a test batch (never cached).
+ * only verdicts cached, enrichment/verdict-cache.ts): none for a test batch (never cached).
  * Read before the erase's transaction; person keys never change after creation.
  */
 export async function cacheKeysToErase(

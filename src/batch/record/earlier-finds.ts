@@ -1,6 +1,6 @@
 import * as z from "zod";
-import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
-import { type Contacts, emailSchema, mergeContacts, phoneSchema } from "../contact-info/contact";
+import type { ItemDeferral, ItemOutcome } from "../../contact-info/batch-contract";
+import { type Contacts, emailSchema, mergeContacts, phoneSchema } from "../../contact-info/contact";
 
 // What an item's attempts found before a source asked for time (items.found_earlier),
 // kept until the item ends, so its end never discards it: a later attempt's answer is

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { emptySource, emptyUsage } from "../account/usage";
-import type { Prices } from "../base/config";
-import type { BatchOwner } from "../base/tenant";
-import { type SourceReport, sourceReportSchema } from "../contact-info/batch-views";
-import { type Email, emailSchema, type Phone, phoneSchema } from "../contact-info/contact";
+import { emptySource, emptyUsage } from "../../account/usage";
+import type { Prices } from "../../base/config";
+import type { BatchOwner } from "../../base/tenant";
+import { type SourceReport, sourceReportSchema } from "../../contact-info/batch-views";
+import { type Email, emailSchema, type Phone, phoneSchema } from "../../contact-info/contact";
 import {
   type ContactKind,
   contactKindsOf,
@@ -12,8 +12,8 @@ import {
   type NoRefundReason,
   notDeliveredDetail,
   REFUND_WINDOW_DAYS,
-} from "../contact-info/feedback";
-import { ownedBy, type StatusRow } from "./batch-row";
+} from "../../contact-info/feedback";
+import { ownedBy, type StatusRow } from "../batch-row";
 import { appendOutbox } from "./outbox";
 
 // Feedback on a delivered contact (docs/storage.md, items.feedback): the refund rule, pure, and
@@ -178,7 +178,7 @@ export function recordFeedback(
   });
 }
 
-/** Arms the alarm to report the outbox row just written, unless it is due sooner (as settle.ts does). */
+/** Arms the alarm to report the outbox row just written, unless it is due sooner (as record-outcomes.ts does). */
 export async function reportSoon(storage: DurableObjectStorage): Promise<void> {
   const alarm = await storage.getAlarm();
   if (alarm === null || alarm > Date.now()) await storage.setAlarm(Date.now());

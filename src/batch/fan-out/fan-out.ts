@@ -1,7 +1,7 @@
-import { backoff } from "../base/backoff";
-import { log, logError } from "../base/log";
-import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
-import { itemErrors } from "../contact-info/item-errors";
+import { backoff } from "../../base/backoff";
+import { log, logError } from "../../base/log";
+import type { ItemOutcome, NewBatch } from "../../contact-info/batch-contract";
+import { itemErrors } from "../../contact-info/item-errors";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -16,9 +16,9 @@ import {
   type StoredPerson,
   sendSplitting,
   storedPersonItem,
-} from "../queue-messages/item-message";
-import type { BatchRow } from "./batch-row";
-import { itemRedrive, redriveCutoff } from "./next-step";
+} from "../../queue-messages/item-message";
+import type { BatchRow } from "../batch-row";
+import { itemRedrive, redriveCutoff } from "../next-step";
 
 // After a failed send, the alarm tries again in 1 s, then 2, 4, … up to a minute.
 const enqueueBackoff = backoff({ baseSeconds: 1, maxSeconds: 60 });
@@ -56,7 +56,7 @@ export interface FanOutTarget {
   storage: DurableObjectStorage;
   queue: Queue;
   /** Records outcomes, finishing the batch if they complete it. */
-  settle(outcomes: ItemOutcome[]): Promise<{ failed: number }>;
+  record(outcomes: ItemOutcome[]): Promise<{ failed: number }>;
   /** Items recorded meanwhile (by the consumer, or failed here) can complete the batch. */
   isComplete(): boolean;
 }
@@ -154,7 +154,7 @@ export async function redrive(target: FanOutTarget, row: BatchRow, redriveAfterS
       const exhausted = due.filter((item) => itemRedrive(item.enqueues) === "fail");
       if (exhausted.length > 0) {
         failed += (
-          await target.settle(
+          await target.record(
             exhausted.map(({ idx }) => ({ index: idx, status: "failed", error: itemErrors.messagesLost, sources: [] })),
           )
         ).failed;
@@ -190,7 +190,7 @@ async function enqueue(
       batchId: batch.batchId,
       items: tooLarge.length,
     });
-    await target.settle(
+    await target.record(
       tooLarge.map(({ index }) => ({ index, status: "failed", error: itemErrors.tooLargeToQueue, sources: [] })),
     );
   }

@@ -1,27 +1,27 @@
-import type { Config } from "../base/config";
-import { log } from "../base/log";
-import type { ItemOutcome } from "../contact-info/batch-contract";
-import { noteSizeForScrub } from "../privacy/storage/high-water";
-import type { BatchParts } from "./batch-parts";
-import { type BatchRow, requireBatchRow } from "./batch-row";
-import { settleItems } from "./item-records";
-import { fanOutDue, retentionEnd } from "./next-step";
+import type { Config } from "../../base/config";
+import { log } from "../../base/log";
+import type { ItemOutcome } from "../../contact-info/batch-contract";
+import { noteSizeForScrub } from "../../privacy/storage/high-water";
+import type { BatchParts } from "../batch-parts";
+import { type BatchRow, requireBatchRow } from "../batch-row";
+import { fanOutDue, retentionEnd } from "../next-step";
+import { recordItems } from "./item-records";
 
 // How soon finished items' usage is reported to the account.
 const REPORT_DELAY_MS = 1_000;
 
 /**
- * The record path: settles outcomes into the batch whose row (as read just now) is
+ * The record path: records outcomes into the batch whose row (as read just now) is
  * `row`, caches the results it recorded, and arms the alarm to report them; when
  * they complete the batch, finishes it. Every end of an item goes through here.
  */
-export async function settle(
+export async function recordOutcomes(
   { storage, sql, cacheWrites, events }: Pick<BatchParts, "storage" | "sql" | "cacheWrites" | "events">,
   row: BatchRow,
   outcomes: ItemOutcome[],
   config: Config,
 ): Promise<{ completed: number; failed: number; notPending: number[] }> {
-  const counts = settleItems(storage, row, outcomes, config.prices);
+  const counts = recordItems(storage, row, outcomes, config.prices);
   if (counts.completed + counts.failed === 0) return counts;
   events.notify();
   noteSizeForScrub(storage);

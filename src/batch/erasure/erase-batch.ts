@@ -1,19 +1,11 @@
-import { emptyUsage } from "../account/usage";
-import { jurisdictionOfBatch } from "../base/batch-id";
-import type { Environment } from "../base/environment";
-import { log } from "../base/log";
-import { deleteItems, zeroed } from "../privacy/storage/scrub";
-import {
-  type MessageItem,
-  type PersonItem,
-  STORED_PERSON_COLUMNS,
-  type StoredPerson,
-  storedPersonItem,
-} from "../queue-messages/item-message";
-import type { BatchParts } from "./batch-parts";
-import { type BatchRow, requireBatchRow } from "./batch-row";
+import { emptyUsage } from "../../account/usage";
+import type { Environment } from "../../base/environment";
+import { log } from "../../base/log";
+import { deleteItems, zeroed } from "../../privacy/storage/scrub";
+import type { BatchParts } from "../batch-parts";
+import { type BatchRow, requireBatchRow } from "../batch-row";
+import { appendOutbox, reportToAccount } from "../record/outbox";
 import { cacheKeysToErase, savePurge } from "./cache-purge";
-import { appendOutbox, reportToAccount } from "./outbox";
 
 /**
  * Cancel and erase: every item (input, results) goes now, overwritten with zeros
@@ -57,37 +49,4 @@ export async function eraseAndReport(parts: BatchParts, row: BatchRow, environme
   await storage.setAlarm(Date.now());
   await reportToAccount(env, sql, requireBatchRow(sql));
   return deletedAt;
-}
-
-export const PENDING_AMONG =
-  "SELECT idx FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'";
-
-/** Of `indexes`, the items still pending: one search of items_by_status each. */
-export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): number[] {
-  return sql
-    .exec<{ idx: number }>(PENDING_AMONG, JSON.stringify(indexes))
-    .toArray()
-    .map(({ idx }) => idx);
-}
-
-/**
- * Of `indexes`, the items of batch `batchId` still pending. A batch kept in a
- * jurisdiction sends indexes only (item-message.ts), so it answers each with its
- * person, which the consumer cannot find anywhere else; any other batch, the
- * indexes alone, as its messages carry the people.
- */
-export function pendingItems(sql: SqlStorage, batchId: string, indexes: readonly number[]): MessageItem[] {
-  if (jurisdictionOfBatch(batchId) !== undefined) return pendingPeople(sql, indexes);
-  return pendingAmong(sql, indexes).map((index) => ({ index }));
-}
-
-/** The pending items among `indexes`, each with its person as the submission stored it. */
-function pendingPeople(sql: SqlStorage, indexes: readonly number[]): PersonItem[] {
-  return sql
-    .exec<StoredPerson>(
-      `SELECT ${STORED_PERSON_COLUMNS} FROM items WHERE idx IN (SELECT value FROM json_each(?)) AND status = 'pending'`,
-      JSON.stringify(indexes),
-    )
-    .toArray()
-    .map(storedPersonItem);
 }

@@ -1,14 +1,14 @@
-import type { Config } from "../base/config";
-import { log } from "../base/log";
-import { itemErrors } from "../contact-info/item-errors";
-import { storedItemKeys } from "../contact-info/person-keys";
-import { noteSizeForScrub } from "../privacy/storage/high-water";
-import { eraseItemsInPlace } from "../privacy/storage/scrub";
-import type { BatchParts } from "./batch-parts";
-import { type BatchRow, requireBatchRow } from "./batch-row";
+import type { Config } from "../../base/config";
+import { log } from "../../base/log";
+import { itemErrors } from "../../contact-info/item-errors";
+import { storedItemKeys } from "../../contact-info/person-keys";
+import { noteSizeForScrub } from "../../privacy/storage/high-water";
+import { eraseItemsInPlace } from "../../privacy/storage/scrub";
+import type { BatchParts } from "../batch-parts";
+import { type BatchRow, requireBatchRow } from "../batch-row";
+import { reportStep } from "../record/outbox";
+import { recordOutcomes } from "../record/record-outcomes";
 import { cacheKeysToErase } from "./cache-purge";
-import { reportStep } from "./outbox";
-import { settle } from "./settle";
 
 // Erasure of one person from one batch (POST …/privacy/erasures): the items
 // that carry any of the person's identifier keys keep their place, status,
@@ -55,7 +55,7 @@ export async function erasePersonItems(
   const { indexes, pending } = itemsOfPerson(sql, keys);
   if (indexes.length === 0) return 0;
   if (pending.length > 0) {
-    await settle(
+    await recordOutcomes(
       parts,
       requireBatchRow(sql),
       pending.map((index) => ({ index, status: "failed", error: itemErrors.erased, sources: [] })),

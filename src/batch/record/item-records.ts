@@ -1,17 +1,17 @@
-import { emptyUsage, tally } from "../account/usage";
-import type { Prices } from "../base/config";
-import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
-import { type ChargedOutcome, chargeOutcomes } from "../credits/credits";
-import { addFinished, type BatchRow } from "./batch-row";
+import { emptyUsage, tally } from "../../account/usage";
+import type { Prices } from "../../base/config";
+import type { ItemDeferral, ItemOutcome } from "../../contact-info/batch-contract";
+import { type ChargedOutcome, chargeOutcomes } from "../../credits/credits";
+import { addFinished, type BatchRow } from "../batch-row";
+import { appendItemDeliveries } from "../events/item-deliveries";
+import { pendingAmong } from "../item-store";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
-import { pendingAmong } from "./erase";
-import { appendItemDeliveries } from "./item-deliveries";
 import { appendOutbox } from "./outbox";
 
 // The record path's SQL of the items table (docs/storage.md): what the consumer
 // reports, outcomes and deferrals, written to items still pending, with the batch
-// counters, the charges and the usage in the same transaction. Inserts, pages and
-// expiry are in item-store.ts.
+// counters, the charges and the usage in the same transaction (recordItems, the one
+// transaction of recordOutcomes). Inserts, pages and the deadline are in item-store.ts.
 
 /**
  * Outcomes, as one JSON array of rows (outcomeRow), applied by one statement: each
@@ -64,7 +64,7 @@ const outcomeRow = (outcome: ChargedOutcome) =>
       ];
 
 /**
- * Applies outcomes to the items still pending and to their followers (items of
+ * Records outcomes on the items still pending and to their followers (items of
  * this batch with the same person), and to the counters, in one transaction.
  * A redelivered message or a repeated call never counts twice; of two outcomes
  * for one item in the same call, the first is recorded. Items are charged
@@ -74,7 +74,7 @@ const outcomeRow = (outcome: ChargedOutcome) =>
  * outcomes recorded, those of the outcomes whose items were no longer pending
  * (finished before: a redelivery), and the outcomes as recorded (budget_exhausted included).
  */
-export function settleItems(
+export function recordItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],

@@ -1,6 +1,6 @@
-import type { BatchSummary } from "../contact-info/batch-views";
-import { readStatusRow, summary } from "./batch-row";
-import { ITEM_JSON } from "./item-store";
+import type { BatchSummary } from "../../contact-info/batch-views";
+import { readStatusRow, summary } from "../batch-row";
+import { ITEM_JSON } from "../item-store";
 
 // The batch's event log, in its SQLite (docs/storage.md): each finished item carries its
 // event number (items.event_seq), handed out in turn from batch.event_seq, so an event's

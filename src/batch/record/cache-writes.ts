@@ -1,8 +1,8 @@
-import { jurisdictionOfBatch } from "../base/batch-id";
-import { logError } from "../base/log";
-import type { ItemOutcome } from "../contact-info/batch-contract";
-import type { ResultCache } from "../enrichment/result-cache";
-import type { BatchRow } from "./batch-row";
+import { jurisdictionOfBatch } from "../../base/batch-id";
+import { logError } from "../../base/log";
+import type { ItemOutcome } from "../../contact-info/batch-contract";
+import type { ResultCache } from "../../enrichment/result-cache";
+import type { BatchRow } from "../batch-row";
 
 /**
  * The batch's writes to the result cache. Only the batch writes its results

@@ -1,0 +1,16 @@
+import { emptyUsage } from "../../account/usage";
+import { deleteItems } from "../../privacy/storage/scrub";
+import { appendOutbox } from "../record/outbox";
+
+/**
+ * Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410.
+ * The expiry is reported to the account, which drops the batch from its person index.
+ */
+export function expireItems(storage: DurableObjectStorage): void {
+  const expiredAt = new Date().toISOString();
+  storage.transactionSync(() => {
+    deleteItems(storage);
+    storage.sql.exec("UPDATE batch SET expired_at = ?", expiredAt);
+    appendOutbox(storage.sql, expiredAt, emptyUsage(), { register: true });
+  });
+}
