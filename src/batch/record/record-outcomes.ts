@@ -2,13 +2,22 @@ import type { Config } from "../../base/config";
 import { log } from "../../base/log";
 import type { ItemOutcome } from "../../contact-info/batch-contract";
 import { noteSizeForScrub } from "../../privacy/storage/high-water";
-import type { BatchParts } from "../batch-parts";
 import { type BatchRow, requireBatchRow } from "../batch-row";
+import type { EventStreams } from "../events/event-streams";
 import { fanOutDue, retentionEnd } from "../next-step";
+import type { CacheWrites } from "./cache-writes";
 import { recordItems } from "./item-records";
 
 // How soon finished items' usage is reported to the account.
 const REPORT_DELAY_MS = 1_000;
+
+/** What the record path works with of the object's parts (batch-parts.ts builds them). */
+interface RecordParts {
+  storage: DurableObjectStorage;
+  sql: SqlStorage;
+  cacheWrites: CacheWrites;
+  events: EventStreams;
+}
 
 /**
  * The record path: records outcomes into the batch whose row (as read just now) is
@@ -16,7 +25,7 @@ const REPORT_DELAY_MS = 1_000;
  * they complete the batch, finishes it. Every end of an item goes through here.
  */
 export async function recordOutcomes(
-  { storage, sql, cacheWrites, events }: Pick<BatchParts, "storage" | "sql" | "cacheWrites" | "events">,
+  { storage, sql, cacheWrites, events }: RecordParts,
   row: BatchRow,
   outcomes: ItemOutcome[],
   config: Config,
