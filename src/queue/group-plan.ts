@@ -3,6 +3,7 @@ import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";
 import type { Resolution } from "../enrichment/enrich-item";
+import type { UndeliverableScreen } from "../privacy/do-not-deliver";
 import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds } from "./retry";
 
 // What becomes of one batch's group of messages once its items were tried: a pure plan, so the
@@ -119,10 +120,10 @@ export const resolutionsOf = <M>(tried: readonly TriedMessage<M>[]): Resolution[
     attempts.flatMap((attempt) => (attempt.kind === "resolved" ? [attempt.resolution] : [])),
   );
 
-/** The group with each resolution passed through `screen` (the do-not-deliver list's, privacy/do-not-deliver.ts). */
+/** The group with each resolution passed through the do-not-deliver list's screen (privacy/do-not-deliver.ts). */
 export function screenResolutions<M>(
   tried: readonly TriedMessage<M>[],
-  screen: (resolution: Resolution) => Resolution,
+  screen: UndeliverableScreen,
 ): TriedMessage<M>[] {
   return tried.map((message) => ({
     ...message,
