@@ -49,10 +49,10 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE suppressions (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;
    CREATE INDEX suppressions_newest ON suppressions (created_at DESC, key DESC);
    CREATE TABLE erasures (id TEXT PRIMARY KEY, erased_at TEXT NOT NULL, items INTEGER NOT NULL, batches INTEGER NOT NULL);`,
-  // Keyed hashes (contact-info/person-keys.ts). The suppression list's plain SHA-256 keys wait in
-  // suppressions_unkeyed until the object keys them (keyUnkeyedSuppressions: SQL has no HMAC and no
-  // secret); the person index is forgotten, and every batch, asked by every erasure until then, sends
-  // its people again, hashed by the identity rule of today.
+  // Keyed hashes (contact-info/person-keys.ts). The suppression list's plain SHA-256 keys were set
+  // aside in suppressions_unkeyed for the object to key (SQL has no HMAC and no secret; migration 7
+  // drops the table, as no deployed list ever held such keys); the person index is forgotten, and
+  // every batch, asked by every erasure until then, sends its people again.
   `CREATE TABLE suppressions_unkeyed (key TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID;
    INSERT INTO suppressions_unkeyed SELECT key, created_at FROM suppressions;
    DELETE FROM suppressions;

@@ -36,10 +36,13 @@ describe("the batch object's fan-out", () => {
     const stub = batchStub(env, batch.id);
     let sends = 0;
     let sent = 0;
+    // The queue binding is the isolate's: other files' batches send through it too, and pass.
     const queue = faultyItemQueue(async (real, messages) => {
+      const requests = [...messages];
+      if (!requests.some((request) => sentMessage(request).batchId === batch.id)) return real(requests);
       if (++sends > 1) throw new Error("queue unavailable");
-      await real(messages);
-      sent = sentItems([[messages]]).length;
+      await real(requests);
+      sent = sentItems([[requests]]).length;
     });
     await stub.create(batch);
     const stalled = await until(() => batchProgress(stub), {
