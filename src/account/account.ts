@@ -74,26 +74,19 @@ export class Account extends DurableObject<Env> {
   }
 
   /** One page of the batches not deleted, newest first. */
-  list({ limit, after }: ListPage): BatchList {
-    const rows = this.#sql
-      .exec<SummaryColumns>(
-        `SELECT id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged, credits_refunded,
-                max_credits FROM batches
-         WHERE deleted_at IS NULL AND (? IS NULL OR created_at < ? OR (created_at = ? AND id < ?))
-         ORDER BY created_at DESC, id DESC LIMIT ?`,
-        after?.createdAt ?? null,
-        after?.createdAt ?? null,
-        after?.createdAt ?? null,
-        after?.id ?? null,
-        limit + 1,
-      )
-      .toArray();
-    const shown = rows.slice(0, limit);
-    const last = shown[shown.length - 1];
-    return {
-      batches: shown.map(summaryOf),
-      nextCursor: rows.length > limit && last ? batchListPaging.encode(last.created_at, last.id) : null,
-    };
+  list(page: ListPage): BatchList {
+    const { shown, nextCursor } = batchListPaging.rows<SummaryColumns>(
+      this.#sql,
+      {
+        columns: `id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged,
+                  credits_refunded, max_credits`,
+        from: "batches",
+        id: "id",
+        where: "deleted_at IS NULL",
+      },
+      page,
+    );
+    return { batches: shown.map(summaryOf), nextCursor };
   }
 
   /** Usage per UTC day in the range, every day listed, and the totals. */

@@ -56,11 +56,12 @@ const DEFAULT_LIMIT = 20;
 export function newestFirstPaging(prefix: string, idPattern: string, max: number) {
   const body = new RegExp(`^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z)\\|(${idPattern})$`);
   const schema = z.strictObject({ limit: limitParam(max), cursor: z.string().optional() });
+  const encode = (createdAt: string, id: string): string => encodeCursor(`${prefix}${createdAt}|${id}`);
   return {
     max,
     defaultLimit: DEFAULT_LIMIT,
     schema,
-    encode: (createdAt: string, id: string): string => encodeCursor(`${prefix}${createdAt}|${id}`),
+    encode,
     /** The page a request asks for, or a 400 `invalid_query` naming each bad parameter (or the cursor). */
     parse(query: Record<string, string>): NewestFirstPage {
       const { limit = DEFAULT_LIMIT, cursor } = parseQuery(schema, query);
@@ -69,6 +70,35 @@ export function newestFirstPaging(prefix: string, idPattern: string, max: number
       const match = decoded?.startsWith(prefix) ? body.exec(decoded.slice(prefix.length)) : null;
       if (!match) throw invalidCursor();
       return { limit, after: { createdAt: match[1]!, id: match[2]! } };
+    },
+    /**
+     * One page of a table's rows (those `where` keeps), newest first by (created_at, `id`), after
+     * the page's entry: the rows shown, and the cursor of the page after (null at the end). One
+     * search of an index on (created_at DESC, id DESC), reading one row past the page.
+     */
+    rows<Row extends Record<string, SqlStorageValue> & { created_at: string }>(
+      sql: SqlStorage,
+      query: { columns: string; from: string; id: keyof Row & string; where?: string },
+      { limit, after }: NewestFirstPage,
+    ): { shown: Row[]; nextCursor: string | null } {
+      const rows = sql
+        .exec<Row>(
+          `SELECT ${query.columns} FROM ${query.from}
+           WHERE ${query.where ?? "true"} AND (? IS NULL OR created_at < ? OR (created_at = ? AND ${query.id} < ?))
+           ORDER BY created_at DESC, ${query.id} DESC LIMIT ?`,
+          after?.createdAt ?? null,
+          after?.createdAt ?? null,
+          after?.createdAt ?? null,
+          after?.id ?? null,
+          limit + 1,
+        )
+        .toArray();
+      const shown = rows.slice(0, limit);
+      const last = shown[shown.length - 1];
+      return {
+        shown,
+        nextCursor: rows.length > limit && last ? encode(last.created_at, String(last[query.id])) : null,
+      };
     },
   };
 }

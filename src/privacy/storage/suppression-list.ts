@@ -31,23 +31,11 @@ export function suppressedAmong(sql: SqlStorage, keys: readonly string[]): strin
 }
 
 /** One page of the list, newest first. */
-export function listSuppressions(sql: SqlStorage, { limit, after }: SuppressionPage): SuppressionList {
-  const rows = sql
-    .exec<{ key: string; created_at: string }>(
-      `SELECT key, created_at FROM suppressions
-       WHERE (? IS NULL OR created_at < ? OR (created_at = ? AND key < ?))
-       ORDER BY created_at DESC, key DESC LIMIT ?`,
-      after?.createdAt ?? null,
-      after?.createdAt ?? null,
-      after?.createdAt ?? null,
-      after?.id ?? null,
-      limit + 1,
-    )
-    .toArray();
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1];
-  return {
-    suppressions: shown.map((row) => ({ key: row.key, createdAt: row.created_at })),
-    nextCursor: rows.length > limit && last ? suppressionPaging.encode(last.created_at, last.key) : null,
-  };
+export function listSuppressions(sql: SqlStorage, page: SuppressionPage): SuppressionList {
+  const { shown, nextCursor } = suppressionPaging.rows<{ key: string; created_at: string }>(
+    sql,
+    { columns: "key, created_at", from: "suppressions", id: "key" },
+    page,
+  );
+  return { suppressions: shown.map((row) => ({ key: row.key, createdAt: row.created_at })), nextCursor };
 }
