@@ -1460,7 +1460,7 @@ export interface components {
              * @example 30
              */
             maxAgeDays?: number;
-        };
+        } & (unknown | unknown);
         BatchEstimate: {
             /** @description Items in the body, invalid ones included. */
             itemCount: number;

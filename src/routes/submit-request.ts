@@ -60,7 +60,15 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
         example: 30,
       }),
     })
-    .meta({ id: "SubmitRequest", example: submitRequestExample }),
+    // The rules the envelope's parse adds to the fields' own (contact-info/submission.ts,
+    // operations/crm.ts's itemsFromSource), stated in JSON Schema: items or source, one of them;
+    // webhookEvents only with webhookUrl.
+    .meta({
+      id: "SubmitRequest",
+      example: submitRequestExample,
+      oneOf: [{ required: ["items"] }, { required: ["source"] }],
+      dependentRequired: { webhookEvents: ["webhookUrl"] },
+    }),
 );
 
 export const submissionBody = () => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_PAGE_SIZE } from "../../src/contact-info/status-query";
 import { WEBHOOK_EVENTS } from "../../src/contact-info/webhook-events";
 import { ERROR_CODES } from "../../src/http/error-codes";
-import { request } from "../helpers";
+import { createKey, request } from "../helpers";
 
 type Document = {
   openapi: string;
@@ -63,6 +63,31 @@ describe("how the document says to call the API", () => {
         expect(operation.security).toEqual(path.startsWith("/v2/") ? [{ apiKey: [] }] : []);
         expect((operation.parameters ?? []).map((p) => p.name.toLowerCase())).not.toContain("x-api-key");
       }
+    }
+  });
+
+  it("states the submit body's rules across fields, and the Worker holds to them", async () => {
+    const { components } = await documentOf();
+    expect(components.schemas.SubmitRequest).toMatchObject({
+      oneOf: [{ required: ["items"] }, { required: ["source"] }],
+      dependentRequired: { webhookEvents: ["webhookUrl"] },
+    });
+    const { key } = await createKey();
+    const items = [{ email: "ada@example.com" }];
+    const broken = [
+      { items, webhookEvents: ["batch.completed"] },
+      { items, source: { provider: "hubspot", listId: "1" } },
+      {},
+    ];
+    for (const body of broken) {
+      const response = await request("/v2/test/person/contact-info", {
+        method: "POST",
+        key,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await response.json()).toMatchObject({ code: "invalid_request" });
     }
   });
 
