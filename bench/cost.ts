@@ -63,13 +63,7 @@ const server = await startLocalServer({
       keys.set(key.environment, key);
   },
   vars: {
-    ...vendors.baseUrls,
-    HUNTER_API_KEY: "bench-hunter",
-    PDL_API_KEY: "bench-pdl",
-    APOLLO_API_KEY: "bench-apollo",
-    PROSPEO_API_KEY: "bench-prospeo",
-    ZEROBOUNCE_API_KEY: "bench-zerobounce",
-    NEVERBOUNCE_API_KEY: "bench-neverbounce",
+    ...vendors.vars,
     VENDOR_RATE_LIMITS: LIMITS,
     MAX_BATCH_ITEMS: String(Math.max(...SIZES, 10)),
     MAX_BODY_BYTES: String(64 * 1024 * 1024),

@@ -72,13 +72,7 @@ async function run(
       [key] = await seedKeys(state, [{ customerId: `cus_bench_order_${order}`, environment: "live" }]);
     },
     vars: {
-      ...vendors.baseUrls,
-      HUNTER_API_KEY: "bench-hunter",
-      PDL_API_KEY: "bench-pdl",
-      APOLLO_API_KEY: "bench-apollo",
-      PROSPEO_API_KEY: "bench-prospeo",
-      ZEROBOUNCE_API_KEY: "bench-zerobounce",
-      NEVERBOUNCE_API_KEY: "bench-neverbounce",
+      ...vendors.vars,
       VENDOR_RATE_LIMITS: options.limitsText,
       WATERFALL_ORDER: order,
       MAX_BATCH_ITEMS: String(Math.max(options.items, 10)),

@@ -222,8 +222,8 @@ export async function startFakeVendors(options: FakeVendorOptions) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    /** The base URL of each vendor, as the service's *_API_URL vars take them. */
-    baseUrls: {
+    /** The service's vars that point every vendor here: each one's base URL (*_API_URL) and a key for it. */
+    vars: {
       DOH_URL: `${url}/doh`,
       HUNTER_API_URL: `${url}/hunter`,
       PDL_API_URL: `${url}/pdl`,
@@ -231,6 +231,12 @@ export async function startFakeVendors(options: FakeVendorOptions) {
       PROSPEO_API_URL: `${url}/prospeo`,
       ZEROBOUNCE_API_URL: `${url}/zerobounce`,
       NEVERBOUNCE_API_URL: `${url}/neverbounce`,
+      HUNTER_API_KEY: "bench-hunter",
+      PDL_API_KEY: "bench-pdl",
+      APOLLO_API_KEY: "bench-apollo",
+      PROSPEO_API_KEY: "bench-prospeo",
+      ZEROBOUNCE_API_KEY: "bench-zerobounce",
+      NEVERBOUNCE_API_KEY: "bench-neverbounce",
     },
     /** Calls so far per vendor, and the most vendor calls in flight at once; `reset` starts them again. */
     counts: () => ({ vendors: structuredClone(counts), peakInFlight }),
