@@ -39,3 +39,11 @@ export async function onlyOrigin(page: Page, origin: string): Promise<void> {
     (route) => route.abort("blockedbyclient"),
   );
 }
+
+/** A desktop-sized page (1280 × 900, downloads accepted) in a context of its own, kept to `origin` (onlyOrigin). */
+export async function desktopPage(browser: Browser, origin: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await onlyOrigin(page, origin);
+  return page;
+}

@@ -7,7 +7,7 @@ import type { LocalServer } from "../../scripts/local-server";
 import { restoreCell } from "../../src/file-core/index";
 import { hubspot } from "../fakes/hubspot";
 import { type LoopbackFake, serveOnLoopback } from "../fakes/loopback";
-import { launchChromium, onlyOrigin, seededServer } from "./chromium";
+import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 // Issue 37, the console's CRM tab: connect HubSpot (the fake of test/fakes/hubspot.ts, served on
 // 127.0.0.1 and named by HUBSPOT_API_URL), enrich a list, preview the write-back, apply it, read the
@@ -85,9 +85,7 @@ describe("the /app console's CRM tab (issue 37)", () => {
     });
     server = await seededServer({ HUBSPOT_API_URL: fake.url });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
-    await onlyOrigin(page, server.url);
+    page = await desktopPage(browser, server.url);
   }, 120_000);
 
   afterAll(async () => {

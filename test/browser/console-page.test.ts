@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
 import type { LocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
-import { launchChromium, onlyOrigin, seededServer } from "./chromium";
+import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 
@@ -51,11 +51,9 @@ describe("the /app console in a real browser", () => {
   beforeAll(async () => {
     server = await seededServer();
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
+    // Kept to the server's origin: a request for another host is refused, and recorded, failing the last test.
+    page = await desktopPage(browser, server.url);
     page.on("request", (request) => requested.push(request.url()));
-    // Recorded above, then refused: a request for another host fails the last test.
-    await onlyOrigin(page, server.url);
   }, 120_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
 import type { LocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
-import { launchChromium, onlyOrigin, seededServer } from "./chromium";
+import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 // Issue 35: a sales-ops person finishes without help. Each test leaves screenshots at 1280 and
 // 390 px in artifacts/console-<name>-<width>.png, looked at by whoever changes the page.
@@ -59,9 +59,7 @@ describe("the /app console, round two (issue 35)", () => {
   beforeAll(async () => {
     server = await seededServer({ RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2" });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    page = await context.newPage();
-    await onlyOrigin(page, server.url);
+    page = await desktopPage(browser, server.url);
   }, 120_000);
 
   afterAll(async () => {

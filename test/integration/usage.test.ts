@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
-import type { UsageCounters } from "../../src/account/usage";
+import { emptySource, type UsageCounters } from "../../src/account/usage";
 import type { UsageReport } from "../../src/account/views";
 import { batchStub } from "../../src/batch/stub";
 import {
@@ -56,14 +56,7 @@ function expectedUsage(
     if (item.fromCache) usage.fromCache++;
     for (const source of item.sources.filter((s) => s.outcome !== "skipped")) {
       const name = source.kind === "verifier" ? `${source.name}:verifier` : source.name;
-      const counted = usage.sources[name] ?? {
-        calls: 0,
-        found: 0,
-        reported: 0,
-        creditsRefunded: 0,
-        verifiedValid: 0,
-        rateLimited: 0,
-      };
+      const counted = usage.sources[name] ?? emptySource();
       counted.calls++;
       if (source.outcome === "found") counted.found++;
       const valid = item.emails.some((email) => email.source === source.name && email.status === "valid");
