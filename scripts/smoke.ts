@@ -19,35 +19,36 @@ const USAGE = `usage: npm run smoke -- [--base-url URL] [--api-key KEY] [--timeo
   --timeout SECONDS   how long to wait for the sandbox batch (default 1200: deployed retries back off
                       for minutes before fail.test gives up; under \`npm run dev\` it takes about 15 s)`;
 
-// The sandbox's reserved inputs (README, "The test sandbox") and what each must end as.
+// The sandbox's reserved inputs (docs/api.md, "The test sandbox") and what each must end as. People of
+// the smoke's own, none of the walk-through's (docs/api.md), so running one never changes what the other answers.
 const SANDBOX_ITEMS: { input: SubmitItem; expect: (item: BatchItem) => string | undefined }[] = [
   {
-    input: { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
+    input: { firstName: "Stella", lastName: "Smoke", companyDomain: "smoke.example" },
     expect: (item) =>
-      item.outcome === "found" && item.emails?.[0]?.address === "ada.lovelace@analytical.example"
+      item.outcome === "found" && item.emails?.[0]?.address === "stella.smoke@smoke.example"
         ? undefined
-        : "Ada should be found at ada.lovelace@analytical.example",
+        : "Stella Smoke should be found at stella.smoke@smoke.example",
   },
   {
-    input: { fullName: "No Body", companyDomain: "notfound.test" },
+    input: { fullName: "Smoke Nobody", companyDomain: "notfound.test" },
     expect: (item) =>
       item.status === "completed" && item.outcome === "not_found"
         ? undefined
         : "notfound.test should complete not_found",
   },
   {
-    input: { fullName: "Flaky Person", companyDomain: "flaky.test" },
+    input: { fullName: "Smoke Flaky", companyDomain: "flaky.test" },
     expect: (item) => (item.outcome === "found" ? undefined : "flaky.test should be found on its retry"),
   },
   {
-    input: { fullName: "Failing Person", companyDomain: "fail.test" },
+    input: { fullName: "Smoke Failing", companyDomain: "fail.test" },
     expect: (item) =>
       item.status === "failed" && item.error?.code === "processing_failed"
         ? undefined
         : "fail.test should fail with processing_failed",
   },
   {
-    input: { fullName: "Down Source", companyDomain: "unavailable.test" },
+    input: { fullName: "Smoke Down", companyDomain: "unavailable.test" },
     expect: (item) =>
       item.status === "failed" && item.error?.code === "source_unavailable"
         ? undefined

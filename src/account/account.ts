@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
-import type { ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import type { DoNotDeliverList, ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import type { NewestFirstPage } from "../http/paging";
 import * as undeliverable from "../privacy/storage/do-not-deliver-list";
 import * as erasures from "../privacy/storage/erasure-receipts";
 import * as personIndex from "../privacy/storage/person-index";
@@ -161,6 +162,15 @@ export class Account extends DurableObject<Env> {
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */
   doNotDeliver(keys: string[]): void {
     undeliverable.addUndeliverable(this.#sql, keys, new Date().toISOString());
+  }
+
+  /** Whether the key was on the do-not-deliver list (and is no more): its value may be delivered again. */
+  deliverAgain(key: string): boolean {
+    return undeliverable.removeUndeliverable(this.#sql, key);
+  }
+
+  undeliverables(page: NewestFirstPage): DoNotDeliverList {
+    return undeliverable.listUndeliverable(this.#sql, page);
   }
 
   /** Of `keys` (hashed contact values), those on the do-not-deliver list. */

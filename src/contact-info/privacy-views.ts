@@ -64,5 +64,40 @@ export const suppressionsAddedSchema = /* @__PURE__ */ once(() =>
     .meta({ id: "SuppressionsAdded" }),
 );
 
+export const doNotDeliverKeySchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .meta(
+    documented(
+      OPENAPI_METADATA && {
+        description:
+          "A keyed hash (HMAC-SHA-256, hex, under a key of this customer's own) of a contact value reported through POST …/feedback: an email (case-insensitive) or a phone number.",
+        example: "9a3e5c1f0b7d2e4a6c8f1b3d5e7a9c0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c",
+      },
+    ),
+  );
+
+const doNotDeliverEntrySchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      key: doNotDeliverKeySchema,
+      createdAt: z.iso.datetime().meta({ description: "When the value was first reported." }),
+    })
+    .meta({ id: "DoNotDeliverEntry" }),
+);
+
+export const doNotDeliverListSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      doNotDeliver: z.array(doNotDeliverEntrySchema()).meta({ description: "Newest first." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+    })
+    .meta({ id: "DoNotDeliverList" }),
+);
+
 export type ErasureReceipt = z.infer<ReturnType<typeof erasureReceiptSchema>>;
 export type SuppressionList = z.infer<ReturnType<typeof suppressionListSchema>>;
+export type DoNotDeliverList = z.infer<ReturnType<typeof doNotDeliverListSchema>>;

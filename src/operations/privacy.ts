@@ -1,10 +1,13 @@
-// Erasure and the do-not-enrich list: the operations behind POST …/privacy/erasures,
-// PUT …/privacy/suppressions and their MCP tools.
+// Erasure, the do-not-enrich list and the do-not-deliver list: the operations behind
+// POST …/privacy/erasures, PUT …/privacy/suppressions, …/privacy/do-not-deliver and their MCP tools.
 import { accountStub } from "../account/stub";
 import { tenantOf } from "../base/tenant";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import { parseErasureRequest, parseSuppressionRequest } from "../contact-info/privacy-requests";
+import { doNotDeliverKeySchema } from "../contact-info/privacy-views";
+import { notFound } from "../http/errors";
 import { erasePerson } from "../privacy/erasure";
+import { doNotDeliverPaging } from "../privacy/storage/do-not-deliver-list";
 import type { Caller } from "./caller";
 
 /** Erases one person (the body as POST …/privacy/erasures takes it) and answers the receipt. */
@@ -21,4 +24,17 @@ export async function suppressPeople({ env, apiKey }: Caller, body: unknown) {
   const keys = await Promise.all(people.map((person) => hasher.hash(identifierKeys(person))));
   const { added } = await accountStub(env, tenant).suppress([...new Set(keys.flat())]);
   return { keys, added };
+}
+
+/** One page of the do-not-deliver list (the query as GET …/privacy/do-not-deliver takes it), newest first. */
+export function listDoNotDeliver({ env, apiKey }: Caller, query: Record<string, string>) {
+  const page = doNotDeliverPaging.parse(query);
+  return accountStub(env, tenantOf(apiKey)).undeliverables(page);
+}
+
+/** Takes a key off the do-not-deliver list, so its value may be delivered again; a 404 when it is not there. */
+export async function deliverAgain({ env, apiKey }: Caller, key: string): Promise<void> {
+  const removed =
+    doNotDeliverKeySchema.safeParse(key).success && (await accountStub(env, tenantOf(apiKey)).deliverAgain(key));
+  if (!removed) throw notFound("This key is not on the do-not-deliver list.");
 }

@@ -15,6 +15,7 @@ import { batchListRoutes } from "./batch-list";
 import { contactInfoRoutes } from "./contact-info";
 import { crmSyncRoutes } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
+import { doNotDeliverRoutes } from "./do-not-deliver";
 import { feedbackRoutes } from "./feedback";
 import { integrationRoutes } from "./integrations";
 import { metaRoutes } from "./meta";
@@ -65,6 +66,7 @@ export const API_ROUTES = {
     getRateLimits,
     ...usageRoutes,
     ...privacyRoutes,
+    ...doNotDeliverRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,
   ],

@@ -121,9 +121,10 @@ describe("GET /admin/sources", () => {
   it("sums the others when one customer's account cannot answer, and says how many could not", async () => {
     const { record } = await createKey({ environment: "live" });
     const account = accountStub(env, { customerId: record.customerId, environment: "live" });
-    // An account whose next start fails: its last migration applied, yet marked not applied.
+    // An account whose read fails: a table it reads is gone (an error the caller gets, not an object
+    // that cannot start, which workerd would report as an uncaught exception with its stack).
     await runInDurableObject(account, (_, state) => {
-      state.storage.sql.exec("UPDATE schema_version SET version = version - 1");
+      state.storage.sql.exec("DROP TABLE usage_sources");
     });
     await evictDurableObject(account);
     const response = await sourcesFor(ADMIN_TOKEN);
