@@ -1,4 +1,4 @@
-// Renders bench/README.md from the latest results of `npm run bench`, `npm run bench:e2e` (its
+// Renders bench/README.md (the current results only; bench/NOTES.md keeps the history) from the latest results of `npm run bench`, `npm run bench:e2e` (its
 // fairness and cold modes too), `npm run bench:live` and `npm run bench:cost`,
 // and what they share.
 import { execFileSync } from "node:child_process";
@@ -146,6 +146,11 @@ export function writeReport(): void {
   }
   lines.push(...liveSections());
   lines.push(...costSections());
-  const notes = existsSync("bench/NOTES.md") ? readFileSync("bench/NOTES.md", "utf8") : "";
-  writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n${notes}`);
+  // The current results only: how they came to be, run by run, is bench/NOTES.md's, kept by hand.
+  lines.push(
+    "## History",
+    "",
+    "How to read these numbers, and every earlier run with what changed between them: [NOTES.md](NOTES.md).",
+  );
+  writeFileSync("bench/README.md", `${lines.filter((line) => line !== undefined).join("\n")}\n`);
 }

@@ -9,6 +9,7 @@ export type { RateWindow } from "./base/vendor-limits";
 export {
   Account,
   ContactInfoBatch,
+  CrmSync,
   default as service,
   McpSession,
   RateLimiter,

@@ -5,6 +5,7 @@
 import {
   Account,
   ContactInfoBatch,
+  CrmSync,
   McpSession,
   RateLimiter,
   service,
@@ -29,6 +30,8 @@ const metered = <C extends new (...args: any[]) => object>(name: string, cls: C)
 
 export const MeteredAccount = metered("Account", Account);
 export const MeteredBatch = metered("ContactInfoBatch", ContactInfoBatch);
+// Every class wrangler.toml binds: one missing, and the first submit waits forever on its binding.
+export const MeteredCrmSync = metered("CrmSync", CrmSync);
 export const MeteredMcpSession = metered("McpSession", McpSession);
 export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
 export const MeteredVendorGovernor = metered("VendorGovernor", VendorGovernor);
@@ -36,6 +39,7 @@ export const MeteredWebhookSender = metered("WebhookSender", WebhookSender);
 export {
   MeteredAccount as Account,
   MeteredBatch as ContactInfoBatch,
+  MeteredCrmSync as CrmSync,
   MeteredMcpSession as McpSession,
   MeteredRateLimiter as RateLimiter,
   MeteredVendorGovernor as VendorGovernor,

@@ -256,6 +256,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/privacy/do-not-deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the do-not-deliver list, newest first
+         * @description The contact values you reported through POST …/feedback, which no later item returns to you: hashed keys and dates, never the values. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["listDoNotDeliver"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/privacy/do-not-deliver/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a key from the do-not-deliver list
+         * @description Later items may return the value again (and are charged for it); a report already refunded stays refunded. Rate limited as contact_info_request (Tier 3).
+         */
+        delete: operations["removeDoNotDeliver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/integrations/{provider}": {
         parameters: {
             query?: never;
@@ -1832,6 +1872,24 @@ export interface components {
             /**
              * Format: date-time
              * @description When it was added.
+             */
+            createdAt: string;
+        };
+        DoNotDeliverList: {
+            /** @description Newest first. */
+            doNotDeliver: components["schemas"]["DoNotDeliverEntry"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        DoNotDeliverEntry: {
+            /**
+             * @description A keyed hash (HMAC-SHA-256, hex, under a key of this customer's own) of a contact value reported through POST …/feedback: an email (case-insensitive) or a phone number.
+             * @example 9a3e5c1f0b7d2e4a6c8f1b3d5e7a9c0b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c
+             */
+            key: string;
+            /**
+             * Format: date-time
+             * @description When the value was first reported.
              */
             createdAt: string;
         };
@@ -4989,6 +5047,337 @@ export interface operations {
                  */
                 environment: "live" | "test";
                 /** @description A keyed hash (HMAC-SHA-256, hex, under a key of this customer's own) of one identifier of the person, normalized: an email, a LinkedIn profile, or a name (first and last words, folded: case, accents and middle names do not matter) with a company domain or name. A person given with several identifiers has one key for each. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description The key is not on the list (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    listDoNotDeliver: {
+        parameters: {
+            query?: {
+                /** @description Entries per page, 1 to 100. */
+                limit?: number;
+                /** @description The nextCursor of the previous page, unchanged. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotDeliverList"];
+                };
+            };
+            /** @description A query parameter is invalid or unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    removeDoNotDeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description A keyed hash (HMAC-SHA-256, hex, under a key of this customer's own) of a contact value reported through POST …/feedback: an email (case-insensitive) or a phone number. */
                 key: string;
             };
             cookie?: never;

@@ -163,3 +163,61 @@ describe("POST /v2/{environment}/feedback", () => {
     expect((await getStatus(owner.key, batchId)).creditsRefunded).toBe(0);
   });
 });
+
+describe("GET and DELETE /v2/{environment}/privacy/do-not-deliver", () => {
+  const doNotDeliver = (environment = "test") => `/v2/${environment}/privacy/do-not-deliver`;
+  const list = async (key: string, query = "") => {
+    const response = await request(`${doNotDeliver()}${query}`, { key });
+    expect(response.status).toBe(200);
+    return response.json<{ doNotDeliver: { key: string; createdAt: string }[]; nextCursor: string | null }>();
+  };
+
+  it("lists the reported values' keyed hashes newest first, paged, and removing one delivers (and charges) it again", async () => {
+    const { key } = await createKey();
+    const { batchId, email, phone } = await deliveredAda(key);
+    expect(await list(key)).toEqual({ doNotDeliver: [], nextCursor: null });
+    await feedback(key, { batchId, index: 0, kind: "email_bounced", value: email });
+    await feedback(key, { batchId, index: 0, kind: "phone_wrong", value: phone });
+    const both = await list(key);
+    expect(both.doNotDeliver).toHaveLength(2);
+    for (const entry of both.doNotDeliver) {
+      expect(entry.key).toMatch(/^[0-9a-f]{64}$/);
+      expect(entry.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    }
+    expect(JSON.stringify(both)).not.toContain(email);
+    const first = await list(key, "?limit=1");
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await list(key, `?limit=1&cursor=${first.nextCursor}`);
+    expect([...first.doNotDeliver, ...rest.doNotDeliver]).toEqual(both.doNotDeliver);
+    expect(rest.nextCursor).toBeNull();
+
+    for (const entry of both.doNotDeliver) {
+      expect((await request(`${doNotDeliver()}/${entry.key}`, { method: "DELETE", key })).status).toBe(204);
+      await expectProblem(await request(`${doNotDeliver()}/${entry.key}`, { method: "DELETE", key }), 404, "not_found");
+    }
+    expect((await list(key)).doNotDeliver).toEqual([]);
+    const again = await submitBatch(key, { items: [ada] });
+    const [item] = (await waitForCompletion(key, again)).items;
+    expect(item).toMatchObject({ outcome: "found", credits: 11 });
+    expect(item?.emails[0]?.address).toBe(email);
+  });
+
+  it("is each customer's own: another's key is a 404, and bad queries and keys are refused", async () => {
+    const { key } = await createKey();
+    const { batchId, email } = await deliveredAda(key);
+    await feedback(key, { batchId, index: 0, kind: "email_bounced", value: email });
+    const [entry] = (await list(key)).doNotDeliver;
+    const other = await createKey();
+    expect((await list(other.key)).doNotDeliver).toEqual([]);
+    await expectProblem(
+      await request(`${doNotDeliver()}/${entry!.key}`, { method: "DELETE", key: other.key }),
+      404,
+      "not_found",
+    );
+    expect((await list(key)).doNotDeliver).toEqual([entry]);
+    await expectProblem(await request(`${doNotDeliver()}?limit=0`, { key }), 400, "invalid_query");
+    await expectProblem(await request(`${doNotDeliver()}?cursor=bogus`, { key }), 400, "invalid_query");
+    await expectProblem(await request(`${doNotDeliver()}?other=1`, { key }), 400, "invalid_query");
+    await expectProblem(await request(`${doNotDeliver()}/not-a-key`, { method: "DELETE", key }), 404, "not_found");
+  });
+});

@@ -18,7 +18,7 @@ const logged = new Set(
     [...readFileSync(file, "utf8").matchAll(/\blog(?:Error)?\("(\w+)"/g)].map(([, event]) => event!),
   ),
 );
-const logsSection = /^### Logs\n([\s\S]*?)(?=^##)/m.exec(readFileSync("README.md", "utf8"))?.[1] ?? "";
+const logsSection = /^## Logs\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readFileSync("docs/operate.md", "utf8"))?.[1] ?? "";
 const documented = new Set([...logsSection.matchAll(/^\| `(\w+)` \|/gm)].map(([, event]) => event!));
 
 describe("the README's table of log events", () => {

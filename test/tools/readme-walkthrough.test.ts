@@ -3,12 +3,12 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 
-// The README's walk-through, run as a reader pastes it (bash, curl, node) against
-// `wrangler dev` with `npm run dev`'s settings and seeding; every result the README
-// shows must be what the server answered. In a shown result, "…" stands for any
+// The walk-through (docs/api.md, which the README leads to), run as a reader pastes it (bash,
+// curl, node) against `wrangler dev` with `npm run dev`'s settings and seeding, twice on the
+// same server: every result it shows must be what the server answered, both times. In a shown result, "…" stands for any
 // value (ids, times, counters that depend on timing); a string with "…" in it
 // matches any string with the same surroundings.
-const README = readFileSync("README.md", "utf8");
+const GUIDE = readFileSync("docs/api.md", "utf8");
 
 interface Step {
   commands: string;
@@ -18,7 +18,7 @@ interface Step {
 /** The walk-through's sh blocks, each with the json block right after it, if any. */
 function walkThroughSteps(readme: string): Step[] {
   const section = /^## Walk-through\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
-  if (!section) throw new Error("README has no ## Walk-through section");
+  if (!section) throw new Error("docs/api.md has no ## Walk-through section");
   const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```\n/gm)].map(([, lang, body]) => ({
     lang: lang!,
     body: body!,
@@ -72,9 +72,9 @@ function mismatches(shown: unknown, actual: unknown, path = "$"): string[] {
     : [`${path}: README shows ${JSON.stringify(shown)}, the server answered ${JSON.stringify(actual)}`];
 }
 
-describe("the README walk-through", () => {
+describe("the walk-through", () => {
   let server: LocalServer;
-  const steps = walkThroughSteps(README);
+  const steps = walkThroughSteps(GUIDE);
 
   beforeAll(async () => {
     // `npm run dev`'s own --var flags and seeding, into this server's state.
@@ -104,7 +104,8 @@ describe("the README walk-through", () => {
     expect(steps.filter((step) => step.shown !== undefined).length).toBeGreaterThanOrEqual(3);
   });
 
-  it("runs as pasted, and every result it shows is the server's", () => {
+  /** Runs every step as pasted; answers each step's output. */
+  function followWalkThrough(): string[] {
     const marker = "@@ step done @@";
     const script = steps.map((step) => `${step.commands}\necho '${marker}'`).join("\n");
     // Found as a reader on another port finds it: through CONTACT_INFO_BASE_URL (a hard-coded address would miss it).
@@ -112,15 +113,28 @@ describe("the README walk-through", () => {
     const run = spawnSync("bash", ["-e", "-o", "pipefail", "-c", script], { encoding: "utf8", timeout: 120_000, env });
     expect(run.stderr, "the commands printed errors").toBe("");
     expect(run.status).toBe(0);
-    const outputs = run.stdout.split(`${marker}\n`);
+    return run.stdout.split(`${marker}\n`);
+  }
+
+  const expectShownResults = (outputs: string[], run: string) =>
     steps.forEach((step, i) => {
       if (step.shown === undefined) return;
       const actual = outputs[i]!.trim();
-      expect(mismatches(JSON.parse(step.shown), JSON.parse(actual)), `step ${i + 1}'s result:\n${actual}`).toEqual([]);
+      expect(
+        mismatches(JSON.parse(step.shown), JSON.parse(actual)),
+        `${run}, step ${i + 1}'s result:\n${actual}`,
+      ).toEqual([]);
     });
+
+  it("runs as pasted, and every result it shows is the server's", () => {
+    expectShownResults(followWalkThrough(), "first run");
   }, 150_000);
 
-  it("leaves no one suppressed, so the examples after it (Ada Lovelace, alan@turing.example) answer as shown", async () => {
+  it("answers the same when followed again on the same server: it undoes what it changes", () => {
+    expectShownResults(followWalkThrough(), "second run");
+  }, 150_000);
+
+  it("leaves no one suppressed and nothing withheld: its people are found again, email and all", async () => {
     const key = "ck_test_localdevelopmentkey0000000000000";
     const api = `${server.url}/v2/test`;
     const headers = { "x-api-key": key, "content-type": "application/json" };
@@ -128,6 +142,10 @@ describe("the README walk-through", () => {
       suppressions: unknown[];
     };
     expect(list.suppressions).toEqual([]);
+    const withheld = (await (await fetch(`${api}/privacy/do-not-deliver`, { headers })).json()) as {
+      doNotDeliver: unknown[];
+    };
+    expect(withheld.doNotDeliver).toEqual([]);
     const items = [
       { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" },
       { email: "alan@turing.example" },
@@ -146,6 +164,10 @@ describe("the README walk-through", () => {
         .replace(/^data: /, ""),
     ) as Record<string, unknown>;
     expect(completed).toMatchObject({ status: "completed", completedItems: 2, failedItems: 0 });
+    const page = (await (await fetch(`${api}/person/contact-info/${receipt.batchId}`, { headers })).json()) as {
+      items: { emails: { address: string }[] }[];
+    };
+    expect(page.items[0]?.emails[0]?.address).toBe("ada.lovelace@analytical.example");
   }, 60_000);
 });
 
