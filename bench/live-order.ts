@@ -10,27 +10,12 @@ import { VENDORS as DECLARED } from "../src/tools-api";
 import { batchBody, submitAndFollow } from "./batch-stream";
 import { FINDERS, startFakeVendors, VENDORS, type Vendor, type Window } from "./live-vendors";
 import { DEV_TOOLING } from "./report";
+import type { OrderRun } from "./report-live-order";
 
 export const RATES_BY_DOMAIN = [0.9, 0.5, 0.2, 0.05];
 const BATCHES = 2;
 const TIMEOUT_MS = 30 * 60_000;
 
-export interface OrderRun {
-  order: "fixed" | "learned";
-  /** Per batch, in order: the first is where the learned order starts from nothing. */
-  batches: {
-    items: number;
-    found: number;
-    verifiedEmails: number;
-    finderCalls: number;
-    paidCalls: number;
-    spendUsd: number;
-    finderCallsPerVerifiedEmail: number;
-    paidCallsPerVerifiedEmail: number;
-    spendPerVerifiedEmailUsd: number;
-    foundRate: number;
-  }[];
-}
 
 const price = new Map(DECLARED.map((vendor) => [vendor.name, vendor.pricePerCall]));
 

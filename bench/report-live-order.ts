@@ -1,6 +1,23 @@
 // bench/README.md's section for the learned order against the fixed one (`npm run bench:live`, bench/live-order.ts).
 import { existsSync, readFileSync } from "node:fs";
-import type { OrderRun } from "./live-order";
+
+/** One order's run of `npm run bench:live`'s comparison (bench/live-order.ts), as reported. */
+export interface OrderRun {
+  order: "fixed" | "learned";
+  /** Per batch, in order: the first is where the learned order starts from nothing. */
+  batches: {
+    items: number;
+    found: number;
+    verifiedEmails: number;
+    finderCalls: number;
+    paidCalls: number;
+    spendUsd: number;
+    finderCallsPerVerifiedEmail: number;
+    paidCallsPerVerifiedEmail: number;
+    spendPerVerifiedEmailUsd: number;
+    foundRate: number;
+  }[];
+}
 
 type Comparison = {
   date: string;
