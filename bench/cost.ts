@@ -18,10 +18,11 @@ import { startFakeVendors, VENDORS } from "./live-vendors";
 import { untilQuiet } from "./quiet";
 import { flushDisk, machine, writeReport } from "./report";
 import { COST_RESULTS, type CostRun, costTable, costTargets, dollarsOf, floorOf, unitsOf } from "./report-cost";
+import { sized, writeResult } from "./smoke";
 
 const { values } = parseArgs({
   options: {
-    items: { type: "string", default: "1000,10000" },
+    items: { type: "string", default: sized("1000,10000", "50") },
     environments: { type: "string", default: "test,live" },
   },
 });
@@ -151,7 +152,7 @@ const notes = [
   'live: the fake vendors of bench:live at 100,000 calls/s (never binding) and a latency of p50 20 ms, p99 100 ms; the vendor governor is on, and its leases are DO requests (the column "governor apart" leaves them out).',
   "Prices: Cloudflare's, past the Workers Paid plan's included usage (bench/README.md, \"Prices\").",
 ];
-writeFileSync(
+writeResult(
   COST_RESULTS,
   `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), notes, runs }, null, 2)}\n`,
 );

@@ -5,13 +5,13 @@
 // fifth within minutes, so the ceiling and the batches up to 10,000 items are
 // measured in ROUNDS interleaved rounds (each batch against the ceiling of its
 // round) and the median round is reported; larger batches once, in the last round.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type BatchReceipt, createClient } from "../client/src/index";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import { lineChart } from "./chart";
 import { runMode } from "./e2e-modes";
 import { DEV_TOOLING, type E2eResult, flushDisk, machine, median, RESULTS, writeReport } from "./report";
+import { sized, writeResult } from "./smoke";
 
 // `--mode fairness` and `--mode cold` are bench/e2e-modes.ts; the default, `sizes`, is this file.
 const { values: args } = parseArgs({
@@ -19,7 +19,7 @@ const { values: args } = parseArgs({
     mode: { type: "string", default: "sizes" },
     items: { type: "string", default: "10000" },
     batches: { type: "string", default: "3" },
-    rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "5" },
+    rounds: { type: "string", default: sized(process.env.BENCH_ROUNDS ?? "5", "1") },
   },
 });
 // An expected mistake gets one plain line with the fix, before anything starts.
@@ -33,9 +33,11 @@ if (args.mode === "fairness" || args.mode === "cold") {
   process.exit(0);
 }
 
-const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const SIZES = sized(process.env.BENCH_SIZES ?? "1000,10000,100000", "100")
+  .split(",")
+  .map(Number);
 const MAX_BATCH_ITEMS = Math.max(...SIZES);
-const CEILING_ITEMS = 10_000;
+const CEILING_ITEMS = sized(10_000, 200);
 const ROUNDS = Number(args.rounds);
 // Sizes above this are measured once, in the last round.
 const REPEATED_UP_TO = 10_000;
@@ -192,8 +194,7 @@ for (const r of results) {
     `${r.items} items: ${median(r.ratios).toFixed(2)} of the queue ceiling (rounds ${r.ratios.map((x) => x.toFixed(2)).join(", ")}), ${median(r.groupedRatios).toFixed(2)} of the grouped one`,
   );
 }
-mkdirSync("bench/results", { recursive: true });
-writeFileSync(
+writeResult(
   RESULTS.e2e,
   JSON.stringify(
     {
@@ -209,7 +210,7 @@ writeFileSync(
     2,
   ),
 );
-writeFileSync(
+writeResult(
   "bench/results/e2e.svg",
   lineChart(
     "Batch size vs time (ms)",

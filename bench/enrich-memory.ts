@@ -1,4 +1,4 @@
-// npm run bench:enrich-memory [-- MEGABYTES]
+// npm run bench:enrich-memory [-- MEGABYTES] (1 in a smoke, BENCH_SMOKE=1; it writes no results either way)
 // The enrich command's peak memory on a big CSV (100 MB by default): the real
 // command, run as a user runs it, against an in-process stand-in for the API that
 // answers every batch at once (so what is measured is the command, not a server).
@@ -9,8 +9,9 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sized } from "./smoke";
 
-const megabytes = Number(process.argv[2] ?? 100);
+const megabytes = Number(process.argv[2] ?? sized(100, 1));
 // The done-when of issue 24: 100 MB of CSV enriched within 500 MB (measured: 205 MB peak).
 const LIMIT_MB = 500;
 const scratch = mkdtempSync(join(tmpdir(), "enrich-memory-"));

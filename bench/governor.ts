@@ -4,14 +4,14 @@
 // reported, in bench/results/governor.json and bench/README.md. Each lease covers up to MAX_TOKENS_PER_LEASE
 // calls to the vendor, so the vendor calls one object can govern are up to that many
 // times the figure (docs/architecture.md, "The vendor rate governor").
-import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { startLocalServer } from "../scripts/local-server";
 import { MAX_TOKENS_PER_LEASE } from "../src/tools-api";
 import { machine, median, writeReport } from "./report";
+import { sized, writeResult } from "./smoke";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
+const ROUNDS = sized(Number(process.env.BENCH_ROUNDS ?? 5), 1);
+const CALLS = sized(Number(process.env.BENCH_CALLS ?? 20_000), 500);
 const CALLERS = 50;
 const CASES = { granted: 1_000_000_000, saturated: 15 };
 
@@ -41,7 +41,7 @@ try {
     leasesPerSecond: { granted: median(rates.granted), saturated: median(rates.saturated) },
     everyRound: rates,
   };
-  writeFileSync("bench/results/governor.json", `${JSON.stringify(report, null, 2)}\n`);
+  writeResult("bench/results/governor.json", `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify(report.leasesPerSecond));
   writeReport();
 } finally {

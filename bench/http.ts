@@ -9,17 +9,17 @@
 // This machine's speed drifts by a fifth within minutes, so the routes are measured in
 // ROUNDS interleaved rounds, each ratio against its floor in the same round, and the
 // median round is reported with the range.
-import { mkdirSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { createClient } from "../client/src/index";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import { barChart } from "./chart";
 import { untilQuiet } from "./quiet";
 import { DEV_TOOLING, flushDisk, type HttpResult, machine, median, RESULTS, writeReport } from "./report";
+import { sized, writeResult } from "./smoke";
 
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION_SECONDS = sized(Number(process.env.BENCH_SECONDS ?? 5), 1);
+const CONNECTIONS = sized(Number(process.env.BENCH_CONNECTIONS ?? 10), 2);
+const ROUNDS = sized(Number(process.env.BENCH_ROUNDS ?? 5), 1);
 // Rest between rounds. Right after a submit run (hundreds of new batch objects) the status read ran
 // slower, though the queue was drained and the disk synced: 0.45-0.54 of /healthz with no rest,
 // 0.52-0.56 with 40 s of it, in two runs of the same code (bench/NOTES.md); cause not isolated.
@@ -168,8 +168,7 @@ async function main() {
         `${r.name.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  ${r.ratio.toFixed(2)}× ${r.against} (rounds ${r.ratios.map((x) => x.toFixed(2)).join(", ")})${r.target ? ` target ${r.target}` : ""}`,
       );
     }
-    mkdirSync("benchmarks", { recursive: true });
-    writeFileSync(
+    writeResult(
       RESULTS.http,
       JSON.stringify(
         {
@@ -184,7 +183,7 @@ async function main() {
         2,
       ),
     );
-    writeFileSync(
+    writeResult(
       "bench/results/http.svg",
       barChart(
         "Requests per second, against their floors",

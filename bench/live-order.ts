@@ -16,7 +16,6 @@ export const RATES_BY_DOMAIN = [0.9, 0.5, 0.2, 0.05];
 const BATCHES = 2;
 const TIMEOUT_MS = 30 * 60_000;
 
-
 const price = new Map(DECLARED.map((vendor) => [vendor.name, vendor.pricePerCall]));
 
 /** Items whose emails include one a verifier judged valid, and items found, read a page at a time. */

@@ -8,7 +8,6 @@
 // × invocations over an item's vendor time); calls per item per vendor; refusals (429s) received;
 // p50/p99 from submit to an item's result (its event on the batch's stream).
 // Results in bench/results/live.json; the report (bench/README.md) is rewritten.
-import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
@@ -19,11 +18,12 @@ import { startFakeVendors, VENDORS, type Vendor, type Window } from "./live-vend
 import { untilQuiet } from "./quiet";
 import { DEV_TOOLING, flushDisk, machine, median, RESULTS, writeReport } from "./report";
 import type { LiveResult } from "./report-live";
+import { sized, writeResult } from "./smoke";
 
 const { values } = parseArgs({
   options: {
-    items: { type: "string", default: process.env.BENCH_SIZES ?? "1000,10000" },
-    rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "1" },
+    items: { type: "string", default: sized(process.env.BENCH_SIZES ?? "1000,10000", "100") },
+    rounds: { type: "string", default: sized(process.env.BENCH_ROUNDS ?? "1", "1") },
     // The bench's vendor plans, in VENDOR_RATE_LIMITS' syntax: Hunter's, Apollo's and NeverBounce's
     // published per-second rates (each vendor's declaration, src/enrichment/*-provider.ts), Prospeo's between Starter and Pro, and PDL at
     // 8/s (480/min, a paid plan: its published 100/min would make 10,000 items take 2 hours), so PDL
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     },
     seed: { type: "string", default: "28" },
     // The learned order against the fixed one (bench/live-order.ts): batches of this many people; 0 skips it.
-    orders: { type: "string", default: process.env.BENCH_ORDERS ?? "1000" },
+    orders: { type: "string", default: sized(process.env.BENCH_ORDERS ?? "1000", "50") },
     "orders-only": { type: "boolean", default: false },
   },
 });
@@ -63,7 +63,7 @@ async function recordOrders(): Promise<void> {
     limits: LIMITS,
     limitsText: values.limits,
   });
-  writeFileSync(
+  writeResult(
     RESULTS.liveOrder,
     `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...comparison }, null, 2)}\n`,
   );
@@ -196,7 +196,7 @@ const results = SIZES.map((size) => {
   const rates = runs.map((r) => r.itemsPerSecond);
   return { ...runs[rates.indexOf(median(rates))]!, everyRound: rates };
 });
-writeFileSync(
+writeResult(
   RESULTS.live,
   `${JSON.stringify(
     {
@@ -215,7 +215,7 @@ writeFileSync(
     2,
   )}\n`,
 );
-writeFileSync(
+writeResult(
   "bench/results/live.svg",
   barChart(
     "live items/s against what the vendors allow and the local concurrency",

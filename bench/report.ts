@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { costSections } from "./report-cost";
 import { LIVE_RESULTS, liveSections } from "./report-live";
+import { SMOKE } from "./smoke";
 
 export const RESULTS = { http: "bench/results/http.json", e2e: "bench/results/e2e.json", ...LIVE_RESULTS };
 
@@ -64,6 +65,7 @@ export function machine(): string {
 const read = <T>(path: string): T | null => (existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : null);
 
 export function writeReport(): void {
+  if (SMOKE) return;
   const http = read<{
     date: string;
     machine: string;
@@ -85,6 +87,8 @@ export function writeReport(): void {
     "# Benchmarks",
     "",
     "Measured with `npm run bench`, `npm run bench:e2e` and `npm run bench:live` on loopback, against the Worker as `wrangler dev` runs it (local workerd, local Queues, KV and Durable Objects, wrangler's proxy in front) but without the two debugging aids `wrangler dev` attaches to every Worker and no deployed Worker has: its DevTools session, which makes every log line a debugger event, and its local trace collector, fed an event for every invocation, Durable Object call and SQL statement (`bench/serve.ts`; `BENCH_DEV_TOOLING=1` keeps them). Each figure is compared with a floor measured in the same run, so a slow or busy machine shifts both. Local workerd is not Cloudflare's edge: absolute numbers say little about production, ratios say how much our code costs on top of the platform.",
+    "",
+    "Every `npm run bench*` script also runs as a smoke at its smallest size, `BENCH_SMOKE=1 npm run bench…` (`bench/smoke.ts`), which writes no results: `.ci/run` runs them all, so a benchmark that stops working fails the build.",
     "",
   ];
   if (http) {

@@ -6,17 +6,21 @@
 // - workerd: wall time from a new workerd (Miniflare) to the bundle's first answer (a path no route
 //   serves: routing only), the runtime's start-up included.
 //   npx tsx bench/startup.ts dist/index.js [other/index.js …] [--rounds 15]
+//   BENCH_SMOKE=1 npm run bench:startup: one round of dist/index.js, which `npm run build` writes
 // The bundle budget (scripts/bundle-budget.ts) is stated from these numbers (bench/NOTES.md).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { SMOKE, sized } from "./smoke";
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
-const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 15;
-const bundles = args.filter((arg, i) => !arg.startsWith("--") && i !== roundsAt + 1);
+const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : sized(15, 1);
+const given = args.filter((arg, i) => !arg.startsWith("--") && i !== roundsAt + 1);
+// A smoke (BENCH_SMOKE=1; this benchmark writes no results either way) measures the build `npm run build` made.
+const bundles = given.length === 0 && SMOKE ? ["dist/index.js"] : given;
 if (bundles.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
   console.error("usage: npx tsx bench/startup.ts <bundle.js> [more bundles] [--rounds N]");
   process.exit(1);

@@ -5,7 +5,6 @@
 // The same reads with A idle, in the same round, are the floor: B's median and p95 loaded over
 // alone is the ratio (the target: ≤ 2). ROUNDS interleaved rounds; the median round is reported,
 // in bench/results/stream-fairness.json, with notes in bench/NOTES.md.
-import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
 import {
@@ -17,10 +16,11 @@ import {
 import { batchBody, quantile, submitBatch } from "./batch-stream";
 import { untilQuiet } from "./quiet";
 import { machine, median } from "./report";
+import { sized, writeResult } from "./smoke";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ITEMS = Number(process.env.BENCH_STREAM_ITEMS ?? 10_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const ROUNDS = sized(Number(process.env.BENCH_ROUNDS ?? 3), 1);
+const ITEMS = sized(Number(process.env.BENCH_STREAM_ITEMS ?? 10_000), 200);
+const REQUESTS = sized(Number(process.env.BENCH_REQUESTS ?? 300), 20);
 // Customers replaying at once, each at its cap: 1 is the target's case; more shows what the
 // per-customer cap leaves open (several customers together), and that the measure can fail.
 const REPLAYING_CUSTOMERS = Number(process.env.BENCH_REPLAYING_CUSTOMERS ?? 1);
@@ -171,7 +171,7 @@ try {
       oneMoreStream: r.refusedOneMore,
     })),
   };
-  writeFileSync(
+  writeResult(
     `bench/results/stream-fairness${REPLAYING_CUSTOMERS === 1 ? "" : `-${REPLAYING_CUSTOMERS}`}.json`,
     `${JSON.stringify(report, null, 2)}\n`,
   );
