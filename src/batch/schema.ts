@@ -1,16 +1,14 @@
 import { ENVIRONMENTS } from "../base/environment";
 import { applyMigrations } from "../base/sql-migrations";
 import { ITEM_OUTCOMES, ITEM_REASONS, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
-import { MIGRATIONS } from "./migrations";
 
 // SQL's list of an enum's values.
 const inList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 
-// The schema the migrations above produce, created in one script for a new batch
-// instead of replaying them. Change it with every new migration: a test compares
-// the two (sqlite_master, column by column). Its CHECKs list the enums' values from
-// their constants, so a value added to one fails that test until a migration adds it.
-const FRESH_SCHEMA = `
+// A batch's schema, one version while the project has never been deployed (docs/storage.md,
+// "Migrations"); docs/storage.md describes every table and column. Its CHECKs list the enums'
+// values from their constants. From the first deploy on, a change is a migration appended here.
+const SCHEMA = `
   CREATE TABLE batch (
     id TEXT PRIMARY KEY,
     customer_id TEXT NOT NULL,
@@ -93,16 +91,11 @@ const FRESH_SCHEMA = `
   );
   CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`;
 
-/** Upgrades an existing batch's database: the migrations it has not seen yet, in order. */
+const MIGRATIONS: readonly string[] = [SCHEMA];
+
+/** A batch's database at the latest version: a new one is created, an existing one brought up to date. */
 export function migrate(sql: SqlStorage): void {
   applyMigrations(sql, MIGRATIONS);
-}
-
-/** A new batch's database, at the latest version in one script (the same schema `migrate` arrives at). */
-export function createSchema(sql: SqlStorage): void {
-  sql.exec(`${FRESH_SCHEMA}
-    CREATE TABLE schema_version (version INTEGER NOT NULL);
-    INSERT INTO schema_version (version) VALUES (${MIGRATIONS.length});`);
 }
 
 export function hasSchema(sql: SqlStorage): boolean {

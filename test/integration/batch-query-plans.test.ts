@@ -5,13 +5,13 @@ import { BATCH_ROW } from "../../src/batch/batch-row";
 import { DUE_ITEMS } from "../../src/batch/fan-out/fan-out";
 import { PENDING_AMONG } from "../../src/batch/item-store";
 import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/record/item-records";
-import { createSchema } from "../../src/batch/schema";
+import { migrate } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
 
 /** SQLite's plan for `query`: one line per step. */
 async function planOf(query: string, ...bindings: SqlStorageValue[]): Promise<string[]> {
   return runInDurableObject(batchStub(env, crypto.randomUUID()), (_, state) => {
-    createSchema(state.storage.sql);
+    migrate(state.storage.sql);
     return state.storage.sql
       .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...bindings)
       .toArray()
