@@ -22,7 +22,7 @@ import { sized, writeResult } from "./smoke";
 
 const { values } = parseArgs({
   options: {
-    items: { type: "string", default: sized(process.env.BENCH_SIZES ?? "1000,10000", "100") },
+    items: { type: "string", default: sized(process.env.BENCH_SIZES ?? "1000,10000", "20") },
     rounds: { type: "string", default: sized(process.env.BENCH_ROUNDS ?? "1", "1") },
     // The bench's vendor plans, in VENDOR_RATE_LIMITS' syntax: Hunter's, Apollo's and NeverBounce's
     // published per-second rates (each vendor's declaration, src/enrichment/*-provider.ts), Prospeo's between Starter and Pro, and PDL at
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     },
     seed: { type: "string", default: "28" },
     // The learned order against the fixed one (bench/live-order.ts): batches of this many people; 0 skips it.
-    orders: { type: "string", default: sized(process.env.BENCH_ORDERS ?? "1000", "50") },
+    orders: { type: "string", default: sized(process.env.BENCH_ORDERS ?? "1000", "20") },
     "orders-only": { type: "boolean", default: false },
   },
 });

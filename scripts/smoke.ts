@@ -55,7 +55,7 @@ const SANDBOX_ITEMS: { input: SubmitItem; expect: (item: BatchItem) => string | 
         : "unavailable.test should fail with source_unavailable, never not_found",
   },
   {
-    input: { firstName: "Only" },
+    input: { firstName: "Smoke" },
     expect: (item) =>
       item.status === "failed" && item.error?.code === "invalid_input"
         ? undefined
