@@ -27,6 +27,7 @@ describe("endpoint limits", () => {
         "POST /v2/test/privacy/erasures",
         "PUT /v2/test/privacy/suppressions",
         "DELETE /v2/test/privacy/suppressions/{key}",
+        "DELETE /v2/test/privacy/do-not-deliver/{key}",
         "PUT /v2/test/integrations/{provider}",
         "DELETE /v2/test/integrations/{provider}",
         "POST /v2/test/crm-syncs",
@@ -61,6 +62,7 @@ describe("endpoint limits", () => {
         "GET /v2/live/me/sources",
         "GET /v2/live/privacy/erasures/{id}",
         "GET /v2/live/privacy/suppressions",
+        "GET /v2/live/privacy/do-not-deliver",
       ],
     });
   });
