@@ -48,6 +48,9 @@ const rowSchema = /* @__PURE__ */ once(() =>
     applied_at: z.string().nullable(),
     error_code: z.string().nullable(),
     error_message: z.string().nullable(),
+    crm_account: z.string().nullable(),
+    wrote: z.number().transform(Boolean),
+    batch_completed_at: z.string().nullable(),
   }),
 );
 export type SyncRow = z.output<ReturnType<typeof rowSchema>>;

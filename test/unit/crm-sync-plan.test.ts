@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CrmRecord } from "../../src/crm/crm";
-import { allowsInstance } from "../../src/crm/crm-config";
+import { instanceOrigin } from "../../src/crm/crm-config";
 import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
 import { afterFailure, MAX_WAITS } from "../../src/crm/sync-failures";
 import { outcomeOf, planApply, planRecord, sameValue, valuesToWrite } from "../../src/crm/sync-plan";
@@ -129,18 +129,27 @@ describe("the small rules", () => {
     expect(outcomeOf([])).toBe("skipped");
   });
 
-  it("allowsInstance holds Salesforce instance URLs to the host pattern", () => {
-    expect(allowsInstance("*.my.salesforce.com", "https://acme.my.salesforce.com")).toBe(true);
-    expect(allowsInstance("*.my.salesforce.com", "https://acme.my.salesforce.com/")).toBe(true);
+  it("instanceOrigin holds Salesforce instance URLs to the host pattern, and answers their origin", () => {
+    const origin = "https://acme.my.salesforce.com";
+    for (const url of [origin, `${origin}/`, "HTTPS://ACME.my.salesforce.com"])
+      expect(instanceOrigin("*.my.salesforce.com", url), url).toBe(origin);
     for (const url of [
       "https://my.salesforce.com",
       "http://acme.my.salesforce.com",
       "https://acme.my.salesforce.com.evil.example",
       "https://acme.my.salesforce.com:8443",
       "https://u:p@acme.my.salesforce.com",
+      "https://:p@acme.my.salesforce.com",
+      "https://u@acme.my.salesforce.com",
+      "https://acme.my.salesforce.com#",
+      "https://acme.my.salesforce.com/#top",
+      "https://acme.my.salesforce.com?",
+      "https://acme.my.salesforce.com/?a=1",
+      "https://acme.my.salesforce.com/services",
+      "https://acme.my.salesforce.com//",
       "not a url",
     ])
-      expect(allowsInstance("*.my.salesforce.com", url), url).toBe(false);
+      expect(instanceOrigin("*.my.salesforce.com", url), url).toBeNull();
   });
 });
 
