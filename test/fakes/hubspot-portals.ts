@@ -1,6 +1,6 @@
 // The fake HubSpot's portals (hubspot.ts): one per private-app token, made by a test, and the test
-// controls that change them (not HubSpot's own API): POST /__fake/portals, /__fake/revoke (now, or
-// { afterUpdates }), /__fake/throttle (the next N calls answer 429), /__fake/edit (a person edits a
+// controls that change them (not HubSpot's own API): POST /__fake/portals, /__fake/revoke (now, after
+// { afterUpdates }, or undone: { revoked: false }), /__fake/throttle (the next N calls answer 429), /__fake/edit (a person edits a
 // property in the app), /__fake/fault { fault } (hubspot-faults.ts; null: none); GET /__fake/contacts/{token}/{id},
 // /__fake/calls/{token}. A portal may be made with `generated: { listId, count }`: a list of `count` members,
 // each a contact (ids from 100000), made here so a 10,000-member list costs the test one small request.
@@ -89,7 +89,7 @@ export async function control(request: Request, url: URL): Promise<Response> {
   if (!portal) return json({ error: "no such portal" }, 404);
   if (url.pathname === "/__fake/revoke") {
     if (typeof body.afterUpdates === "number") portal.revokeAfterUpdates = body.afterUpdates;
-    else portal.revoked = true;
+    else portal.revoked = body.revoked !== false;
   } else if (url.pathname === "/__fake/throttle") portal.throttled = Number(body.count ?? 1);
   else if (url.pathname === "/__fake/fault") portal.fault = FAULTS.find((fault) => fault === body.fault) ?? null;
   else if (url.pathname === "/__fake/edit") {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CrmRecord } from "../../src/crm/crm";
 import { instanceOrigin } from "../../src/crm/crm-config";
-import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
+import { CrmBadAnswerError, CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
 import { afterFailure, MAX_WAITS } from "../../src/crm/sync-failures";
 import { outcomeOf, planApply, planRecord, sameValue, valuesToWrite } from "../../src/crm/sync-plan";
 import { BatchGoneError } from "../../src/crm/sync-steps";
@@ -165,6 +165,14 @@ describe("afterFailure", () => {
     expect(afterFailure(new Error("boom"), "hubspot", 0)).toEqual({ waitSeconds: 30, unexpected: true });
     expect(afterFailure(new CrmUnavailableError("429", 10), "hubspot", MAX_WAITS)).toMatchObject({
       fail: "crm_unavailable",
+    });
+    // A CRM answering what its API does not is waited out too (a maintenance page passes), then said as its fault.
+    expect(afterFailure(new CrmBadAnswerError("hubspot answered a page", 10), "hubspot", 0)).toEqual({
+      waitSeconds: 10,
+      unexpected: false,
+    });
+    expect(afterFailure(new CrmBadAnswerError("hubspot answered a page", 10), "hubspot", MAX_WAITS)).toMatchObject({
+      fail: "crm_bad_answer",
     });
   });
 });
