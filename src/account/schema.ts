@@ -96,6 +96,12 @@ const MIGRATIONS: readonly string[] = [
   // nothing keys suppressions_unkeyed any more, and the table goes (on a developer's machine, with any
   // key its local list had then: such a list is made again through POST …/privacy/suppressions).
   `DROP TABLE suppressions_unkeyed;`,
+  // The CRM syncs made from each batch (crm/sync-erasure.ts): erasing a person or deleting a batch reaches them.
+  `CREATE TABLE crm_syncs (
+     batch_id TEXT NOT NULL,
+     sync_id TEXT NOT NULL,
+     PRIMARY KEY (batch_id, sync_id)
+   ) WITHOUT ROWID;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

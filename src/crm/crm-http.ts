@@ -99,7 +99,7 @@ export function badAnswer(provider: string, what: string): CrmBadAnswerError {
 }
 
 /** Throws the reason the calls must stop when the request that started them is gone. */
-export function stopIfGone(call: CrmCall): void {
+function stopIfGone(call: CrmCall): void {
   if (call.signal?.aborted)
     throw call.signal.reason instanceof Error ? call.signal.reason : new Error("the request is gone");
 }

@@ -8,7 +8,7 @@ import type { CrmProvider } from "./crm";
 import { afterFailure } from "./sync-failures";
 import { migrate } from "./sync-schema";
 import { readItems, recheckItems, syncRecords } from "./sync-steps";
-import { ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
+import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
 import type { SyncPage, SyncRequest, SyncSummary } from "./sync-views";
 
 /** What starts a sync: the validated request, its id and owner. */
@@ -82,6 +82,25 @@ export class CrmSync extends DurableObject<Env> {
   page(owner: Tenant, fromIndex: number, limit: number): SyncPage | null {
     const row = this.#read();
     return row && ownedBy(row, owner) ? pageOf(this.#sql, row, fromIndex, limit) : null;
+  }
+
+  /** Erases the person of the batch's items at `indexes` from their records (personal-values.ts); answers how many. */
+  eraseItems(owner: Tenant, indexes: number[], erasedAt: string): number {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return 0;
+    const erased = this.ctx.storage.transactionSync(() => eraseRecords(this.#sql, row, indexes, erasedAt));
+    if (erased > 0) log("person_erased_from_crm_sync", { sync: row.id, records: erased });
+    return erased;
+  }
+
+  /** The batch it was made from is deleted: the sync goes whole, as its items did. */
+  async forget(owner: Tenant): Promise<void> {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#hasSchema = false;
+    log("crm_sync_deleted_with_batch", { sync: row.id });
   }
 
   /** Writes a completed dry run as previewed: the records it would update are read again and written. */

@@ -105,6 +105,7 @@ export interface SyncRecord {
   reason?: RecordReason;
   changes: Change[];
   error?: RecordError;
+  erasedAt?: string;
 }
 
 export type SyncPage = SyncSummary & { records: SyncRecord[]; nextCursor: string | null };
@@ -169,6 +170,10 @@ export const syncPageSchema = /* @__PURE__ */ once(() =>
           error: problemSchema()
             .optional()
             .meta({ description: "The CRM's refusal of this record's update (its code and words)." }),
+          erasedAt: z.iso.datetime().optional().meta({
+            description:
+              "When its person was erased: the values found, the CRM's values before, the email it was matched by and the CRM's words are gone (changes empty); an outcome already written stays, any other is skipped (erased).",
+          }),
         }),
       ),
       nextCursor: z.string().nullable(),

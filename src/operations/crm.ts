@@ -199,6 +199,8 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   const tenant = tenantOf(caller.apiKey);
   const id = newBatchId(tenant.jurisdiction);
   const createdAt = new Date().toISOString();
+  // Noted before it reads an item, so an erasure or the batch's deletion reaches it from the start.
+  await accountStub(caller.env, tenant).noteSync(request.batchId, id);
   const sync = await syncStub(caller.env, id).start({
     ...request,
     id,
