@@ -2,6 +2,7 @@
 // rule that a vendor's fault is said as one (src/crm/crm-http.ts) and that every paged read ends:
 // - "endless-empty": the list's first memberships page, then empty pages, each with a new `paging.next`;
 // - "endless-short": memberships pages of one member each, each with a new `paging.next`, for ever;
+// - "slow-pages": the same, each page answered after 50 ms (so a test can hang up in the middle);
 // - "repeat-cursor": memberships pages each name the same `paging.next`;
 // - "html": every API call answers 200 with an HTML page;
 // - "shape": every API call answers 200 with JSON of no documented shape;
@@ -16,6 +17,7 @@ import { json } from "./answer.ts";
 export const FAULTS = [
   "endless-empty",
   "endless-short",
+  "slow-pages",
   "repeat-cursor",
   "html",
   "shape",
@@ -27,6 +29,7 @@ export const FAULTS = [
 export type Fault = (typeof FAULTS)[number];
 
 const TRICKLE_MS = 100;
+const SLOW_PAGE_MS = 50;
 // A stalled or trickling body ends by itself after this long at most, whoever forgets to cancel it (the
 // timers keep no process alive).
 const MAX_BODY_MS = 15_000;
@@ -68,7 +71,7 @@ const page = (ids: readonly string[], after: number) =>
  * The answer of a portal with `fault` to an API call (`members`: the list's, for a memberships call),
  * or null when the call is answered as documented.
  */
-export function faultyAnswer(fault: Fault, url: URL, members: readonly string[]): Response | null {
+export function faultyAnswer(fault: Fault, url: URL, members: readonly string[]): Response | Promise<Response> | null {
   const memberships = /\/memberships$/.test(url.pathname);
   const after = Number(url.searchParams.get("after") ?? 0);
   switch (fault) {
@@ -76,6 +79,12 @@ export function faultyAnswer(fault: Fault, url: URL, members: readonly string[])
       return memberships ? page(after === 0 ? members.slice(0, 250) : [], after + 250) : null;
     case "endless-short":
       return memberships ? page([String(1_000_000 + after)], after + 1) : null;
+    case "slow-pages":
+      return memberships
+        ? new Promise((resolve) =>
+            setTimeout(() => resolve(page([String(1_000_000 + after)], after + 1)), SLOW_PAGE_MS),
+          )
+        : null;
     case "repeat-cursor":
       return memberships ? page(members.slice(0, 1), 250) : null;
     case "html":
