@@ -115,6 +115,8 @@ export class CrmSync extends DurableObject<Env> {
     if (!connection) return { kind: "not_connected", provider: row.provider };
     if (row.crm_account !== null && connection.accountId !== row.crm_account)
       return { kind: "account_changed", provider: row.provider };
+    // Another apply may have started while the connection was read: only one starts it.
+    if (this.#read()?.status !== "completed") return { kind: "conflict", why: "This sync is running; wait for it." };
     this.ctx.storage.transactionSync(() => {
       // Those it would update, and those the CRM refused (a duplicate since removed may pass now).
       this.#sql.exec("UPDATE records SET done = 0 WHERE outcome IN ('updated', 'failed') AND erased_at IS NULL");

@@ -137,7 +137,8 @@ export interface RecordResult {
 
 export function saveResult(sql: SqlStorage, result: RecordResult): void {
   sql.exec(
-    "UPDATE records SET done = 1, record_id = ?, outcome = ?, reason = ?, changes = ?, error = ? WHERE idx = ?",
+    // A record whose person was erased during the step keeps nothing of what the step read.
+    "UPDATE records SET done = 1, record_id = ?, outcome = ?, reason = ?, changes = ?, error = ? WHERE idx = ? AND erased_at IS NULL",
     result.recordId,
     result.outcome,
     result.reason ?? null,
