@@ -1,4 +1,7 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { syncStub } from "../../src/crm/stub";
 import {
   connect,
   hubspotCalls,
@@ -7,8 +10,10 @@ import {
   SALESFORCE_INSTANCE,
   salesforceControl,
   salesforceOrg,
+  startSync,
+  untilSynced,
 } from "../crm-fake";
-import { createKey, expectProblem, request, submit, submitBatch, waitForCompletion } from "../helpers";
+import { createKey, expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../helpers";
 
 // A CRM's fault said as one, and every paged read ending (the fake HubSpot misbehaving as
 // test/fakes/hubspot-faults.ts sets it): an HTML page, an unknown shape, a body that stalls or trickles
@@ -70,6 +75,32 @@ describe("a CRM's fault is said as one", () => {
     await salesforceControl("fault", { token, fault: "insufficient-access" });
     const answer = await submit(key, { source: { provider: "salesforce", listId: "00B000000000001AAA" } });
     expect((await expectProblem(answer, 422, "crm_refused")).detail).toMatch(/scope/);
+  });
+});
+
+describe("a sync meeting HubSpot's fault", () => {
+  it("waits it out as HubSpot's, never failing crm_refused", async () => {
+    const { key } = await createKey();
+    const token = await hubspotPortalWith({ contacts, lists: { "7": members } });
+    expect((await connect(key, "hubspot", { token })).status).toBe(200);
+    const batchId = await submitBatch(key, { source: { provider: "hubspot", listId: "7" } });
+    await waitForCompletion(key, batchId);
+    await hubspotControl("fault", { token, fault: "html" });
+    const started = await startSync(key, { batchId, provider: "hubspot" });
+    const { id } = await started.json<{ id: string }>();
+    const waiting = await until(
+      () =>
+        runInDurableObject(syncStub(env, id), async (_, state) => ({
+          ...state.storage.sql.exec<{ waits: number; status: string }>("SELECT waits, status FROM sync").one(),
+          alarm: await state.storage.getAlarm(),
+        })),
+      { what: "the sync waiting", done: (row) => row.waits === 1 },
+    );
+    expect(waiting).toMatchObject({ status: "running", alarm: expect.any(Number) });
+    expect(waiting.alarm).toBeGreaterThan(Date.now() + 5_000);
+    await hubspotControl("fault", { token, fault: null });
+    await runDurableObjectAlarm(syncStub(env, id));
+    expect(await untilSynced(key, id)).toMatchObject({ status: "completed", counts: { updated: 3 } });
   });
 });
 
