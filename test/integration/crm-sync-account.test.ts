@@ -11,13 +11,16 @@ import {
   hubspotControl,
   hubspotPortal,
   runSync,
+  SALESFORCE_INSTANCE,
   type SeedContact,
+  salesforceContact,
+  salesforceOrg,
   startSync,
   untilSynced,
 } from "../crm-fake";
 import { createKey, expectProblem, request, until } from "../helpers";
 
-// A sync belongs to the CRM account it was previewed against (HubSpot's portal: record ids mean
+// A sync belongs to the CRM account it was previewed against (HubSpot's portal, Salesforce's org: record ids mean
 // something only inside it): an apply on a connection now pointing to another portal is refused 409
 // crm_account_changed, or, once started, ends with that code, and nothing is written there. An apply
 // refused before it wrote anything (connection gone, token refused, account changed) leaves the
@@ -115,5 +118,28 @@ describe("an apply refused before it wrote anything leaves the preview applicabl
     expect(applied).toMatchObject({ status: "completed", error: null, counts: { updated: 2 } });
     expect(applied.appliedAt).toEqual(expect.any(String));
     expect((await hubspotContact(portalA, "1002")).properties.email).toBe("person2.example@co2.example");
+  });
+});
+
+describe("a Salesforce sync belongs to its org", () => {
+  it("refuses an apply once the key is reconnected to another org (409), writing nothing there", async () => {
+    const { key } = await createKey();
+    const contactId = "003000000000001AAA";
+    const seed = [
+      {
+        Id: contactId,
+        fields: { FirstName: "Person1", LastName: "Example" },
+        account: { Name: "Co", Website: "co1.example" },
+      },
+    ];
+    const view = { "00B000000000001AAA": [contactId] };
+    const [orgA, orgB] = [await salesforceOrg(seed, view), await salesforceOrg(seed, view)];
+    expect((await connect(key, "salesforce", { token: orgA, instanceUrl: SALESFORCE_INSTANCE })).status).toBe(200);
+    const batchId = await enrichList(key, "salesforce", "00B000000000001AAA");
+    const sync = await runSync(key, { batchId, provider: "salesforce", fields: { email: "overwrite" } });
+    expect(sync).toMatchObject({ status: "completed", counts: { updated: 1 } });
+    expect((await connect(key, "salesforce", { token: orgB, instanceUrl: SALESFORCE_INSTANCE })).status).toBe(200);
+    await expectProblem(await apply(key, sync.id), 409, "crm_account_changed");
+    expect((await salesforceContact(orgB, contactId)).Email ?? null).toBeNull();
   });
 });
