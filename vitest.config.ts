@@ -56,6 +56,8 @@ export default defineConfig({
           // The fake CRMs (test/fakes/).
           HUBSPOT_API_URL: "https://hubspot.test",
           SALESFORCE_HOST_PATTERN: "*.salesforce.test",
+          // A stalled or trickling CRM answer is cut off this soon (test/fakes/hubspot-faults.ts).
+          CRM_TIMEOUT_MS: 2000,
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },

@@ -25,6 +25,8 @@ export function explainCrm(error: unknown, provider?: Provider): string {
     crm_not_connected: `${crm} is not connected: connect it above first.`,
     crm_list_not_found: `${crm} has no such list: check its ID (for HubSpot, the number in the list's address).`,
     crm_unavailable: `${crm} did not answer, or asked us to wait: try again in a minute.`,
+    crm_bad_answer: `${crm} answered something its API does not (its fault, not yours): try again in a minute.`,
+    crm_account_changed: `${crm} is now connected to another account than this preview's: preview again on this one, or connect the first account again.`,
     too_many_items: "This list has more members than one batch holds: split it in the CRM, then enrich each part.",
   };
   if (problem?.code === "invalid_request" && problem.detail.startsWith("instanceUrl"))

@@ -22,7 +22,14 @@ export async function hubspotPortal(
   return token;
 }
 
-export const hubspotControl = (action: "revoke" | "throttle" | "edit", body: Record<string, unknown>) =>
+/** A portal made whole by the test: a `generated` list of `count` members, a `tier` (professional: 190 calls per 10 s). */
+export async function hubspotPortalWith(options: Record<string, unknown>): Promise<string> {
+  const token = `pat-na1-${crypto.randomUUID()}`;
+  await post(`${HUBSPOT}/__fake/portals`, { token, ...options });
+  return token;
+}
+
+export const hubspotControl = (action: "revoke" | "throttle" | "edit" | "fault", body: Record<string, unknown>) =>
   post(`${HUBSPOT}/__fake/${action}`, body);
 
 export async function hubspotContact(token: string, id: string) {
@@ -57,7 +64,7 @@ export async function salesforceOrg(
   return token;
 }
 
-export const salesforceControl = (action: "revoke" | "edit", body: Record<string, unknown>) =>
+export const salesforceControl = (action: "revoke" | "edit" | "fault", body: Record<string, unknown>) =>
   post(`${SALESFORCE}/__fake/${action}`, body);
 
 export async function salesforceContact(token: string, id: string) {

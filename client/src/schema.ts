@@ -64,7 +64,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a batch and erase its data
-         * @description Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).
+         * @description Items still pending are never processed, every item with its input and results is deleted now, and so is every CRM sync made from the batch (GET …/crm-syncs/{id} answers 404), and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays. Rate limited as contact_info_request (Tier 3).
          */
         delete: operations["deleteContactInfoBatch"];
         options?: never;
@@ -310,7 +310,7 @@ export interface paths {
         get: operations["getIntegration"];
         /**
          * Connect a CRM
-         * @description Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, on a host the deployment allows, by default *.my.salesforce.com), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
+         * @description Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
          */
         put: operations["connectIntegration"];
         post?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a dry run exactly as previewed
-         * @description Writes the previewed writes of a completed dry run. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. Rate limited as contact_info_request (Tier 3).
+         * @description Writes the previewed writes of a completed dry run, into the CRM account (HubSpot portal, Salesforce org) it was previewed against: on a connection now pointing to another account it is refused with crm_account_changed and nothing is written. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. An apply refused before it wrote anything (the connection gone, the token refused, the account changed) leaves the dry run completed and applicable, its error saying why. Rate limited as contact_info_request (Tier 3).
          */
         post: operations["applyCrmSync"];
         delete?: never;
@@ -1096,10 +1096,31 @@ export interface components {
             /** @description What went wrong, for people; may change. */
             detail: string;
             /**
-             * @description Stable, snake_case: switch on it.
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             code: "crm_sync_not_appliable";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_account_changed`. */
+        CrmAccountChangedProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_account_changed";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_account_changed";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -1384,6 +1405,29 @@ export interface components {
             code: "internal_error";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_bad_answer`. */
+        CrmBadAnswerProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_bad_answer";
+            /** @enum {string} */
+            title: "Bad Gateway";
+            /** @enum {number} */
+            status: 502;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "crm_bad_answer";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /** @description Seconds to wait before retrying; the Retry-After header says the same. */
+            retryAfterSeconds: number;
         };
         /** @description RFC 9457 problem details, code `crm_unavailable`. */
         CrmUnavailableProblem: {
@@ -1934,7 +1978,7 @@ export interface components {
             completedAt: string | null;
             /**
              * Format: date-time
-             * @description When POST …/apply started writing this dry run.
+             * @description When POST …/apply first wrote into the CRM for this dry run.
              */
             appliedAt: string | null;
             counts: {
@@ -1946,7 +1990,7 @@ export interface components {
                 /** @description Records the CRM refused (see each record's error). */
                 failed: number;
             };
-            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired. */
+            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_bad_answer (the CRM kept answering what its API does not), crm_refused, crm_not_connected, crm_account_changed (the connection points to another CRM account than the preview's), batch_deleted, batch_expired. On a completed dry run: why the last apply was refused before it wrote anything (crm_not_connected, crm_unauthorized, crm_account_changed); it can be applied again. */
             error: {
                 code: string;
                 message: string;
@@ -1978,7 +2022,7 @@ export interface components {
             completedAt: string | null;
             /**
              * Format: date-time
-             * @description When POST …/apply started writing this dry run.
+             * @description When POST …/apply first wrote into the CRM for this dry run.
              */
             appliedAt: string | null;
             counts: {
@@ -1990,7 +2034,7 @@ export interface components {
                 /** @description Records the CRM refused (see each record's error). */
                 failed: number;
             };
-            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired. */
+            /** @description Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_bad_answer (the CRM kept answering what its API does not), crm_refused, crm_not_connected, crm_account_changed (the connection points to another CRM account than the preview's), batch_deleted, batch_expired. On a completed dry run: why the last apply was refused before it wrote anything (crm_not_connected, crm_unauthorized, crm_account_changed); it can be applied again. */
             error: {
                 code: string;
                 message: string;
@@ -2034,6 +2078,11 @@ export interface components {
                     code: string;
                     message: string;
                 };
+                /**
+                 * Format: date-time
+                 * @description When its person was erased: the values found, the CRM's values before, the email it was matched by and the CRM's words are gone (changes empty); an outcome already written stays, any other is skipped (erased).
+                 */
+                erasedAt?: string;
             }[];
             nextCursor: string | null;
         };
@@ -2504,6 +2553,30 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
                 };
             };
+            /** @description The CRM answered what its API does not: a page, an unknown shape, an answer not finished in time, pages without end (source only) (code `crm_bad_answer`). */
+            502: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_bad_answer",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "hubspot answered what its API does not (a page, an unknown shape, an answer not finished in time, pages without end): its fault, not yours; retry in 10 s.",
+                     *       "code": "crm_bad_answer",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmBadAnswerProblem"];
+                };
+            };
             /** @description The CRM did not answer, or asked us to wait (source only) (code `crm_unavailable`). */
             503: {
                 headers: {
@@ -2804,6 +2877,30 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM answered what its API does not: a page, an unknown shape, an answer not finished in time, pages without end (source only) (code `crm_bad_answer`). */
+            502: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_bad_answer",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "hubspot answered what its API does not (a page, an unknown shape, an answer not finished in time, pages without end): its fault, not yours; retry in 10 s.",
+                     *       "code": "crm_bad_answer",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmBadAnswerProblem"];
                 };
             };
             /** @description The CRM did not answer, or asked us to wait (source only) (code `crm_unavailable`). */
@@ -5857,7 +5954,7 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/crm_token_refused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "hubspot refused this token; nothing was saved. Check it, and its scopes, in hubspot.",
+                     *       "detail": "hubspot refused this token; nothing was saved. Check it in hubspot.",
                      *       "code": "crm_token_refused",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
@@ -5915,6 +6012,30 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM answered what its API does not; nothing was saved (code `crm_bad_answer`). */
+            502: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_bad_answer",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "hubspot answered what its API does not (a page, an unknown shape, an answer not finished in time, pages without end): its fault, not yours; retry in 10 s.",
+                     *       "code": "crm_bad_answer",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmBadAnswerProblem"];
                 };
             };
             /** @description The CRM did not answer, or asked us to wait; nothing was saved (code `crm_unavailable`). */
@@ -6408,7 +6529,7 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/crm_refused",
                      *       "title": "Unprocessable Content",
                      *       "status": 422,
-                     *       "detail": "hubspot refused the request (403): check the connected token's scopes (contacts and lists read and write).",
+                     *       "detail": "hubspot refused the request (403).",
                      *       "code": "crm_refused",
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
@@ -6466,6 +6587,30 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+            /** @description The CRM answered what its API does not (a page, an unknown shape, pages without end) (code `crm_bad_answer`). */
+            502: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_bad_answer",
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "hubspot answered what its API does not (a page, an unknown shape, an answer not finished in time, pages without end): its fault, not yours; retry in 10 s.",
+                     *       "code": "crm_bad_answer",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "retryAfterSeconds": 10
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmBadAnswerProblem"];
                 };
             };
             /** @description The CRM did not answer, or asked us to wait (code `crm_unavailable`). */
@@ -7080,7 +7225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description Not a dry run, or not completed (code `crm_sync_not_appliable`). */
+            /** @description Not a dry run, or not completed; or the connection is gone, or now points to another CRM account (nothing written, the preview stays applicable) (code `crm_sync_not_appliable` or `crm_not_connected` or `crm_account_changed`). */
             409: {
                 headers: {
                     /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
@@ -7098,7 +7243,7 @@ export interface operations {
                      *       "requestId": "8f0c2e1a9b7d4c3e"
                      *     }
                      */
-                    "application/problem+json": components["schemas"]["CrmSyncNotAppliableProblem"];
+                    "application/problem+json": components["schemas"]["CrmSyncNotAppliableProblem"] | components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmAccountChangedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */

@@ -38,6 +38,8 @@ export class Account extends DurableObject<Env> {
       // A batch emptied (deleted, or expired) holds no one any more.
       if (batch.deletedAt === null && batch.expiredAt === null) personIndex.indexPeople(this.#sql, batch.id, people);
       else personIndex.unindexBatch(this.#sql, batch.id);
+      // Past its retention, its syncs have gone with it (each expires at the batch's retention end).
+      if (batch.expiredAt !== null) crm.forgetSyncs(this.#sql, batch.id);
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
           ?.reported_seq ?? 0;
@@ -157,6 +159,19 @@ export class Account extends DurableObject<Env> {
 
   removeConnection(provider: string): boolean {
     return crm.removeConnection(this.#sql, provider);
+  }
+
+  /** The CRM syncs made from each batch (crm/sync-erasure.ts is their one reader and writer). */
+  noteSync(batchId: string, syncId: string): void {
+    crm.noteSync(this.#sql, batchId, syncId);
+  }
+
+  syncsOf(batchIds: string[]): { batchId: string; syncId: string }[] {
+    return crm.syncsOf(this.#sql, batchIds);
+  }
+
+  forgetSyncs(batchId: string): void {
+    crm.forgetSyncs(this.#sql, batchId);
   }
 
   /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */

@@ -1,5 +1,6 @@
 // The customer's CRM connections, in its account object: one row per provider, its token sealed
-// by the CRM room (crm/token-box.ts) before it gets here, so this object never holds it in the clear.
+// by the CRM room (crm/token-box.ts) before it gets here, so this object never holds it in the clear;
+// and the syncs made from each batch, so an erasure or a batch's deletion reaches them.
 
 export interface StoredConnection {
   provider: string;
@@ -50,4 +51,24 @@ export function listConnections(sql: SqlStorage): StoredConnection[] {
 
 export function removeConnection(sql: SqlStorage, provider: string): boolean {
   return sql.exec("DELETE FROM crm_connections WHERE provider = ?", provider).rowsWritten > 0;
+}
+
+/** Notes that sync `syncId` is made from batch `batchId`'s items; idempotent. */
+export function noteSync(sql: SqlStorage, batchId: string, syncId: string): void {
+  sql.exec("INSERT OR IGNORE INTO crm_syncs (batch_id, sync_id) VALUES (?, ?)", batchId, syncId);
+}
+
+/** The syncs made from `batchIds`, each with its batch. */
+export function syncsOf(sql: SqlStorage, batchIds: readonly string[]): { batchId: string; syncId: string }[] {
+  const wanted = new Set(batchIds);
+  return sql
+    .exec<{ batch_id: string; sync_id: string }>("SELECT batch_id, sync_id FROM crm_syncs ORDER BY batch_id")
+    .toArray()
+    .filter((row) => wanted.has(row.batch_id))
+    .map((row) => ({ batchId: row.batch_id, syncId: row.sync_id }));
+}
+
+/** Forgets the syncs of a batch whose syncs are gone (deleted with it, or past its retention). */
+export function forgetSyncs(sql: SqlStorage, batchId: string): void {
+  sql.exec("DELETE FROM crm_syncs WHERE batch_id = ?", batchId);
 }

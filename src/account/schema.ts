@@ -7,7 +7,8 @@ const MIGRATIONS: readonly string[] = [
   // The batch list and usage per UTC day and source, fed by the batches' outboxes (report.ts): credits
   // charged and refunded, and each batch's cap. people_complete: whether the person index holds all of
   // a batch's people (batches not yet wholly in it are asked by every erasure). The privacy tables hold
-  // keyed hashes only (contact-info/person-keys.ts); a CRM connection's token is sealed (crm/token-box.ts).
+  // keyed hashes only (contact-info/person-keys.ts); a CRM connection's token is sealed (crm/token-box.ts);
+  // crm_syncs: the CRM syncs made from each batch (crm/sync-erasure.ts), so erasing a person or deleting a batch reaches them.
   `CREATE TABLE batches (
      id TEXT PRIMARY KEY,
      total_items INTEGER NOT NULL,
@@ -78,6 +79,11 @@ const MIGRATIONS: readonly string[] = [
      base_url TEXT NOT NULL,
      sealed_token TEXT NOT NULL,
      connected_at TEXT NOT NULL
+   ) WITHOUT ROWID;
+   CREATE TABLE crm_syncs (
+     batch_id TEXT NOT NULL,
+     sync_id TEXT NOT NULL,
+     PRIMARY KEY (batch_id, sync_id)
    ) WITHOUT ROWID;`,
 ];
 

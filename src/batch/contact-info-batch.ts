@@ -29,7 +29,7 @@ import {
 } from "./batch-row";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
 import { eraseAndReport } from "./erasure/erase-batch";
-import { erasePersonItems } from "./erasure/erase-person";
+import { erasePersonItems, itemsOfPerson } from "./erasure/erase-person";
 import type { EventsRead } from "./events/event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./events/item-deliveries";
 import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./events/webhook-state";
@@ -179,11 +179,14 @@ export class ContactInfoBatch extends DurableObject<Env> {
     const row = this.#ownedRow(owner);
     return row ? { deletedAt: await eraseAndReport(this.#parts, row, owner.environment) } : null;
   }
-
   /** Erases one person's items (erasure/erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
   async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
     const row = this.#ownedRow(owner);
     return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };
+  }
+  /** The items erasePerson would erase, by index: what else was made from them (CRM syncs) is erased first. */
+  personItems(owner: BatchOwner, keys: string[]): number[] {
+    return this.#ownedRow(owner) ? itemsOfPerson(this.#sql, keys).indexes : [];
   }
 
   /** The completed batch, for its batch.completed event, while the webhook awaits delivery. */

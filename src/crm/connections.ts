@@ -9,7 +9,7 @@ import { CRMS } from "./crms";
 import { openToken, sealToken } from "./token-box";
 
 /** The client of a connection, its calls through the token's budget at the vendor governor (when governed). */
-export function crmClient(env: Env, connection: CrmConnection): CrmClient {
+export function crmClient(env: Env, connection: CrmConnection, signal?: AbortSignal): CrmClient {
   const crm = CRMS[connection.provider];
   const config = readCrmConfig(env);
   const governed = readVendorConfig(env).vendorLimits !== null;
@@ -18,6 +18,7 @@ export function crmClient(env: Env, connection: CrmConnection): CrmClient {
     provider: crm.name,
     fetch: (input, init) => fetch(input, init),
     timeoutMs: config.timeoutMs,
+    ...(signal ? { signal } : {}),
     ...(governed
       ? { gate: callGate(crm.name, limits, async () => governorStub(env, crm.name, connection.token)) }
       : {}),
@@ -44,11 +45,15 @@ export async function saveConnection(env: Env, tenant: Tenant, connection: CrmCo
   return { provider: connection.provider, accountId, connectedAt };
 }
 
+/** A saved connection: its token opened, and the CRM account (portal, org) the token belonged to when saved. */
+export type OpenConnection = CrmConnection & { accountId: string };
+
 /** The tenant's connection to `provider`, its token opened, or null when none is saved. */
-export async function openConnection(env: Env, tenant: Tenant, provider: CrmProvider): Promise<CrmConnection | null> {
+export async function openConnection(env: Env, tenant: Tenant, provider: CrmProvider): Promise<OpenConnection | null> {
   const stored = await accountStub(env, tenant).connection(provider);
   if (!stored) return null;
-  return { provider, baseUrl: stored.baseUrl, token: await openToken(env, tenant, provider, stored.sealedToken) };
+  const token = await openToken(env, tenant, provider, stored.sealedToken);
+  return { provider, baseUrl: stored.baseUrl, token, accountId: stored.accountId };
 }
 
 export async function listConnections(env: Env, tenant: Tenant): Promise<ConnectionInfo[]> {

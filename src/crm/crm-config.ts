@@ -37,8 +37,10 @@ const crmLimitsSchema = /* @__PURE__ */ once(() =>
 /** Where a connection answers: the CRM's URL, or null when the customer gives an instance URL. */
 type CrmEndpoint = { url: string } | { hostPattern: string };
 
-// The CRM calls' timeout: a batch read of 100 or 200 records with history takes seconds at worst.
-const CRM_TIMEOUT_MS = 10_000;
+// CRM_TIMEOUT_MS: each CRM call's whole time, its body's last byte included (wrangler.toml says why 10 s).
+const crmTimeoutSchema = /* @__PURE__ */ once(() =>
+  z.object({ CRM_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000) }),
+);
 
 export interface CrmConfig {
   endpoints: Readonly<Record<CrmProvider, CrmEndpoint>>;
@@ -62,18 +64,22 @@ export function readCrmConfig(env: Env): CrmConfig {
       ]),
     ) as Record<CrmProvider, CrmEndpoint>;
     const limits = parseVars(crmLimitsSchema(), env).CRM_RATE_LIMITS;
-    config = { endpoints, limits, timeoutMs: CRM_TIMEOUT_MS };
+    config = { endpoints, limits, timeoutMs: parseVars(crmTimeoutSchema(), env).CRM_TIMEOUT_MS };
     parsed.set(env, config);
   }
   return config;
 }
 
-/** Whether `instanceUrl` is https on a host `pattern` allows, with no path, query or credentials. */
-export function allowsInstance(pattern: string, instanceUrl: string): boolean {
-  if (!URL.canParse(instanceUrl)) return false;
-  const { protocol, hostname, pathname, search, username, port } = new URL(instanceUrl);
-  if (protocol !== "https:" || username || search || port || pathname.replace(/\/+$/, "") !== "") return false;
-  return pattern.startsWith("*.")
+/**
+ * The origin `instanceUrl` names, when it is https on a host `pattern` allows and nothing else: no
+ * credentials, port, query (not even an empty `?`), fragment, or path other than `/`; else null.
+ */
+export function instanceOrigin(pattern: string, instanceUrl: string): string | null {
+  if (!URL.canParse(instanceUrl) || /[?#]/.test(instanceUrl)) return null;
+  const { protocol, hostname, pathname, username, password, port, origin } = new URL(instanceUrl);
+  if (protocol !== "https:" || username || password || port || pathname !== "/") return null;
+  const allowed = pattern.startsWith("*.")
     ? hostname.endsWith(pattern.slice(1)) && hostname.length > pattern.length - 1
     : hostname === pattern;
+  return allowed ? origin : null;
 }

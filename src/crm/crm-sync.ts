@@ -4,10 +4,11 @@ import { log } from "../base/log";
 import type { Tenant } from "../base/tenant";
 import type { ErrorCode } from "../http/error-codes";
 import { crmClient, openConnection } from "./connections";
+import type { CrmProvider } from "./crm";
 import { afterFailure } from "./sync-failures";
 import { migrate } from "./sync-schema";
 import { readItems, recheckItems, syncRecords } from "./sync-steps";
-import { ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
+import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
 import type { SyncPage, SyncRequest, SyncSummary } from "./sync-views";
 
 /** What starts a sync: the validated request, its id and owner. */
@@ -15,12 +16,20 @@ export interface SyncStart extends SyncRequest {
   id: string;
   tenant: Tenant;
   createdAt: string;
+  /** The CRM account (HubSpot portal, Salesforce org) of the connection it is previewed against. */
+  crmAccount: string;
+  /** When the batch completed: its retention, which the sync shares, runs from then. */
+  batchCompletedAt: string | null;
 }
 
 export type ApplyAnswer =
   | { kind: "none" }
   | { kind: "conflict"; why: string }
+  | { kind: "not_connected" | "account_changed"; provider: CrmProvider }
   | { kind: "applying"; sync: SyncSummary };
+
+// The failures of an apply that may come before it wrote anything: then the preview stays applicable.
+const REFUSED_BEFORE_WRITING: readonly ErrorCode[] = ["crm_not_connected", "crm_unauthorized", "crm_account_changed"];
 
 /**
  * One CRM sync (a dry run, or a write): its request, its records and their results, in SQLite. The
@@ -50,8 +59,9 @@ export class CrmSync extends DurableObject<Env> {
     const existing = readRow(this.#sql);
     if (existing) return summaryOf(this.#sql, existing);
     this.#sql.exec(
-      `INSERT INTO sync (id, customer_id, environment, jurisdiction, batch_id, provider, match, fields, dry_run, status, phase, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 'items', ?)`,
+      `INSERT INTO sync (id, customer_id, environment, jurisdiction, batch_id, provider, match, fields, dry_run, status, phase,
+         created_at, crm_account, batch_completed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 'items', ?, ?, ?)`,
       start.id,
       start.tenant.customerId,
       start.tenant.environment,
@@ -62,6 +72,8 @@ export class CrmSync extends DurableObject<Env> {
       JSON.stringify(start.fields),
       start.dryRun ? 1 : 0,
       start.createdAt,
+      start.crmAccount,
+      start.batchCompletedAt,
     );
     await this.ctx.storage.setAlarm(Date.now());
     return summaryOf(this.#sql, this.#row());
@@ -72,6 +84,25 @@ export class CrmSync extends DurableObject<Env> {
     return row && ownedBy(row, owner) ? pageOf(this.#sql, row, fromIndex, limit) : null;
   }
 
+  /** Erases the person of the batch's items at `indexes` from their records (personal-values.ts); answers how many. */
+  eraseItems(owner: Tenant, indexes: number[], erasedAt: string): number {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return 0;
+    const erased = this.ctx.storage.transactionSync(() => eraseRecords(this.#sql, row, indexes, erasedAt));
+    if (erased > 0) log("person_erased_from_crm_sync", { sync: row.id, records: erased });
+    return erased;
+  }
+
+  /** The batch it was made from is deleted: the sync goes whole, as its items did. */
+  async forget(owner: Tenant): Promise<void> {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.#hasSchema = false;
+    log("crm_sync_deleted_with_batch", { sync: row.id });
+  }
+
   /** Writes a completed dry run as previewed: the records it would update are read again and written. */
   async apply(owner: Tenant): Promise<ApplyAnswer> {
     const row = this.#read();
@@ -79,13 +110,19 @@ export class CrmSync extends DurableObject<Env> {
     if (!row.dry_run) return { kind: "conflict", why: "This sync is not a dry run: it wrote as it went." };
     if (row.status !== "completed")
       return { kind: "conflict", why: `This sync is ${row.status}; apply a completed dry run.` };
+    // Record ids mean something only inside the account they were read from.
+    const connection = await openConnection(this.env, tenantOfRow(row), row.provider);
+    if (!connection) return { kind: "not_connected", provider: row.provider };
+    if (row.crm_account !== null && connection.accountId !== row.crm_account)
+      return { kind: "account_changed", provider: row.provider };
+    // Another apply may have started while the connection was read: only one starts it.
+    if (this.#read()?.status !== "completed") return { kind: "conflict", why: "This sync is running; wait for it." };
     this.ctx.storage.transactionSync(() => {
       // Those it would update, and those the CRM refused (a duplicate since removed may pass now).
-      this.#sql.exec("UPDATE records SET done = 0 WHERE outcome IN ('updated', 'failed')");
+      this.#sql.exec("UPDATE records SET done = 0 WHERE outcome IN ('updated', 'failed') AND erased_at IS NULL");
       this.#sql.exec(
         `UPDATE sync SET status = 'running', phase = 'items', next_item = 0, applying = 1, waits = 0, completed_at = NULL,
-           applied_at = coalesce(applied_at, ?)`,
-        new Date().toISOString(),
+           wrote = 0, error_code = NULL, error_message = NULL`,
       );
     });
     await this.ctx.storage.setAlarm(Date.now());
@@ -95,7 +132,7 @@ export class CrmSync extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const row = this.#read();
     if (!row) return;
-    if (row.status !== "running") return this.#expire(row);
+    if (row.status !== "running" || Date.now() >= this.#retentionEnd(row)) return this.#expire(row);
     try {
       if (row.phase === "items") {
         // Applying, the items are read again only for who was erased or suppressed since the preview.
@@ -108,6 +145,11 @@ export class CrmSync extends DurableObject<Env> {
           return this.#fail(
             "crm_not_connected",
             `Connect ${row.provider} (PUT …/integrations/${row.provider}) and start the sync again.`,
+          );
+        if (row.crm_account !== null && connection.accountId !== row.crm_account)
+          return this.#fail(
+            "crm_account_changed",
+            `The ${row.provider} connection now points to another account than the one this sync was previewed against; nothing more was written.`,
           );
         const done = await syncRecords(this.#sql, row, crmClient(this.env, connection));
         if (done === 0) return this.#complete();
@@ -128,9 +170,15 @@ export class CrmSync extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + next.waitSeconds * 1000);
   }
 
-  /** A finished sync is kept as the report of what was written for the batches' retention, then deleted. */
+  /** When the batch's retention ends: the sync, made of its items, goes with them. */
+  #retentionEnd(row: SyncRow): number {
+    const from = row.batch_completed_at ?? row.completed_at ?? row.created_at;
+    return Date.parse(from) + readConfig(this.env).retentionSeconds * 1000;
+  }
+
+  /** A finished sync is kept as the report of what was written until the batch's retention ends, then deleted. */
   async #expire(row: SyncRow): Promise<void> {
-    const until = Date.parse(row.completed_at ?? row.created_at) + readConfig(this.env).retentionSeconds * 1000;
+    const until = this.#retentionEnd(row);
     if (Date.now() < until) await this.ctx.storage.setAlarm(until);
     else {
       await this.ctx.storage.deleteAll();
@@ -151,6 +199,8 @@ export class CrmSync extends DurableObject<Env> {
   }
 
   async #fail(code: ErrorCode, message: string): Promise<void> {
+    const row = this.#row();
+    if (row.applying && !row.wrote && REFUSED_BEFORE_WRITING.includes(code)) return this.#keepPreview(code, message);
     this.#sql.exec(
       "UPDATE sync SET status = 'failed', completed_at = ?, error_code = ?, error_message = ?",
       new Date().toISOString(),
@@ -158,6 +208,24 @@ export class CrmSync extends DurableObject<Env> {
       message,
     );
     log("crm_sync_failed", { sync: this.#row().id, code });
+    await this.#expire(this.#row());
+  }
+
+  /**
+   * An apply refused before it wrote anything: the dry run is as it was, applicable again once the
+   * connection is right; its error says why this apply did not write.
+   */
+  async #keepPreview(code: ErrorCode, message: string): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      this.#sql.exec("UPDATE records SET done = 1 WHERE done = 0");
+      this.#sql.exec(
+        "UPDATE sync SET status = 'completed', applying = 0, completed_at = ?, error_code = ?, error_message = ?",
+        new Date().toISOString(),
+        code,
+        `${message} Nothing was written: the preview can be applied again.`,
+      );
+    });
+    log("crm_apply_refused", { sync: this.#row().id, code });
     await this.#expire(this.#row());
   }
 

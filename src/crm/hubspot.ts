@@ -1,16 +1,17 @@
 import * as z from "zod";
 import { once } from "../base/once";
 import type { CrmClient, CrmConnection, CrmDeclaration, CrmMember, CrmRecord, UpdateResults } from "./crm";
-import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
+import { type CrmCall, crmFetch, crmShape, readPages } from "./crm-http";
 
 // HubSpot's CRM API v3, as documented (developers.hubspot.com, 2026-11):
 // - GET /account-info/v3/details → { portalId, accountType, … }: checks a private app's token.
 // - GET /crm/v3/lists/{listId}/memberships?limit&after → { results: [{ recordId }], paging.next.after };
-//   a list that does not exist is 404.
+//   at most 250 a page (`limit`); a list that does not exist is 404.
 // - POST /crm/v3/lists/search { count, offset, processingTypes, additionalProperties } → { lists: [{ listId, name,
 //   objectTypeId (0-1: contacts), additionalProperties: { hs_list_size } }], hasMore, offset, total } ("Search Lists").
 // - POST /crm/v3/objects/contacts/batch/read { inputs: [{ id }], properties, propertiesWithHistory,
-//   idProperty? }: at most 100 inputs; each history entry names its sourceType (CRM_UI for a person
+//   idProperty? }: at most 100 inputs, and at most 50 with propertiesWithHistory ("The maximum number of
+//   inputs supported in a batch request for property histories is 50"); each history entry names its sourceType (CRM_UI for a person
 //   in the app, API, INTEGRATION, IMPORT, …), newest first; records not found come back as errors (207).
 // - POST /crm/v3/objects/contacts/batch/update { inputs: [{ id, properties }] }: at most 100 inputs,
 //   no id twice; 200, or 207 Multi-Status with `errors[]` naming the failed ids in `context.ids`.
@@ -20,6 +21,8 @@ import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
 /** Who changed a property, by HubSpot's sourceType: these are a person's hand. */
 const PERSON_SOURCES = new Set(["CRM_UI", "MOBILE_IOS", "MOBILE_ANDROID"]);
 const BATCH_SIZE = 100;
+const HISTORY_BATCH_SIZE = 50;
+const MEMBERSHIPS_PAGE = 250;
 const PROPERTIES = { email: "email", phone: "phone" } as const;
 // What a list member is read as (person.ts's fields): the record id becomes externalId.
 const MEMBER_FIELDS = {
@@ -83,11 +86,11 @@ const accountSchema = /* @__PURE__ */ once(() =>
   z.object({ portalId: z.union([z.number(), z.string()]).transform(String) }),
 );
 
-function parsed<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body);
-  if (!result.success) throw new CrmRefusedError("hubspot answered a shape we do not know", 200);
-  return result.data;
-}
+const parsed = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => crmShape("hubspot", schema, body);
+
+/** `keys` in chunks of `size`, in order. */
+const chunks = <T>(keys: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(keys.length / size) }, (_, n) => keys.slice(n * size, (n + 1) * size));
 
 function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmClient {
   const headers = { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/json" };
@@ -98,15 +101,20 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
       [200, 207],
     );
 
+  // With history, HubSpot reads at most 50 records a call: a sync's 100 are two calls.
   const readRecords = async (keys: readonly string[], by: "id" | "email"): Promise<CrmRecord[]> => {
     const properties = Object.values(PROPERTIES);
-    const { body } = await post("/crm/v3/objects/contacts/batch/read", {
-      inputs: keys.map((id) => ({ id })),
-      properties,
-      propertiesWithHistory: properties,
-      ...(by === "email" ? { idProperty: "email" } : {}),
-    });
-    return parsed(batchSchema(), body).results.map((record) => ({
+    const answers = [];
+    for (const chunk of chunks(keys, HISTORY_BATCH_SIZE)) {
+      const { body } = await post("/crm/v3/objects/contacts/batch/read", {
+        inputs: chunk.map((id) => ({ id })),
+        properties,
+        propertiesWithHistory: properties,
+        ...(by === "email" ? { idProperty: "email" } : {}),
+      });
+      answers.push(...parsed(batchSchema(), body).results);
+    }
+    return answers.map((record) => ({
       id: record.id,
       values: Object.fromEntries(properties.map((name) => [name, record.properties[name] ?? undefined])),
       editedByUser: Object.fromEntries(
@@ -141,26 +149,35 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
       return { lists, ...(page.hasMore && page.offset !== undefined ? { next: String(page.offset) } : {}) };
     },
     async listMembers(listId, limit) {
-      const ids: string[] = [];
-      let after: string | undefined;
-      do {
-        const query = new URLSearchParams({ limit: "250", ...(after ? { after } : {}) });
-        const path = `/crm/v3/lists/${encodeURIComponent(listId)}/memberships?${query}`;
-        const { status, body } = await crmFetch(call, new Request(`${baseUrl}${path}`, { headers }), [200, 404]);
-        if (status === 404) return null;
-        const page = parsed(membershipsSchema(), body);
-        ids.push(...page.results.map((member) => member.recordId));
-        after = page.paging?.next?.after;
-      } while (after && ids.length <= limit);
+      let missing = false;
+      // One past the limit is read, so the caller can refuse a list too large for a batch; HubSpot fills
+      // its pages, so twice the pages that many members fill is more than an honest list needs.
+      const enough = limit + 1;
+      const ids = await readPages(
+        call,
+        { maxPages: 2 * Math.ceil(enough / MEMBERSHIPS_PAGE) + 1, enough },
+        async (after) => {
+          const query = new URLSearchParams({ limit: String(MEMBERSHIPS_PAGE), ...(after ? { after } : {}) });
+          const path = `/crm/v3/lists/${encodeURIComponent(listId)}/memberships?${query}`;
+          const { status, body } = await crmFetch(call, new Request(`${baseUrl}${path}`, { headers }), [200, 404]);
+          if (status === 404) {
+            missing = true;
+            return { items: [] };
+          }
+          const page = parsed(membershipsSchema(), body);
+          const next = page.paging?.next?.after;
+          return { items: page.results.map((member) => member.recordId), ...(next ? { next } : {}) };
+        },
+      );
+      if (missing) return null;
       const members: CrmMember[] = [];
-      // One past the limit is read, so the caller can refuse a list too large for a batch.
-      for (let start = 0; start < Math.min(ids.length, limit + 1); start += BATCH_SIZE) {
+      for (const chunk of chunks(ids.slice(0, enough), BATCH_SIZE)) {
         const { body } = await post("/crm/v3/objects/contacts/batch/read", {
-          inputs: ids.slice(start, start + BATCH_SIZE).map((id) => ({ id })),
+          inputs: chunk.map((id) => ({ id })),
           properties: Object.keys(MEMBER_FIELDS),
         });
         const byId = new Map(parsed(batchSchema(), body).results.map((record) => [record.id, record]));
-        for (const id of ids.slice(start, start + BATCH_SIZE)) {
+        for (const id of chunk) {
           const fields: Record<string, string> = {};
           for (const [property, field] of Object.entries(MEMBER_FIELDS)) {
             const value = byId.get(id)?.properties[property]?.trim();

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { once } from "../base/once";
 import type { CrmClient, CrmConnection, CrmDeclaration, CrmMember, CrmRecord, UpdateResults } from "./crm";
-import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
+import { badAnswer, type CrmCall, crmFetch, crmShape, readPages } from "./crm-http";
 
 // Salesforce's REST API (v62.0), as documented (developer.salesforce.com, 2026-11):
 // - GET {instanceUrl}/services/oauth2/userinfo → { organization_id, user_id }: checks the access token.
@@ -9,7 +9,8 @@ import { type CrmCall, CrmRefusedError, crmFetch } from "./crm-http";
 // - GET …/sobjects/Contact/listviews/{id}/results → { records: [{ columns: [{ fieldNameOrPath, value }] }] }.
 // - GET …/analytics/reports/{id}?includeDetails=true (a Contacts report) → { reportMetadata: { detailColumns },
 //   factMap: { "T!T": { rows: [{ dataCells: [{ value, label }] }] } } }: the CONTACT_ID column names the members.
-// - GET …/query?q= (SOQL) → { totalSize, done, records }: Contacts by Id or Email (with Account.Name and
+// - GET …/query?q= (SOQL) → { totalSize, done, records, nextRecordsUrl }: up to 2,000 records a page (fewer
+//   when the records are large), the next page at nextRecordsUrl (…/query/{queryLocator}) until done; Contacts by Id or Email (with Account.Name and
 //   Account.Website for a list's members), and ContactHistory (field history tracking) for who changed
 //   Email and Phone last; without history tracking, LastModifiedById stands in for the whole record.
 // - PATCH …/composite/sobjects { allOrNone: false, records } (sObject Collections, at most 200 records) →
@@ -34,7 +35,14 @@ const contactSchema = /* @__PURE__ */ once(() =>
     })
     .catchall(z.unknown()),
 );
-const queryResultSchema = <T extends z.ZodType>(record: T) => z.object({ records: z.array(record) });
+const queryResultSchema = <T extends z.ZodType>(record: T) =>
+  z.object({ records: z.array(record), done: z.boolean().default(true), nextRecordsUrl: z.string().nullish() });
+// Where Salesforce's next page of a query is: its own query locator, on this instance.
+const QUERY_LOCATOR = new RegExp(`^${API.replace(/\./g, "\\.")}/query/[\\w-]{1,100}$`);
+// A page holds at least this many records (Query Options' smallest batch size): what bounds a query's pages.
+const QUERY_MIN_PAGE = 200;
+// The newest field history entries a sync reads for a step's records; older edits fall back to LastModifiedById.
+const HISTORY_LIMIT = 2000;
 const historySchema = /* @__PURE__ */ once(() =>
   z.object({ ContactId: z.string(), Field: z.string(), CreatedById: z.string() }),
 );
@@ -84,11 +92,7 @@ function reportContactIds(report: z.output<ReturnType<typeof reportSchema>>): st
   return [...new Set(ids)];
 }
 
-function parsed<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body);
-  if (!result.success) throw new CrmRefusedError("salesforce answered a shape we do not know", 200);
-  return result.data;
-}
+const parsed = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => crmShape("salesforce", schema, body);
 
 const soqlString = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -97,7 +101,22 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
   const headers = { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/json" };
   const get = async (path: string, accept: readonly number[] = [200]) =>
     crmFetch(call, new Request(`${baseUrl}${path}`, { headers }), accept);
-  const query = async (soql: string) => (await get(`${API}/query?${new URLSearchParams({ q: soql })}`)).body;
+  // Every page of a query expected to answer at most `most` records (its pages bounded by that).
+  const query = <T extends z.ZodType>(record: T, soql: string, most: number) =>
+    readPages(
+      call,
+      { maxPages: Math.ceil(most / QUERY_MIN_PAGE) + 1, enough: Number.POSITIVE_INFINITY },
+      async (at) => {
+        const page = parsed(
+          queryResultSchema(record),
+          (await get(at ?? `${API}/query?${new URLSearchParams({ q: soql })}`)).body,
+        );
+        const next = page.done ? undefined : (page.nextRecordsUrl ?? undefined);
+        if (next !== undefined && !QUERY_LOCATOR.test(next))
+          throw badAnswer("salesforce", "gave a next page elsewhere");
+        return { items: page.records, ...(next === undefined ? {} : { next }) };
+      },
+    );
   let userId: Promise<string> | undefined;
   const ownUser = () => {
     userId ??= get("/services/oauth2/userinfo").then(({ body }) => parsed(userInfoSchema(), body).user_id);
@@ -140,7 +159,7 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
         const chunk = ids.slice(start, start + BATCH_SIZE).filter((id) => SALESFORCE_ID.test(id));
         const names = [...Object.keys(MEMBER_FIELDS), "Account.Name", "Account.Website"].join(", ");
         const soql = `SELECT Id, ${names} FROM Contact WHERE Id IN (${chunk.map(soqlString).join(",")})`;
-        const records = parsed(queryResultSchema(contactSchema()), await query(soql)).records;
+        const records = await query(contactSchema(), soql, chunk.length);
         // In the list's order (SOQL answers in its own).
         const byId = new Map(records.map((record) => [record.Id, record]));
         for (const record of chunk.flatMap((id) => byId.get(id) ?? [])) {
@@ -163,14 +182,13 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
       if (wanted.length === 0) return [];
       const where = `${by === "id" ? "Id" : "Email"} IN (${wanted.map(soqlString).join(",")})`;
       const soql = `SELECT ${fields} FROM Contact WHERE ${where}`;
-      const found = parsed(queryResultSchema(contactSchema()), await query(soql)).records;
+      const found = await query(contactSchema(), soql, wanted.length);
       if (found.length === 0) return [];
-      const history = parsed(
-        queryResultSchema(historySchema()),
-        await query(
-          `SELECT ContactId, Field, CreatedById FROM ContactHistory WHERE ContactId IN (${found.map((record) => soqlString(record.Id)).join(",")}) AND Field IN ('Email','Phone') ORDER BY CreatedDate DESC`,
-        ),
-      ).records;
+      const history = await query(
+        historySchema(),
+        `SELECT ContactId, Field, CreatedById FROM ContactHistory WHERE ContactId IN (${found.map((record) => soqlString(record.Id)).join(",")}) AND Field IN ('Email','Phone') ORDER BY CreatedDate DESC LIMIT ${HISTORY_LIMIT}`,
+        HISTORY_LIMIT,
+      );
       const me = await ownUser();
       return found.map((record): CrmRecord => {
         const values = Object.fromEntries(

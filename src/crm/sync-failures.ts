@@ -1,6 +1,6 @@
 // What a sync does after a step failed: a pure decision beside the object (crm-sync.ts), tested alone.
 import type { ErrorCode } from "../http/error-codes";
-import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "./crm-http";
+import { CrmBadAnswerError, CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "./crm-http";
 import { BatchGoneError } from "./sync-steps";
 
 // A CRM that keeps answering 429 or 5xx: the sync waits as told, this many times in a row, then fails.
@@ -32,6 +32,11 @@ export function afterFailure(error: unknown, provider: string, waitsSoFar: numbe
     };
   if (error instanceof BatchGoneError)
     return { fail: error.code, message: "The batch can no longer be read: deleted, or past its retention." };
+  if (waitsSoFar >= MAX_WAITS && error instanceof CrmBadAnswerError)
+    return {
+      fail: "crm_bad_answer",
+      message: `${provider} kept answering what its API does not (${error.message}); sync again later.`,
+    };
   if (waitsSoFar >= MAX_WAITS)
     return {
       fail: "crm_unavailable",

@@ -41,6 +41,13 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX records_pending ON records (idx) WHERE done = 0;
    CREATE INDEX records_by_key ON records (match_key);`,
+  // The CRM account the sync was previewed against (an apply elsewhere is refused), whether this apply
+  // wrote yet (one refused before it wrote leaves the preview applicable), when the batch's retention
+  // ends (the sync goes with it), and which records an erasure emptied.
+  `ALTER TABLE sync ADD COLUMN crm_account TEXT;
+   ALTER TABLE sync ADD COLUMN wrote INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE sync ADD COLUMN batch_completed_at TEXT;
+   ALTER TABLE records ADD COLUMN erased_at TEXT;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

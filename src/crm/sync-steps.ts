@@ -155,6 +155,11 @@ export async function syncRecords(sql: SqlStorage, row: SyncRow, client: CrmClie
       updates.set(result.recordId, values);
   }
   if (updates.size > 0) {
+    // From here the CRM may hold what this step writes: a failure no longer leaves the preview untouched.
+    sql.exec(
+      "UPDATE sync SET wrote = 1, applied_at = CASE WHEN applying = 1 THEN coalesce(applied_at, ?) ELSE applied_at END",
+      new Date().toISOString(),
+    );
     const answers = await client.updateRecords([...updates].map(([id, values]) => ({ id, values })));
     for (const result of results) {
       const error = result.recordId === null ? null : answers.get(result.recordId);

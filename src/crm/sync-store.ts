@@ -4,7 +4,9 @@ import * as z from "zod";
 import { once } from "../base/once";
 import type { Tenant } from "../base/tenant";
 import { encodeItemCursor } from "../http/item-cursor";
+import { zeroed } from "../privacy/storage/scrub";
 import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
+import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
 import type { Candidates } from "./sync-plan";
 import {
   type Change,
@@ -48,6 +50,9 @@ const rowSchema = /* @__PURE__ */ once(() =>
     applied_at: z.string().nullable(),
     error_code: z.string().nullable(),
     error_message: z.string().nullable(),
+    crm_account: z.string().nullable(),
+    wrote: z.number().transform(Boolean),
+    batch_completed_at: z.string().nullable(),
   }),
 );
 export type SyncRow = z.output<ReturnType<typeof rowSchema>>;
@@ -66,6 +71,7 @@ const recordRowSchema = /* @__PURE__ */ once(() =>
       .string()
       .nullable()
       .transform((text) => (text === null ? null : errorSchema().parse(JSON.parse(text)))),
+    erased_at: z.string().nullable(),
   }),
 );
 export type RecordRow = z.output<ReturnType<typeof recordRowSchema>>;
@@ -131,7 +137,8 @@ export interface RecordResult {
 
 export function saveResult(sql: SqlStorage, result: RecordResult): void {
   sql.exec(
-    "UPDATE records SET done = 1, record_id = ?, outcome = ?, reason = ?, changes = ?, error = ? WHERE idx = ?",
+    // A record whose person was erased during the step keeps nothing of what the step read.
+    "UPDATE records SET done = 1, record_id = ?, outcome = ?, reason = ?, changes = ?, error = ? WHERE idx = ? AND erased_at IS NULL",
     result.recordId,
     result.outcome,
     result.reason ?? null,
@@ -167,6 +174,48 @@ export function summaryOf(sql: SqlStorage, row: SyncRow): SyncSummary {
   };
 }
 
+/**
+ * Erases the person of the items at `indexes` from their records (personal-values.ts decides what goes),
+ * their personal columns overwritten with zeros first; answers how many records. Within the caller's transaction.
+ */
+export function eraseRecords(sql: SqlStorage, row: SyncRow, indexes: readonly number[], erasedAt: string): number {
+  const written = !row.dry_run || row.applied_at !== null;
+  const records = sql
+    .exec(
+      "SELECT * FROM records WHERE idx IN (SELECT value FROM json_each(?)) AND erased_at IS NULL",
+      JSON.stringify(indexes),
+    )
+    .toArray()
+    .map((record) => recordRowSchema().parse(record));
+  const zeros = PERSONAL_RECORD_COLUMNS.map((column) => `${column} = ${zeroed(column)}`).join(", ");
+  for (const record of records) {
+    const erased = erasedRecord(
+      {
+        matchKey: record.match_key,
+        done: record.done,
+        outcome: record.outcome,
+        reason: record.reason,
+        error: record.error,
+      },
+      row.match,
+      written,
+    );
+    sql.exec(`UPDATE records SET ${zeros} WHERE idx = ?`, record.idx);
+    sql.exec(
+      `UPDATE records SET match_key = ?, candidates = ?, changes = '[]', done = 1, outcome = ?, reason = ?, error = ?,
+         erased_at = ? WHERE idx = ?`,
+      erased.matchKey,
+      JSON.stringify(erased.candidates),
+      erased.outcome,
+      erased.reason,
+      erased.error ? JSON.stringify(erased.error) : null,
+      erasedAt,
+      record.idx,
+    );
+  }
+  return records.length;
+}
+
 export function pageOf(sql: SqlStorage, row: SyncRow, fromIndex: number, limit: number): SyncPage {
   const rows = sql
     .exec("SELECT * FROM records WHERE idx >= ? ORDER BY idx LIMIT ?", fromIndex, limit + 1)
@@ -181,6 +230,7 @@ export function pageOf(sql: SqlStorage, row: SyncRow, fromIndex: number, limit: 
       ...(record.reason ? { reason: record.reason } : {}),
       changes: record.changes,
       ...(record.error ? { error: record.error } : {}),
+      ...(record.erased_at ? { erasedAt: record.erased_at } : {}),
     }),
   );
   const next = rows[limit];

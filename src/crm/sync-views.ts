@@ -105,6 +105,7 @@ export interface SyncRecord {
   reason?: RecordReason;
   changes: Change[];
   error?: RecordError;
+  erasedAt?: string;
 }
 
 export type SyncPage = SyncSummary & { records: SyncRecord[]; nextCursor: string | null };
@@ -135,7 +136,10 @@ export const syncSummarySchema = /* @__PURE__ */ once(() =>
       dryRun: z.boolean(),
       createdAt: z.iso.datetime(),
       completedAt: z.iso.datetime().nullable(),
-      appliedAt: z.iso.datetime().nullable().meta({ description: "When POST …/apply started writing this dry run." }),
+      appliedAt: z.iso
+        .datetime()
+        .nullable()
+        .meta({ description: "When POST …/apply first wrote into the CRM for this dry run." }),
       counts: z.object({
         updated: z.int().min(0).meta({ description: "Records written (in a dry run not applied: that would be)." }),
         unchanged: z.int().min(0).meta({ description: "Records that already held what was found." }),
@@ -144,7 +148,7 @@ export const syncSummarySchema = /* @__PURE__ */ once(() =>
       }),
       error: problemSchema().nullable().meta({
         description:
-          "Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_refused, crm_not_connected, batch_deleted, batch_expired.",
+          "Why the sync failed: crm_unauthorized (reconnect the CRM: the token expired or was revoked; the counts say what was written before), crm_unavailable, crm_bad_answer (the CRM kept answering what its API does not), crm_refused, crm_not_connected, crm_account_changed (the connection points to another CRM account than the preview's), batch_deleted, batch_expired. On a completed dry run: why the last apply was refused before it wrote anything (crm_not_connected, crm_unauthorized, crm_account_changed); it can be applied again.",
       }),
     })
     .meta({ id: "CrmSyncSummary" }),
@@ -166,6 +170,10 @@ export const syncPageSchema = /* @__PURE__ */ once(() =>
           error: problemSchema()
             .optional()
             .meta({ description: "The CRM's refusal of this record's update (its code and words)." }),
+          erasedAt: z.iso.datetime().optional().meta({
+            description:
+              "When its person was erased: the values found, the CRM's values before, the email it was matched by and the CRM's words are gone (changes empty); an outcome already written stays, any other is skipped (erased).",
+          }),
         }),
       ),
       nextCursor: z.string().nullable(),

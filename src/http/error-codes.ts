@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   crm_not_connected: 409,
   crm_unauthorized: 409,
   crm_sync_not_appliable: 409,
+  crm_account_changed: 409,
   batch_deleted: 410,
   batch_expired: 410,
   payload_too_large: 413,
@@ -36,6 +37,7 @@ export const ERROR_CODES = {
   rate_limited: 429,
   too_many_streams: 429,
   internal_error: 500,
+  crm_bad_answer: 502,
   crm_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -59,5 +61,6 @@ export const STATUS_TITLES = {
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  502: "Bad Gateway",
   503: "Service Unavailable",
 } as const satisfies Record<ErrorStatus, string>;

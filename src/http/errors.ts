@@ -128,19 +128,36 @@ export const crmUnauthorized = (provider: string): ApiError =>
 
 export const crmSyncNotAppliable = (why: string): ApiError => problem("crm_sync_not_appliable", why);
 
-export const crmTokenRefused = (provider: string): ApiError =>
+export const crmTokenRefused = (provider: string, missingScopes = false): ApiError =>
   problem(
     "crm_token_refused",
-    `${provider} refused this token; nothing was saved. Check it, and its scopes, in ${provider}.`,
+    missingScopes
+      ? `${provider} says this token lacks a scope it needs; nothing was saved. Check the token's scopes (contacts and lists read and write) in ${provider}.`
+      : `${provider} refused this token; nothing was saved. Check it in ${provider}.`,
+  );
+
+export const crmAccountChanged = (provider: string): ApiError =>
+  problem(
+    "crm_account_changed",
+    `The ${provider} connection now points to another ${provider} account than the one this sync was previewed against; nothing was written. Start a new sync (a dry run) on this account.`,
   );
 
 export const crmListNotFound = (provider: string, listId: string): ApiError =>
   problem("crm_list_not_found", `${provider} has no list ${JSON.stringify(listId.slice(0, 100))} this token may read.`);
 
-export const crmRefused = (provider: string, status: number): ApiError =>
+export const crmRefused = (provider: string, status: number, missingScopes = false): ApiError =>
   problem(
     "crm_refused",
-    `${provider} refused the request (${status}): check the connected token's scopes (contacts and lists read and write).`,
+    missingScopes
+      ? `${provider} says the connected token lacks a scope (${status}): check its scopes (contacts and lists read and write).`
+      : `${provider} refused the request (${status}).`,
+  );
+
+export const crmBadAnswer = (provider: string, retryAfterSeconds: number): ApiError =>
+  problem(
+    "crm_bad_answer",
+    `${provider} answered what its API does not (a page, an unknown shape, an answer not finished in time, pages without end): its fault, not yours; retry in ${retryAfterSeconds} s.`,
+    { headers: { "retry-after": String(retryAfterSeconds) }, extensions: { retryAfterSeconds } },
   );
 
 export const crmUnavailable = (provider: string, retryAfterSeconds: number): ApiError =>

@@ -7,4 +7,5 @@ export const callerOf = <E extends AppEnv>(c: Context<E>): Caller => ({
   env: c.env,
   apiKey: c.get("apiKey"),
   environment: c.get("environment"),
+  signal: c.req.raw.signal,
 });

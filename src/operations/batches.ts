@@ -1,4 +1,5 @@
-// Reading batches: the operations behind GET …/person/contact-info/{id}, GET …/person/contact-info and their MCP tools.
+// Reading and deleting batches: the operations behind GET and DELETE …/person/contact-info/{id}, GET
+// …/person/contact-info and their MCP tools.
 import { batchListPaging } from "../account/list-query";
 import { accountStub } from "../account/stub";
 import { isBatchId } from "../base/batch-id";
@@ -6,6 +7,7 @@ import { tenantOf } from "../base/tenant";
 import { batchStub } from "../batch/stub";
 import type { BatchPageData } from "../contact-info/batch-views";
 import { parseStatusQuery } from "../contact-info/status-query";
+import { deleteSyncsOf } from "../crm/sync-erasure";
 import { batchDeleted, batchExpired, notFound } from "../http/errors";
 import type { Caller } from "./caller";
 
@@ -32,4 +34,13 @@ export async function readBatchPage(
 export function listBatchPage({ env, apiKey }: Caller, query: Record<string, string>) {
   const page = batchListPaging.parse(query);
   return accountStub(env, tenantOf(apiKey)).list(page);
+}
+
+/** Cancels and erases a batch the caller owns, and deletes the CRM syncs made from it; again, it changes nothing. */
+export async function deleteBatch({ env, apiKey, environment }: Caller, batchId: string): Promise<void> {
+  const id = batchId.toLowerCase();
+  if (!isBatchId(id)) throw noSuchBatch();
+  const deleted = await batchStub(env, id).erase({ customerId: apiKey.customerId, environment });
+  if (!deleted) throw noSuchBatch();
+  await deleteSyncsOf(env, tenantOf(apiKey), id);
 }

@@ -9,4 +9,6 @@ export interface Caller {
   env: Env;
   apiKey: ApiKeyRecord;
   environment: Environment;
+  /** Aborted when the request is gone (the client hung up): work done only for its answer stops. */
+  signal?: AbortSignal;
 }

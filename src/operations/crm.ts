@@ -5,15 +5,23 @@ import { accountStub } from "../account/stub";
 import { isBatchId, newBatchId } from "../base/batch-id";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { crmClient, listConnections, openConnection, saveConnection } from "../crm/connections";
-import { CRM_PROVIDERS, type CrmConnection, type CrmProvider, isCrmProvider } from "../crm/crm";
-import { allowsInstance, readCrmConfig } from "../crm/crm-config";
-import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../crm/crm-http";
+import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "../crm/connections";
+import { CRM_PROVIDERS, type CrmProvider, isCrmProvider } from "../crm/crm";
+import { instanceOrigin, readCrmConfig } from "../crm/crm-config";
+import {
+  CrmBadAnswerError,
+  CrmRefusedError,
+  CrmUnauthorizedError,
+  CrmUnavailableError,
+  DEFAULT_RETRY_SECONDS,
+} from "../crm/crm-http";
 import { syncStub } from "../crm/stub";
 import { syncRequestSchema } from "../crm/sync-views";
 import {
   badRequest,
   batchNotCompleted,
+  crmAccountChanged,
+  crmBadAnswer,
   crmListNotFound,
   crmNotConnected,
   crmRefused,
@@ -35,6 +43,9 @@ export const MAX_SYNC_PAGE = 1000;
 /** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
 const CRM_LISTS_PAGE = 100;
 const DEFAULT_SYNC_PAGE = 100;
+// A submit from a CRM list answers within 30 s whatever the CRM does: its reads stop here (each call has
+// its own timeout too), leaving the rest of the 30 s for the batch's creation.
+const SOURCE_READ_DEADLINE_MS = 25_000;
 
 export const connectRequestSchema = /* @__PURE__ */ once(() =>
   z.strictObject({
@@ -57,13 +68,36 @@ function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never
 
 const noSuchProvider = () => notFound("No such CRM: use hubspot or salesforce.");
 
-/** A CRM error as the API answers it, for a call made on a request (connecting, reading a list). */
-function answerOf(provider: CrmProvider, error: unknown, refusedToken: () => Error): unknown {
-  if (error instanceof CrmUnauthorizedError) return refusedToken();
+/**
+ * A CRM error as the API answers it, for a call made on a request (connecting, reading a list): the CRM's
+ * fault a 502 or 503 with its wait; its scopes named only when the CRM said a scope is missing.
+ */
+function answerOf(provider: CrmProvider, error: unknown, connecting: boolean): unknown {
+  if (error instanceof CrmUnauthorizedError) return connecting ? crmTokenRefused(provider) : crmUnauthorized(provider);
+  if (error instanceof CrmBadAnswerError) return crmBadAnswer(provider, error.retryAfterSeconds);
   if (error instanceof CrmUnavailableError) return crmUnavailable(provider, error.retryAfterSeconds);
   if (error instanceof CrmRefusedError)
-    return error.status === 403 ? refusedToken() : crmRefused(provider, error.status);
+    return connecting && error.status === 403
+      ? crmTokenRefused(provider, error.missingScopes)
+      : crmRefused(provider, error.status, error.missingScopes);
   return error;
+}
+
+/** Calls made for a request: they stop when it is gone, or at `deadlineMs` (then the CRM was too slow: 503). */
+async function whileAsked<T>(
+  caller: Caller,
+  provider: CrmProvider,
+  deadlineMs: number,
+  read: (signal: AbortSignal) => Promise<T>,
+) {
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const signal = caller.signal ? AbortSignal.any([deadline, caller.signal]) : deadline;
+  try {
+    return await read(signal);
+  } catch (error) {
+    if (signal.aborted) throw crmUnavailable(provider, DEFAULT_RETRY_SECONDS);
+    throw answerOf(provider, error, false);
+  }
 }
 
 /** Checks the token with the CRM and saves it sealed; a refused token saves nothing. */
@@ -73,18 +107,17 @@ export async function connectCrm({ env, apiKey }: Caller, provider: string, body
   if (!parsed.success) invalid("The body must be {token} (and instanceUrl for salesforce).", parsed.error.issues);
   const endpoint = readCrmConfig(env).endpoints[provider];
   const { token, instanceUrl } = parsed.data;
-  let baseUrl: string;
-  if ("url" in endpoint) baseUrl = endpoint.url;
-  else if (instanceUrl !== undefined && allowsInstance(endpoint.hostPattern, instanceUrl))
-    baseUrl = instanceUrl.replace(/\/+$/, "");
-  else {
-    const message = `must be https://<your domain> on a host matching ${endpoint.hostPattern}`;
+  const pattern = "hostPattern" in endpoint ? endpoint.hostPattern : null;
+  const baseUrl =
+    pattern === null ? ("url" in endpoint ? endpoint.url : null) : instanceOrigin(pattern, instanceUrl ?? "");
+  if (baseUrl === null) {
+    const message = `must be https://<your domain> on a host matching ${pattern}, with no credentials, path, query or fragment`;
     throw badRequest("invalid_request", `instanceUrl ${message}.`, [{ path: "instanceUrl", message }]);
   }
   try {
     return await saveConnection(env, tenantOf(apiKey), { provider, token, baseUrl });
   } catch (error) {
-    throw answerOf(provider, error, () => crmTokenRefused(provider));
+    throw answerOf(provider, error, true);
   }
 }
 
@@ -105,7 +138,7 @@ export async function disconnectCrm({ env, apiKey }: Caller, provider: string): 
     throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
 }
 
-async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<CrmConnection> {
+async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<OpenConnection> {
   const connection = await openConnection(env, tenantOf(apiKey), provider);
   if (!connection) throw crmNotConnected(provider);
   return connection;
@@ -120,12 +153,9 @@ export async function listCrmLists(caller: Caller, provider: string, query: Reco
   const theirs = cursor === undefined ? undefined : decodeCursor(cursor, 2048);
   if (theirs === null) throw invalidCursor();
   const connection = await connectionOf(caller, provider);
-  let page: Awaited<ReturnType<ReturnType<typeof crmClient>["lists"]>>;
-  try {
-    page = await crmClient(caller.env, connection).lists(theirs, CRM_LISTS_PAGE);
-  } catch (error) {
-    throw answerOf(provider, error, () => crmUnauthorized(provider));
-  }
+  const page = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
+    crmClient(caller.env, connection, signal).lists(theirs, CRM_LISTS_PAGE),
+  );
   if (page === null) throw invalidCursor();
   return { lists: page.lists, ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }) };
 }
@@ -146,12 +176,9 @@ export async function itemsFromSource(caller: Caller, body: unknown, maxItems: n
   if (!parsed.success) invalid("source must be {provider, listId}.", parsed.error.issues, "source.");
   const { provider } = parsed.data;
   const connection = await connectionOf(caller, provider);
-  let members: Awaited<ReturnType<ReturnType<typeof crmClient>["listMembers"]>>;
-  try {
-    members = await crmClient(caller.env, connection).listMembers(parsed.data.listId, maxItems);
-  } catch (error) {
-    throw answerOf(provider, error, () => crmUnauthorized(provider));
-  }
+  const members = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
+    crmClient(caller.env, connection, signal).listMembers(parsed.data.listId, maxItems),
+  );
   if (members === null) throw crmListNotFound(provider, parsed.data.listId);
   if (members.length > maxItems) throw tooManyItems(maxItems, members.length);
   if (members.length === 0)
@@ -168,10 +195,20 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   const request = parsed.data;
   const batch = await readBatchPage(caller, request.batchId, { limit: "1" });
   if (batch.status !== "completed") throw batchNotCompleted();
-  await connectionOf(caller, request.provider);
+  const { accountId } = await connectionOf(caller, request.provider);
   const tenant = tenantOf(caller.apiKey);
   const id = newBatchId(tenant.jurisdiction);
-  const sync = await syncStub(caller.env, id).start({ ...request, id, tenant, createdAt: new Date().toISOString() });
+  const createdAt = new Date().toISOString();
+  // Noted before it reads an item, so an erasure or the batch's deletion reaches it from the start.
+  await accountStub(caller.env, tenant).noteSync(request.batchId, id);
+  const sync = await syncStub(caller.env, id).start({
+    ...request,
+    id,
+    tenant,
+    createdAt,
+    crmAccount: accountId,
+    batchCompletedAt: batch.completedAt,
+  });
   return { sync, location: `/v2/${caller.environment}/crm-syncs/${id}` };
 }
 
@@ -197,5 +234,8 @@ export async function applyCrmSync({ env, apiKey }: Caller, syncId: string) {
   const answer = isBatchId(id) ? await syncStub(env, id).apply(tenantOf(apiKey)) : ({ kind: "none" } as const);
   if (answer.kind === "none") throw noSuchSync();
   if (answer.kind === "conflict") throw crmSyncNotAppliable(answer.why);
+  if (answer.kind === "not_connected") throw crmNotConnected(answer.provider);
+  if (answer.kind === "account_changed") throw crmAccountChanged(answer.provider);
+  if (answer.kind !== "applying") throw new Error("an apply answered an unknown kind");
   return answer.sync;
 }

@@ -5,6 +5,7 @@ import { tenantOf } from "../base/tenant";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import { parseErasureRequest, parseSuppressionRequest } from "../contact-info/privacy-requests";
 import { doNotDeliverKeySchema } from "../contact-info/privacy-views";
+import { eraseFromSyncs } from "../crm/sync-erasure";
 import { notFound } from "../http/errors";
 import { erasePerson } from "../privacy/erasure";
 import { doNotDeliverPaging } from "../privacy/storage/do-not-deliver-list";
@@ -13,7 +14,8 @@ import type { Caller } from "./caller";
 /** Erases one person (the body as POST …/privacy/erasures takes it) and answers the receipt. */
 export function erasePersonOperation({ env, apiKey }: Caller, body: unknown) {
   const { person, suppress } = parseErasureRequest(body);
-  return erasePerson(env, tenantOf(apiKey), person, suppress);
+  const tenant = tenantOf(apiKey);
+  return erasePerson(env, tenant, person, suppress, eraseFromSyncs(env, tenant));
 }
 
 /** Adds people (the body as PUT …/privacy/suppressions takes it) to the do-not-enrich list. */

@@ -11,6 +11,18 @@ import { cacheKeysOfPeople, verdictCacheKey } from "../enrichment/result-cache";
 // account's person index names the batches that hold them, and only those are
 // called, one RPC each; no batch is scanned that does not hold the person.
 
+/**
+ * What else holds values made from a customer's batch items (the CRM syncs, in a room above this one):
+ * given the batches that hold the person and a way to ask one of them which items are theirs, it erases
+ * the person's values there. It runs before the batches are erased, so a failure leaves it all to a
+ * repeated erasure, which finds the same items.
+ */
+export type EraseDerived = (
+  batchIds: readonly string[],
+  itemsOf: (batchId: string) => Promise<number[]>,
+  erasedAt: string,
+) => Promise<void>;
+
 // Batch objects called at once.
 const BATCHES_AT_ONCE = 10;
 // KV deletes at once.
@@ -27,12 +39,14 @@ export async function erasePerson(
   tenant: Tenant,
   person: NormalizedPerson,
   suppress: boolean,
+  eraseDerived?: EraseDerived,
 ): Promise<ErasureReceipt> {
   const keys = identifierKeys(person);
   const hashed = await personHasher(env, tenant).hash(keys);
   const account = accountStub(env, tenant);
   const erasedAt = new Date().toISOString();
   const { batchIds, personHashes } = await account.holders(hashed);
+  await eraseDerived?.(batchIds, (id) => batchStub(env, id).personItems(tenant, keys), erasedAt);
   let items = 0;
   let batches = 0;
   for (let start = 0; start < batchIds.length; start += BATCHES_AT_ONCE) {

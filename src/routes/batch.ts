@@ -1,8 +1,7 @@
 // One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
 import * as z from "zod";
-import { batchIdSchema, isBatchId } from "../base/batch-id";
+import { batchIdSchema } from "../base/batch-id";
 import { once } from "../base/once";
-import { batchStub } from "../batch/stub";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { callerOf } from "../middleware/caller";
@@ -11,7 +10,7 @@ import { authProblems, environmentParams, internalError, keyRequired } from "../
 import { batchStatusExample } from "../openapi/examples";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { noSuchBatch, readBatchPage } from "../operations/batches";
+import { deleteBatch as deleteBatchOperation, readBatchPage } from "../operations/batches";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
@@ -91,7 +90,7 @@ const deleteBatch = declareRoute({
     tags: ["Contact info"],
     summary: "Cancel a batch and erase its data",
     description:
-      "Items still pending are never processed, every item with its input and results is deleted now, and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays.",
+      "Items still pending are never processed, every item with its input and results is deleted now, and so is every CRM sync made from the batch (GET …/crm-syncs/{id} answers 404), and no webhook is sent afterwards; only a tombstone (id, counts, dates) remains, so reading the batch answers 410 batch_deleted. Deleting again answers 204. Usage already counted stays.",
     security: keyRequired,
     request: { params: batchParams() },
     responses: {
@@ -107,14 +106,7 @@ const deleteBatch = declareRoute({
     },
   },
   handler: async (c) => {
-    const id = c.req.param("id").toLowerCase();
-    if (!isBatchId(id)) throw noSuchBatch();
-    const apiKey = c.get("apiKey");
-    const deleted = await batchStub(c.env, id).erase({
-      customerId: apiKey.customerId,
-      environment: c.get("environment"),
-    });
-    if (!deleted) throw noSuchBatch();
+    await deleteBatchOperation(callerOf(c), c.req.param("id"));
     return c.body(null, 204);
   },
 });

@@ -103,14 +103,17 @@ const applySync = declareRoute({
     tags: ["CRM"],
     summary: "Apply a dry run exactly as previewed",
     description:
-      "Writes the previewed writes of a completed dry run. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new.",
+      "Writes the previewed writes of a completed dry run, into the CRM account (HubSpot portal, Salesforce org) it was previewed against: on a connection now pointing to another account it is refused with crm_account_changed and nothing is written. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. An apply refused before it wrote anything (the connection gone, the token refused, the account changed) leaves the dry run completed and applicable, its error saying why.",
     security: keyRequired,
     request: { params: syncParams() },
     responses: {
       202: accepted("Applying: follow it at the Location URL."),
       ...authProblems(),
       404: noSuchSync,
-      409: problem(["crm_sync_not_appliable"], "Not a dry run, or not completed"),
+      409: problem(
+        ["crm_sync_not_appliable", "crm_not_connected", "crm_account_changed"],
+        "Not a dry run, or not completed; or the connection is gone, or now points to another CRM account (nothing written, the preview stays applicable)",
+      ),
       500: internalError,
     },
   },

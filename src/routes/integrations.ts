@@ -52,7 +52,7 @@ const connectIntegration = declareRoute({
     tags: ["CRM"],
     summary: "Connect a CRM",
     description:
-      "Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, on a host the deployment allows, by default *.my.salesforce.com), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data.",
+      "Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data.",
     security: keyRequired,
     request: {
       params: providerParams(),
@@ -76,6 +76,9 @@ const connectIntegration = declareRoute({
       ...jsonBodyProblems(),
       422: problem(["crm_token_refused", "crm_refused"], "The CRM refused the token; nothing was saved"),
       500: internalError,
+      502: problem(["crm_bad_answer"], "The CRM answered what its API does not; nothing was saved", {
+        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
+      }),
       503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait; nothing was saved", {
         headers: { "Retry-After": header("Seconds to wait.", 10, true) },
       }),
@@ -214,6 +217,13 @@ const listIntegrationLists = declareRoute({
       ),
       422: problem(["crm_refused"], "The CRM refused the request"),
       500: internalError,
+      502: problem(
+        ["crm_bad_answer"],
+        "The CRM answered what its API does not (a page, an unknown shape, pages without end)",
+        {
+          headers: { "Retry-After": header("Seconds to wait.", 10, true) },
+        },
+      ),
       503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait", {
         headers: { "Retry-After": header("Seconds to wait.", 10, true) },
       }),

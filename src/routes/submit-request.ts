@@ -84,6 +84,12 @@ export const sourceProblems = {
     problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait (source only)", {
       headers: { "Retry-After": header("Seconds to wait.", 10, true) },
     }),
+  502: () =>
+    problem(
+      ["crm_bad_answer"],
+      "The CRM answered what its API does not: a page, an unknown shape, an answer not finished in time, pages without end (source only)",
+      { headers: { "Retry-After": header("Seconds to wait.", 10, true) } },
+    ),
 } as const;
 
 /** The 413 and 415 of a route that reads a submission. */

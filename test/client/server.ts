@@ -72,6 +72,8 @@ export async function startClientTestServer(
       RETRY_MAX_DELAY_SECONDS: "2",
       REDRIVE_AFTER_SECONDS: "30",
       HUBSPOT_API_URL: hubspotUrl,
+      // A stalled or trickling HubSpot answer (test/fakes/hubspot-faults.ts) is cut off this soon.
+      CRM_TIMEOUT_MS: "2000",
     },
     logTo: log,
   });

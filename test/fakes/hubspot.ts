@@ -3,31 +3,35 @@
 // behaviour acted out:
 // - GET /account-info/v3/details → { portalId, accountType, … } ("Retrieve account details").
 // - GET /crm/v3/lists/{listId}/memberships?limit&after: members by recordId ascending, at most 250 a
-//   page, `paging.next.after` until the last; 404 for an unknown list ("Fetch List Memberships Ordered by ID").
+//   page (a `limit` over 250 is 400 VALIDATION_ERROR), `paging.next.after` until the last; 404 for an unknown list ("Fetch List Memberships Ordered by ID").
 // - POST /crm/v3/lists/search { count, offset, processingTypes, additionalProperties } ("Search Lists"):
 //   { lists: [{ listId, name, objectTypeId: "0-1", processingType, additionalProperties: { hs_list_size } }],
 //   hasMore, offset (of the next page), total }; every list here holds contacts, processed MANUAL.
-// - POST /crm/v3/objects/contacts/batch/read: at most 100 inputs (else 400 VALIDATION_ERROR); `properties`
+// - POST /crm/v3/objects/contacts/batch/read: at most 100 inputs (else 400 VALIDATION_ERROR), at most 50 with
+//   `propertiesWithHistory` (else 400 VALIDATION_ERROR: "The maximum number of inputs supported in a batch
+//   request for property histories is 50…"); `properties`
 //   and `propertiesWithHistory` (each entry { value, timestamp, sourceType, sourceId }, newest first);
 //   `idProperty: "email"`; ids not found → 207 with an OBJECT_NOT_FOUND error naming them in context.ids.
 // - POST /crm/v3/objects/contacts/batch/update: at most 100 inputs, no id twice ("Duplicate IDs found in
 //   batch input", 400); a read-only property → 400 VALIDATION_ERROR (READ_ONLY_VALUE) for the whole call;
 //   an email another contact holds → 207 Multi-Status, that record alone failed (CONFLICT, context.ids).
-// - Rate limit: private apps 100 requests per rolling 10 s; past it 429 { errorType: "RATE_LIMIT",
+// - Rate limit: private apps 100 requests per rolling 10 s (190 on Professional and Enterprise); past it 429 { errorType: "RATE_LIMIT",
 //   policyName: "TEN_SECONDLY_ROLLING" } with X-HubSpot-RateLimit-Interval-Milliseconds, -Max, -Remaining.
 // - A revoked or expired token → 401 INVALID_AUTHENTICATION.
 // The portals, and the tests' controls of them (not HubSpot's API), are in hubspot-portals.ts.
 import { json } from "./answer.ts";
+import { faultyAnswer } from "./hubspot-faults.ts";
 import { control, type Portal, portals, setProperty } from "./hubspot-portals.ts";
 
 const BATCH_LIMIT = 100;
+const HISTORY_BATCH_LIMIT = 50;
+const MEMBERSHIPS_LIMIT = 250;
 const WINDOW_MS = 10_000;
-const WINDOW_LIMIT = 100;
 
 const error = (status: number, category: string, message: string, extra: Record<string, unknown> = {}) =>
   json({ status: "error", message, correlationId: crypto.randomUUID(), category, ...extra }, status);
 
-function rateLimited(): Response {
+function rateLimited(windowLimit: number): Response {
   return json(
     {
       status: "error",
@@ -39,7 +43,7 @@ function rateLimited(): Response {
     429,
     {
       "x-hubspot-ratelimit-interval-milliseconds": String(WINDOW_MS),
-      "x-hubspot-ratelimit-max": String(WINDOW_LIMIT),
+      "x-hubspot-ratelimit-max": String(windowLimit),
       "x-hubspot-ratelimit-remaining": "0",
     },
   );
@@ -50,6 +54,12 @@ function readContacts(portal: Portal, body: Record<string, unknown>): Response {
   if (inputs.length > BATCH_LIMIT) return error(400, "VALIDATION_ERROR", `Batch input limit is ${BATCH_LIMIT}`);
   const properties = (body.properties ?? []) as string[];
   const withHistory = (body.propertiesWithHistory ?? []) as string[];
+  if (withHistory.length > 0 && inputs.length > HISTORY_BATCH_LIMIT)
+    return error(
+      400,
+      "VALIDATION_ERROR",
+      `The maximum number of inputs supported in a batch request for property histories is ${HISTORY_BATCH_LIMIT}. Please reduce the number of items and try again.`,
+    );
   const byEmail = body.idProperty === "email";
   const results = [];
   const missing: string[] = [];
@@ -149,7 +159,9 @@ function updateContacts(portal: Portal, body: Record<string, unknown>): Response
 function memberships(portal: Portal, listId: string, url: URL): Response {
   const members = portal.lists.get(listId);
   if (!members) return error(404, "OBJECT_NOT_FOUND", `List ${listId} does not exist.`);
-  const limit = Math.min(250, Number(url.searchParams.get("limit") ?? 100));
+  const limit = Number(url.searchParams.get("limit") ?? 100);
+  if (!(limit >= 1 && limit <= MEMBERSHIPS_LIMIT))
+    return error(400, "VALIDATION_ERROR", `limit must be between 1 and ${MEMBERSHIPS_LIMIT}.`);
   const start = Number(url.searchParams.get("after") ?? 0);
   const page = members.slice(start, start + limit);
   const next = start + limit < members.length ? { next: { after: String(start + limit) } } : undefined;
@@ -189,9 +201,9 @@ export async function hubspot(request: Request, url: URL): Promise<Response> {
     );
   const now = Date.now();
   portal.recent = portal.recent.filter((at) => now - at < WINDOW_MS);
-  if (portal.throttled > 0 || portal.recent.length >= WINDOW_LIMIT) {
+  if (portal.throttled > 0 || portal.recent.length >= portal.windowLimit) {
     portal.throttled = Math.max(0, portal.throttled - 1);
-    return rateLimited();
+    return rateLimited(portal.windowLimit);
   }
   portal.recent.push(now);
   const call = `${request.method} ${url.pathname.replace(/\/lists\/[^/]+\//, "/lists/{listId}/")}`;
@@ -208,6 +220,9 @@ export async function hubspot(request: Request, url: URL): Promise<Response> {
       utcOffsetMilliseconds: -18000000,
     });
   const list = /^\/crm\/v3\/lists\/([^/]+)\/memberships$/.exec(url.pathname);
+  const faulty =
+    portal.fault && faultyAnswer(portal.fault, url, portal.lists.get(decodeURIComponent(list?.[1] ?? "")) ?? []);
+  if (faulty) return faulty;
   if (request.method === "GET" && list) return memberships(portal, decodeURIComponent(list[1]!), url);
   if (request.method === "POST" && url.pathname === "/crm/v3/lists/search")
     return searchLists(portal, await request.json());

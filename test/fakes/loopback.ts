@@ -20,9 +20,18 @@ export async function serveOnLoopback(
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     const response = await handle(new Request(url, { method: incoming.method, headers, body }), url);
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.end(Buffer.from(await response.arrayBuffer()));
+    // Streamed as the fake makes it (a body that stalls or trickles), and cancelled when the caller hangs up.
+    const reader = response.body?.getReader();
+    outgoing.on("close", () => void reader?.cancel().catch(() => undefined));
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) outgoing.write(read.value);
+    outgoing.end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${port}`, close };
 }

@@ -1,13 +1,15 @@
 // Salesforce's REST API (v62.0), as its documentation describes it (developer.salesforce.com, read
 // 2026-11), for the CRM tests: one org per access token, made by the test, answering on any
 // *.salesforce.test instance host. Documented behaviour acted out:
-// - GET /services/oauth2/userinfo → { organization_id, user_id, … }.
+// - GET /services/oauth2/userinfo → { organization_id (each org its own), user_id, … }.
 // - An expired or revoked session: 401 [{ "message": "Session expired or invalid", "errorCode": "INVALID_SESSION_ID" }].
 // - GET /services/data/v62.0/sobjects/Contact/listviews ("List Views for an Object") → { done, listviews: [{ id,
 //   label, developerName, url, resultsUrl, describeUrl, soqlCompatible }], nextRecordsUrl: null, size }: the org's
 //   list views (00B…; its reports, 00O…, are not list views), labelled as the test names them.
-// - GET /services/data/v62.0/sobjects/Contact/listviews/{id}/results → { records: [{ columns: [{ fieldNameOrPath, value }] }] };
-//   an unknown list view → 404 [{ errorCode: "NOT_FOUND" }].
+// - GET /services/data/v62.0/sobjects/Contact/listviews/{id}/results?limit (at most 2,000, else 400
+//   INVALID_QUERY_PARAMETER_VALUE) → { records: [{ columns: [{ fieldNameOrPath, value }] }] };
+//   an unknown list view → 404 [{ errorCode: "NOT_FOUND" }]. A SOQL statement over 100,000 characters → 400 MALFORMED_QUERY.
+// - A token without access (test control /__fake/fault) → 403 [{ errorCode: "INSUFFICIENT_ACCESS_OR_READONLY" }].
 // - GET /services/data/v62.0/analytics/reports/{id}: a Contacts report's detail rows (CONTACT_ID first);
 //   its members are given as the test's listViews under the report's id (00O…).
 // - GET /services/data/v62.0/query?q=: SOQL on Contact (by Id or Email, with Account.Name and Account.Website)
@@ -36,6 +38,8 @@ interface Org {
   listViewLabels: Map<string, string>;
   readOnly: Set<string>;
   revoked: boolean;
+  organizationId: string;
+  noAccess: boolean;
   calls: Record<string, number>;
 }
 const orgs = new Map<string, Org>();
@@ -69,6 +73,8 @@ async function control(request: Request, url: URL): Promise<Response> {
       listViewLabels: new Map(Object.entries((body.listViewLabels ?? {}) as Record<string, string>)),
       readOnly: new Set((body.readOnly ?? []) as string[]),
       revoked: false,
+      organizationId: `00D${token.slice(-12)}`,
+      noAccess: false,
       calls: {},
     };
     for (const seed of (body.contacts ?? []) as SeedContact[]) {
@@ -79,11 +85,12 @@ async function control(request: Request, url: URL): Promise<Response> {
       if (seed.account) org.accounts.set(seed.Id, seed.account);
     }
     orgs.set(token, org);
-    return json({ organization_id: `00D${token.slice(-12)}` });
+    return json({ organization_id: org.organizationId });
   }
   const org = orgs.get(token);
   if (!org) return json({ error: "no such org" }, 404);
   if (url.pathname === "/__fake/revoke") org.revoked = true;
+  else if (url.pathname === "/__fake/fault") org.noAccess = body.fault === "insufficient-access";
   else if (url.pathname === "/__fake/edit") {
     const contact = org.contacts.get(String(body.id));
     if (contact) setField(org, contact, String(body.field), String(body.value), PERSON_USER);
@@ -97,6 +104,11 @@ const quoted = (list: string) =>
   [...list.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]!.replace(/\\(.)/g, "$1"));
 
 function query(org: Org, soql: string): Response {
+  if (soql.length > 100_000)
+    return json(
+      [{ errorCode: "MALFORMED_QUERY", message: "SOQL statements cannot be longer than 100,000 characters." }],
+      400,
+    );
   const history = /FROM ContactHistory WHERE ContactId IN \(([^)]*)\) AND Field IN \(([^)]*)\)/.exec(soql);
   if (history) {
     const ids = new Set(quoted(history[1]!));
@@ -183,7 +195,7 @@ export async function salesforce(request: Request, url: URL): Promise<Response> 
   org.calls[call] = (org.calls[call] ?? 0) + 1;
   if (url.pathname === "/services/oauth2/userinfo")
     return json({
-      organization_id: "00D000000000ORGAAA",
+      organization_id: org.organizationId,
       user_id: INTEGRATION_USER,
       preferred_username: "integration@acme.example",
     });
@@ -200,10 +212,17 @@ export async function salesforce(request: Request, url: URL): Promise<Response> 
     }));
     return json({ done: true, listviews, nextRecordsUrl: null, size: listviews.length, sobjectType: "Contact" });
   }
+  if (org.noAccess)
+    return json(
+      [{ errorCode: "INSUFFICIENT_ACCESS_OR_READONLY", message: "insufficient access rights on object id" }],
+      403,
+    );
   const listView = new RegExp(`^${API}/sobjects/Contact/listviews/([^/]+)/results$`).exec(url.pathname);
   if (listView) {
     const ids = org.listViews.get(listView[1]!);
     if (!ids) return json([{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }], 404);
+    if (Number(url.searchParams.get("limit") ?? 25) > 2000)
+      return json([{ errorCode: "INVALID_QUERY_PARAMETER_VALUE", message: "limit: maximum is 2000" }], 400);
     return json({
       done: true,
       size: ids.length,

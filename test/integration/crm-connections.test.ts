@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
-import { connect, hubspotPortal } from "../crm-fake";
+import { connect, hubspotPortal, salesforceOrg } from "../crm-fake";
 import { createKey, expectProblem, request } from "../helpers";
 import { ownerOf } from "../test-keys";
 
@@ -53,6 +53,12 @@ describe("connecting a CRM", () => {
       "https://evil.example.com",
       "http://acme.salesforce.test",
       "https://acme.salesforce.test/x",
+      "https://user:secret@acme.salesforce.test",
+      "https://:secret@acme.salesforce.test",
+      "https://acme.salesforce.test#top",
+      "https://acme.salesforce.test/?",
+      "https://acme.salesforce.test?instance=1",
+      "https://acme.salesforce.test//",
     ]) {
       const body = await expectProblem(
         await connect(key, "salesforce", { token: "00D!x", instanceUrl }),
@@ -62,6 +68,18 @@ describe("connecting a CRM", () => {
       expect(body.errors).toEqual([{ path: "instanceUrl", message: expect.stringContaining("*.salesforce.test") }]);
     }
     await expectProblem(await connect(key, "pipedrive", { token: "x" }), 404, "not_found");
+    expect(await (await request("/v2/test/integrations", { key })).json()).toEqual({ integrations: [] });
     await expectProblem(await connect(key, "hubspot", { token: "" }), 400, "invalid_request");
+  });
+
+  it("saves a Salesforce instance URL as its origin", async () => {
+    const { key } = await createKey();
+    const token = await salesforceOrg([]);
+    const connected = await connect(key, "salesforce", { token, instanceUrl: "HTTPS://Acme.salesforce.test/" });
+    expect(connected.status).toBe(200);
+    const stored = await runInDurableObject(accountStub(env, ownerOf(key)), (_, state) =>
+      state.storage.sql.exec<{ base_url: string }>("SELECT base_url FROM crm_connections").one(),
+    );
+    expect(stored.base_url).toBe("https://acme.salesforce.test");
   });
 });

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { hubspot } from "../../src/crm/hubspot";
 import { syncStub } from "../../src/crm/stub";
 import {
   applySync,
@@ -10,6 +11,7 @@ import {
   hubspotContact,
   hubspotControl,
   hubspotPortal,
+  hubspotPortalWith,
   runSync,
   type SeedContact,
   startSync,
@@ -134,5 +136,56 @@ describe("HubSpot's limits during a sync", () => {
     expect((await hubspotContact(token, "1001")).properties.email).toBeUndefined();
     expect((await hubspotContact(token, "1002")).properties.email).toBeUndefined();
     expect((await hubspotContact(token, "1003")).properties.email).toBe("person3.example@co3.example");
+  });
+});
+
+describe("HubSpot's documented limits, which the fake enforces", () => {
+  // Reads with propertiesWithHistory: at most 50 records a call; other reads and updates at most 100;
+  // memberships pages at most 250 (test/fakes/hubspot.ts answers 400 VALIDATION_ERROR past them).
+  for (const size of [51, 120])
+    it(`previews and applies a list of ${size}, reading with history 50 records at most a call`, async () => {
+      const { key, token, batchId } = await listed(Array.from({ length: size }, (_, n) => contact(n)));
+      const preview = await runSync(key, { batchId, provider: "hubspot", fields: { email: "overwrite" } });
+      expect(preview).toMatchObject({ status: "completed", counts: { updated: size, failed: 0 } });
+      const applied = await applySync(key, preview.id);
+      expect(applied).toMatchObject({ status: "completed", counts: { updated: size, failed: 0 } });
+      const calls = await hubspotCalls(token);
+      // The list's members: ⌈size/100⌉ reads; the preview and the apply: per step of 100, ⌈n/50⌉ reads each.
+      const withHistory = 2 * (Math.floor(size / 100) * 2 + Math.ceil((size % 100) / 50));
+      expect(calls[READ]).toBe(Math.ceil(size / 100) + withHistory);
+      expect(calls[UPDATE]).toBe(Math.ceil(size / 100));
+      expect((await hubspotContact(token, String(1000 + size - 1))).properties.email).toBe(
+        `person${size - 1}.example@co${size - 1}.example`,
+      );
+    });
+
+  it("reads a list of 10,000 members in pages of 250 and reads of 100, and refuses one of 10,001 (413)", async () => {
+    const token = await hubspotPortalWith({ generated: { listId: "1", count: 10_000 }, tier: "professional" });
+    const call = {
+      provider: "hubspot",
+      fetch: (input: Request | string | URL, init?: RequestInit) => fetch(input, init),
+      timeoutMs: 10_000,
+    };
+    const members = await hubspot
+      .create({ provider: "hubspot", token, baseUrl: "https://hubspot.test" }, call)
+      .listMembers("1", 10_000);
+    expect(members).toHaveLength(10_000);
+    expect(members?.[9_999]).toEqual({
+      id: "109999",
+      fields: { firstName: "Person9999", lastName: "Example", companyDomain: "co9999.example" },
+    });
+    expect(await hubspotCalls(token)).toEqual({ "GET /crm/v3/lists/{listId}/memberships": 40, [READ]: 100 });
+
+    const { key } = await createKey();
+    const larger = await hubspotPortalWith({ generated: { listId: "1", count: 10_001 }, tier: "professional" });
+    expect((await connect(key, "hubspot", { token: larger })).status).toBe(200);
+    const answer = await request("/v2/test/person/contact-info", {
+      method: "POST",
+      key,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ source: { provider: "hubspot", listId: "1" } }),
+    });
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toMatchObject({ code: "too_many_items" });
   });
 });

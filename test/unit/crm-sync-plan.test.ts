@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CrmRecord } from "../../src/crm/crm";
-import { allowsInstance } from "../../src/crm/crm-config";
-import { CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
+import { instanceOrigin } from "../../src/crm/crm-config";
+import { CrmBadAnswerError, CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
 import { afterFailure, MAX_WAITS } from "../../src/crm/sync-failures";
 import { outcomeOf, planApply, planRecord, sameValue, valuesToWrite } from "../../src/crm/sync-plan";
 import { BatchGoneError } from "../../src/crm/sync-steps";
@@ -129,18 +129,27 @@ describe("the small rules", () => {
     expect(outcomeOf([])).toBe("skipped");
   });
 
-  it("allowsInstance holds Salesforce instance URLs to the host pattern", () => {
-    expect(allowsInstance("*.my.salesforce.com", "https://acme.my.salesforce.com")).toBe(true);
-    expect(allowsInstance("*.my.salesforce.com", "https://acme.my.salesforce.com/")).toBe(true);
+  it("instanceOrigin holds Salesforce instance URLs to the host pattern, and answers their origin", () => {
+    const origin = "https://acme.my.salesforce.com";
+    for (const url of [origin, `${origin}/`, "HTTPS://ACME.my.salesforce.com"])
+      expect(instanceOrigin("*.my.salesforce.com", url), url).toBe(origin);
     for (const url of [
       "https://my.salesforce.com",
       "http://acme.my.salesforce.com",
       "https://acme.my.salesforce.com.evil.example",
       "https://acme.my.salesforce.com:8443",
       "https://u:p@acme.my.salesforce.com",
+      "https://:p@acme.my.salesforce.com",
+      "https://u@acme.my.salesforce.com",
+      "https://acme.my.salesforce.com#",
+      "https://acme.my.salesforce.com/#top",
+      "https://acme.my.salesforce.com?",
+      "https://acme.my.salesforce.com/?a=1",
+      "https://acme.my.salesforce.com/services",
+      "https://acme.my.salesforce.com//",
       "not a url",
     ])
-      expect(allowsInstance("*.my.salesforce.com", url), url).toBe(false);
+      expect(instanceOrigin("*.my.salesforce.com", url), url).toBeNull();
   });
 });
 
@@ -156,6 +165,14 @@ describe("afterFailure", () => {
     expect(afterFailure(new Error("boom"), "hubspot", 0)).toEqual({ waitSeconds: 30, unexpected: true });
     expect(afterFailure(new CrmUnavailableError("429", 10), "hubspot", MAX_WAITS)).toMatchObject({
       fail: "crm_unavailable",
+    });
+    // A CRM answering what its API does not is waited out too (a maintenance page passes), then said as its fault.
+    expect(afterFailure(new CrmBadAnswerError("hubspot answered a page", 10), "hubspot", 0)).toEqual({
+      waitSeconds: 10,
+      unexpected: false,
+    });
+    expect(afterFailure(new CrmBadAnswerError("hubspot answered a page", 10), "hubspot", MAX_WAITS)).toMatchObject({
+      fail: "crm_bad_answer",
     });
   });
 });

@@ -16,7 +16,7 @@ import { cacheKeysToErase } from "./cache-purge";
 // results to the erased marker, scrubbed as a deleted batch's items are.
 
 /** The items, not yet erased, whose input carries any of `keys` (unhashed identifier keys), and which of them are pending. */
-function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: number[]; pending: number[] } {
+export function itemsOfPerson(sql: SqlStorage, keys: readonly string[]): { indexes: number[]; pending: number[] } {
   const wanted = new Set(keys);
   const indexes: number[] = [];
   const pending: number[] = [];
