@@ -20,6 +20,8 @@ import { integrationRoutes } from "./integrations";
 import { metaRoutes } from "./meta";
 import { privacyRoutes } from "./privacy";
 import { usageRoutes } from "./usage";
+import { webhookDeliveryRoutes } from "./webhook-deliveries";
+import { webhookEndpointRoutes } from "./webhook-endpoints";
 
 export const getRateLimits = declareRoute({
   route: {
@@ -67,6 +69,8 @@ export const API_ROUTES = {
     ...privacyRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,
+    ...webhookEndpointRoutes,
+    ...webhookDeliveryRoutes,
   ],
   "/": metaRoutes,
 } satisfies Record<string, readonly DeclaredRoute[]>;
