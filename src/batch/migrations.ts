@@ -229,4 +229,8 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE batch ADD COLUMN max_age_days INTEGER;
    ALTER TABLE items ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE items ADD COLUMN feedback TEXT;`,
+  // The customer's webhook endpoints (src/webhooks/): whether the batch's batch.completed event went to
+  // its WebhookHub (1) or is still to go (0). Batches from before count as published: they completed
+  // before any endpoint could exist.
+  `ALTER TABLE batch ADD COLUMN events_published INTEGER NOT NULL DEFAULT 1;`,
 ];
