@@ -18,6 +18,8 @@ export const batchCompletedEventSchema = /* @__PURE__ */ once(() =>
 /** What the batch supplies for its event: a completed batch whose webhook awaits delivery. */
 export interface CompletedBatch {
   summary: BatchSummary & { completedAt: string };
+  /** Whose batch it is: its webhook's deliveries are shown in that customer's delivery log. */
+  customerId: string;
   environment: Environment;
   statusUrl: string;
   webhookUrl: string;

@@ -18,7 +18,7 @@ import type { DeliveryDetail, DeliveryView } from "./views";
 type DeliveryRow = {
   seq: number;
   id: string;
-  endpoint_id: string;
+  endpoint_id: string | null;
   type: string;
   status: string;
   created_at: string;
@@ -92,18 +92,54 @@ function trimLog(sql: SqlStorage): void {
   sql.exec("DELETE FROM attempts WHERE delivery_seq NOT IN (SELECT seq FROM deliveries)");
 }
 
-export type DueDelivery = { seq: number; id: string; endpointId: string; payload: string; tries: number };
+/** A delivery due: to its endpoint, or (endpointId null) to a batch's own webhookUrl with its secret, as the batch had them. */
+export type DueDelivery = {
+  seq: number;
+  id: string;
+  endpointId: string | null;
+  ownUrl: string | null;
+  ownSecret: string | null;
+  payload: string;
+  tries: number;
+};
 
 /** Deliveries due by `now`, the earliest first, at most `limit`. */
 export function dueDeliveries(sql: SqlStorage, now: number, limit: number): DueDelivery[] {
   return sql
     .exec<DueDelivery>(
-      `SELECT seq, id, endpoint_id AS endpointId, payload, tries FROM deliveries
+      `SELECT seq, id, endpoint_id AS endpointId, own_url AS ownUrl, own_secret AS ownSecret, payload, tries FROM deliveries
        WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
       now,
       limit,
     )
     .toArray();
+}
+
+/**
+ * A batch's own webhook (its webhookUrl), in the log beside the endpoints' deliveries: the delivery (its id
+ * the event's, the webhook-id the receiver saw), made on its first attempt. The batch's WebhookSender
+ * makes and retries its attempts, so the hub schedules none (next_attempt_at stays NULL) unless it is
+ * redelivered. Answers its seq.
+ */
+export function ownDelivery(
+  sql: SqlStorage,
+  event: { id: string; url: string; secret: string; body: string },
+  type: EndpointEvent,
+  now: number,
+): number {
+  sql.exec(
+    `INSERT INTO deliveries (id, own_url, own_secret, event_id, type, status, created_at, payload)
+     VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING`,
+    event.id,
+    event.url,
+    event.secret,
+    event.id,
+    type,
+    new Date(now).toISOString(),
+    event.body,
+  );
+  trimLog(sql);
+  return sql.exec<{ seq: number }>("SELECT seq FROM deliveries WHERE id = ?", event.id).one().seq;
 }
 
 /** Records an attempt and the delivery's new status, if the delivery is still there (its endpoint was not deleted meanwhile). */

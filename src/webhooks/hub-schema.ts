@@ -20,7 +20,9 @@ export const HUB_MIGRATIONS: readonly string[] = [
    CREATE TABLE deliveries (
      seq INTEGER PRIMARY KEY,
      id TEXT NOT NULL UNIQUE,
-     endpoint_id TEXT NOT NULL,
+     endpoint_id TEXT,
+     own_url TEXT,
+     own_secret TEXT,
      event_id TEXT NOT NULL,
      type TEXT NOT NULL,
      status TEXT NOT NULL CHECK (status IN (${list(DELIVERY_STATUSES)})),
@@ -28,8 +30,9 @@ export const HUB_MIGRATIONS: readonly string[] = [
      next_attempt_at INTEGER,
      tries INTEGER NOT NULL DEFAULT 0,
      payload TEXT NOT NULL,
-     UNIQUE (endpoint_id, event_id)
+     CHECK ((endpoint_id IS NULL) = (own_url IS NOT NULL AND own_secret IS NOT NULL))
    );
+   CREATE UNIQUE INDEX deliveries_once ON deliveries (coalesce(endpoint_id, ''), event_id);
    CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
    CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, seq);
    CREATE TABLE attempts (

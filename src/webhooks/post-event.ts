@@ -1,4 +1,3 @@
-import type { WebhookEvent } from "../contact-info/webhook-event";
 import type { AttemptError } from "./endpoint-events";
 import { signWebhook } from "./signature";
 
@@ -45,10 +44,4 @@ export async function postSigned(
     const timeout = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
     return { statusCode: null, error: timeout ? "timeout" : "refused", durationMs: took() };
   }
-}
-
-/** One signed POST of a batch's own event (its webhookUrl): the receiver's status, or null without one. */
-export async function postEvent(event: WebhookEvent, timeoutMs: number): Promise<number | null> {
-  const attempt = await postSigned({ ...event, secrets: [event.secret] }, timeoutMs);
-  return attempt.statusCode;
 }

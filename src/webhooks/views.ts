@@ -100,7 +100,10 @@ export const deliverySchema = z
           OPENAPI_METADATA && { description: "The webhook-id the receiver saw.", example: "msg_2b0e9d8a4f7c8b3e" },
         ),
       ),
-    endpointId: z.string(),
+    endpointId: z
+      .string()
+      .nullable()
+      .meta(documented(OPENAPI_METADATA && { description: "The endpoint; null for a batch's own webhookUrl." })),
     type: z.enum(ENDPOINT_EVENTS),
     status: z
       .enum(DELIVERY_STATUSES)

@@ -3,18 +3,20 @@ import { log } from "../base/log";
 import { applyMigrations } from "../base/sql-migrations";
 import {
   type DeliveryQuery,
+  type DueDelivery,
   deleteOlderThan,
   dueDeliveries,
   insertDeliveries,
   listDeliveries,
   nextDue,
   oldestCreatedAt,
+  ownDelivery,
   readDelivery,
   recover,
   resend,
   saveAttempt,
 } from "./delivery-store";
-import { type EndpointEvent, MAX_ENDPOINTS } from "./endpoint-events";
+import { type DeliveryStatus, type EndpointEvent, MAX_ENDPOINTS } from "./endpoint-events";
 import {
   countEndpoints,
   deleteEndpoint,
@@ -30,7 +32,7 @@ import {
 } from "./endpoint-store";
 import { type HubConfig, readHubConfig } from "./hub-config";
 import { HUB_MIGRATIONS } from "./hub-schema";
-import { postSigned } from "./post-event";
+import { type Attempt, postSigned } from "./post-event";
 import { afterAttempt, disableReason, succeeded } from "./schedule";
 import type { EndpointPatch } from "./views";
 
@@ -38,6 +40,10 @@ import type { EndpointPatch } from "./views";
 const MAX_ATTEMPTS_PER_RUN = 10;
 
 /** An event for the customer's endpoints: its id (the same for every endpoint), type and exact body. */
+/** Where a batch's own webhook goes, redelivered by the hub: the URL and secret the batch had. */
+const ownTarget = ({ ownUrl, ownSecret }: DueDelivery) =>
+  ownUrl === null || ownSecret === null ? null : { url: ownUrl, secrets: [ownSecret] };
+
 export type HubEvent = { eventId: string; type: EndpointEvent; payload: string };
 
 /**
@@ -133,6 +139,17 @@ export class WebhookHub extends DurableObject<Env> {
     return count;
   }
 
+  /** One attempt of a batch's own webhook (its WebhookSender made it), shown in the log. */
+  async logOwnAttempt(
+    event: { id: string; url: string; secret: string; body: string },
+    attempt: Attempt & { at: number },
+    status: DeliveryStatus,
+  ): Promise<void> {
+    const seq = ownDelivery(this.#sql, event, "batch.completed", attempt.at);
+    saveAttempt(this.#sql, seq, attempt, { status, nextAttemptAt: null });
+    await this.#arm();
+  }
+
   override async alarm(): Promise<void> {
     const config = readHubConfig(this.env);
     const now = Date.now();
@@ -143,8 +160,9 @@ export class WebhookHub extends DurableObject<Env> {
     await this.#arm(due.length === MAX_ATTEMPTS_PER_RUN ? Date.now() : undefined);
   }
 
-  async #attempt(delivery: ReturnType<typeof dueDeliveries>[number], config: HubConfig): Promise<void> {
-    const target = endpointTarget(this.#sql, delivery.endpointId, Date.now());
+  async #attempt(delivery: DueDelivery, config: HubConfig): Promise<void> {
+    const { endpointId } = delivery;
+    const target = endpointId === null ? ownTarget(delivery) : endpointTarget(this.#sql, endpointId, Date.now());
     if (!target) return;
     const attempt = await postSigned(
       { url: target.url, id: delivery.id, body: delivery.payload, secrets: target.secrets },
@@ -153,24 +171,22 @@ export class WebhookHub extends DurableObject<Env> {
     const at = Date.now();
     const next = afterAttempt(attempt, delivery.tries + 1, config.retryScheduleSeconds, at);
     saveAttempt(this.#sql, delivery.seq, { ...attempt, at }, next);
-    const ok = succeeded(attempt);
-    noteOutcome(this.#sql, delivery.endpointId, ok, at);
     log("webhook_endpoint_attempt", {
       delivery: delivery.id,
-      endpoint: delivery.endpointId,
+      endpoint: endpointId,
       status: attempt.statusCode,
       error: attempt.error,
       outcome: next.status,
     });
+    if (endpointId === null) return;
+    const ok = succeeded(attempt);
+    noteOutcome(this.#sql, endpointId, ok, at);
     if (ok) return;
-    const reason = disableReason(
-      endpointTarget(this.#sql, delivery.endpointId, at)?.failingSince ?? null,
-      at,
-      config.disableAfterSeconds,
-    );
-    if (reason !== null && readEndpoint(this.#sql, delivery.endpointId)?.status === "enabled") {
-      disableEndpoint(this.#sql, delivery.endpointId, reason);
-      log("webhook_endpoint_disabled", { endpoint: delivery.endpointId });
+    const failingSince = endpointTarget(this.#sql, endpointId, at)?.failingSince ?? null;
+    const reason = disableReason(failingSince, at, config.disableAfterSeconds);
+    if (reason !== null && readEndpoint(this.#sql, endpointId)?.status === "enabled") {
+      disableEndpoint(this.#sql, endpointId, reason);
+      log("webhook_endpoint_disabled", { endpoint: endpointId });
     }
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   createEndpoint,
   createKey,
+  deliveryLog,
   hookCall,
   hookLimits,
   person,
@@ -15,7 +16,7 @@ import {
 
 describe("batch events to the customer's endpoints", () => {
   it("send batch.completed to each enabled endpoint subscribed to it, and to none other, beside the batch's own webhookUrl", async () => {
-    const { key } = await createKey({ rateLimits: hookLimits });
+    const { key, record } = await createKey({ rateLimits: hookLimits });
     const [subscribed, other, disabled, deleted, own] = [
       receiverPath("ok"),
       receiverPath("ok"),
@@ -54,10 +55,25 @@ describe("batch events to the customer's endpoints", () => {
     );
     expect(log.deliveries).toHaveLength(1);
     expect(log.deliveries[0]!.id).toBe(received!.headers["webhook-id"]);
-    const all = await (await hookCall(key, "GET", "/webhook-deliveries")).json<{
-      deliveries: { endpointId: string }[];
-    }>();
-    expect(all.deliveries.map((delivery) => delivery.endpointId)).toEqual([hook.id]);
+    // The batch's own webhook is in the log too: no endpoint, its webhook-id the batch's event id.
+    const all = await until(() => deliveryLog(key), {
+      what: "the batch's own webhook logged",
+      done: (page) =>
+        page.deliveries.some((delivery) => delivery.endpointId === null && delivery.status === "succeeded"),
+    });
+    expect(all.deliveries.map((delivery) => delivery.endpointId).sort()).toEqual([hook.id, null].sort());
+    const mine = all.deliveries.find((delivery) => delivery.endpointId === null)!;
+    expect(mine).toMatchObject({ id: ownDelivery!.headers["webhook-id"], type: "batch.completed" });
+    expect(mine.attempts).toEqual([expect.objectContaining({ statusCode: 204, error: null })]);
+    expect((await hookCall(key, "POST", `/webhook-deliveries/${mine.id}/redeliver`)).status).toBe(202);
+    const again = await until(() => receivedAt(own), {
+      what: "the own webhook redelivered",
+      done: (list) => list.length === 2,
+    });
+    expect(again[1]!.headers["webhook-id"]).toBe(mine.id);
+    expect(new Webhook(record.webhookSecret!).verify(again[1]!.body, again[1]!.headers)).toMatchObject({
+      type: "batch.completed",
+    });
     for (const path of [other, disabled, deleted]) expect(await receivedAt(path)).toEqual([]);
   });
 
