@@ -7,7 +7,7 @@ import { webhookUrlProblem } from "../contact-info/webhook-url";
 import { badRequest, notFound, tooManyWebhookEndpoints } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
 import { parseQuery } from "../http/query";
-import { pageStart } from "./delivery-store";
+import { pageStart } from "./delivery-log";
 import { MAX_ENDPOINTS } from "./endpoint-events";
 import {
   createEndpointSchema,

@@ -1,17 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../base/log";
 import { applyMigrations } from "../base/sql-migrations";
+import { type DeliveryQuery, listDeliveries, readDelivery } from "./delivery-log";
 import {
-  type DeliveryQuery,
   type DueDelivery,
   deleteOlderThan,
   dueDeliveries,
   insertDeliveries,
-  listDeliveries,
   nextDue,
   oldestCreatedAt,
   ownDelivery,
-  readDelivery,
   recover,
   resend,
   saveAttempt,
