@@ -2216,7 +2216,8 @@ export interface components {
              * @example msg_2b0e9d8a4f7c8b3e
              */
             id: string;
-            endpointId: string;
+            /** @description The endpoint; null for a batch's own webhookUrl. */
+            endpointId: string | null;
             /** @enum {string} */
             type: "batch.completed" | "webhook.test";
             /**
