@@ -49,18 +49,26 @@ export function insertEndpoint(
   sql: SqlStorage,
   input: { url: string; events: EndpointEvent[]; description?: string | undefined },
 ): EndpointView & { secret: string } {
-  const id = `ep_${crypto.randomUUID().replaceAll("-", "")}`;
+  const endpoint: EndpointView = {
+    id: `ep_${crypto.randomUUID().replaceAll("-", "")}`,
+    url: input.url,
+    description: input.description ?? null,
+    events: input.events,
+    status: "enabled",
+    disabledReason: null,
+    createdAt: new Date().toISOString(),
+  };
   const secret = generateWebhookSecret();
   sql.exec(
     "INSERT INTO endpoints (id, url, description, events, status, secret, created_at) VALUES (?, ?, ?, ?, 'enabled', ?, ?)",
-    id,
-    input.url,
-    input.description ?? null,
-    JSON.stringify(input.events),
+    endpoint.id,
+    endpoint.url,
+    endpoint.description,
+    JSON.stringify(endpoint.events),
     secret,
-    new Date().toISOString(),
+    endpoint.createdAt,
   );
-  return { ...readEndpoint(sql, id)!, secret };
+  return { ...endpoint, secret };
 }
 
 export function listEndpoints(sql: SqlStorage): EndpointView[] {

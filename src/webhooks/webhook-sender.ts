@@ -89,9 +89,10 @@ export class WebhookSender extends DurableObject<Env> {
     const delivered = status !== null && status >= 200 && status < 300;
     const last = attempt >= config.webhookMaxAttempts;
     const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
+    // Logged before the batch records it: whoever waits for the batch to show the attempt finds it in the log too.
+    if (completed) await logInHub(this.env, completed, event, { ...attempted, at: Date.now() }, outcome.state);
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
     else await batch.recordItemDeliveryAttempt(delivery, outcome);
-    if (completed) await logInHub(this.env, completed, event, { ...attempted, at: Date.now() }, outcome.state);
     log("webhook_attempt", {
       batchId: state.batchId,
       ...(delivery === undefined ? {} : { delivery }),
