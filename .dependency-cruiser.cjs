@@ -40,7 +40,10 @@ const FLOORS = [
   // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
   // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
   ["privacy", "src/privacy/(?!storage/)"],
-  // batch.completed and item.completed delivery: signatures, the POST, the per-batch sender object.
+  // Webhooks: signatures, the POST, the per-batch sender object (a batch's own webhookUrl), and the per-customer
+  // hub object (endpoints, the delivery log, retries, redeliver and recover) with its operations. Its routes are
+  // in src/routes/ (above: they use the middleware and the document's helpers); the batch reaches the hub through
+  // src/batch/events/webhook-hub-stub.ts, below, to publish its events.
   ["webhooks", "src/webhooks/"],
   // API-key records in KV: issuing, lookup, revocation.
   ["keys", "src/keys/"],

@@ -53,6 +53,8 @@ export default defineConfig({
           WATERFALL_ORDER: "fixed",
           WEBHOOK_MAX_ATTEMPTS: 3,
           WEBHOOK_TIMEOUT_MS: 500,
+          // Endpoint deliveries: three attempts, each retry due at once (tests run the hub's alarm).
+          WEBHOOK_RETRY_SCHEDULE: "0s,0s",
           // The fake CRMs (test/fakes/).
           HUBSPOT_API_URL: "https://hubspot.test",
           SALESFORCE_HOST_PATTERN: "*.salesforce.test",

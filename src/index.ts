@@ -15,6 +15,7 @@ export { CrmSync } from "./crm/crm-sync";
 export { McpSession } from "./mcp/mcp-session";
 export { RateLimiter } from "./rate-limit/rate-limiter";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";
+export { WebhookHub } from "./webhooks/webhook-hub";
 export { WebhookSender } from "./webhooks/webhook-sender";
 
 const consumers = new Map<string, QueueConsumer>([

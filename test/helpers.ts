@@ -19,6 +19,16 @@ export { person } from "./fixtures";
 export { deliver, faultyItemQueue, itemMessage, sentItems, sentMessage, worker } from "./item-queue";
 export { createKey } from "./test-keys";
 export { until } from "./until";
+export {
+  createEndpoint,
+  deliveryLog,
+  hookCall,
+  hookLimits,
+  hubOfKey,
+  receivedAt,
+  receiverPath,
+  sendTestEvent,
+} from "./webhook-calls";
 
 /**
  * The real bindings with some vars replaced, for one call. (Assigning onto

@@ -424,6 +424,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints (without their secrets)
+         * @description Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint: every batch of this environment sends it the events it subscribes to
+         * @description The answer carries the endpoint's signing secret (whsec_…), shown only here. Deliveries are signed per Standard Webhooks, retried on a schedule of about a day, and kept in the delivery log for 30 days. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint and its deliveries: nothing more is sent to it
+         * @description Rate limited as contact_info_request (Tier 3).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, events, description or status
+         * @description status disabled stops its deliveries (those pending end failed, for a recover later); enabled clears the reason it was disabled automatically. Rate limited as contact_info_request (Tier 3).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret; for 24 hours each delivery carries both signatures
+         * @description webhook-signature is then `v1,<new> v1,<old>`: a receiver holding either secret verifies every delivery while it changes over. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event now
+         * @description Sent whatever the endpoint subscribed to, retried and logged as any delivery. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send every delivery to this endpoint since a time that has not succeeded
+         * @description Each keeps its webhook-id (receivers de-duplicate on it) and is signed afresh with a new timestamp, on a fresh retry schedule; at most 1000 per call, the oldest first (call again for more). Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["recoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log, newest first: each delivery with its attempts
+         * @description Kept 30 days. Filter by endpointId, status, type and since (createdAt at or after); page with limit and cursor. Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One delivery, with its attempts and the exact payload sent
+         * @description Rate limited as contact_info_status (Tier 4).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/webhook-deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now, whatever its status
+         * @description It keeps its webhook-id (receivers de-duplicate on it), is signed afresh with a new timestamp, and gets a fresh retry schedule. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1121,6 +1293,27 @@ export interface components {
              * @enum {string}
              */
             code: "crm_account_changed";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `too_many_webhook_endpoints`. */
+        TooManyWebhookEndpointsProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/too_many_webhook_endpoints";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "too_many_webhook_endpoints";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -2085,6 +2278,78 @@ export interface components {
                 erasedAt?: string;
             }[];
             nextCursor: string | null;
+        };
+        WebhookEndpointCreated: {
+            /** @example ep_6f1c2b0e9d8a4f7c8b3e2d1a0f9e8d7c */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("batch.completed" | "webhook.test")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why the endpoint was disabled automatically; null otherwise. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description The signing secret (Standard Webhooks), shown only in this answer: keep it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookEndpoint: {
+            /** @example ep_6f1c2b0e9d8a4f7c8b3e2d1a0f9e8d7c */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("batch.completed" | "webhook.test")[];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why the endpoint was disabled automatically; null otherwise. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookSecretRotated: {
+            /**
+             * @description The signing secret (Standard Webhooks), shown only in this answer: keep it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookDeliveryDetail: {
+            /**
+             * @description The webhook-id the receiver saw.
+             * @example msg_2b0e9d8a4f7c8b3e
+             */
+            id: string;
+            /** @description The endpoint; null for a batch's own webhookUrl. */
+            endpointId: string | null;
+            /** @enum {string} */
+            type: "batch.completed" | "webhook.test";
+            /**
+             * @description pending: will be tried (again); succeeded; failed: gave up.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                /** @description null when there was no answer. */
+                statusCode: number | null;
+                durationMs: number;
+                /**
+                 * @description Why there was no usable answer; null when there was one.
+                 * @enum {string|null}
+                 */
+                error: "timeout" | "refused" | "redirect" | null;
+            }[];
+            /** @description The body sent, byte for byte. */
+            payload: string;
         };
     };
     responses: never;
@@ -7244,6 +7509,1922 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["CrmSyncNotAppliableProblem"] | components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmAccountChangedProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where deliveries are POSTed: https to a public host (in test also http to 127.0.0.1 / localhost), as a submit's webhookUrl.
+                     * @example https://example.com/hooks/contact-info
+                     */
+                    url: string;
+                    /**
+                     * @description The events the endpoint is sent.
+                     * @example [
+                     *       "batch.completed"
+                     *     ]
+                     */
+                    events: ("batch.completed" | "webhook.test")[];
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: keep the secret. */
+            201: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            /** @description The body does not match the schema, or the URL is refused (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description The environment has as many endpoints as it may (code `too_many_webhook_endpoints`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/too_many_webhook_endpoints",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This environment already has 20 webhook endpoints, the most it may have: delete one first.",
+                     *       "code": "too_many_webhook_endpoints",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["TooManyWebhookEndpointsProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where deliveries are POSTed: https to a public host (in test also http to 127.0.0.1 / localhost), as a submit's webhookUrl.
+                     * @example https://example.com/hooks/contact-info
+                     */
+                    url?: string;
+                    /**
+                     * @description The events the endpoint is sent.
+                     * @example [
+                     *       "batch.completed"
+                     *     ]
+                     */
+                    events?: ("batch.completed" | "webhook.test")[];
+                    description?: string | null;
+                    /** @enum {string} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The body does not match the schema, or the URL is refused (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown only here. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sending: the delivery, as the log shows it. */
+            202: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    recoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The endpoint's id (POST …/webhook-endpoints answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Re-sending. */
+            202: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Deliveries re-sent. */
+                        count: number;
+                    };
+                };
+            };
+            /** @description The body does not match the schema, or the URL is refused (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such endpoint for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                endpointId?: string;
+                status?: "pending" | "succeeded" | "failed";
+                type?: "batch.completed" | "webhook.test";
+                since?: string;
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A query parameter is invalid or unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The delivery's id: the webhook-id the receiver saw. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such delivery for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_status",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The delivery's id: the webhook-id the receiver saw. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sending. */
+            202: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such delivery for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */

@@ -2,7 +2,7 @@ import * as z from "zod";
 
 // Vars arrive as numbers from wrangler.toml but as strings from `wrangler dev --var`:
 // a string is read as a number first, then both are held to the same rule.
-const whole = (min: number) => {
+export const whole = (min: number) => {
   const error = `must be a whole number >= ${min}`;
   return z.preprocess(
     (value) => (typeof value === "string" ? Number(value.trim()) : value),

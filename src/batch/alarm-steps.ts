@@ -6,6 +6,7 @@ import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./erasure/cache-purge";
 import { expireItems } from "./erasure/retention";
+import { publishEvents } from "./events/endpoint-events";
 import { sendItemDeliveries } from "./events/item-deliveries";
 import { failWebhook, sendWebhook } from "./events/webhook-state";
 import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out/fan-out";
@@ -67,6 +68,8 @@ async function takeStep(
       return sendWebhook(env.WEBHOOK_QUEUE, storage, row);
     case "fail_webhook":
       return failWebhook(sql, row);
+    case "publish_events":
+      return publishEvents(env, storage, row);
     case "send_item_webhooks":
       return sendItemDeliveries(env.WEBHOOK_QUEUE, storage, row, config);
     case "expire":

@@ -97,8 +97,9 @@ export function insertBatchRow(
 ): void {
   sql.exec(
     `INSERT INTO batch (id, customer_id, environment, key_id, fields, total_items, failed_items, created_at, completed_at,
-                        status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks, max_age_days)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                        status_url, webhook_url, webhook_secret, webhook_state, max_credits, item_webhooks, max_age_days,
+                        events_published)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
     batch.id,
     batch.customerId,
     batch.environment,

@@ -37,6 +37,8 @@ export type StepFacts = {
   item_webhooks_unsent: number;
   /** The oldest last activity (queued, or attempted) of an item.completed delivery still `queued`. */
   item_webhooks_idle_since: string | null;
+  /** 0 until the completed batch's batch.completed event went to the customer's webhook endpoints (their WebhookHub). */
+  events_published: number;
 };
 
 export type StepConfig = Pick<
@@ -61,6 +63,8 @@ export type Step =
   | { kind: "send_webhook" }
   /** A lost webhook used its attempts or enqueues. */
   | { kind: "fail_webhook" }
+  /** Hand batch.completed to the customer's webhook endpoints (their WebhookHub delivers and retries it). */
+  | { kind: "publish_events" }
   /** Put item.completed deliveries on the webhook queue: new ones, and lost ones again (or fail them). */
   | { kind: "send_item_webhooks" }
   /** Retention ended: delete the items. */
@@ -134,6 +138,7 @@ function completedBatchStep(
   itemWebhooks: number | null,
 ): Step {
   if (row.webhook_state === "pending") return { kind: "send_webhook" };
+  if (row.events_published === 0) return { kind: "publish_events" };
   let webhookDue: number | null = null;
   if (row.webhook_state === "queued") {
     webhookDue =

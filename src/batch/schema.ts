@@ -40,7 +40,8 @@ const SCHEMA = `
     item_webhooks INTEGER NOT NULL DEFAULT 0,
     people_indexed INTEGER NOT NULL DEFAULT 0,
     credits_refunded INTEGER NOT NULL DEFAULT 0,
-    max_age_days INTEGER
+    max_age_days INTEGER,
+    events_published INTEGER NOT NULL DEFAULT 1
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,

@@ -18,6 +18,8 @@ export const batchCompletedEventSchema = /* @__PURE__ */ once(() =>
 /** What the batch supplies for its event: a completed batch whose webhook awaits delivery. */
 export interface CompletedBatch {
   summary: BatchSummary & { completedAt: string };
+  /** Whose batch it is: its webhook's deliveries are shown in that customer's delivery log. */
+  customerId: string;
   environment: Environment;
   statusUrl: string;
   webhookUrl: string;
@@ -33,7 +35,16 @@ export interface WebhookEvent {
   body: string;
 }
 
-export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secret }: CompletedBatch): WebhookEvent {
+export function webhookEvent(batch: CompletedBatch): WebhookEvent {
+  return { ...batchCompletedEvent(batch), url: batch.webhookUrl, secret: batch.secret };
+}
+
+/** The batch.completed event's id and body: the same bytes for the batch's own webhookUrl and for each endpoint. */
+export function batchCompletedEvent({
+  summary,
+  environment,
+  statusUrl,
+}: Pick<CompletedBatch, "summary" | "environment" | "statusUrl">): { id: string; body: string } {
   const { id, status, totalItems, completedItems, failedItems, createdAt, completedAt, creditsCharged, maxCredits } =
     summary;
   const data = {
@@ -54,5 +65,5 @@ export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secr
     timestamp: completedAt,
     data,
   };
-  return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
+  return { id: `evt_${id.replaceAll("-", "")}`, body: JSON.stringify(event) };
 }

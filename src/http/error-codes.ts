@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   crm_unauthorized: 409,
   crm_sync_not_appliable: 409,
   crm_account_changed: 409,
+  too_many_webhook_endpoints: 409,
   batch_deleted: 410,
   batch_expired: 410,
   payload_too_large: 413,

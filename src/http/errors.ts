@@ -165,3 +165,9 @@ export const crmUnavailable = (provider: string, retryAfterSeconds: number): Api
     headers: { "retry-after": String(retryAfterSeconds) },
     extensions: { retryAfterSeconds },
   });
+
+export const tooManyWebhookEndpoints = (max: number): ApiError =>
+  problem(
+    "too_many_webhook_endpoints",
+    `This environment already has ${max} webhook endpoints, the most it may have: delete one first.`,
+  );

@@ -41,6 +41,7 @@ import {
   problemInit,
   tooManyItems,
   tooManyStreams,
+  tooManyWebhookEndpoints,
   unsupportedMediaType,
   webhookNotConfigured,
 } from "../http/errors";
@@ -49,6 +50,7 @@ import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS } from "../rate-limit/stream-leases";
+import { MAX_ENDPOINTS } from "../webhooks/endpoint-events";
 import { type Header, requestIdHeader } from "./headers";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
@@ -94,6 +96,7 @@ const problemMembers = () =>
     crm_unauthorized: {},
     crm_sync_not_appliable: {},
     crm_account_changed: {},
+    too_many_webhook_endpoints: {},
     crm_token_refused: {},
     crm_list_not_found: {},
     crm_refused: {},
@@ -159,6 +162,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   crm_not_connected: crmNotConnected("hubspot"),
   crm_unauthorized: crmUnauthorized("hubspot"),
   crm_sync_not_appliable: crmSyncNotAppliable("This sync is running; apply a completed dry run."),
+  too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS),
   crm_token_refused: crmTokenRefused("hubspot"),
   crm_list_not_found: crmListNotFound("hubspot", "123"),
   crm_refused: crmRefused("hubspot", 403),

@@ -21,6 +21,8 @@ import { integrationRoutes } from "./integrations";
 import { metaRoutes } from "./meta";
 import { privacyRoutes } from "./privacy";
 import { usageRoutes } from "./usage";
+import { webhookDeliveryRoutes } from "./webhook-deliveries";
+import { webhookEndpointRoutes } from "./webhook-endpoints";
 
 export const getRateLimits = declareRoute({
   route: {
@@ -69,6 +71,8 @@ export const API_ROUTES = {
     ...doNotDeliverRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,
+    ...webhookEndpointRoutes,
+    ...webhookDeliveryRoutes,
   ],
   "/": metaRoutes,
 } satisfies Record<string, readonly DeclaredRoute[]>;

@@ -1,30 +1,47 @@
-import type { WebhookEvent } from "../contact-info/webhook-event";
+import type { AttemptError } from "./endpoint-events";
 import { signWebhook } from "./signature";
 
+/** One attempt's answer: the receiver's status (null without one), why it is not usable, and how long it took. */
+export interface Attempt {
+  statusCode: number | null;
+  error: AttemptError | null;
+  durationMs: number;
+}
+
 /**
- * One signed POST of a batch.completed event (Standard Webhooks). Answers the
- * receiver's status, or null when it gave no answer within `timeoutMs` or could
- * not be reached. Redirects are never followed: they could lead anywhere.
+ * One signed POST (Standard Webhooks), signed with each of `secrets` (the newest first: during a
+ * rotation a receiver holding either secret verifies it). Redirects are never followed: they could
+ * lead anywhere, so a 3xx is the error `redirect`.
  */
-export async function postEvent(event: WebhookEvent, timeoutMs: number): Promise<number | null> {
+export async function postSigned(
+  message: { url: string; id: string; body: string; secrets: readonly string[] },
+  timeoutMs: number,
+): Promise<Attempt> {
   const timestamp = Math.floor(Date.now() / 1000);
+  const signatures = await Promise.all(
+    message.secrets.map((secret) => signWebhook(secret, message.id, timestamp, message.body)),
+  );
+  const started = Date.now();
+  const took = () => Date.now() - started;
   try {
-    const response = await fetch(event.url, {
+    const response = await fetch(message.url, {
       method: "POST",
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
       headers: {
         "content-type": "application/json",
         "user-agent": "contact-info-batch-webhooks/1",
-        "webhook-id": event.id,
+        "webhook-id": message.id,
         "webhook-timestamp": String(timestamp),
-        "webhook-signature": await signWebhook(event.secret, event.id, timestamp, event.body),
+        "webhook-signature": signatures.join(" "),
       },
-      body: event.body,
+      body: message.body,
     });
     await response.body?.cancel();
-    return response.status;
-  } catch {
-    return null;
+    const redirect = response.status >= 300 && response.status < 400;
+    return { statusCode: response.status, error: redirect ? "redirect" : null, durationMs: took() };
+  } catch (error) {
+    const timeout = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
+    return { statusCode: null, error: timeout ? "timeout" : "refused", durationMs: took() };
   }
 }

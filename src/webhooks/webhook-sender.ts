@@ -3,11 +3,12 @@ import * as z from "zod";
 import { backoff } from "../base/backoff";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import { type Config, readConfig } from "../base/config";
-import { log } from "../base/log";
+import { log, logError } from "../base/log";
 import { objectNamed } from "../base/placement";
+import { webhookHub } from "../batch/events/webhook-hub-stub";
 import { batchStub } from "../batch/stub";
-import { type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
-import { postEvent } from "./post-event";
+import { type CompletedBatch, type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
+import { type Attempt, postSigned } from "./post-event";
 
 /** The sender of batch `batchId`'s webhooks, beside its batch: one object per batch, so one receiver's slowness stays its own. */
 export function webhookSender(env: Env, batchId: string) {
@@ -72,17 +73,24 @@ export class WebhookSender extends DurableObject<Env> {
   async #attempt(key: string, state: DeliveryState, config: Config): Promise<void> {
     const batch = batchStub(this.env, state.batchId);
     const delivery = deliveryOf(key);
-    const event =
-      delivery === undefined ? await pendingBatchCompleted(batch) : await batch.pendingItemDelivery(delivery);
+    const completed = delivery === undefined ? await batch.pendingWebhook() : null;
+    const event = completed
+      ? webhookEvent(completed)
+      : delivery === undefined
+        ? null
+        : await batch.pendingItemDelivery(delivery);
     if (!event) {
       this.ctx.storage.kv.delete(key);
       return;
     }
     const attempt = state.attempts + 1;
-    const status = await postEvent(event, config.webhookTimeoutMs);
+    const attempted = await postSigned({ ...event, secrets: [event.secret] }, config.webhookTimeoutMs);
+    const status = attempted.statusCode;
     const delivered = status !== null && status >= 200 && status < 300;
     const last = attempt >= config.webhookMaxAttempts;
     const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
+    // Logged before the batch records it: whoever waits for the batch to show the attempt finds it in the log too.
+    if (completed) await logInHub(this.env, completed, event, { ...attempted, at: Date.now() }, outcome.state);
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
     else await batch.recordItemDeliveryAttempt(delivery, outcome);
     log("webhook_attempt", {
@@ -118,7 +126,28 @@ export class WebhookSender extends DurableObject<Env> {
   }
 }
 
-async function pendingBatchCompleted(batch: ReturnType<typeof batchStub>): Promise<WebhookEvent | null> {
-  const completed = await batch.pendingWebhook();
-  return completed ? webhookEvent(completed) : null;
+const LOGGED_STATUS = { queued: "pending", delivered: "succeeded", failed: "failed" } as const;
+
+/**
+ * Shows the attempt in the customer's delivery log. The log only reports: a hub out of reach loses the
+ * attempt's line there (said in the Worker's log), never the delivery, which the batch records.
+ */
+async function logInHub(
+  env: Env,
+  completed: CompletedBatch,
+  event: WebhookEvent,
+  attempt: Attempt & { at: number },
+  state: keyof typeof LOGGED_STATUS,
+): Promise<void> {
+  const batchId = completed.summary.id;
+  const tenant = {
+    customerId: completed.customerId,
+    environment: completed.environment,
+    jurisdiction: jurisdictionOfBatch(batchId),
+  };
+  try {
+    await webhookHub(env, tenant).logOwnAttempt(event, attempt, LOGGED_STATUS[state]);
+  } catch (error) {
+    logError("webhook_log_failed", error, { batchId });
+  }
 }

@@ -151,6 +151,8 @@ describe("re-drive of the webhook", () => {
     const send = vi.spyOn(env.WEBHOOK_QUEUE, "send").mockResolvedValue(undefined as unknown as QueueSendResponse);
     await stub.create(batch);
     await until(() => webhookRow(stub), { what: "the webhook queued", done: (row) => row.webhook_state === "queued" });
+    // Its alarm goes on to publish batch.completed to the customer's endpoints: the clock moves once it is done.
+    await untilAtRest(stub);
     expect(send).toHaveBeenCalledTimes(1);
     send.mockRestore();
 
@@ -170,6 +172,8 @@ describe("re-drive of the webhook", () => {
     vi.spyOn(env.WEBHOOK_QUEUE, "send").mockResolvedValue(undefined as unknown as QueueSendResponse);
     await stub.create(batch);
     await until(() => webhookRow(stub), { what: "the webhook queued", done: (row) => row.webhook_state === "queued" });
+    // Its alarm goes on to publish batch.completed to the customer's endpoints: the clock moves once it is done.
+    await untilAtRest(stub);
     for (let run = 1; run <= MAX_WEBHOOK_ENQUEUES; run++) {
       setClockAhead(run * (redriveAfterSeconds + 1) * 1000);
       expect(await runDurableObjectAlarm(stub)).toBe(true);

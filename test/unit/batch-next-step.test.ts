@@ -38,6 +38,7 @@ const open: StepFacts = {
   webhook_attempted_at: null,
   item_webhooks_unsent: 0,
   item_webhooks_idle_since: null,
+  events_published: 1,
 };
 const deadline = now + 50 * minute;
 
@@ -110,6 +111,14 @@ describe("a completed batch's next step", () => {
     expect(nextStep(completed, now, config)).toEqual({ kind: "wait_until", at: retentionEnd });
     expect(nextStep(completed, retentionEnd - 1, config)).toEqual({ kind: "wait_until", at: retentionEnd });
     expect(nextStep(completed, retentionEnd, config)).toEqual({ kind: "expire" });
+  });
+
+  it("publishes batch.completed to the customer's endpoints once, after handing over its own webhook", () => {
+    const unpublished = { ...completed, events_published: 0 };
+    expect(nextStep(unpublished, now, config)).toEqual({ kind: "publish_events" });
+    expect(nextStep({ ...unpublished, webhook_state: "pending" }, now, config)).toEqual({ kind: "send_webhook" });
+    expect(nextStep({ ...unpublished, completed_at: null }, now, config).kind).not.toBe("publish_events");
+    expect(nextStep({ ...unpublished, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
   });
 
   it("hands a pending webhook to its queue first, even once retention ended", () => {

@@ -65,6 +65,7 @@ export function completedBatchEvent(row: BatchRow): CompletedBatch | null {
     return null;
   return {
     summary: { ...summary(row), completedAt: row.completed_at },
+    customerId: row.customer_id,
     environment: row.environment,
     statusUrl: row.status_url,
     webhookUrl: row.webhook_url,

@@ -1,0 +1,10 @@
+import { objectNamed } from "../../base/placement";
+import { type Tenant, tenantName } from "../../base/tenant";
+
+/**
+ * The WebhookHub of one customer in one environment (src/webhooks/webhook-hub.ts): the only way code
+ * reaches it. Here, below the webhooks room, because the batch's alarm publishes its events to it.
+ */
+export function webhookHub(env: Env, tenant: Tenant) {
+  return objectNamed(env.WEBHOOK_HUBS, tenantName(tenant), tenant.jurisdiction);
+}

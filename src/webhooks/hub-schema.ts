@@ -1,0 +1,46 @@
+import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from "./endpoint-events";
+
+const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
+
+// The WebhookHub's tables (docs/storage.md, "WebhookHub"), append-only: a shipped entry is never edited.
+export const HUB_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE endpoints (
+     id TEXT PRIMARY KEY,
+     url TEXT NOT NULL,
+     description TEXT,
+     events TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN (${list(ENDPOINT_STATUSES)})),
+     disabled_reason TEXT,
+     secret TEXT NOT NULL,
+     previous_secret TEXT,
+     previous_secret_until INTEGER,
+     failing_since INTEGER,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE deliveries (
+     seq INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     endpoint_id TEXT,
+     own_url TEXT,
+     own_secret TEXT,
+     event_id TEXT NOT NULL,
+     type TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN (${list(DELIVERY_STATUSES)})),
+     created_at TEXT NOT NULL,
+     next_attempt_at INTEGER,
+     tries INTEGER NOT NULL DEFAULT 0,
+     payload TEXT NOT NULL,
+     CHECK ((endpoint_id IS NULL) = (own_url IS NOT NULL AND own_secret IS NOT NULL))
+   );
+   CREATE UNIQUE INDEX deliveries_once ON deliveries (coalesce(endpoint_id, ''), event_id);
+   CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
+   CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, seq);
+   CREATE TABLE attempts (
+     delivery_seq INTEGER NOT NULL,
+     at TEXT NOT NULL,
+     status_code INTEGER,
+     duration_ms INTEGER NOT NULL,
+     error TEXT
+   );
+   CREATE INDEX attempts_by_delivery ON attempts (delivery_seq);`,
+];
