@@ -29,39 +29,6 @@ export function estimateLine(
   return `Estimate: ${total}${duplicates}; you pay only for what is found.`;
 }
 
-/** The API's fields as a sales-ops person names them. */
-export const FIELD_LABELS = {
-  email: "Email",
-  linkedinUrl: "LinkedIn URL",
-  firstName: "First name",
-  lastName: "Last name",
-  fullName: "Full name",
-  companyName: "Company name",
-  companyDomain: "Company website",
-  externalId: "Your record ID",
-} as const;
-
-const WHY: Record<string, string> = {
-  "a name needs a company: give companyDomain or companyName":
-    "It has a name but no company: add the company name or website.",
-  "item needs linkedinUrl, email, or a name (firstName + lastName, or fullName) with companyDomain or companyName":
-    "Nothing in it identifies a person: it needs an email, a LinkedIn URL, or a name with a company.",
-};
-
-/** Why a row is not sent, as sentences: the file core's reason ("…; email is not an email address") in words. */
-export function plainReason(problem: string): string {
-  return problem
-    .split("; ")
-    .map((part) => {
-      if (WHY[part]) return WHY[part];
-      const field = Object.keys(FIELD_LABELS).find((name) => part.startsWith(`${name} is not `));
-      if (field)
-        return `The ${FIELD_LABELS[field as keyof typeof FIELD_LABELS]} cell is not ${part.slice(field.length + 8)}.`;
-      return `${part.charAt(0).toUpperCase()}${part.slice(1)}.`;
-    })
-    .join(" ");
-}
-
 export const PROVIDER_LABELS = { hubspot: "HubSpot", salesforce: "Salesforce" } as const;
 
 /** The write-back rules (issue 37), as a sales-ops person chooses between them. */

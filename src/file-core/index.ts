@@ -15,6 +15,7 @@
 // columns named by resultColumnNames), csvLine (neutralised, quoted, CRLF) after
 // CSV_BOM, writeXlsx.
 export { FIELD_ALIASES } from "./aliases";
+export { BATCH_ITEMS, batchKey } from "./batch-keys";
 export {
   type BadRow,
   type CsvRecord,
@@ -23,10 +24,11 @@ export {
   DELIMITERS,
   type Delimiter,
   isBadRow,
+  isBlankRow,
   parseCsvText,
   sniffDelimiter,
 } from "./csv-reader";
-export { CSV_BOM, csvLine, neutraliseCell, restoreCell } from "./csv-writer";
+export { CSV_BOM, csvLine, isFormula, neutraliseCell, restoreCell } from "./csv-writer";
 export {
   ByteDecoder,
   decodeBytes,
@@ -49,8 +51,10 @@ export {
 } from "./mapping";
 export { PERSON_FIELDS, type PersonField, type RowItem, rowItem, websiteDomain } from "./person-row";
 export {
+  failedCells,
   type ItemResult,
-  invalidRowCells,
+  NOT_SENT_STATUS,
+  notSentCells,
   RESULT_FIELDS,
   RESULT_PREFIX,
   type ResultCells,
@@ -66,5 +70,19 @@ export {
   TableBuilder,
   tableFromRows,
 } from "./table";
+export {
+  alreadyEnriched,
+  emptyTally,
+  FIELD_LABELS,
+  ITEM_ERROR_WORDS,
+  itemErrorWords,
+  NOT_SENT,
+  type NotSentReason,
+  notSentTotal,
+  notSentWhy,
+  type RowTally,
+  tallyLine,
+  tallyRow,
+} from "./row-words";
 export { TableReader, type TableReadOptions } from "./table-reader";
 export { readXlsx, type Sheet, writeXlsx, XlsxError } from "./xlsx";
