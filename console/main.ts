@@ -5,7 +5,15 @@ import { type Api, createApi, environmentOf } from "./api";
 import { onCrmTab, useCrmApi, wireCrm } from "./crm-tab";
 import { byId } from "./dom";
 import { explain } from "./explain";
-import { countNotSent, ENCODINGS, type Encoding, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
+import {
+  countNotSent,
+  ENCODINGS,
+  type Encoding,
+  guessMapping,
+  type Mapping,
+  readTable,
+  type Table,
+} from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { showPastRuns } from "./past-runs-view";

@@ -28,8 +28,10 @@ const status = (text: string) => {
 };
 
 /** "800 found, 400 not found, 34 failed" (suppressed, and rows not sent with why, only when there are some). */
-export const outcomes = (result: Pick<RunResult, "found" | "notFound" | "failed" | "suppressed">, notSent = {}): string =>
-  tallyLine({ ...result, notSent }, num);
+export const outcomes = (
+  result: Pick<RunResult, "found" | "notFound" | "failed" | "suppressed">,
+  notSent = {},
+): string => tallyLine({ ...result, notSent }, num);
 
 /** A run's progress on its bar and status line (the CRM tab's too). */
 export function showProgress(progress: RunProgress, bar = "run-progress", line = "run-status"): void {

@@ -63,3 +63,16 @@ const SKIP_WORDS: Record<string, string> = {
 /** Why a change is skipped (or failed), as a sentence: the API's code in words, else the code itself. */
 export const plainSkip = (code: string): string =>
   SKIP_WORDS[code] ?? `${code.charAt(0).toUpperCase()}${code.slice(1).replaceAll("_", " ")}`;
+
+/** The API's rate-limit types as what a person does: "Starting batches: 50 a minute". */
+export const LIMIT_NAMES: Record<string, string> = {
+  contact_info_request: "Starting batches",
+  contact_info_status: "Reading batches and results",
+  rate_limits: "Reading your account",
+};
+
+/** "50 a minute", "10 every 5 s". */
+export function perWindow(limit: number, windowSeconds: number): string {
+  const per: Record<number, string> = { 1: "a second", 60: "a minute", 3600: "an hour", 86_400: "a day" };
+  return `${num(limit)} ${per[windowSeconds] ?? `every ${duration(windowSeconds)}`}`;
+}

@@ -174,9 +174,12 @@ async function enrich(options: Options): Promise<void> {
     environment: options.environment,
     onWait: ({ seconds, problem }) => reporter.note(`${problem.code}: waiting ${seconds} s as the server asked`, true),
   });
-  const { batchIds, creditsCharged, newCredits, repeatOf } = await sendAndWait(client, source, checked, reporter).finally(
-    () => reporter.finish(),
-  );
+  const { batchIds, creditsCharged, newCredits, repeatOf } = await sendAndWait(
+    client,
+    source,
+    checked,
+    reporter,
+  ).finally(() => reporter.finish());
   const delimiter = source.kind === "csv" ? (source.delimiter ?? ",") : ",";
   const counted = await writeOutput(source, checked, { out: options.out, delimiter, client, batchIds });
   const rows = `${checked.rows} rows: ${tallyLine(counted)}`;

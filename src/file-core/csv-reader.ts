@@ -94,7 +94,8 @@ function scanRecord(text: string, start: number, delimiter: string, final: boole
 }
 
 /** A row with no text in any cell (an empty line, or only delimiters). */
-export const isBlankRow = (record: CsvRecord): record is CsvRow => !isBadRow(record) && record.cells.every((cell) => cell === "");
+export const isBlankRow = (record: CsvRecord): record is CsvRow =>
+  !isBadRow(record) && record.cells.every((cell) => cell === "");
 
 /**
  * Push text, get the records complete so far; end() gives the rest. A blank row between rows is a row

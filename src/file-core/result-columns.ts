@@ -84,7 +84,12 @@ const emptyCells = (): ResultCells => Object.fromEntries(RESULT_FIELDS.map((fiel
 
 /** The result cells of a row not sent: blank, or nothing in it identifies a person (rowItem's why). */
 export function notSentCells(row: { problem: string; reason: NotSentReason }): ResultCells {
-  return { ...emptyCells(), status: NOT_SENT_STATUS, error_code: NOT_SENT[row.reason].code, error_message: row.problem };
+  return {
+    ...emptyCells(),
+    status: NOT_SENT_STATUS,
+    error_code: NOT_SENT[row.reason].code,
+    error_message: row.problem,
+  };
 }
 
 /** The result cells of a row sent whose answer could not be read. */
