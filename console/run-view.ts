@@ -2,6 +2,7 @@
 // answers read back, summed up (what was found, what it cost) and offered as files.
 import type { RunProgress } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
+import { alreadyEnriched, notSentWhy, tallyLine } from "../src/file-core/index";
 import type { Api } from "./api";
 import { byId, h, saveFile } from "./dom";
 import {
@@ -17,7 +18,6 @@ import {
 } from "./file-adapter";
 import { clearJob, type RunResult, type SavedJob, saveJob } from "./job-store";
 import { collectAnswers, sha256Hex, submitJob, watchJob } from "./run-job";
-import { alreadyEnriched, notSentWhy, tallyLine } from "../src/file-core/index";
 import { count, duration, num } from "./words";
 
 let finished: { job: SavedJob; answers: Answer[] } | undefined;

@@ -73,6 +73,6 @@ export const LIMIT_NAMES: Record<string, string> = {
 
 /** "50 a minute", "10 every 5 s". */
 export function perWindow(limit: number, windowSeconds: number): string {
-  const per: Record<number, string> = { 1: "a second", 60: "a minute", 3600: "an hour", 86_400: "a day" };
+  const per: Record<number, string> = { 1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day" };
   return `${num(limit)} ${per[windowSeconds] ?? `every ${duration(windowSeconds)}`}`;
 }

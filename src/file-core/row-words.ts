@@ -2,8 +2,9 @@
 // enriched_error_message and enriched_warnings (console and CLI), and in the CLI's summary. One
 // source, so the page and the file never say the same thing two ways; the codes beside them
 // (enriched_error_code) are the machine-readable part and stay as they are.
+
+import type { PersonField } from "../contact-info/identifiers";
 import type { ItemErrorCode } from "../contact-info/item-errors";
-import type { PersonField } from "./person-row";
 
 /** The API's fields as a sales-ops person names them. */
 export const FIELD_LABELS = {

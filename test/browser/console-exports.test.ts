@@ -18,7 +18,8 @@ import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 // Issue 51 in the console: the same real-shaped files as test/client/enrich-exports.test.ts,
 // a repeat run in a fresh browser said as such, and every tab at 1280 and 390 px with no
-// horizontal overflow and no clipped select, captured in docs/screenshots/ (the docs use them).
+// horizontal overflow, no clipped select and no table cut short, captured in docs/screenshots/
+// (the docs use them: docs/screenshots/<tab>-<width>.png).
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 const SCREENSHOTS = "docs/screenshots";
 const WIDTHS = [
@@ -129,7 +130,7 @@ describe("the /app console on real exports (issue 51)", () => {
         await page.setViewportSize(size);
         await page.screenshot({ path: `${SCREENSHOTS}/${tab}-${size.width}.png`, fullPage: true });
         const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          "document.documentElement.scrollWidth - document.documentElement.clientWidth",
         );
         expect({ tab, width: size.width, overflow }).toEqual({ tab, width: size.width, overflow: 0 });
         expect({ tab, width: size.width, clipped: await clippedSelects(page) }).toEqual({
@@ -137,25 +138,32 @@ describe("the /app console on real exports (issue 51)", () => {
           width: size.width,
           clipped: [],
         });
+        // The account's and connections' tables whole, not scrolled inside their box (the runs, batches, limits).
+        const cut = await page.evaluate(CUT_TABLES);
+        expect({ tab, width: size.width, cut }).toEqual({ tab, width: size.width, cut: [] });
       }
     }
     await page.setViewportSize(WIDTHS[0]);
   });
 });
 
-/** The visible selects whose chosen option's text does not fit (measured in the select's own font). */
-function clippedSelects(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const context = document.createElement("canvas").getContext("2d")!;
-    return [...document.querySelectorAll("select")].flatMap((select) => {
-      if (select.offsetParent === null) return [];
-      const style = getComputedStyle(select);
-      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const text = select.selectedOptions[0]?.textContent ?? "";
-      const padding = Number.parseFloat(style.paddingLeft) + Number.parseFloat(style.paddingRight);
-      // The arrow takes about 20 px of the box in Chromium.
-      const room = select.clientWidth - padding - 20;
-      return context.measureText(text).width > room ? [`#${select.id} "${text}"`] : [];
-    });
+// Run in the page (a string: the tests' types have no DOM). The visible selects whose chosen option's
+// text does not fit, measured in the select's own font (Chromium's arrow takes about 20 px of the box).
+const CLIPPED_SELECTS = `(() => {
+  const context = document.createElement("canvas").getContext("2d");
+  return [...document.querySelectorAll("select")].flatMap((select) => {
+    if (select.offsetParent === null) return [];
+    const style = getComputedStyle(select);
+    context.font = style.fontWeight + " " + style.fontSize + " " + style.fontFamily;
+    const text = select.selectedOptions[0]?.textContent ?? "";
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return context.measureText(text).width > room ? ["#" + select.id + " " + JSON.stringify(text)] : [];
   });
-}
+})()`;
+
+// The account's and connections' tables (class "stack") wider than their box: cut short, to be scrolled.
+const CUT_TABLES = `[...document.querySelectorAll("table.stack")]
+  .filter((table) => table.offsetParent !== null && table.scrollWidth > table.parentElement.clientWidth)
+  .map((table) => table.id)`;
+
+const clippedSelects = (page: Page): Promise<string[]> => page.evaluate(CLIPPED_SELECTS);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { explain, explainCrm } from "../../console/explain";
 import { LIMIT_NAMES, perWindow } from "../../console/words";
-import { ENDPOINT_TYPES } from "../../src/rate-limit/endpoint-types";
 import { crmUnavailable } from "../../src/http/errors";
 import { type ApiError, problemResponse } from "../../src/http/problem";
+import { ENDPOINT_TYPES } from "../../src/rate-limit/endpoint-types";
 import { rateLimited } from "../../src/rate-limit/rate-limited";
 
 // The problems as the API makes them (its own constructors) and answers them, as the page receives them.

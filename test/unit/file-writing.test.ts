@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import {
   CSV_BOM,
   csvLine,
-  notSentCells,
   neutraliseCell,
+  notSentCells,
   outputCells,
   outputHeader,
   RESULT_FIELDS,
