@@ -1,4 +1,7 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Papa from "papaparse";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +104,25 @@ describe("the /app console on real exports (issue 51)", () => {
     const raw = (await downloaded(fresh, "Download enriched CSV")).toString("utf8");
     checkEnriched(HUBSPOT_ROWS, csvRows(raw), raw.slice(1));
     await fresh.context().close();
+
+    // `npm run enrich` on the same bytes: the same batches (no new one, nothing charged), the same counts.
+    const folder = mkdtempSync(join(tmpdir(), "console-exports-"));
+    try {
+      writeFileSync(join(folder, "hubspot.csv"), hubspotCsv());
+      const args = ["tsx", "scripts/enrich.ts", join(folder, "hubspot.csv"), "--base-url", server.url];
+      const cli = spawnSync("npx", [...args, "--api-key", TEST_KEY], { encoding: "utf8", timeout: 120_000 });
+      expect(cli.status).toBe(0);
+      const last = cli.stdout.trim().split("\n").at(-1) ?? "";
+      const counts = said.match(/7 rows: [^.]+\)/)?.[0];
+      expect(counts).toBeDefined();
+      expect(last).toMatch(/^Already enriched on .*, 0 new credits/);
+      expect(last).toContain(`${counts} -> `);
+      const [header, ...rows] = csvRows(readFileSync(join(folder, "hubspot.enriched.csv"), "utf8"));
+      const batchOf = (table: string[][]) => new Set(table.map((row) => row[header!.indexOf("enriched_batch_id")]));
+      expect(batchOf(rows)).toEqual(batchOf(csvRows(raw).slice(1)));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("a Salesforce report: its footer lines and the blank line before them kept as rows not sent", async () => {
