@@ -12,8 +12,11 @@
 // overrides), describeMapping (printed before anything is sent), rowItem (a row
 // as an API item, leniently, with warnings).
 // Writing: outputHeader / outputCells (input cells as read, then the result
-// columns named by resultColumnNames), csvLine (neutralised, quoted, CRLF) after
-// CSV_BOM, writeXlsx.
+// columns named by resultColumnNames), csvLine (only what a spreadsheet would run
+// neutralised, quoted, CRLF) after CSV_BOM, writeXlsx.
+// Words and counts: row-words.ts, the sentences the console shows and the files carry
+// (why a row was not sent, an item's error), and the categories both doors count by
+// (tallyRow, tallyLine). batchKey: a file's batches' Idempotency-Keys, the same from both.
 export { FIELD_ALIASES } from "./aliases";
 export { BATCH_ITEMS, batchKey } from "./batch-keys";
 export {
