@@ -3,7 +3,7 @@ import type { Api } from "./api";
 import { byId, fillTable, h } from "./dom";
 import { pastRuns } from "./job-store";
 import { usageChart } from "./usage-chart";
-import { count, num } from "./words";
+import { count, duration, LIMIT_NAMES, num, perWindow } from "./words";
 
 export async function showAccount(api: Api): Promise<void> {
   const [usage, limits, batches] = await Promise.all([api.usage(), api.rateLimits(), api.batches()]);
@@ -18,15 +18,13 @@ export async function showAccount(api: Api): Promise<void> {
   );
   fillTable(
     byId<HTMLTableElement>("limits"),
-    ["Requests of type", "Tier", "Limit", "Window", "Used", "Remaining", "Resets in"],
+    ["What", "Limit", "Used", "Left", "Resets in"],
     limits.map((limit) => [
-      limit.endpointType,
-      limit.tier,
-      limit.limit,
-      `${limit.windowSeconds} s`,
-      limit.used,
-      limit.remaining,
-      `${limit.resetSeconds} s`,
+      LIMIT_NAMES[limit.endpointType] ?? limit.endpointType,
+      perWindow(limit.limit, limit.windowSeconds),
+      num(limit.used),
+      num(limit.remaining),
+      duration(limit.resetSeconds),
     ]),
   );
   // The file each batch came from, when it was sent from this browser (the API keeps no file names).

@@ -33,7 +33,14 @@ export function fillTable(
       "tbody",
       {},
       ...rows.map((cells) =>
-        h("tr", {}, ...cells.map((cell) => h("td", typeof cell === "number" ? { class: "num" } : {}, cell))),
+        h(
+          "tr",
+          {},
+          // data-label: a narrow screen shows a table of class "stack" as one card per row, each cell named.
+          ...cells.map((cell, i) =>
+            h("td", { "data-label": header[i] ?? "", ...(typeof cell === "number" ? { class: "num" } : {}) }, cell),
+          ),
+        ),
       ),
     ),
   );

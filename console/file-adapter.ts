@@ -10,9 +10,14 @@ import {
   decideMapping,
   ENCODINGS,
   type Encoding,
+  emptyTally,
+  FIELD_LABELS,
   type FileKind,
-  invalidRowCells,
+  failedCells,
+  NOT_SENT,
+  NOT_SENT_STATUS,
   NotASpreadsheetError,
+  notSentCells,
   outputCells,
   outputHeader,
   PERSON_FIELDS,
@@ -20,6 +25,7 @@ import {
   RESULT_FIELDS,
   type ResultCells,
   type RowItem,
+  type RowTally,
   readCsvBytes,
   readJsonlText,
   readXlsx,
@@ -31,11 +37,12 @@ import {
   sniffFile,
   type Table,
   tableFromRows,
+  tallyRow,
   WINDOWS_1252_NOTICE,
   writeXlsx,
 } from "../src/file-core/index";
 
-export { ENCODINGS, type Encoding };
+export { ENCODINGS, type Encoding, FIELD_LABELS };
 
 export const FIELDS = PERSON_FIELDS;
 export type Field = PersonField;
@@ -117,6 +124,13 @@ export function prepare(table: Table, mapping: Mapping): Prepared {
   return { rows, items, sentRows };
 }
 
+/** The rows not sent, by why. */
+export function countNotSent(rows: readonly RowItem[]): RowTally["notSent"] {
+  const tally = emptyTally();
+  for (const row of rows) if ("reason" in row) tallyRow(tally, row);
+  return tally.notSent;
+}
+
 /** An item the API answered, in the order sent. */
 export interface Answer {
   batchId: string;
@@ -127,10 +141,10 @@ export interface Answer {
 export function rowResults({ rows, sentRows }: Prepared, answers: readonly (Answer | undefined)[]): ResultCells[] {
   const sentAt = new Map(sentRows.map((row, position) => [row, position]));
   return rows.map((row, index) => {
-    if ("problem" in row) return invalidRowCells(row.problem);
+    if ("problem" in row) return notSentCells(row);
     const answer = answers[sentAt.get(index)!];
     if (answer) return resultCells(answer.batchId, answer.item, row.warnings);
-    return { ...invalidRowCells("no result was read for this row; download again"), error_code: "no_result" };
+    return failedCells("no_result", "No result was read for this row: download again.");
   });
 }
 
@@ -142,7 +156,10 @@ export function enrichedLines(table: Table, results: readonly ResultCells[]): st
   ];
 }
 
-/** The failed rows alone, as read, with why each failed: a file to fix and drop in again. */
+const toFix = (cells: ResultCells | undefined) =>
+  cells?.status === "failed" || (cells?.status === NOT_SENT_STATUS && cells.error_code !== NOT_SENT.blank.code);
+
+/** The rows failed or not sent (but not blank), as read, with why: a file to fix and drop in again. */
 export function failedLines(table: Table, results: readonly ResultCells[]): string[][] {
   const names = resultColumnNames(table.header);
   const why = (["error_code", "error_message"] as const).map((field) => names[RESULT_FIELDS.indexOf(field)]!);
@@ -153,7 +170,7 @@ export function failedLines(table: Table, results: readonly ResultCells[]): stri
   return [
     [...pad(table.header), ...why],
     ...table.rows.flatMap((row, i) =>
-      results[i]?.status === "failed" ? [[...pad(row.cells), results[i]!.error_code, results[i]!.error_message]] : [],
+      toFix(results[i]) ? [[...pad(row.cells), results[i]!.error_code, results[i]!.error_message]] : [],
     ),
   ];
 }

@@ -1,14 +1,16 @@
 // A chosen file, before it is sent: its first rows, the columns each API field
 // takes (changeable), and how many rows are valid, invalid (and why) or repeated.
 import { byId, fillTable, h } from "./dom";
-import { chooseColumn, FIELDS, type Mapping, type Prepared, prepare, type Table } from "./file-adapter";
-import { count, FIELD_LABELS, num, plainReason } from "./words";
+import { chooseColumn, FIELD_LABELS, FIELDS, type Mapping, type Prepared, prepare, type Table } from "./file-adapter";
+import { count, num } from "./words";
 
 const PREVIEW_ROWS = 5;
 const NOT_USED = "";
 
 export interface Review extends Prepared {
+  /** The rows not sent, by why (blank rows too: they keep their place in the output). */
   invalid: Map<string, number[]>;
+  blank: number;
   duplicates: number;
 }
 
@@ -27,7 +29,8 @@ export function review(table: Table, mapping: Mapping): Review {
     if (seen.has(key)) duplicates++;
     seen.add(key);
   }
-  return { ...prepared, invalid, duplicates };
+  const blank = prepared.rows.filter((row) => "reason" in row && row.reason === "blank").length;
+  return { ...prepared, invalid, blank, duplicates };
 }
 
 const label = (column: string) => (column.trim() === "" ? "(blank)" : column);
@@ -69,7 +72,7 @@ export function showMapping(table: Table, mapping: Mapping, onChange: (mapping: 
 }
 
 export function showCounts(table: Table, result: Review): void {
-  const invalidRows = [...result.invalid.values()].reduce((n, rows) => n + rows.length, 0);
+  const invalidRows = [...result.invalid.values()].reduce((n, rows) => n + rows.length, 0) - result.blank;
   const entry = (term: string, value: number, id: string, bad = false) =>
     h("div", {}, h("dt", {}, term), h("dd", { id, ...(bad && value > 0 ? { class: "bad" } : {}) }, num(value)));
   byId("counts").replaceChildren(
@@ -77,6 +80,7 @@ export function showCounts(table: Table, result: Review): void {
     entry("Valid", result.items.length, "count-valid"),
     entry("Invalid", invalidRows + table.badRows.length, "count-invalid", true),
     entry("Duplicates", result.duplicates, "count-duplicates"),
+    ...(result.blank > 0 ? [entry("Blank (kept in place)", result.blank, "count-blank")] : []),
   );
   const lines = (rows: number[]) =>
     `${rows.length === 1 ? "line" : "lines"} ${rows.slice(0, 10).map(num).join(", ")}${rows.length > 10 ? ", …" : ""}`;
@@ -89,7 +93,7 @@ export function showCounts(table: Table, result: Review): void {
       ),
     ),
     ...[...result.invalid].map(([why, rows]) =>
-      h("li", {}, `${count(rows.length, "row")} not sent (${lines(rows)}). ${plainReason(why)}`),
+      h("li", {}, `${count(rows.length, "row")} not sent (${lines(rows)}). ${why}`),
     ),
   ];
   byId("invalid-list").replaceChildren(...list);

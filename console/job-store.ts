@@ -4,6 +4,7 @@
 // downloaded again while their batches are retained (with the file chosen again:
 // the mapping is kept here, the cells nowhere). Never the file's cells: only ids,
 // counts and names.
+import type { NotSentReason } from "../src/file-core/index";
 import type { Mapping } from "./file-adapter";
 
 export interface PlannedBatch {
@@ -12,6 +13,8 @@ export interface PlannedBatch {
   start: number;
   count: number;
   batchId?: string;
+  /** True when the submit answered a batch made before for the same rows (Idempotent-Replayed). */
+  replayed?: boolean;
 }
 
 export interface SavedJob {
@@ -24,6 +27,8 @@ export interface SavedJob {
   rows: number;
   /** The file's rows not sent, as nothing in them identifies a person (they fail in the output, with why). */
   notSent: number;
+  /** The rows not sent, by why (blank rows among them). */
+  notSentWhy?: Partial<Record<NotSentReason, number>>;
   mapping: Mapping;
   batches: PlannedBatch[];
   startedAt: number;
@@ -39,6 +44,10 @@ export interface RunResult {
   failed: number;
   suppressed: number;
   creditsCharged: number;
+  /** Of creditsCharged, what batches made by this run charged (none when every batch was made before). */
+  newCredits?: number;
+  /** When every batch was made before, for the same rows: the first one's creation time. */
+  repeatOf?: string;
 }
 
 const isResult = (value: unknown): value is RunResult => {
@@ -46,7 +55,9 @@ const isResult = (value: unknown): value is RunResult => {
   return (
     typeof r === "object" &&
     r !== null &&
-    ["found", "notFound", "failed", "suppressed", "creditsCharged"].every((name) => Number.isInteger(r[name]))
+    ["found", "notFound", "failed", "suppressed", "creditsCharged"].every((name) => Number.isInteger(r[name])) &&
+    (r.newCredits === undefined || Number.isInteger(r.newCredits)) &&
+    (r.repeatOf === undefined || typeof r.repeatOf === "string")
   );
 };
 
@@ -63,7 +74,8 @@ const isBatch = (value: unknown): value is PlannedBatch => {
     typeof b.idempotencyKey === "string" &&
     Number.isInteger(b.start) &&
     Number.isInteger(b.count) &&
-    (b.batchId === undefined || typeof b.batchId === "string")
+    (b.batchId === undefined || typeof b.batchId === "string") &&
+    (b.replayed === undefined || typeof b.replayed === "boolean")
   );
 };
 
@@ -75,6 +87,7 @@ const isJob = (job: SavedJob | null): job is SavedJob =>
   typeof job.fileHash === "string" &&
   Number.isInteger(job.rows) &&
   Number.isInteger(job.notSent) &&
+  (job.notSentWhy === undefined || (typeof job.notSentWhy === "object" && job.notSentWhy !== null)) &&
   typeof job.mapping === "object" &&
   Array.isArray(job.batches) &&
   job.batches.every(isBatch) &&

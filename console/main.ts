@@ -5,7 +5,15 @@ import { type Api, createApi, environmentOf } from "./api";
 import { onCrmTab, useCrmApi, wireCrm } from "./crm-tab";
 import { byId } from "./dom";
 import { explain } from "./explain";
-import { ENCODINGS, type Encoding, guessMapping, type Mapping, readTable, type Table } from "./file-adapter";
+import {
+  countNotSent,
+  ENCODINGS,
+  type Encoding,
+  guessMapping,
+  type Mapping,
+  readTable,
+  type Table,
+} from "./file-adapter";
 import { review, showCounts, showMapping, showPreview } from "./file-view";
 import { loadJob, type SavedJob, saveJob } from "./job-store";
 import { showPastRuns } from "./past-runs-view";
@@ -144,7 +152,7 @@ async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
 async function start(): Promise<void> {
   if (!api) return say("file-status", "Paste your API key above first.");
   if (!file) return;
-  const { items } = review(file.table, file.mapping);
+  const { items, rows } = review(file.table, file.mapping);
   if (items.length === 0) return say("file-status", "No row identifies a person: check the columns chosen above.");
   // What is sent decides the keys: the same items (same file, mapping, encoding) answer the same batches.
   const runHash = await sha256Hex(JSON.stringify(items));
@@ -159,6 +167,7 @@ async function start(): Promise<void> {
           fileHash: file.hash,
           rows: items.length,
           notSent: file.table.rows.length - items.length,
+          notSentWhy: countNotSent(rows),
           mapping: file.mapping,
           batches: planBatches(items.length, runHash),
           startedAt: Date.now(),

@@ -3,11 +3,9 @@
 // watched until done, then read back row by row.
 import { type Client, type Estimate, type RunProgress, RunTracker, sumEstimates } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
+import { BATCH_ITEMS, batchKey } from "../src/file-core/index";
 import type { Answer } from "./file-adapter";
 import { type PlannedBatch, type SavedJob, saveJob } from "./job-store";
-
-// The API's default MAX_BATCH_ITEMS.
-const BATCH_ITEMS = 10_000;
 
 export async function sha256Hex(data: BufferSource | string): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
@@ -18,7 +16,7 @@ export async function sha256Hex(data: BufferSource | string): Promise<string> {
 export function planBatches(rows: number, runHash: string): PlannedBatch[] {
   const count = Math.ceil(rows / BATCH_ITEMS);
   return Array.from({ length: count }, (_, i) => ({
-    idempotencyKey: `console-${runHash.slice(0, 32)}-${i + 1}-of-${count}`,
+    idempotencyKey: batchKey(runHash, i, count),
     start: i * BATCH_ITEMS,
     count: Math.min(BATCH_ITEMS, rows - i * BATCH_ITEMS),
   }));
@@ -44,6 +42,8 @@ export async function submitJob(client: Client, job: SavedJob, items: readonly P
       idempotencyKey: batch.idempotencyKey,
     });
     batch.batchId = receipt.batchId;
+    // A batch made before, for the same rows (this file sent earlier, here or with `npm run enrich`).
+    batch.replayed = receipt.replayed;
     saveJob(job);
   }
 }
@@ -59,8 +59,8 @@ export async function watchJob(
   job: Pick<SavedJob, "rows" | "batches">,
   onProgress: (progress: RunProgress) => void,
   signal: AbortSignal,
-): Promise<{ creditsCharged: number }> {
-  let creditsCharged = 0;
+): Promise<Ran> {
+  const ran: Ran = { creditsCharged: 0, newCredits: 0, repeatOf: undefined };
   const tracker = new RunTracker(job.rows);
   const tell = () => onProgress(tracker.snapshot());
   // Each wait holds a connection open (the batch's event stream); a browser gives an origin only six
@@ -81,11 +81,22 @@ export async function watchJob(
           tell();
         },
       });
-      creditsCharged += summary.creditsCharged;
+      ran.creditsCharged += summary.creditsCharged;
+      if (!batch.replayed) ran.newCredits += summary.creditsCharged;
+      else if (ran.repeatOf === undefined || summary.createdAt < ran.repeatOf) ran.repeatOf = summary.createdAt;
     }
   };
   await Promise.all(Array.from({ length: Math.min(STREAMS_AT_ONCE, queue.length) }, follower));
-  return { creditsCharged };
+  // A repeat only when no batch is new: a run cut short before and finished now is a run of its own.
+  if (job.batches.some((batch) => !batch.replayed)) ran.repeatOf = undefined;
+  return ran;
+}
+
+/** What a run charged: in all, and for batches this run made; `repeatOf` when every batch was made before (then). */
+export interface Ran {
+  creditsCharged: number;
+  newCredits: number;
+  repeatOf: string | undefined;
 }
 
 /** Every item's answer, by its position among the items sent. */

@@ -2,6 +2,7 @@
 // answers read back, summed up (what was found, what it cost) and offered as files.
 import type { RunProgress } from "../client/src/index";
 import type { PersonInput } from "../src/contact-info/person";
+import { alreadyEnriched, notSentWhy, tallyLine } from "../src/file-core/index";
 import type { Api } from "./api";
 import { byId, h, saveFile } from "./dom";
 import {
@@ -26,12 +27,11 @@ const status = (text: string) => {
   byId("run-status").textContent = text;
 };
 
-/** "800 found, 400 not found, 34 failed" (suppressed only when there are some). */
-export function outcomes({ found, notFound, failed, suppressed }: Omit<RunResult, "creditsCharged">): string {
-  const parts = [`${num(found)} found`, `${num(notFound)} not found`, `${num(failed)} failed`];
-  if (suppressed > 0) parts.push(`${num(suppressed)} suppressed`);
-  return parts.join(", ");
-}
+/** "800 found, 400 not found, 34 failed" (suppressed, and rows not sent with why, only when there are some). */
+export const outcomes = (
+  result: Pick<RunResult, "found" | "notFound" | "failed" | "suppressed">,
+  notSent = {},
+): string => tallyLine({ ...result, notSent }, num);
 
 /** A run's progress on its bar and status line (the CRM tab's too). */
 export function showProgress(progress: RunProgress, bar = "run-progress", line = "run-status"): void {
@@ -52,19 +52,30 @@ export function showProgress(progress: RunProgress, bar = "run-progress", line =
 function showSummary(job: SavedJob, result: RunResult): void {
   const entry = (term: string, value: string, id: string) => h("div", {}, h("dt", {}, term), h("dd", { id }, value));
   const estimate = job.estimatedCredits === undefined ? "" : ` (estimate: at most ${num(job.estimatedCredits)})`;
+  const notSent = { ...result, notSent: job.notSentWhy ?? {} };
+  const why = notSentWhy(notSent, num);
+  const newCredits = result.newCredits ?? result.creditsCharged;
   byId("run-summary").replaceChildren(
     entry("Found", num(result.found), "done-found"),
     entry("Not found", num(result.notFound), "done-not-found"),
     entry("Failed", num(result.failed), "done-failed"),
     entry("Suppressed", num(result.suppressed), "done-suppressed"),
-    ...(job.notSent > 0 ? [entry("Not sent (invalid)", num(job.notSent), "done-not-sent")] : []),
-    entry("Credits charged", `${num(result.creditsCharged)}${estimate}`, "done-credits"),
+    ...(job.notSent > 0 ? [entry("Not sent", `${num(job.notSent)}${why ? ` (${why})` : ""}`, "done-not-sent")] : []),
+    result.repeatOf === undefined
+      ? entry("Credits charged", `${num(result.creditsCharged)}${estimate}`, "done-credits")
+      : entry("New credits", "0", "done-credits"),
   );
   byId("run-summary").hidden = false;
-  const failedRows = result.failed + result.suppressed + job.notSent;
+  const blank = job.notSentWhy?.blank ?? 0;
+  const failedRows = result.failed + result.suppressed + job.notSent - blank;
   byId("download-failed").hidden = failedRows === 0;
   byId("download-failed").textContent = `Download failed rows (${num(failedRows)})`;
-  status(`Done: ${count(job.rows, "row")} sent, ${outcomes(result)}. ${num(result.creditsCharged)} credits charged.`);
+  const done = `Done: ${count(job.rows + job.notSent, "row")}: ${outcomes(result, job.notSentWhy)}.`;
+  status(
+    result.repeatOf === undefined
+      ? `${done} ${num(newCredits)} credits charged.`
+      : `${alreadyEnriched(result.repeatOf, result.creditsCharged)} ${done} Download the results below.`,
+  );
 }
 
 /** Submits what is not yet submitted (needs the items), then watches the run to its end. */
@@ -82,7 +93,7 @@ export async function run(api: Api, job: SavedJob, items?: readonly PersonInput[
   }
   status("Waiting for the first results…");
   let last: RunProgress | undefined;
-  const { creditsCharged } = await watchJob(
+  const { creditsCharged, newCredits, repeatOf } = await watchJob(
     api.client,
     job,
     (progress) => {
@@ -101,6 +112,8 @@ export async function run(api: Api, job: SavedJob, items?: readonly PersonInput[
     failed: failedWith(false),
     suppressed: failedWith(true),
     creditsCharged,
+    newCredits,
+    ...(repeatOf === undefined ? {} : { repeatOf }),
   };
   finished = { job, answers };
   if (last) showProgress({ ...last, ...result, done: job.rows });

@@ -29,39 +29,6 @@ export function estimateLine(
   return `Estimate: ${total}${duplicates}; you pay only for what is found.`;
 }
 
-/** The API's fields as a sales-ops person names them. */
-export const FIELD_LABELS = {
-  email: "Email",
-  linkedinUrl: "LinkedIn URL",
-  firstName: "First name",
-  lastName: "Last name",
-  fullName: "Full name",
-  companyName: "Company name",
-  companyDomain: "Company website",
-  externalId: "Your record ID",
-} as const;
-
-const WHY: Record<string, string> = {
-  "a name needs a company: give companyDomain or companyName":
-    "It has a name but no company: add the company name or website.",
-  "item needs linkedinUrl, email, or a name (firstName + lastName, or fullName) with companyDomain or companyName":
-    "Nothing in it identifies a person: it needs an email, a LinkedIn URL, or a name with a company.",
-};
-
-/** Why a row is not sent, as sentences: the file core's reason ("…; email is not an email address") in words. */
-export function plainReason(problem: string): string {
-  return problem
-    .split("; ")
-    .map((part) => {
-      if (WHY[part]) return WHY[part];
-      const field = Object.keys(FIELD_LABELS).find((name) => part.startsWith(`${name} is not `));
-      if (field)
-        return `The ${FIELD_LABELS[field as keyof typeof FIELD_LABELS]} cell is not ${part.slice(field.length + 8)}.`;
-      return `${part.charAt(0).toUpperCase()}${part.slice(1)}.`;
-    })
-    .join(" ");
-}
-
 export const PROVIDER_LABELS = { hubspot: "HubSpot", salesforce: "Salesforce" } as const;
 
 /** The write-back rules (issue 37), as a sales-ops person chooses between them. */
@@ -96,3 +63,16 @@ const SKIP_WORDS: Record<string, string> = {
 /** Why a change is skipped (or failed), as a sentence: the API's code in words, else the code itself. */
 export const plainSkip = (code: string): string =>
   SKIP_WORDS[code] ?? `${code.charAt(0).toUpperCase()}${code.slice(1).replaceAll("_", " ")}`;
+
+/** The API's rate-limit types as what a person does: "Starting batches: 50 a minute". */
+export const LIMIT_NAMES: Record<string, string> = {
+  contact_info_request: "Starting batches",
+  contact_info_status: "Reading batches and results",
+  rate_limits: "Reading your account",
+};
+
+/** "50 a minute", "10 every 5 s". */
+export function perWindow(limit: number, windowSeconds: number): string {
+  const per: Record<number, string> = { 1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day" };
+  return `${num(limit)} ${per[windowSeconds] ?? `every ${duration(windowSeconds)}`}`;
+}

@@ -9,23 +9,20 @@ import {
   CSV_BOM,
   csvLine,
   type Delimiter,
-  invalidRowCells,
+  emptyTally,
   isBadRow,
+  notSentCells,
   outputCells,
   outputHeader,
   type ResultCells,
+  type RowTally,
   resultCells,
   rowItem,
+  tallyRow,
   writeXlsx,
 } from "../src/file-core";
 import { CliError } from "./cli";
 import type { Checked, Source } from "./enrich-passes";
-
-export interface Counted {
-  found: number;
-  notFound: number;
-  failed: number;
-}
 
 /** Every item of the batches, in submission order, with its batch id. */
 async function* batchItems(
@@ -47,8 +44,8 @@ export async function writeOutput(
   source: Source,
   checked: Checked,
   options: { out: string; delimiter: Delimiter; client: Client; batchIds: readonly string[] },
-): Promise<Counted> {
-  const counted: Counted = { found: 0, notFound: 0, failed: 0 };
+): Promise<RowTally> {
+  const counted = emptyTally();
   const xlsx = /\.xlsx$/i.test(options.out);
   const partial = `${options.out}.partial`;
   const sheet: string[][] = [];
@@ -71,16 +68,14 @@ export async function writeOutput(
       const row = rowItem(record.cells, checked.mapping);
       let results: ResultCells;
       if ("problem" in row) {
-        counted.failed++;
-        results = invalidRowCells(row.problem);
+        tallyRow(counted, row);
+        results = notSentCells(row);
       } else {
         const next = await items.next();
         if (next.done)
           throw new CliError("the batches hold fewer items than the file has rows; run the same command again");
         const { batchId, item } = next.value;
-        if (item.status === "failed") counted.failed++;
-        else if (item.outcome === "found") counted.found++;
-        else counted.notFound++;
+        tallyRow(counted, item);
         results = resultCells(batchId, item, row.warnings);
       }
       await write(outputCells(record.cells, checked.width, results));

@@ -11,14 +11,17 @@ import {
   type Delimiter,
   decideMapping,
   type Encoding,
+  emptyTally,
   isBadRow,
   MappingError,
   type MappingOverride,
   NotUtf8Error,
   PERSON_FIELDS,
   type PersonField,
+  type RowTally,
   rowItem,
   type Table,
+  tallyRow,
   WINDOWS_1252_NOTICE,
 } from "../src/file-core";
 import { CliError, usageError } from "./cli";
@@ -68,25 +71,28 @@ export interface Checked {
   mapping: ColumnMapping<PersonField>;
   rows: number;
   valid: number;
-  invalid: number;
+  /** The rows not sent, by why (blank rows among them). */
+  notSent: RowTally["notSent"];
   warned: number;
   badRows: BadRow[];
-  /** Names the file's content and mapping, for the batches' Idempotency-Keys. */
-  hash: string;
+  /** SHA-256 of JSON.stringify(the items sent), as the console page hashes them: the batches' keys (batchKey). */
+  itemsHash: string;
 }
 
 async function validateOnce(source: Source, overrides: readonly MappingOverride[]): Promise<Checked> {
-  const hash = createHash("sha256").update(JSON.stringify(overrides));
+  // JSON.stringify(items), hashed as it is written: "[", the items joined by ",", "]".
+  const hash = createHash("sha256").update("[");
+  const tally = emptyTally();
   const checked: Checked = {
     header: [],
     width: 0,
     mapping: {},
     rows: 0,
     valid: 0,
-    invalid: 0,
+    notSent: tally.notSent,
     warned: 0,
     badRows: [],
-    hash: "",
+    itemsHash: "",
   };
   let headerSeen = false;
   for await (const record of source.records()) {
@@ -94,7 +100,6 @@ async function validateOnce(source: Source, overrides: readonly MappingOverride[
       checked.badRows.push(record);
       continue;
     }
-    hash.update(JSON.stringify(record.cells));
     checked.width = Math.max(checked.width, record.cells.length);
     if (!headerSeen) {
       headerSeen = true;
@@ -108,12 +113,12 @@ async function validateOnce(source: Source, overrides: readonly MappingOverride[
     }
     checked.rows++;
     const row = rowItem(record.cells, checked.mapping);
-    if ("problem" in row) checked.invalid++;
-    else checked.valid++;
+    if ("problem" in row) tallyRow(tally, row);
+    else hash.update(`${checked.valid++ > 0 ? "," : ""}${JSON.stringify(row.item)}`);
     if (row.warnings.length > 0) checked.warned++;
   }
   if (!headerSeen) throw new CliError("the file is empty; give a header row and one row per person");
-  checked.hash = hash.digest("hex").slice(0, 32);
+  checked.itemsHash = hash.update("]").digest("hex");
   return checked;
 }
 

@@ -10,13 +10,15 @@ import {
   type Submitted,
   sumEstimates,
 } from "../client/src/index";
+import { BATCH_ITEMS, batchKey } from "../src/file-core";
 import { type Checked, itemChunks, type Source } from "./enrich-passes";
 import type { progressReporter } from "./enrich-progress";
 
-// The API's default MAX_BATCH_ITEMS; a deployment with a lower one says so in its 413 (maxItems).
-export const BATCH_ITEMS = 10_000;
-
-/** Pass 2: every chunk of valid rows submitted, one after another; the keys make a rerun of the same file answer the same batches. */
+/**
+ * Pass 2: every chunk of valid rows submitted, one after another. The keys are the console page's
+ * (batchKey): the same rows sent again within 24 h, from here or the page, answer the same batches.
+ * A deployment with a lower MAX_BATCH_ITEMS says so in its 413 (maxItems): smaller batches then.
+ */
 async function submitAll(
   client: Client,
   source: Source,
@@ -29,7 +31,7 @@ async function submitAll(
     try {
       for await (const items of itemChunks(source, checked.mapping, size)) {
         note(`submitting batch ${submitted.length + 1} of ${total}`);
-        const idempotencyKey = `enrich-${checked.hash}-${submitted.length + 1}-of-${total}`;
+        const idempotencyKey = batchKey(checked.itemsHash, submitted.length, total);
         submitted.push(await client.submit(items, { idempotencyKey }));
       }
       return submitted;
@@ -44,10 +46,13 @@ async function submitAll(
   }
 }
 
-/** What sending made: the batches, in the file's order, and the credits they charged. */
+/** What sending made: the batches, in the file's order, and the credits they charged (made by this run: new). */
 interface Sent {
   batchIds: string[];
   creditsCharged: number;
+  newCredits: number;
+  /** When every batch was made before for the same rows (Idempotent-Replayed): the first one's creation time. */
+  repeatOf: string | undefined;
 }
 
 /**
@@ -62,11 +67,11 @@ export async function sendAndWait(
 ): Promise<Sent> {
   const tracker = new RunTracker(checked.valid);
   const stop = new AbortController();
-  let creditsCharged = 0;
+  const sent: Sent = { batchIds: [], creditsCharged: 0, newCredits: 0, repeatOf: undefined };
   const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
   reporter.note("");
   await Promise.all(
-    batches.map(async ({ batchId }) => {
+    batches.map(async ({ batchId, replayed }) => {
       try {
         const summary = await client.waitForBatch(batchId, {
           signal: stop.signal,
@@ -79,7 +84,9 @@ export async function sendAndWait(
             reporter.update(tracker.snapshot());
           },
         });
-        creditsCharged += summary.creditsCharged;
+        sent.creditsCharged += summary.creditsCharged;
+        if (!replayed) sent.newCredits += summary.creditsCharged;
+        else if (sent.repeatOf === undefined || summary.createdAt < sent.repeatOf) sent.repeatOf = summary.createdAt;
       } catch (error) {
         stop.abort(error);
         throw error;
@@ -87,7 +94,8 @@ export async function sendAndWait(
     }),
   );
   reporter.update(tracker.snapshot(), true);
-  return { batchIds: batches.map((batch) => batch.batchId), creditsCharged };
+  if (batches.some((batch) => !batch.replayed)) sent.repeatOf = undefined;
+  return { ...sent, batchIds: batches.map((batch) => batch.batchId) };
 }
 
 /** --estimate: the API's estimate of each batch the file would make, summed; nothing is submitted. */

@@ -4,7 +4,18 @@
 // src/file-core/. Three streaming passes: validate, send, write.
 import { parseArgs } from "node:util";
 import { createClient, type Environment } from "../client/src/index";
-import { describeMapping, type MappingOverride, parseOverride, RESULT_FIELDS, RESULT_PREFIX } from "../src/file-core";
+import {
+  alreadyEnriched,
+  BATCH_ITEMS,
+  describeMapping,
+  type MappingOverride,
+  notSentTotal,
+  notSentWhy,
+  parseOverride,
+  RESULT_FIELDS,
+  RESULT_PREFIX,
+  tallyLine,
+} from "../src/file-core";
 import { explain } from "./api-errors";
 import { BASE_URL_HELP, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";
@@ -12,7 +23,7 @@ import { DEV_KEYS } from "./dev-keys";
 import { writeOutput } from "./enrich-output";
 import { type Checked, openSource, type Source, validate } from "./enrich-passes";
 import { progressReporter } from "./enrich-progress";
-import { BATCH_ITEMS, estimate, sendAndWait } from "./enrich-send";
+import { estimate, sendAndWait } from "./enrich-send";
 import { delimiterFlag, encodingFlag, type InputKind, sniffInput } from "./file-input";
 
 const ENVIRONMENTS: readonly Environment[] = ["test", "live"];
@@ -35,11 +46,14 @@ const USAGE = `usage: npm run enrich -- INPUT [--out OUTPUT] [options]
   --environment ENV  test (the sandbox; the default) or live
   --base-url URL     ${BASE_URL_HELP}
   --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key
-Writes one row per input row, in order: the input's cells as read, then ${RESULT_FIELDS.map((field) => RESULT_PREFIX + field).join(", ")}
-(a name the input already has gets _2, _3, …). Cells starting with = + - @ tab or CR get a leading ' so no spreadsheet
-runs them. A row with a malformed email or LinkedIn URL is sent without it (enriched_warnings says so); a row that
-names no one is not sent (enriched_status failed). Over ${BATCH_ITEMS} rows go as several batches; running it again on the
-same file within 24 h reuses the batches it created (Idempotency-Key), creating none.`;
+Writes one row per input row, in order, blank rows too: the input's cells as read, then ${RESULT_FIELDS.map((field) => RESULT_PREFIX + field).join(", ")}
+(a name the input already has gets _2, _3, …). A cell a spreadsheet would run as a formula (= @ tab CR, or + - not
+followed by a plain number) gets a leading ' in a CSV; phones such as +15125550153 and signed numbers are written as
+they are (for re-import into a CRM, --out FILE.xlsx writes every cell as text). A row with a malformed email or
+LinkedIn URL is sent without it (enriched_warnings says so); a blank row, or one that names no one, is not sent
+(enriched_status not_sent, enriched_error_message says why). Over ${BATCH_ITEMS} rows go as several batches; the same
+rows sent again within 24 h, from here or the console page, answer the batches made then (Idempotency-Key): no new
+batch, no new credits.`;
 
 interface Options {
   input: string;
@@ -131,8 +145,11 @@ function report(source: Source, checked: Checked, options: Options): void {
   }
   console.log("columns:");
   for (const line of describeMapping(checked.header, checked.mapping)) console.log(`  ${line}`);
+  const warned = checked.warned > 0 ? ` (${checked.warned} with a value left out, see enriched_warnings)` : "";
+  const tally = { found: 0, notFound: 0, failed: 0, suppressed: 0, notSent: checked.notSent };
+  const notSent = notSentTotal(tally);
   console.log(
-    `${checked.rows} rows: ${checked.valid} to send${checked.warned > 0 ? ` (${checked.warned} with a value left out, see enriched_warnings)` : ""}, ${checked.invalid} naming no one (not sent)`,
+    `${checked.rows} rows: ${checked.valid} to send${warned}${notSent > 0 ? `, ${notSent} not sent (${notSentWhy(tally)})` : ""}`,
   );
   if (checked.rows === 0) throw new CliError("the file has no rows; give one row per person");
 }
@@ -157,13 +174,19 @@ async function enrich(options: Options): Promise<void> {
     environment: options.environment,
     onWait: ({ seconds, problem }) => reporter.note(`${problem.code}: waiting ${seconds} s as the server asked`, true),
   });
-  const { batchIds, creditsCharged } = await sendAndWait(client, source, checked, reporter).finally(() =>
-    reporter.finish(),
-  );
+  const { batchIds, creditsCharged, newCredits, repeatOf } = await sendAndWait(
+    client,
+    source,
+    checked,
+    reporter,
+  ).finally(() => reporter.finish());
   const delimiter = source.kind === "csv" ? (source.delimiter ?? ",") : ",";
   const counted = await writeOutput(source, checked, { out: options.out, delimiter, client, batchIds });
+  const rows = `${checked.rows} rows: ${tallyLine(counted)}`;
   console.log(
-    `enriched ${checked.rows} rows: ${counted.found} found, ${counted.notFound} not found, ${counted.failed} failed; ${creditsCharged} credits charged -> ${options.out}`,
+    repeatOf === undefined
+      ? `enriched ${rows}; ${newCredits} credits charged -> ${options.out}`
+      : `${alreadyEnriched(repeatOf, creditsCharged)} ${rows} -> ${options.out}`,
   );
 }
 

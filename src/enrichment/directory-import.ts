@@ -10,6 +10,7 @@ import {
   decideMapping,
   fieldValue,
   isBadRow,
+  isBlankRow,
   matchColumn,
   parseCsvText,
   type Table,
@@ -90,7 +91,8 @@ export function directoryRecords(table: Table): ParsedFile {
 export function parseDirectoryFile(text: string, format: "csv" | "jsonl"): ParsedFile {
   if (format === "csv") {
     const builder = new TableBuilder();
-    builder.add(parseCsvText(text));
+    // A directory holds people, not a sheet's layout: blank rows are nothing to import.
+    builder.add(parseCsvText(text).filter((record) => !isBlankRow(record)));
     if (builder.table.header.length === 0 && !parseCsvText(text).some(isBadRow))
       return { rows: [], rejected: [{ line: 1, reason: "the file is empty" }], ignored: [] };
     return directoryRecords(builder.table);

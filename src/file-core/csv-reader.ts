@@ -93,10 +93,21 @@ function scanRecord(text: string, start: number, delimiter: string, final: boole
   }
 }
 
-/** Push text, get the records complete so far; end() gives the rest. Rows with no text at all are left out. */
+/** A row with no text in any cell (an empty line, or only delimiters). */
+export const isBlankRow = (record: CsvRecord): record is CsvRow =>
+  !isBadRow(record) && record.cells.every((cell) => cell === "");
+
+/**
+ * Push text, get the records complete so far; end() gives the rest. A blank row between rows is a row
+ * (a user pastes the output beside the sheet, so every row keeps its place); blank lines before the
+ * first row or after the last are not rows of the table, so they are left out.
+ */
 export class CsvTokenizer {
   #buffer = "";
   #line = 1;
+  #started = false;
+  /** Blank rows not yet known to be followed by a row. */
+  #blanks: CsvRow[] = [];
 
   constructor(readonly delimiter: Delimiter) {}
 
@@ -118,7 +129,7 @@ export class CsvTokenizer {
       if (scan === "incomplete") break;
       if ("problem" in scan) {
         // Resume on the next line: the row's own first line is what is lost.
-        records.push({ line: this.#line, problem: scan.problem });
+        this.#keep(records, { line: this.#line, problem: scan.problem });
         let next = start;
         while (next < text.length && text[next] !== "\n" && text[next] !== "\r") next++;
         if (!final && next >= text.length - 1) break;
@@ -127,12 +138,22 @@ export class CsvTokenizer {
         start = next;
         continue;
       }
-      if (scan.row.some((cell) => cell !== "")) records.push({ line: this.#line, cells: scan.row });
+      this.#keep(records, { line: this.#line, cells: scan.row });
       this.#line += countBreaks(text, start, scan.end);
       start = scan.end;
     }
     this.#buffer = text.slice(start);
     return records;
+  }
+
+  #keep(records: CsvRecord[], record: CsvRecord): void {
+    if (isBlankRow(record)) {
+      if (this.#started) this.#blanks.push(record);
+      return;
+    }
+    this.#started = true;
+    records.push(...this.#blanks, record);
+    this.#blanks = [];
   }
 }
 

@@ -12,9 +12,13 @@
 // overrides), describeMapping (printed before anything is sent), rowItem (a row
 // as an API item, leniently, with warnings).
 // Writing: outputHeader / outputCells (input cells as read, then the result
-// columns named by resultColumnNames), csvLine (neutralised, quoted, CRLF) after
-// CSV_BOM, writeXlsx.
+// columns named by resultColumnNames), csvLine (only what a spreadsheet would run
+// neutralised, quoted, CRLF) after CSV_BOM, writeXlsx.
+// Words and counts: row-words.ts, the sentences the console shows and the files carry
+// (why a row was not sent, an item's error), and the categories both doors count by
+// (tallyRow, tallyLine). batchKey: a file's batches' Idempotency-Keys, the same from both.
 export { FIELD_ALIASES } from "./aliases";
+export { BATCH_ITEMS, batchKey } from "./batch-keys";
 export {
   type BadRow,
   type CsvRecord,
@@ -23,10 +27,11 @@ export {
   DELIMITERS,
   type Delimiter,
   isBadRow,
+  isBlankRow,
   parseCsvText,
   sniffDelimiter,
 } from "./csv-reader";
-export { CSV_BOM, csvLine, neutraliseCell, restoreCell } from "./csv-writer";
+export { CSV_BOM, csvLine, isFormula, neutraliseCell, restoreCell } from "./csv-writer";
 export {
   ByteDecoder,
   decodeBytes,
@@ -49,14 +54,30 @@ export {
 } from "./mapping";
 export { PERSON_FIELDS, type PersonField, type RowItem, rowItem, websiteDomain } from "./person-row";
 export {
+  failedCells,
   type ItemResult,
-  invalidRowCells,
+  NOT_SENT_STATUS,
+  notSentCells,
   RESULT_FIELDS,
   RESULT_PREFIX,
   type ResultCells,
   resultCells,
   resultColumnNames,
 } from "./result-columns";
+export {
+  alreadyEnriched,
+  emptyTally,
+  FIELD_LABELS,
+  ITEM_ERROR_WORDS,
+  itemErrorWords,
+  NOT_SENT,
+  type NotSentReason,
+  notSentTotal,
+  notSentWhy,
+  type RowTally,
+  tallyLine,
+  tallyRow,
+} from "./row-words";
 export {
   outputCells,
   outputHeader,

@@ -11,11 +11,15 @@ import {
 } from "../contact-info/identifiers";
 import type { PersonInput } from "../contact-info/person";
 import { type ColumnMapping, fieldValue } from "./mapping";
+import { leftOut, NOT_SENT, type NotSentReason, notA } from "./row-words";
 
 export type { PersonField };
 export { PERSON_FIELDS };
 
-export type RowItem = { item: PersonInput; warnings: string[] } | { problem: string; warnings: string[] };
+/** A row sent (its item, and a sentence for each value left out), or not sent (why, in sentences). */
+export type RowItem =
+  | { item: PersonInput; warnings: string[] }
+  | { problem: string; reason: NotSentReason; warnings: string[] };
 
 /** A company's website as its domain: "https://www.acme.example.com/about" is acme.example.com; other text as given. */
 export function websiteDomain(value: string): string {
@@ -33,15 +37,19 @@ const CHECKS: Partial<Record<PersonField, { valid: (value: string) => boolean; w
 
 /** The item for one row under a mapping; its warnings name each identifier left out and why. */
 export function rowItem(cells: readonly string[], mapping: ColumnMapping<PersonField>): RowItem {
+  if (cells.every((cell) => cell.trim() === ""))
+    return { problem: NOT_SENT.blank.words, reason: "blank", warnings: [] };
   const item: PersonInput = {};
   const warnings: string[] = [];
+  const notValid: string[] = [];
   for (const field of PERSON_FIELDS) {
     let value = fieldValue(cells, mapping[field]);
     if (value === "") continue;
     if (field === "companyDomain") value = websiteDomain(value);
     const check = CHECKS[field];
     if (check && !check.valid(value)) {
-      warnings.push(`${field} is not ${check.what}; left out`);
+      warnings.push(leftOut(field, check.what));
+      notValid.push(notA(field, check.what));
       continue;
     }
     item[field] = value;
@@ -49,6 +57,6 @@ export function rowItem(cells: readonly string[], mapping: ColumnMapping<PersonF
   const problem = identificationProblem(item);
   if (problem === undefined) return { item, warnings };
   // The row is not sent; what was left out is part of why.
-  const left = warnings.map((warning) => warning.replace(/; left out$/, ""));
-  return { problem: [problem.message, ...left].join("; "), warnings: [] };
+  const reason = problem.path.length > 0 ? "noCompany" : "noOne";
+  return { problem: [NOT_SENT[reason].words, ...notValid].join(" "), reason, warnings: [] };
 }

@@ -2,7 +2,7 @@
 // the input already has a column of that name (in any case), "_2", "_3", … is
 // added until it is new, so no reader ever confuses a user's column with ours. Files users hold
 // are read by position too: a new field goes last (`reason`, after `warnings`), never between.
-import type { ItemErrorCode } from "../contact-info/item-errors";
+import { itemErrorWords, NOT_SENT, type NotSentReason } from "./row-words";
 
 export const RESULT_FIELDS = [
   "batch_id",
@@ -71,14 +71,28 @@ export function resultCells(batchId: string, item: ItemResult, warnings: readonl
     phone_confidence: phone ? String(phone.confidence) : "",
     phone_source: phone?.source ?? "",
     error_code: item.error?.code ?? "",
-    error_message: item.error?.message ?? "",
-    warnings: warnings.join("; "),
+    error_message: item.error ? itemErrorWords(item.error) : "",
+    warnings: warnings.join(" "),
     reason: item.reason ?? "",
   };
 }
 
-/** The result cells of a row not sent, because nothing in it identifies a person. */
-export function invalidRowCells(problem: string): ResultCells {
-  const cells = Object.fromEntries(RESULT_FIELDS.map((field) => [field, ""])) as ResultCells;
-  return { ...cells, status: "failed", error_code: "invalid_input" satisfies ItemErrorCode, error_message: problem };
+/** enriched_status of a row that was never sent (blank, or naming no one): not "failed", as nothing was tried. */
+export const NOT_SENT_STATUS = "not_sent";
+
+const emptyCells = (): ResultCells => Object.fromEntries(RESULT_FIELDS.map((field) => [field, ""])) as ResultCells;
+
+/** The result cells of a row not sent: blank, or nothing in it identifies a person (rowItem's why). */
+export function notSentCells(row: { problem: string; reason: NotSentReason }): ResultCells {
+  return {
+    ...emptyCells(),
+    status: NOT_SENT_STATUS,
+    error_code: NOT_SENT[row.reason].code,
+    error_message: row.problem,
+  };
+}
+
+/** The result cells of a row sent whose answer could not be read. */
+export function failedCells(code: string, message: string): ResultCells {
+  return { ...emptyCells(), status: "failed", error_code: code, error_message: message };
 }

@@ -54,12 +54,16 @@ export function readCsvBytes(bytes: Uint8Array, options: TableReadOptions = {}):
   }
 }
 
-/** A sheet's rows (from readXlsx) as a table; line numbers are the sheet's row numbers. */
+/**
+ * A sheet's rows (from readXlsx) as a table; line numbers are the sheet's row numbers. Blank rows
+ * between rows keep their place, as in a CSV; those before the header or after the last row are not rows.
+ */
 export function tableFromRows(rows: readonly (readonly string[])[]): Table {
+  const filled = (cells: readonly string[]) => cells.some((cell) => cell !== "");
+  const first = rows.findIndex(filled);
+  const last = rows.findLastIndex(filled);
   const builder = new TableBuilder();
-  builder.add(
-    rows.flatMap((cells, i) => (cells.some((cell) => cell !== "") ? [{ line: i + 1, cells: [...cells] }] : [])),
-  );
+  builder.add(rows.slice(Math.max(first, 0), last + 1).map((cells, i) => ({ line: first + i + 1, cells: [...cells] })));
   return builder.table;
 }
 

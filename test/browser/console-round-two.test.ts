@@ -174,7 +174,9 @@ describe("the /app console, round two (issue 35)", () => {
     await expect(page.locator("#done-found").textContent()).resolves.toBe("17");
     await expect(page.locator("#done-not-found").textContent()).resolves.toBe("3");
     await expect(page.locator("#done-failed").textContent()).resolves.toBe("0");
-    await expect(page.locator("#done-not-sent").textContent()).resolves.toBe("9,980");
+    await expect(page.locator("#done-not-sent").textContent()).resolves.toBe(
+      "9,980 (9,980 with a name but no company)",
+    );
     await expect(page.locator("#done-credits").textContent()).resolves.toMatch(/^[\d,]+ \(estimate: at most [\d,]+\)$/);
     await expect(page.getByRole("button", { name: "Download failed rows (9,980)" }).isVisible()).resolves.toBe(true);
     await capture("done");

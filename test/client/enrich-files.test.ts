@@ -46,7 +46,9 @@ describe("a Windows-1252 HubSpot export with semicolons, repeated and empty head
     expect(result.stdout).toContain('email <- "Email" (column 4), then "Email" (column 5)');
     expect(result.stdout).toContain('companyDomain <- "Website URL" (column 7)');
     expect(lastLine(result.stdout)).toMatch(
-      new RegExp(`^enriched 3 rows: 2 found, 0 not found, 1 failed; \\d+ credits charged -> ${out}$`),
+      new RegExp(
+        `^enriched 3 rows: 2 found, 0 not found, 0 failed, 1 not sent \\(1 naming no one\\); \\d+ credits charged -> ${out}$`,
+      ),
     );
 
     const [header, ...rows] = papaRows(out, ";");
@@ -78,10 +80,10 @@ describe("a Windows-1252 HubSpot export with semicolons, repeated and empty head
     expect(readFileSync(out, "utf8")).toContain(`"'=HYPERLINK(""http://evil.example"";""x"")"`);
     // The name read right: "jose.muller", where a UTF-8 reading would have sent "jos.mller".
     expect(rows[0]![column("enriched_email")]).toBe("jose.muller@mueller.example");
-    expect(rows[0]![column("enriched_warnings")]).toBe("email is not an email address; left out");
+    expect(rows[0]![column("enriched_warnings")]).toBe("The Email cell is not an email address: sent without it.");
     expect(rows[1]![column("enriched_status_2")]).toBe("completed");
     expect([rows[2]![column("enriched_status_2")], rows[2]![column("enriched_error_code")]]).toEqual([
-      "failed",
+      "not_sent",
       "invalid_input",
     ]);
   });

@@ -55,9 +55,11 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
     expect(result.stderr.filter((line) => line.startsWith("error"))).toEqual([]);
     expect(result.status).toBe(0);
     expect(lastLine(result.stdout)).toMatch(
-      new RegExp(`^enriched 25000 rows: 15000 found, 5000 not found, 5000 failed; \\d+ credits charged -> ${output}$`),
+      new RegExp(
+        `^enriched 25000 rows: 15000 found, 5000 not found, 0 failed, 5000 not sent \\(5000 naming no one\\); \\d+ credits charged -> ${output}$`,
+      ),
     );
-    expect(result.stdout).toContain("25000 rows: 20000 to send, 5000 naming no one (not sent)");
+    expect(result.stdout).toContain("25000 rows: 20000 to send, 5000 not sent (5000 naming no one)");
 
     const [header, ...rows] = rowsOf(output);
     const inputRows = rowsOf(input);
@@ -80,7 +82,7 @@ describe("npm run enrich on a 25,000-row CRM export", () => {
       solo![column("enriched_status")],
       solo![column("enriched_error_code")],
       solo![column("enriched_batch_id")],
-    ]).toEqual(["failed", "invalid_input", ""]);
+    ]).toEqual(["not_sent", "invalid_input", ""]);
     expect(rows[5]![column("enriched_outcome")]).toBe("found");
     // It waited on each batch's event stream (the server logs each one closing), not by polling.
     for (const id of firstBatchIds)
@@ -108,7 +110,7 @@ describe("npm run enrich on small files", () => {
     expect(result.stderr).toEqual([]);
     expect(result.status).toBe(0);
     // The row naming no one is left out before the API is asked, as it would be from the run.
-    expect(result.stdout).toContain("3 rows: 2 to send, 1 naming no one (not sent)");
+    expect(result.stdout).toContain("3 rows: 2 to send, 1 not sent (1 naming no one)");
     expect(lastLine(result.stdout)).toBe(
       "estimate for 2 rows to send: 2 valid (1 duplicates, 0 cached), 0 invalid; at most 11 credits. Nothing was submitted.",
     );

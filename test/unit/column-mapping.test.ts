@@ -5,6 +5,7 @@ import {
   describeMapping,
   MappingError,
   matchColumn,
+  NOT_SENT,
   PERSON_FIELDS,
   parseOverride,
   rowItem,
@@ -83,19 +84,28 @@ describe("a row as an item", () => {
   it("drops a malformed email or LinkedIn URL with a warning when the rest identifies the person", () => {
     expect(rowItem(["Ada", "Lovelace", "", "acme.example", "n/a", "", "linkedin.com/company/acme"], mapping)).toEqual({
       item: { firstName: "Ada", lastName: "Lovelace", companyDomain: "acme.example" },
-      warnings: ["linkedinUrl is not a LinkedIn profile URL; left out", "email is not an email address; left out"],
+      warnings: [
+        "The LinkedIn URL cell is not a LinkedIn profile URL: sent without it.",
+        "The Email cell is not an email address: sent without it.",
+      ],
     });
   });
 
-  it("fails only when nothing identifies the person, saying why", () => {
+  it("is not sent only when nothing identifies the person, saying why in the console's sentences", () => {
     expect(rowItem(["Ada", "", "", "", "n/a", "", ""], mapping)).toEqual({
-      problem:
-        "item needs linkedinUrl, email, or a name (firstName + lastName, or fullName) with companyDomain or companyName; email is not an email address",
+      problem: `${NOT_SENT.noOne.words} The Email cell is not an email address.`,
+      reason: "noOne",
       warnings: [],
     });
     expect(rowItem(["Ada", "Lovelace", "", "", "", "", ""], mapping)).toMatchObject({
-      problem: "a name needs a company: give companyDomain or companyName",
+      problem: NOT_SENT.noCompany.words,
+      reason: "noCompany",
     });
+  });
+
+  it("says a blank row is blank, whatever its width", () => {
+    for (const cells of [[], [""], ["", " ", "", "", "", "", ""]])
+      expect(rowItem(cells, mapping)).toEqual({ problem: NOT_SENT.blank.words, reason: "blank", warnings: [] });
   });
 
   it("turns websites into domains", () => {

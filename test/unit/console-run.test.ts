@@ -10,7 +10,7 @@ import {
   rowResults,
 } from "../../console/file-adapter";
 import { planBatches } from "../../console/run-job";
-import { readCsvBytes } from "../../src/file-core/index";
+import { ITEM_ERROR_WORDS, readCsvBytes } from "../../src/file-core/index";
 
 const answer = (
   batchId: string,
@@ -35,9 +35,9 @@ const answer = (
 describe("the console's batches", () => {
   it("are planned 10,000 rows at a time, each with its own key made from the run", () => {
     expect(planBatches(25_001, "ab".repeat(32))).toEqual([
-      { idempotencyKey: `console-${"ab".repeat(16)}-1-of-3`, start: 0, count: 10_000 },
-      { idempotencyKey: `console-${"ab".repeat(16)}-2-of-3`, start: 10_000, count: 10_000 },
-      { idempotencyKey: `console-${"ab".repeat(16)}-3-of-3`, start: 20_000, count: 5_001 },
+      { idempotencyKey: `file-${"ab".repeat(16)}-1-of-3`, start: 0, count: 10_000 },
+      { idempotencyKey: `file-${"ab".repeat(16)}-2-of-3`, start: 10_000, count: 10_000 },
+      { idempotencyKey: `file-${"ab".repeat(16)}-3-of-3`, start: 20_000, count: 5_001 },
     ]);
   });
 });
@@ -56,7 +56,7 @@ describe("the console's downloads", () => {
     const results = rowResults(prepared, [answer("b1", 0, "found"), answer("b1", 1, null, "failed")]);
     expect(results.map((cells) => [cells.status, cells.outcome, cells.email, cells.error_code])).toEqual([
       ["completed", "found", "p0@x.example", ""],
-      ["failed", "", "", "invalid_input"],
+      ["not_sent", "", "", "invalid_input"],
       ["failed", "", "", "processing_failed"],
     ]);
     const lines = enrichedLines(table, results);
@@ -69,7 +69,7 @@ describe("the console's downloads", () => {
     expect(failedLines(table, results)).toEqual([
       ["Name", "Company", "Email", "Email", "", "enriched_error_code", "enriched_error_message"],
       ["Nobody", "", "", "", "", "invalid_input", expect.any(String)],
-      ["Alan Turing", "", "", "alan@turing.example", "extra", "processing_failed", "every attempt failed"],
+      ["Alan Turing", "", "", "alan@turing.example", "extra", "processing_failed", ITEM_ERROR_WORDS.processing_failed],
     ]);
   });
 

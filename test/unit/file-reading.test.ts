@@ -9,6 +9,7 @@ import {
   readJsonlText,
   sniffDelimiter,
   TableReader,
+  tableFromRows,
 } from "../../src/file-core";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -127,6 +128,34 @@ describe("reading CSV rows", () => {
       records.push(...reader.end());
       expect(records).toEqual([{ line: 1, cells: whole.header }, ...whole.rows]);
     }
+  });
+
+  it("keeps blank rows between rows in their place, chunked or whole; blank lines before the header or after the last row are not rows", () => {
+    const text = "\r\nEmail,Name\r\na@x.example,Ada\r\n\r\n,\r\nb@x.example,Bob\r\n\r\n\r\n";
+    const whole = readCsvBytes(utf8(text));
+    expect(whole.header).toEqual(["Email", "Name"]);
+    expect(whole.rows).toEqual([
+      { line: 3, cells: ["a@x.example", "Ada"] },
+      { line: 4, cells: [""] },
+      { line: 5, cells: ["", ""] },
+      { line: 6, cells: ["b@x.example", "Bob"] },
+    ]);
+    const reader = new TableReader();
+    const records = [];
+    for (const char of utf8(text)) records.push(...reader.push(Uint8Array.of(char)));
+    records.push(...reader.end());
+    expect(records).toEqual([{ line: 2, cells: whole.header }, ...whole.rows]);
+  });
+
+  it("keeps a sheet's blank rows between rows in their place, with the sheet's row numbers", () => {
+    const table = tableFromRows([[], ["Email"], ["a@x.example"], [""], [], ["b@x.example"], [""], []]);
+    expect(table.header).toEqual(["Email"]);
+    expect(table.rows).toEqual([
+      { line: 3, cells: ["a@x.example"] },
+      { line: 4, cells: [""] },
+      { line: 5, cells: [] },
+      { line: 6, cells: ["b@x.example"] },
+    ]);
   });
 
   it("reads a 30,000-row file", () => {
