@@ -38,6 +38,7 @@ export {
   WINDOWS_1252_NOTICE,
 } from "./encoding";
 export { type FileKind, NotASpreadsheetError, SNIFF_BYTES, type Sniffed, sniffFile } from "./file-kind";
+export { MAX_INFLATED_BYTES, WorkbookTooLargeError } from "./inflation-limit";
 export {
   type ColumnMapping,
   decideMapping,
@@ -69,4 +70,3 @@ export {
 } from "./table";
 export { TableReader, type TableReadOptions } from "./table-reader";
 export { readXlsx, type Sheet, writeXlsx, XlsxError } from "./xlsx";
-export { MAX_INFLATED_BYTES, WorkbookTooLargeError } from "./zip-inflation";

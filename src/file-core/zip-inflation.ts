@@ -5,9 +5,7 @@
 // parts it would unpack. Declared sizes are checked first; since a directory can lie, each part is
 // then inflated as a stream whose output is counted and dropped, stopping at the limit.
 import { Inflate } from "fflate";
-
-/** The most the parts a workbook reader unpacks (its XML) may inflate to, together: 64 MiB. */
-export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+import { MAX_INFLATED_BYTES, WorkbookTooLargeError } from "./inflation-limit";
 
 const END_RECORD = 0x06054b50;
 const ZIP64_END_LOCATOR = 0x07064b50;
@@ -28,15 +26,6 @@ interface Part {
   compressedSize: number;
   /** Where its compressed bytes start. */
   start: number;
-}
-
-export class WorkbookTooLargeError extends Error {
-  override readonly name = "WorkbookTooLargeError";
-  constructor() {
-    super(
-      `the workbook would unpack to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB (the most read here); save the sheet as CSV, or split it`,
-    );
-  }
 }
 
 /** Throws WorkbookTooLargeError when the parts a reader unpacks would inflate past MAX_INFLATED_BYTES. */
