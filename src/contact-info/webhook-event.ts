@@ -29,6 +29,8 @@ export interface WebhookEvent {
   /** Stable across retries, so receivers can de-duplicate. */
   id: string;
   url: string;
+  /** The batch's: where the URL may lead is checked again before each attempt (webhooks/webhook-destination.ts). */
+  environment: Environment;
   secret: string;
   body: string;
 }
@@ -54,5 +56,5 @@ export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secr
     timestamp: completedAt,
     data,
   };
-  return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, secret, body: JSON.stringify(event) };
+  return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, environment, secret, body: JSON.stringify(event) };
 }

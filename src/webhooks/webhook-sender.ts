@@ -8,6 +8,7 @@ import { objectNamed } from "../base/placement";
 import { batchStub } from "../batch/stub";
 import { type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
 import { postEvent } from "./post-event";
+import { webhookDestination } from "./webhook-destination";
 
 /** The sender of batch `batchId`'s webhooks, beside its batch: one object per batch, so one receiver's slowness stays its own. */
 export function webhookSender(env: Env, batchId: string) {
@@ -79,9 +80,15 @@ export class WebhookSender extends DurableObject<Env> {
       return;
     }
     const attempt = state.attempts + 1;
-    const status = await postEvent(event, config.webhookTimeoutMs);
+    // Checked again before each attempt: the name may have been re-pointed inside since (DNS rebinding).
+    // Refused: recorded as failed, never retried; not known (the resolver did not answer): not sent, retried.
+    const destination = await webhookDestination(event.url, event.environment, {
+      url: config.enrichment.dohUrl,
+      timeoutMs: config.enrichment.providerTimeoutMs,
+    });
+    const status = destination.kind === "public" ? await postEvent(event, config.webhookTimeoutMs) : null;
     const delivered = status !== null && status >= 200 && status < 300;
-    const last = attempt >= config.webhookMaxAttempts;
+    const last = attempt >= config.webhookMaxAttempts || destination.kind === "refused";
     const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
     else await batch.recordItemDeliveryAttempt(delivery, outcome);
@@ -91,6 +98,7 @@ export class WebhookSender extends DurableObject<Env> {
       attempt,
       status,
       delivered,
+      ...(destination.kind === "public" ? {} : { destination: destination.kind }),
     });
     if (delivered || last) {
       this.ctx.storage.kv.delete(key);
