@@ -1,13 +1,16 @@
 // The one DNS-over-HTTPS client (DOH_URL, the JSON API: `?name=&type=`): the pattern finder's MX
 // lookups and the webhook destination check (webhooks/webhook-destination.ts) ask through it.
+import * as z from "zod";
 import { log } from "../base/log";
 import { TransientProviderError } from "./provider";
 import { fetchJson, type UpstreamCall, UpstreamUnreachableError } from "./upstream";
 
-export interface DnsJsonAnswer {
-  Status: number;
-  Answer?: { type: number; data: string; TTL?: number }[];
-}
+// The DNS JSON API's answer (RFC 8427's names), as much as we read (other fields pass).
+const dnsJsonAnswer = z.object({
+  Status: z.number().int(),
+  Answer: z.array(z.object({ type: z.number().int(), data: z.string(), TTL: z.number().optional() })).optional(),
+});
+export type DnsJsonAnswer = z.infer<typeof dnsJsonAnswer>;
 
 export const DNS_NOERROR = 0;
 export const DNS_NXDOMAIN = 3;
@@ -50,7 +53,7 @@ async function askResolver(
     log("upstream_unreachable", { provider: "dns", reason: "not asked: unreachable moments ago" });
     throw new TransientProviderError("dns: resolver unreachable moments ago");
   }
-  const asked = fetchJson<DnsJsonAnswer>({ ...upstream, provider: "dns" }, request);
+  const asked = fetchJson({ ...upstream, provider: "dns" }, request, dnsJsonAnswer);
   const noted = asked.then(
     () => void answering.add(resolverUrl),
     (error: unknown) => {

@@ -13,6 +13,8 @@
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
 //     *-slow.example → answers after 1 s   *-garbage.example → 200 with a body that is not JSON
 //     *-busy.example → 429 with Retry-After: 600 once per person, then found
+//     *-html.example → 200 with an HTML page   *-shape.example → 200 with JSON of an undocumented shape
+//     *-trickle.example → 200 whose body trickles in past the timeout (answer.ts)
 //   Hunter alone: *-hunterinvalid.example → found, but Hunter's own check says invalid
 //   The vendors that give phones (PDL, Apollo): *-phonebusy.example → 429 with Retry-After: 600, always
 //     (Hunter and Prospeo find the email, never a phone). Apollo and Prospeo act out *-busy.example too.
@@ -28,6 +30,8 @@
 //     *@*-zbdown.example → ZeroBounce 503 (NeverBounce answers)
 //     *@*-verifiersdown.example → ZeroBounce 503, NeverBounce temp_unavail
 //     *@*-throttled.example → ZeroBounce 429, NeverBounce throttle_triggered
+//     *@*-verifiershtml.example → both 200 with an HTML page; *@*-verifiersshape.example → both 200 with
+//     JSON of an undocumented shape; *@*-verifierstrickle.example → both a body trickling past the timeout
 //     anything else → valid.
 //   Webhook receivers (hooks.test, *.hooks.example.com for live, and 127.0.0.1 as in local development), by path:
 //     /ok/… → 204   /fail-once/… → 500, then 200   /always-500/… → 500   /slow/… → answers after 1 s
