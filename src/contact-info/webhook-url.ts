@@ -41,7 +41,7 @@ export function normalizedHost(url: URL): string {
  * unspecified, unique-local, NAT64 and IPv4-translated, 6to4 and Teredo. An
  * IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
  */
-export function isPublicAddress(literal: string): boolean {
+function isPublicAddress(literal: string): boolean {
   if (!ipaddr.isValid(literal)) return false;
   const address = ipaddr.process(literal);
   if (address.kind() === "ipv4") return address.range() === "unicast";
