@@ -79,7 +79,8 @@ function addresses(name: string, type: "A" | "AAAA"): string[] {
   return type === "A" ? [PUBLIC_V4] : [PUBLIC_V6];
 }
 
-function dns(url: URL): Response {
+/** The fake resolver (DNS JSON API), also served on 127.0.0.1 for `wrangler dev` (fakes/loopback.ts). */
+export function fakeDns(url: URL): Response {
   const name = url.searchParams.get("name") ?? "";
   const type = url.searchParams.get("type");
   if (name.startsWith("dnsdown.")) return json({ Status: 2 });
@@ -120,7 +121,7 @@ export async function fakeUpstreams(request: Request): Promise<Response> {
   if (url.hostname.endsWith(".hooks.example.com")) return webhookReceiver(request, url);
   switch (url.hostname) {
     case "doh.test":
-      return dns(url);
+      return fakeDns(url);
     case "hunter.test":
       return hunter(request, url);
     case "pdl.test":
