@@ -1525,6 +1525,8 @@ export interface components {
             attempts: number;
             /** @description HTTP status of the last attempt; null before one, or on a timeout. */
             lastStatus: number | null;
+            /** @description Why the last attempt was not sent, in live: the URL's name now resolves to a loopback, private or other special-purpose address (checked before each delivery). The delivery is then failed, and not retried. Null otherwise. */
+            refused: string | null;
         } | null;
         BatchList: {
             /** @description Newest first. */
@@ -2826,7 +2828,8 @@ export interface operations {
                      *         "url": "https://example.com/hooks/contact-info",
                      *         "state": "pending",
                      *         "attempts": 0,
-                     *         "lastStatus": null
+                     *         "lastStatus": null,
+                     *         "refused": null
                      *       },
                      *       "items": [
                      *         {

@@ -229,4 +229,7 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE batch ADD COLUMN max_age_days INTEGER;
    ALTER TABLE items ADD COLUMN credits_refunded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE items ADD COLUMN feedback TEXT;`,
+  // Why batch.completed was not sent (webhooks/webhook-destination.ts): its URL's name resolved
+  // inside before a delivery. Null for batches from before, and whenever it was sent.
+  `ALTER TABLE batch ADD COLUMN webhook_refused TEXT;`,
 ];

@@ -42,7 +42,8 @@ const FRESH_SCHEMA = `
     item_webhooks INTEGER NOT NULL DEFAULT 0,
     people_indexed INTEGER NOT NULL DEFAULT 0,
     credits_refunded INTEGER NOT NULL DEFAULT 0,
-    max_age_days INTEGER
+    max_age_days INTEGER,
+    webhook_refused TEXT
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,

@@ -58,3 +58,10 @@ export function webhookEvent({ summary, environment, statusUrl, webhookUrl, secr
   };
   return { id: `evt_${id.replaceAll("-", "")}`, url: webhookUrl, environment, secret, body: JSON.stringify(event) };
 }
+
+/** One delivery attempt as the sender records it; `refused`: why nothing was sent (its URL's name resolved inside). */
+export interface WebhookAttempt {
+  status: number | null;
+  state: "queued" | "delivered" | "failed";
+  refused?: string;
+}

@@ -89,7 +89,11 @@ export class WebhookSender extends DurableObject<Env> {
     const status = destination.kind === "public" ? await postEvent(event, config.webhookTimeoutMs) : null;
     const delivered = status !== null && status >= 200 && status < 300;
     const last = attempt >= config.webhookMaxAttempts || destination.kind === "refused";
-    const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
+    const outcome = {
+      status,
+      state: delivered ? "delivered" : last ? "failed" : "queued",
+      ...(destination.kind === "refused" ? { refused: destination.problem } : {}),
+    } as const;
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
     else await batch.recordItemDeliveryAttempt(delivery, outcome);
     log("webhook_attempt", {

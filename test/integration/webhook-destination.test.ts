@@ -62,7 +62,11 @@ describe("a live webhook URL whose name resolves outside", () => {
     const path = `/ok/${unique()}`;
     const webhookUrl = `https://${unique()}.hooks.example.com${path}`;
     const batchId = await submitBatch(key, { items: [someone()], webhookUrl }, "live");
-    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({ state: "delivered", attempts: 1 });
+    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({
+      state: "delivered",
+      attempts: 1,
+      refused: null,
+    });
     expect(await deliveriesTo(path)).toHaveLength(1);
   });
 
@@ -87,10 +91,13 @@ describe("a live webhook URL re-pointed inside after the batch was created (DNS 
     const path = `/ok/${unique()}`;
     const webhookUrl = `https://rebind.${unique()}.hooks.example.com${path}`;
     const batchId = await submitBatch(key, { items: [someone()], webhookUrl }, "live");
-    expect((await webhookSettled(key, batchId)).webhook).toMatchObject({
+    expect((await webhookSettled(key, batchId)).webhook).toEqual({
+      url: webhookUrl,
       state: "failed",
       attempts: 1,
       lastStatus: null,
+      refused:
+        "must not resolve to a loopback, private, link-local, shared or other special-purpose address (it resolves to 127.0.0.1)",
     });
     expect(await deliveriesTo(path)).toEqual([]);
   });

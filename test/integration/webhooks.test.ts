@@ -34,6 +34,7 @@ describe("batch.completed webhooks", () => {
       state: "delivered",
       attempts: 1,
       lastStatus: 204,
+      refused: null,
     });
 
     const deliveries = await deliveriesTo(path);
@@ -118,6 +119,7 @@ describe("batch.completed webhooks", () => {
       state: "delivered",
       attempts: 1,
       lastStatus: 204,
+      refused: null,
     });
   });
 

@@ -83,7 +83,12 @@ describe("a live webhook URL in wrangler dev", () => {
       done: (page) => page.webhook?.state === "failed",
       timeoutMs: 60_000,
     });
-    expect(settled.webhook).toMatchObject({ state: "failed", attempts: 1, lastStatus: null });
+    expect(settled.webhook).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      lastStatus: null,
+      refused: expect.stringContaining("(it resolves to 127.0.0.1)"),
+    });
     expect(server.output()).toMatch(/"event":"webhook_attempt".*"destination":"refused"/);
   });
 });
