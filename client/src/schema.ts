@@ -1525,7 +1525,7 @@ export interface components {
             attempts: number;
             /** @description HTTP status of the last attempt; null before one, or on a timeout. */
             lastStatus: number | null;
-            /** @description Why the last attempt was not sent, in live: the URL's name now resolves to a loopback, private or other special-purpose address (checked before each delivery). The delivery is then failed, and not retried. Null otherwise. */
+            /** @description Why the last attempt was not sent: its name resolved inside (live). Else null. */
             refused: string | null;
         } | null;
         BatchList: {

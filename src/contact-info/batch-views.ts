@@ -117,8 +117,7 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
         .nullable()
         .meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
       refused: z.string().nullable().meta({
-        description:
-          "Why the last attempt was not sent, in live: the URL's name now resolves to a loopback, private or other special-purpose address (checked before each delivery). The delivery is then failed, and not retried. Null otherwise.",
+        description: "Why the last attempt was not sent: its name resolved inside (live). Else null.",
       }),
     })
     .meta({ id: "WebhookDelivery" }),

@@ -15,8 +15,8 @@ export class VendorRateLimitedError extends TransientProviderError {}
  */
 export class VendorAnswerError extends TransientProviderError {}
 
-// A vendor's answer is a small JSON document; one larger than this is not one.
-const MAX_ANSWER_BYTES = 1024 * 1024;
+// A vendor's answer is a small JSON document; one larger than this (a million characters) is not one.
+const MAX_ANSWER_CHARACTERS = 1_000_000;
 
 export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -101,10 +101,10 @@ export async function fetchJson<T>(
   try {
     json = JSON.parse(text);
   } catch {
-    throw vendorAnswerError(call, "an answer that is not JSON");
+    throw vendorAnswerError(call, "not JSON");
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw vendorAnswerError(call, "JSON of a shape it does not document");
+  if (!parsed.success) throw vendorAnswerError(call, "an undocumented shape");
   return parsed.data;
 }
 
@@ -112,39 +112,34 @@ export async function fetchJson<T>(
 const vendorAnswerError = (call: UpstreamCall, what: string) =>
   new VendorAnswerError(`${call.provider}: upstream answered ${what}`);
 
-/** The body, read whole before `deadline` and within MAX_ANSWER_BYTES; a VendorAnswerError otherwise. */
+/** The body, read whole before `deadline` and within MAX_ANSWER_CHARACTERS; a VendorAnswerError otherwise. */
 async function bodyText(call: UpstreamCall, response: Response, deadline: AbortSignal): Promise<string> {
   const reader = response.body?.getReader();
-  if (!reader) return "";
-  let stop: (() => void) | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    stop = () => resolve("timeout");
-    if (deadline.aborted) resolve("timeout");
-    else deadline.addEventListener("abort", stop, { once: true });
+  let text = "";
+  if (!reader) return text;
+  const unfinished = `a body not finished within ${call.timeoutMs} ms`;
+  const late = new Promise<never>((_, reject) => {
+    const fail = () => reject(vendorAnswerError(call, unfinished));
+    if (deadline.aborted) fail();
+    else deadline.addEventListener("abort", fail, { once: true });
   });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  // Handled here too: once the body is read, the deadline passing later rejects this for no one.
+  late.catch(() => undefined);
+  const decoder = new TextDecoder();
   try {
-    for (;;) {
-      const read = await Promise.race([reader.read(), timedOut]).catch(() => "failed" as const);
-      if (read === "timeout") throw vendorAnswerError(call, `a body not finished within ${call.timeoutMs} ms`);
-      if (read === "failed") throw vendorAnswerError(call, "a body cut off");
-      if (read.done) break;
-      size += read.value.byteLength;
-      if (size > MAX_ANSWER_BYTES) throw vendorAnswerError(call, `more than ${MAX_ANSWER_BYTES} bytes`);
-      chunks.push(read.value);
+    for (
+      let read = await Promise.race([reader.read(), late]);
+      !read.done;
+      read = await Promise.race([reader.read(), late])
+    ) {
+      text += decoder.decode(read.value, { stream: true });
+      if (text.length > MAX_ANSWER_CHARACTERS) throw vendorAnswerError(call, "more than an answer holds");
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
-    throw error;
-  } finally {
-    if (stop) deadline.removeEventListener("abort", stop);
+    // The deadline also aborts the fetch, whose read may fail first: still the timeout.
+    if (error instanceof VendorAnswerError) throw error;
+    throw vendorAnswerError(call, deadline.aborted ? unfinished : "a body cut off");
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return text + decoder.decode();
 }

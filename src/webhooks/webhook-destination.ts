@@ -20,7 +20,7 @@ export interface Resolver {
   fetch?: Fetch;
 }
 
-const RECORD_TYPES = { A: 1, AAAA: 28 } as const;
+const RECORD_TYPE = { A: 1, AAAA: 28 } as const;
 
 /**
  * Where `url` leads from `environment`. Its text is checked first (webhookUrlProblem); in live, a host
@@ -44,17 +44,17 @@ export async function webhookDestination(
     fetch: Fetch;
     timeoutMs: number;
   };
-  let addresses: string[][];
-  try {
-    addresses = await Promise.all(
-      (Object.keys(RECORD_TYPES) as (keyof typeof RECORD_TYPES)[]).map(async (type) =>
-        addressesOf(await queryDns(host, type, resolver.url, upstream), RECORD_TYPES[type]),
-      ),
-    );
-  } catch {
-    return { kind: "unknown" };
-  }
-  return judgeAddresses(addresses.flat());
+  /** The name's addresses of `type`; null when the resolver gave no answer that is one (its fault, or down). */
+  const addresses = async (type: keyof typeof RECORD_TYPE) => {
+    const answer = await queryDns(host, type, resolver.url, upstream).catch(() => null);
+    if (answer?.Status !== DNS_NOERROR) return null;
+    const data = (answer.Answer ?? []).filter((record) => record.type === RECORD_TYPE[type]).map(({ data }) => data);
+    return data.every((address) => ipaddr.isValid(address)) ? data : null;
+  };
+  const [v4, v6] = await Promise.all([addresses("A"), addresses("AAAA")]);
+  // An inside answer refuses, whatever the other family's lookup gave; public needs both answered.
+  const verdict = judgeAddresses([...(v4 ?? []), ...(v6 ?? [])]);
+  return verdict.kind === "public" && !(v4 && v6) ? { kind: "unknown" } : verdict;
 }
 
 /** The pure decision over what the name resolved to. */
@@ -62,13 +62,4 @@ export function judgeAddresses(addresses: readonly string[]): Destination {
   if (addresses.length === 0) return { kind: "unknown" };
   const problem = addressesProblem(addresses);
   return problem ? { kind: "refused", problem } : { kind: "public" };
-}
-
-/** The addresses of one answer's records of `type`; throws when the answer is not one (the resolver's fault). */
-function addressesOf(answer: { Status: number; Answer?: { type: number; data: string }[] } | null, type: number) {
-  if (!answer) return [];
-  if (answer.Status !== DNS_NOERROR) throw new Error(`dns: status ${answer.Status}`);
-  const records = (answer.Answer ?? []).filter((record) => record.type === type).map((record) => record.data);
-  if (records.some((data) => typeof data !== "string" || !ipaddr.isValid(data))) throw new Error("dns: not an address");
-  return records;
 }

@@ -107,7 +107,7 @@ describe("calling an upstream", () => {
       ),
     );
     expect(error).toBeInstanceOf(VendorAnswerError);
-    expect(error.message).toBe("vendor: upstream answered an answer that is not JSON");
+    expect(error.message).toBe("vendor: upstream answered not JSON");
   });
 
   it("reads the retry time from a vendor's reset header when told to", async () => {
@@ -160,12 +160,12 @@ describe("a 2xx that is not an answer", () => {
     [
       "an HTML page",
       () => new Response("<!doctype html><title>Maintenance</title>", { headers: { "content-type": "text/html" } }),
-      "an answer that is not JSON",
+      "not JSON",
     ],
-    ["an empty body", () => new Response(""), "an answer that is not JSON"],
-    ["JSON of another shape", () => Response.json({ data: { email: 42 } }), "JSON of a shape it does not document"],
-    ["a JSON list", () => Response.json([{ email: "a@b.example" }]), "JSON of a shape it does not document"],
-    ["JSON null", () => Response.json(null), "JSON of a shape it does not document"],
+    ["an empty body", () => new Response(""), "not JSON"],
+    ["JSON of another shape", () => Response.json({ data: { email: 42 } }), "an undocumented shape"],
+    ["a JSON list", () => Response.json([{ email: "a@b.example" }]), "an undocumented shape"],
+    ["JSON null", () => Response.json(null), "an undocumented shape"],
   ])("%s is a VendorAnswerError naming the vendor", async (_, respond, what) => {
     const error = await failure(
       fetchJson(
