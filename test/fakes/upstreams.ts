@@ -7,7 +7,8 @@
 //   DNS (doh.test):  *.nxdomain.example → NXDOMAIN; nullmx.example → null MX; servfail.example → SERVFAIL; else an MX.
 //     A and AAAA, for webhook hosts: N.N.N.N.nip.io → N.N.N.N; localtest.me → 127.0.0.1 and ::1;
 //     private-v6.… → a public A and AAAA fd00::1; shared.… → 100.64.1.1; metadata.… → 169.254.169.254;
-//     rebind.… → public on its first A lookup, 127.0.0.1 after; dnsdown.… → SERVFAIL; else public addresses.
+//     rebind.… → public on its first A lookup, 127.0.0.1 after; dnsdown.… → SERVFAIL; halfdown.… → A 10.0.0.9
+//     and SERVFAIL for AAAA; else public addresses.
 //   Hunter (hunter.test) and PDL (pdl.test), by company domain:
 //     *-notfound.example → not found       *-ratelimit.example → rate limited with a retry time
 //     *-down.example → 503                 *-flaky.example → 500 once per person, then found
@@ -70,6 +71,7 @@ function addresses(name: string, type: "A" | "AAAA"): string[] {
   if (name.startsWith("private-v6.")) return type === "A" ? [PUBLIC_V4] : ["fd00::1"];
   if (name.startsWith("shared.")) return type === "A" ? ["100.64.1.1"] : [];
   if (name.startsWith("metadata.")) return type === "A" ? ["169.254.169.254"] : [];
+  if (name.startsWith("halfdown.")) return ["10.0.0.9"];
   if (name.startsWith("rebind.")) {
     if (type === "AAAA") return [];
     const lookups = (addressLookups.get(name) ?? 0) + 1;
@@ -83,7 +85,7 @@ function addresses(name: string, type: "A" | "AAAA"): string[] {
 export function fakeDns(url: URL): Response {
   const name = url.searchParams.get("name") ?? "";
   const type = url.searchParams.get("type");
-  if (name.startsWith("dnsdown.")) return json({ Status: 2 });
+  if (name.startsWith("dnsdown.") || (name.startsWith("halfdown.") && type === "AAAA")) return json({ Status: 2 });
   if (type === "A" || type === "AAAA") {
     const code = type === "A" ? 1 : 28;
     return json({ Status: 0, Answer: addresses(name, type).map((data) => ({ name, type: code, TTL: 60, data })) });

@@ -28,6 +28,8 @@ describe("a live webhook URL whose name resolves inside", () => {
     [`https://private-v6.${unique()}.hooks.example.com/hook`, "fd00::1"],
     [`https://shared.${unique()}.hooks.example.com/hook`, "100.64.1.1"],
     [`https://metadata.${unique()}.hooks.example.com/hook`, "169.254.169.254"],
+    // Its AAAA lookup fails: the A answer is enough to refuse it.
+    [`https://halfdown.${unique()}.hooks.example.com/hook`, "10.0.0.9"],
   ])("%s is a 400 naming webhookUrl and the address", async (webhookUrl, address) => {
     const { key } = await liveKey();
     const problem = await expectProblem(
