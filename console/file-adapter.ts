@@ -39,6 +39,7 @@ import {
   tableFromRows,
   tallyRow,
   WINDOWS_1252_NOTICE,
+  WorkbookTooLargeError,
   writeXlsx,
 } from "../src/file-core/index";
 
@@ -60,6 +61,8 @@ async function xlsxTable(bytes: Uint8Array<ArrayBuffer>): Promise<Table> {
     // A failed import() (the library missing from this build) is a TypeError; a bad workbook is not.
     if (error instanceof TypeError)
       throw new FileProblem("This build of the page cannot read .xlsx files; save the sheet as CSV.");
+    if (error instanceof WorkbookTooLargeError)
+      throw new FileProblem(`${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`);
     throw new FileProblem(`Cannot read this workbook: ${(error as Error).message}`);
   }
   return tableFromRows(rows);

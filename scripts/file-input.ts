@@ -18,6 +18,7 @@ import {
   type Table,
   TableReader,
   tableFromRows,
+  WorkbookTooLargeError,
   XlsxError,
 } from "../src/file-core";
 import { CliError, cannotRead, readFileBytes, usageError } from "./cli";
@@ -109,6 +110,7 @@ export async function xlsxTable(path: string, sheet: string | undefined): Promis
     );
     return tableFromRows(read.rows);
   } catch (error) {
+    if (error instanceof WorkbookTooLargeError) throw new CliError(`${path}: ${error.message}`);
     if (error instanceof XlsxError) throw new CliError(`${path}: ${error.message}; pass --sheet NAME`);
     throw new CliError(
       `${path} is not an .xlsx workbook this tool can read (${error instanceof Error ? error.message : String(error)})`,

@@ -1715,7 +1715,7 @@ export interface components {
             /** @description What to find; default all of email, phone. */
             fields?: ("email" | "phone")[];
             /**
-             * @description Where to POST the signed events webhookEvents names (by default batch.completed). https, port 443 or from 1024 up, no credentials; IP literals must be public unicast addresses and names such as localhost, *.local or *.internal are refused; test also allows http(s) to 127.0.0.1, localhost and [::1] for local development. The check is on the text: a public name that resolves to a private or loopback address (localtest.me, 127.0.0.1.nip.io) passes it. What stops such a delivery in live is the platform: a deployed Worker's fetch resolves names with Cloudflare's DNS and goes out to the public Internet, never into a private network (that takes a Workers VPC binding, which this Worker has none of), and redirects are never followed (see the README, Webhooks).
+             * @description Where to POST the signed events webhookEvents names (by default batch.completed). https, port 443 or from 1024 up, no credentials; IP literals must be public unicast addresses and names such as localhost, *.local or *.internal are refused; in live, so are the special-use and private suffixes .test, .example, .invalid, .onion, .home.arpa, .home, .corp, .lan, .svc and .intranet. In live, a name is also resolved (A and AAAA, over DNS-over-HTTPS) when the batch is created: a name that resolves to a loopback, private, link-local, shared or other special-purpose address (localtest.me, 127.0.0.1.nip.io) is refused; if the resolver cannot answer, the URL is accepted. Each delivery checks again first: a name re-pointed inside since is not sent to, and the delivery ends failed without retries. test also allows http(s) to 127.0.0.1, localhost and [::1] for local development, and checks the text only. Redirects are never followed (see the README, Webhooks).
              * @example https://example.com/hooks/contact-info
              */
             webhookUrl?: string;
@@ -1802,6 +1802,8 @@ export interface components {
             attempts: number;
             /** @description HTTP status of the last attempt; null before one, or on a timeout. */
             lastStatus: number | null;
+            /** @description Why the last attempt was not sent: its name resolved inside (live). Else null. */
+            refused: string | null;
         } | null;
         BatchList: {
             /** @description Newest first. */
@@ -3246,7 +3248,8 @@ export interface operations {
                      *         "url": "https://example.com/hooks/contact-info",
                      *         "state": "pending",
                      *         "attempts": 0,
-                     *         "lastStatus": null
+                     *         "lastStatus": null,
+                     *         "refused": null
                      *       },
                      *       "items": [
                      *         {
@@ -4163,6 +4166,34 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitInfo"][];
                 };
             };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
@@ -4492,6 +4523,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourceScorecards"];
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -4869,6 +4928,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErasureReceipt"];
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -5910,6 +5997,34 @@ export interface operations {
                     "application/json": components["schemas"]["CrmConnection"];
                 };
             };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
@@ -6508,6 +6623,34 @@ export interface operations {
                     "application/json": {
                         integrations: components["schemas"]["CrmConnection"][];
                     };
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -9506,6 +9649,34 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
         };
     };
     health: {
@@ -9527,6 +9698,34 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok";
                     };
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
         };
@@ -9551,6 +9750,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
         };
     };
     apiReference: {
@@ -9569,6 +9796,34 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
         };

@@ -1,4 +1,4 @@
-import type { Environment } from "./environment";
+import { ENVIRONMENTS, type Environment } from "./environment";
 import type { Jurisdiction } from "./jurisdiction";
 
 /** Whose data something is: one customer in one environment (`test` and `live` never share anything). */
@@ -21,3 +21,9 @@ export const tenantOf = ({ customerId, environment, jurisdiction }: Tenant): Ten
  * cannot contain ":", so two tenants' names never collide.
  */
 export const tenantName = ({ environment, customerId }: Tenant): string => `${environment}:${customerId}`;
+
+/** The environment a tenant's object was named for (tenantName), or null for another name. */
+export function environmentOfName(name: string | undefined): Environment | null {
+  const environment = name?.slice(0, name.indexOf(":"));
+  return ENVIRONMENTS.find((known) => known === environment) ?? null;
+}

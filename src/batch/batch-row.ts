@@ -19,6 +19,7 @@ export type BatchRow = StepFacts & {
   webhook_secret: string | null;
   status_url: string;
   webhook_last_status: number | null;
+  webhook_refused: string | null;
   outbox_seq: number;
   credits_charged: number;
   credits_refunded: number;
@@ -73,14 +74,15 @@ export type StatusRow = Pick<
   | "webhook_state"
   | "webhook_attempts"
   | "webhook_last_status"
+  | "webhook_refused"
   | "credits_charged"
   | "credits_refunded"
   | "max_credits"
 >;
 
 const STATUS_ROW = `SELECT id, customer_id, environment, total_items, completed_items, failed_items, created_at, completed_at,
-    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status, credits_charged, credits_refunded,
-    max_credits
+    deleted_at, expired_at, webhook_url, webhook_state, webhook_attempts, webhook_last_status, webhook_refused, credits_charged,
+    credits_refunded, max_credits
   FROM batch`;
 
 /** The row for a status read: one row, no look at the items or the outbox. */
@@ -174,6 +176,7 @@ export function webhookView(row: StatusRow): WebhookView | null {
     state: row.webhook_state,
     attempts: row.webhook_attempts,
     lastStatus: row.webhook_last_status,
+    refused: row.webhook_refused,
   };
 }
 

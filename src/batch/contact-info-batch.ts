@@ -14,7 +14,7 @@ import type {
 import type { EventsRequest } from "../contact-info/events-query";
 import type { FeedbackRead, FeedbackRequest } from "../contact-info/feedback";
 import type { StatusPage } from "../contact-info/status-query";
-import type { CompletedBatch, WebhookEvent } from "../contact-info/webhook-event";
+import type { CompletedBatch, WebhookAttempt, WebhookEvent } from "../contact-info/webhook-event";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { advance } from "./alarm-steps";
 import { type BatchParts, batchParts } from "./batch-parts";
@@ -195,7 +195,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return row ? completedBatchEvent(row) : null;
   }
 
-  recordWebhookAttempt(attempt: { status: number | null; state: "queued" | "delivered" | "failed" }): void {
+  recordWebhookAttempt(attempt: WebhookAttempt): void {
     saveWebhookAttempt(this.#sql, attempt);
   }
 

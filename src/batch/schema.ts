@@ -41,7 +41,8 @@ const SCHEMA = `
     people_indexed INTEGER NOT NULL DEFAULT 0,
     credits_refunded INTEGER NOT NULL DEFAULT 0,
     max_age_days INTEGER,
-    events_published INTEGER NOT NULL DEFAULT 1
+    events_published INTEGER NOT NULL DEFAULT 1,
+    webhook_refused TEXT
   );
   CREATE TABLE items (
     idx INTEGER PRIMARY KEY,

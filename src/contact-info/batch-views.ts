@@ -116,6 +116,9 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
         .int()
         .nullable()
         .meta({ description: "HTTP status of the last attempt; null before one, or on a timeout." }),
+      refused: z.string().nullable().meta({
+        description: "Why the last attempt was not sent: its name resolved inside (live). Else null.",
+      }),
     })
     .meta({ id: "WebhookDelivery" }),
 );

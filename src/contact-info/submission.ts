@@ -98,9 +98,7 @@ export function parseSubmission(body: unknown, maxBatchItems: number, environmen
   }
   const { webhookUrl } = envelope.data;
   const urlProblem = webhookUrl === undefined ? null : webhookUrlProblem(webhookUrl, environment);
-  if (urlProblem) {
-    throw badRequest("invalid_request", `webhookUrl ${urlProblem}.`, [{ path: "webhookUrl", message: urlProblem }]);
-  }
+  if (urlProblem) throw invalidWebhookUrl(urlProblem);
   const fields = envelope.data.fields ? [...new Set(envelope.data.fields)] : [...CONTACT_FIELDS];
   const parsed = envelope.data.items.map(parseItem);
   const maxCredits = envelope.data.maxCredits ?? null;
@@ -137,3 +135,7 @@ function echoableFields(raw: unknown): PersonInput {
   }
   return echo;
 }
+
+/** The 400 for a webhookUrl refused, by its text here or by what its name resolves to (webhooks/webhook-destination.ts). */
+export const invalidWebhookUrl = (problem: string) =>
+  badRequest("invalid_request", `webhookUrl ${problem}.`, [{ path: "webhookUrl", message: problem }]);

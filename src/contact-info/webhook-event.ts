@@ -31,12 +31,14 @@ export interface WebhookEvent {
   /** Stable across retries, so receivers can de-duplicate. */
   id: string;
   url: string;
+  /** The batch's: where the URL may lead is checked again before each attempt (webhooks/webhook-destination.ts). */
+  environment: Environment;
   secret: string;
   body: string;
 }
 
 export function webhookEvent(batch: CompletedBatch): WebhookEvent {
-  return { ...batchCompletedEvent(batch), url: batch.webhookUrl, secret: batch.secret };
+  return { ...batchCompletedEvent(batch), url: batch.webhookUrl, environment: batch.environment, secret: batch.secret };
 }
 
 /** The batch.completed event's id and body: the same bytes for the batch's own webhookUrl and for each endpoint. */
@@ -66,4 +68,11 @@ export function batchCompletedEvent({
     data,
   };
   return { id: `evt_${id.replaceAll("-", "")}`, body: JSON.stringify(event) };
+}
+
+/** One delivery attempt as the sender records it; `refused`: why nothing was sent (its URL's name resolved inside). */
+export interface WebhookAttempt {
+  status: number | null;
+  state: "queued" | "delivered" | "failed";
+  refused?: string;
 }

@@ -3,6 +3,18 @@ import type { Environment } from "../base/environment";
 
 // Names of this machine, a private network, or a cloud metadata service.
 const BLOCKED_HOST_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa"];
+// Refused in live too (issue 46): the special-use names of RFC 6761 and RFC 7686 that resolve nowhere
+// public, and the private suffixes in common use. `test` keeps them: its receivers may be fakes (hooks.test).
+const LIVE_BLOCKED_HOST_SUFFIXES = [
+  ...BLOCKED_HOST_SUFFIXES,
+  ".test",
+  ".example",
+  ".invalid",
+  ".onion",
+  ".home",
+  ".corp",
+  ".svc",
+];
 const BLOCKED_HOSTS = new Set(["localhost", "metadata", "metadata.google.internal", "instance-data"]);
 
 const LOCAL_DEVELOPMENT_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -18,7 +30,7 @@ const MIN_UNPRIVILEGED_PORT = 1024;
  * decoded percent escapes and written numeric IPv4 forms (2130706433, 0x7f.1)
  * as dotted quads; trailing dots (`localhost.`) name the same host and go too.
  */
-function normalizedHost(url: URL): string {
+export function normalizedHost(url: URL): string {
   return url.hostname.toLowerCase().replace(/\.+$/, "");
 }
 
@@ -36,17 +48,15 @@ function isPublicAddress(literal: string): boolean {
   return address.range() === "unicast" && address.match(GLOBAL_UNICAST_V6);
 }
 
-const isIpLiteral = (host: string) => host.startsWith("[") || ipaddr.IPv4.isValidFourPartDecimal(host);
+export const isIpLiteral = (host: string) => host.startsWith("[") || ipaddr.IPv4.isValidFourPartDecimal(host);
 
 /**
- * Why a webhook URL is refused, or null when it is acceptable. Both environments
+ * Why a webhook URL is refused by its text, or null when its text is acceptable. Both environments
  * take https to a public host on port 443 or an unprivileged port (≥ 1024);
  * `test` also takes http(s) on any port to this machine (127.0.0.1, localhost,
- * [::1]) for local development. Host names are checked without resolving them (a
- * Worker cannot resolve DNS itself), so a public name that resolves to a private address
- * (localtest.me) passes: what stops it in live is the platform (a deployed Worker's
- * fetch goes to the public Internet; private networks only through a Workers VPC binding)
- * and deliveries that never follow redirects. The README's Webhooks section says so, with sources.
+ * [::1]) for local development. In live, special-use and private suffixes are refused too.
+ * What a name resolves to is checked apart, over DNS-over-HTTPS (webhooks/webhook-destination.ts,
+ * with addressesProblem below), when the batch is created and before each delivery.
  */
 export function webhookUrlProblem(raw: string, environment: Environment): string | null {
   if (!URL.canParse(raw)) return "must be an absolute URL";
@@ -63,7 +73,9 @@ export function webhookUrlProblem(raw: string, environment: Environment): string
     }
   } else if (
     BLOCKED_HOSTS.has(host) ||
-    BLOCKED_HOST_SUFFIXES.some((suffix) => host.endsWith(suffix)) ||
+    (environment === "live" ? LIVE_BLOCKED_HOST_SUFFIXES : BLOCKED_HOST_SUFFIXES).some((suffix) =>
+      host.endsWith(suffix),
+    ) ||
     !host.includes(".")
   ) {
     return "must name a public host";
@@ -72,4 +84,16 @@ export function webhookUrlProblem(raw: string, environment: Environment): string
   if (url.port !== "" && Number(url.port) < MIN_UNPRIVILEGED_PORT)
     return `must use port 443 or a port from ${MIN_UNPRIVILEGED_PORT} up`;
   return null;
+}
+
+/**
+ * Why a host whose name resolved to `addresses` (A and AAAA) is refused, or null when every one is an
+ * ordinary public unicast address. One special-purpose answer is enough: a name that resolves both
+ * inside and outside is refused, since the connection could go to either.
+ */
+export function addressesProblem(addresses: readonly string[]): string | null {
+  const inside = addresses.find((address) => !isPublicAddress(address));
+  return inside === undefined
+    ? null
+    : `must not resolve to a loopback, private, link-local, shared or other special-purpose address (it resolves to ${inside})`;
 }

@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { Phone } from "../contact-info/contact";
 import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
@@ -5,14 +6,17 @@ import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { FinderVendor } from "./vendor";
 
-interface ApolloPeopleMatchResponse {
-  person?: {
-    email?: string | null;
-    /** verified, guessed, unavailable, …: Apollo's word, replaced by our verifiers'. */
-    email_status?: string | null;
-    phone_numbers?: { sanitized_number?: string | null }[] | null;
-  } | null;
-}
+// What Apollo documents of its answer, as much as we read (other fields pass).
+const peopleMatchAnswer = z.object({
+  person: z
+    .object({
+      email: z.string().nullish(),
+      /** verified, guessed, unavailable, …: Apollo's word, replaced by our verifiers'. */
+      email_status: z.string().nullish(),
+      phone_numbers: z.array(z.object({ sanitized_number: z.string().nullish() })).nullish(),
+    })
+    .nullish(),
+});
 
 // Apollo's confidence in an address it says it verified, or only guessed.
 const VERIFIED_CONFIDENCE = 85;
@@ -50,7 +54,7 @@ export function apolloProvider(
         method: "POST",
         headers: { "x-api-key": apiKey, accept: "application/json", "content-type": "application/json" },
       });
-      const body = await fetchJson<ApolloPeopleMatchResponse>(call, request, { notFound: [404] });
+      const body = await fetchJson(call, request, peopleMatchAnswer, { notFound: [404] });
       const match = body?.person;
       if (!match) return notFound();
       const confidence = match.email_status === "verified" ? VERIFIED_CONFIDENCE : GUESSED_CONFIDENCE;

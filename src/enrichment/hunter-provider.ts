@@ -1,17 +1,21 @@
+import * as z from "zod";
 import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { FinderVendor } from "./vendor";
 
-interface HunterEmailFinderResponse {
-  data?: {
-    email?: string | null;
-    score?: number | null;
-    phone_number?: string | null;
-    verification?: { status?: string | null } | null;
-  };
-}
+// What Hunter documents of its answer, as much as we read (other fields pass).
+const emailFinderAnswer = z.object({
+  data: z
+    .object({
+      email: z.string().nullish(),
+      score: z.number().nullish(),
+      phone_number: z.string().nullish(),
+      verification: z.object({ status: z.string().nullish() }).nullish(),
+    })
+    .nullish(),
+});
 
 // Hunter's own check of the address it found: one it calls invalid is not
 // returned; any other is `unverified` until our verifiers judge it.
@@ -49,7 +53,7 @@ export function hunterProvider(
       const request = new Request(`${baseUrl}/v2/email-finder?${params}`, {
         headers: { "x-api-key": apiKey, accept: "application/json" },
       });
-      const body = await fetchJson<HunterEmailFinderResponse>(call, request, {
+      const body = await fetchJson(call, request, emailFinderAnswer, {
         notFound: [404, 451],
         transient: [202, 222, 403],
         rateLimited: [403, 429],

@@ -1,14 +1,16 @@
+import * as z from "zod";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { VerifierVendor } from "./vendor";
 import type { EmailVerifier, Verdict, VerdictResult } from "./verifier";
 
-interface NeverBounceCheckResponse {
+// What NeverBounce documents of its answer, as much as we read (other fields pass).
+const checkAnswer = z.object({
   /** `success`, or the failure: auth_failure, bad_referrer, throttle_triggered, temp_unavail, general_failure. */
-  status?: string;
-  result?: string;
-  flags?: string[];
-}
+  status: z.string().optional(),
+  result: z.string().optional(),
+  flags: z.array(z.string()).optional(),
+});
 
 const RESULT: Record<string, VerdictResult> = {
   valid: "valid",
@@ -31,7 +33,7 @@ export function neverBounceVerifier(
     name: "neverbounce",
     async verify(address): Promise<Verdict> {
       const params = new URLSearchParams({ key: apiKey, email: address });
-      const body = await fetchJson<NeverBounceCheckResponse>(call, new Request(`${baseUrl}/v4/single/check?${params}`));
+      const body = await fetchJson(call, new Request(`${baseUrl}/v4/single/check?${params}`), checkAnswer);
       const status = body?.status ?? "";
       if (status !== "success") {
         if (TRANSIENT_STATUSES.has(status)) throw new TransientProviderError(`neverbounce: ${status}`);

@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { Email, Phone } from "../contact-info/contact";
 import { firstAndLast } from "../contact-info/names";
 import { toE164 } from "../contact-info/phone";
@@ -5,20 +6,20 @@ import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { FinderVendor } from "./vendor";
 
-// Contact fields are values on plans that include them and booleans ("a value
-// exists") on those that do not, so each is type-checked before use.
-interface PdlPerson {
-  work_email?: unknown;
-  personal_emails?: unknown;
-  emails?: unknown;
-  mobile_phone?: unknown;
-  phone_numbers?: unknown;
-}
-
-interface PdlEnrichResponse {
-  likelihood?: number;
-  data?: PdlPerson;
-}
+// What PDL documents of its answer, as much as we read. Contact fields are values on plans that
+// include them and booleans ("a value exists") on those that do not, so each is type-checked before use.
+const enrichAnswer = z.object({
+  likelihood: z.number().nullish(),
+  data: z
+    .object({
+      work_email: z.unknown().optional(),
+      personal_emails: z.unknown().optional(),
+      emails: z.unknown().optional(),
+      mobile_phone: z.unknown().optional(),
+      phone_numbers: z.unknown().optional(),
+    })
+    .nullish(),
+});
 
 const strings = (value: unknown): string[] =>
   Array.isArray(value)
@@ -55,7 +56,7 @@ export function pdlProvider(
       const request = new Request(`${baseUrl}/v5/person/enrich?${params}`, {
         headers: { "x-api-key": apiKey, accept: "application/json" },
       });
-      const body = await fetchJson<PdlEnrichResponse>(call, request, {
+      const body = await fetchJson(call, request, enrichAnswer, {
         notFound: [404],
         retryAfterHeaders: ["retry-after", "x-ratelimit-reset"],
       });

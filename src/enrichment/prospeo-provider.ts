@@ -1,12 +1,14 @@
+import * as z from "zod";
 import { firstAndLast } from "../contact-info/names";
 import { type ContactProvider, type FindResult, notFound } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { FinderVendor } from "./vendor";
 
-interface ProspeoEmailFinderResponse {
-  error?: boolean;
-  response?: { email?: string | null; email_status?: string | null };
-}
+// What Prospeo documents of its answer, as much as we read (other fields pass).
+const emailFinderAnswer = z.object({
+  error: z.boolean().optional(),
+  response: z.object({ email: z.string().nullish(), email_status: z.string().nullish() }).nullish(),
+});
 
 // Prospeo's own check (VALID or CATCH_ALL) sets our confidence; the status is our verifiers'.
 const CONFIDENCE: Record<string, number> = { VALID: 85, CATCH_ALL: 55 };
@@ -35,7 +37,7 @@ export function prospeoProvider(
         headers: { "x-key": apiKey, accept: "application/json", "content-type": "application/json" },
         body: JSON.stringify({ first_name: name.first, last_name: name.last, company }),
       });
-      const body = await fetchJson<ProspeoEmailFinderResponse>(call, request, {
+      const body = await fetchJson(call, request, emailFinderAnswer, {
         notFound: [400],
         retryAfterHeaders: ["retry-after", "x-minute-reset-seconds"],
       });

@@ -1,3 +1,4 @@
+import type * as z from "zod";
 import { log } from "../base/log";
 import type { CallGate } from "./call-gate";
 import { PermanentProviderError, TransientProviderError } from "./provider";
@@ -6,6 +7,16 @@ import { PermanentProviderError, TransientProviderError } from "./provider";
 export class UpstreamUnreachableError extends TransientProviderError {}
 /** The vendor answered its rate limit (429, or its own status for it): counted in its scorecard. */
 export class VendorRateLimitedError extends TransientProviderError {}
+/**
+ * The vendor answered 2xx with what is not an answer: a page that is not JSON (an HTML maintenance or
+ * login page), JSON of a shape it does not document, or a body not finished within the timeout (bytes
+ * trickling in count for nothing). The vendor's fault, and often passing: the source is unavailable
+ * for this attempt, and the item is retried.
+ */
+export class VendorAnswerError extends TransientProviderError {}
+
+// A vendor's answer is a small JSON document; one larger than this (a million characters) is not one.
+const MAX_ANSWER_CHARACTERS = 1_000_000;
 
 export type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -39,15 +50,23 @@ export interface StatusRules {
 /**
  * Calls an upstream with a timeout and sorts its failures: 429, 5xx, timeouts
  * and network errors are transient (with the upstream's retry time when given);
- * other non-2xx answers are permanent unless the rules say otherwise. A body
- * that is not JSON is permanent: retrying will not fix it.
+ * other non-2xx answers are permanent unless the rules say otherwise. A 2xx is
+ * read whole within the same timeout and checked against `schema` (what the
+ * vendor documents): anything else is a VendorAnswerError.
  */
-export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: StatusRules = {}): Promise<T | null> {
+export async function fetchJson<T>(
+  call: UpstreamCall,
+  request: Request,
+  schema: z.ZodType<T>,
+  rules: StatusRules = {},
+): Promise<T | null> {
   // Before the try: a call the governor holds never reached the vendor, and says so.
   await call.gate?.take();
+  // One deadline for the whole answer: its headers, then every byte of its body.
+  const deadline = AbortSignal.timeout(call.timeoutMs);
   let response: Response;
   try {
-    response = await call.fetch(request, { signal: AbortSignal.timeout(call.timeoutMs) });
+    response = await call.fetch(request, { signal: deadline });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     const reason = timedOut ? `no answer within ${call.timeoutMs} ms` : "network error";
@@ -77,9 +96,50 @@ export async function fetchJson<T>(call: UpstreamCall, request: Request, rules: 
     await response.body?.cancel();
     throw new PermanentProviderError(`${call.provider}: upstream answered ${response.status}`);
   }
+  const text = await bodyText(call, response, deadline);
+  let json: unknown;
   try {
-    return (await response.json()) as T;
+    json = JSON.parse(text);
   } catch {
-    throw new PermanentProviderError(`${call.provider}: upstream answered with malformed JSON`);
+    throw vendorAnswerError(call, "not JSON");
   }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw vendorAnswerError(call, "an undocumented shape");
+  return parsed.data;
+}
+
+// Named by vendor and what was wrong, never with the body (it may name the person).
+const vendorAnswerError = (call: UpstreamCall, what: string) =>
+  new VendorAnswerError(`${call.provider}: upstream answered ${what}`);
+
+/** The body, read whole before `deadline` and within MAX_ANSWER_CHARACTERS; a VendorAnswerError otherwise. */
+async function bodyText(call: UpstreamCall, response: Response, deadline: AbortSignal): Promise<string> {
+  const reader = response.body?.getReader();
+  let text = "";
+  if (!reader) return text;
+  const unfinished = `a body not finished within ${call.timeoutMs} ms`;
+  const late = new Promise<never>((_, reject) => {
+    const fail = () => reject(vendorAnswerError(call, unfinished));
+    if (deadline.aborted) fail();
+    else deadline.addEventListener("abort", fail, { once: true });
+  });
+  // Handled here too: once the body is read, the deadline passing later rejects this for no one.
+  late.catch(() => undefined);
+  const decoder = new TextDecoder();
+  try {
+    for (
+      let read = await Promise.race([reader.read(), late]);
+      !read.done;
+      read = await Promise.race([reader.read(), late])
+    ) {
+      text += decoder.decode(read.value, { stream: true });
+      if (text.length > MAX_ANSWER_CHARACTERS) throw vendorAnswerError(call, "more than an answer holds");
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    // The deadline also aborts the fetch, whose read may fail first: still the timeout.
+    if (error instanceof VendorAnswerError) throw error;
+    throw vendorAnswerError(call, deadline.aborted ? unfinished : "a body cut off");
+  }
+  return text + decoder.decode();
 }

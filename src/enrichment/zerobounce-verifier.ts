@@ -1,14 +1,16 @@
+import * as z from "zod";
 import { PermanentProviderError } from "./provider";
 import { fetchJson, type UpstreamCall } from "./upstream";
 import type { VerifierVendor } from "./vendor";
 import type { EmailVerifier, Verdict, VerdictResult } from "./verifier";
 
-interface ZeroBounceValidateResponse {
-  status?: string;
-  sub_status?: string;
+// What ZeroBounce documents of its answer, as much as we read (other fields pass).
+const validateAnswer = z.object({
+  status: z.string().optional(),
+  sub_status: z.string().nullish(),
   /** Set instead of a status for an invalid key or an account out of credits (with HTTP 200). */
-  error?: string;
-}
+  error: z.string().optional(),
+});
 
 // ZeroBounce's statuses → ours. `spamtrap`, `abuse` (known complainers) and
 // `do_not_mail` are never returned, except a do_not_mail role mailbox, which is
@@ -39,7 +41,7 @@ export function zeroBounceVerifier(
     name: "zerobounce",
     async verify(address): Promise<Verdict> {
       const params = new URLSearchParams({ api_key: apiKey, email: address, ip_address: "" });
-      const body = await fetchJson<ZeroBounceValidateResponse>(call, new Request(`${baseUrl}/v2/validate?${params}`));
+      const body = await fetchJson(call, new Request(`${baseUrl}/v2/validate?${params}`), validateAnswer);
       if (!body?.status)
         throw new PermanentProviderError(
           `zerobounce: ${body?.error ? "refused the request" : "answered without a status"}`,

@@ -6,7 +6,8 @@
 // Reading: sniffFile (what a file is by its bytes: refuses PDFs, images, other
 // zips and binary in plain words; finds UTF-16 without a BOM), decodeBytes / ByteDecoder (BOM, UTF-8, else Windows-1252 with a notice;
 // an override), sniffDelimiter / CsvTokenizer (rows with line numbers, bad rows
-// reported), readCsvBytes (a whole file), readXlsx (a sheet, loaded on demand),
+// reported), readCsvBytes (a whole file), readXlsx (a sheet, loaded on demand; a
+// workbook that would unpack past MAX_INFLATED_BYTES is a WorkbookTooLargeError),
 // readJsonlText (JSON Lines, keys as columns).
 // Mapping: decideMapping (aliases in FIELD_ALIASES, then "field=Column"
 // overrides), describeMapping (printed before anything is sent), rowItem (a row
@@ -42,6 +43,7 @@ export {
   WINDOWS_1252_NOTICE,
 } from "./encoding";
 export { type FileKind, NotASpreadsheetError, SNIFF_BYTES, type Sniffed, sniffFile } from "./file-kind";
+export { MAX_INFLATED_BYTES, WorkbookTooLargeError } from "./inflation-limit";
 export {
   type ColumnMapping,
   decideMapping,

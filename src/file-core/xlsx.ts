@@ -1,7 +1,9 @@
 // .xlsx in and out, with read-excel-file and write-excel-file (their "universal"
 // builds run in Node and in browsers). Loaded on first use, so a page that never
 // sees a spreadsheet never downloads them. A workbook is read whole (the format
-// is a zip); Excel's own limit is 1,048,576 rows.
+// is a zip); Excel's own limit is 1,048,576 rows. Before it is unpacked, what it would
+// inflate to is checked against MAX_INFLATED_BYTES (zip-inflation.ts): a small file can
+// hold a part that inflates to gigabytes.
 
 export interface Sheet {
   /** Each row's cells as text, numbers as Excel shows them, dates as YYYY-MM-DD (with the time when not midnight). */
@@ -19,10 +21,18 @@ const cellText = (value: unknown): string => {
   return String(value);
 };
 
-/** The named sheet, or the first; an unknown name is an error that lists the sheets there are. */
+/**
+ * The named sheet, or the first; an unknown name is an error that lists the sheets there are, and a
+ * workbook that would unpack past MAX_INFLATED_BYTES a WorkbookTooLargeError, before it is unpacked.
+ */
 export async function readXlsx(input: ArrayBuffer | Blob, sheet?: string): Promise<Sheet> {
-  const { default: readExcelFile } = await import("read-excel-file/universal");
-  const sheets = await readExcelFile(input, { trim: false, parseNumber: (text: string) => text });
+  const bytes = input instanceof Blob ? await input.arrayBuffer() : input;
+  const [{ default: readExcelFile }, { checkInflation }] = await Promise.all([
+    import("read-excel-file/universal"),
+    import("./zip-inflation"),
+  ]);
+  checkInflation(new Uint8Array(bytes));
+  const sheets = await readExcelFile(bytes, { trim: false, parseNumber: (text: string) => text });
   const chosen = sheet === undefined ? sheets[0] : sheets.find((candidate) => candidate.sheet === sheet);
   if (!chosen)
     throw new XlsxError(

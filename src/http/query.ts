@@ -1,4 +1,4 @@
-import type * as z from "zod";
+import * as z from "zod";
 import { badRequest } from "./errors";
 import { describeErrors, fieldErrorOf } from "./field-errors";
 
@@ -8,4 +8,21 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Record<string,
   if (parsed.success) return parsed.data;
   const errors = parsed.error.issues.map((issue) => fieldErrorOf(issue, "unknown query parameter"));
   throw badRequest("invalid_query", `Invalid query: ${describeErrors(errors)}.`, errors);
+}
+
+/** The query parameters a GET route takes: the names of the schema its handler parses them with. */
+export type QueryParameters = z.ZodObject;
+
+/**
+ * The one rule for every GET route's query (routes/declare.ts applies it): a parameter the route does
+ * not take is a 400 `invalid_query` naming it, said as parseQuery says it. Only names are checked here;
+ * each handler parses the values with its own schema.
+ */
+export function knownParameters(taken: QueryParameters | undefined): (query: Record<string, string>) => void {
+  const names = z.strictObject(
+    Object.fromEntries(Object.keys(taken?.shape ?? {}).map((name) => [name, z.string().optional()])),
+  );
+  return (query) => {
+    parseQuery(names, query);
+  };
 }

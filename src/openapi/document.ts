@@ -6,27 +6,60 @@
 import "./documenting";
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono, type OpenAPIRoute, type RouteConfig } from "@hono/zod-openapi";
+import * as z from "zod";
 import type { AppEnv } from "../app-env";
 import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { knownParameters, type QueryParameters } from "../http/query";
 import { limitOf } from "../middleware/rate-limit";
 import { API_ROUTES } from "../routes/api-routes";
 import type { DeclaredRoute } from "../routes/declare";
 import { noKey } from "./common";
-import { problemSchemaDefinitions } from "./problems";
+import { problem, problemSchemaDefinitions, refusal } from "./problems";
 import { withRateLimitDocs } from "./rate-limit-docs";
 import { API_KEY_SCHEME } from "./security";
 
 /** A declaration as OpenAPIHono takes it: its route with its docs. */
-function documented({ route, docs, handler }: DeclaredRoute): OpenAPIRoute<RouteConfig, AppEnv> {
+function documented({ route: { query, ...route }, docs, handler }: DeclaredRoute): OpenAPIRoute<RouteConfig, AppEnv> {
   if (!docs)
     throw new Error(
       `OpenAPI: ${route.method} ${route.path} was loaded without its metadata (OPENAPI_METADATA is false)`,
     );
   // A rate-limited route's limit is said once, by its middleware: its entry's sentence, fields and 429 follow.
   const endpointType = limitOf(route.middleware);
-  return { route: { ...route, ...(endpointType ? withRateLimitDocs(docs, endpointType) : docs) }, handler };
+  const withLimits = endpointType ? withRateLimitDocs(docs, endpointType) : docs;
+  return {
+    route: { ...route, ...(route.method === "get" ? withQueryRule(route.path, query, withLimits) : withLimits) },
+    handler,
+  };
+}
+
+type Docs = DeclaredRoute["docs"] & object;
+
+/**
+ * A GET route's entry under the one query rule (routes/declare.ts): it documents exactly the parameters
+ * the Worker takes, and its 400 says that others are refused (written here when the route has no 400).
+ */
+function withQueryRule(path: string, query: QueryParameters | undefined, docs: Docs): Docs {
+  const documentedQuery = docs.request?.query;
+  const names = (schema: QueryParameters | undefined) => Object.keys(schema?.shape ?? {}).sort();
+  const taken = names(query);
+  const shown = names(documentedQuery instanceof z.ZodObject ? documentedQuery : undefined);
+  if (taken.join() !== shown.join())
+    throw new Error(`OpenAPI: GET ${path} takes query parameters [${taken}] but documents [${shown}]`);
+  if (docs.responses[400]) return docs;
+  return {
+    ...docs,
+    responses: {
+      ...docs.responses,
+      400: problem(
+        ["invalid_query"],
+        taken.length === 0 ? "A query parameter was given: this route takes none" : "A query parameter is unknown",
+        { example: refusal(() => knownParameters(query)({ sort: "name" })) },
+      ),
+    },
+  };
 }
 
 function documentedApp(): OpenAPIHono {

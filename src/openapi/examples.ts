@@ -48,7 +48,13 @@ export const batchStatusExample = {
   creditsCharged: 11,
   creditsRefunded: 0,
   maxCredits: 100,
-  webhook: { url: "https://example.com/hooks/contact-info", state: "pending", attempts: 0, lastStatus: null },
+  webhook: {
+    url: "https://example.com/hooks/contact-info",
+    state: "pending",
+    attempts: 0,
+    lastStatus: null,
+    refused: null,
+  },
   items: [
     {
       index: 0,

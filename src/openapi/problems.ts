@@ -127,7 +127,7 @@ const problemMembers = () =>
   }) satisfies Record<ErrorCode, z.ZodRawShape>;
 
 /** What `refuse` throws: the ApiError the Worker's own code raises for a bad input. */
-function refusal(refuse: () => unknown): ApiError {
+export function refusal(refuse: () => unknown): ApiError {
   try {
     refuse();
   } catch (error) {

@@ -3,17 +3,19 @@
 
 import { newBatchId } from "../base/batch-id";
 import { readConfig } from "../base/config";
+import type { Environment } from "../base/environment";
 import { chunkByCloneBytes } from "../batch/rpc-chunks";
 import { batchStub } from "../batch/stub";
 import type { NewItem } from "../contact-info/batch-contract";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
-import { parseSubmission, type Submission } from "../contact-info/submission";
+import { invalidWebhookUrl, parseSubmission, type Submission } from "../contact-info/submission";
 import { type Estimate, estimateOf } from "../credits/estimate";
 import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
+import { destinationOf } from "../webhooks/webhook-destination";
 import type { Caller } from "./caller";
 import { itemsFromSource } from "./crm";
 
@@ -92,6 +94,15 @@ export interface SubmitReceipt {
 }
 
 /**
+ * A 400 when the webhook URL's name resolves inside (webhooks/webhook-destination.ts). A resolver that
+ * cannot answer lets the batch be created: each delivery checks again before it is sent.
+ */
+async function refuseInsideDestination(env: Env, url: string, environment: Environment): Promise<void> {
+  const destination = await destinationOf(env, url, environment);
+  if (destination.kind === "refused") throw invalidWebhookUrl(destination.problem);
+}
+
+/**
  * Creates the batch and queues its valid items. `batchId` is one chosen before (an
  * Idempotency-Key's); `origin` makes the status URL webhooks carry absolute.
  */
@@ -104,6 +115,7 @@ export async function submitContactInfo(
   if (submission.webhookUrl && !apiKey.webhookSecret) {
     throw webhookNotConfigured();
   }
+  if (submission.webhookUrl) await refuseInsideDestination(env, submission.webhookUrl, environment);
   const batchId = chosenId ?? newBatchId(apiKey.jurisdiction);
   const location = `/v2/${environment}/person/contact-info/${batchId}`;
   const { items, leaders } = await intake(submission, personHasher(env, apiKey));

@@ -144,7 +144,7 @@ async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Pro
   return connection;
 }
 
-const listsQuerySchema = /* @__PURE__ */ once(() => z.strictObject({ cursor: z.string().max(2048).optional() }));
+export const listsQuerySchema = /* @__PURE__ */ once(() => z.strictObject({ cursor: z.string().max(2048).optional() }));
 
 /** One page of the contact lists the connection may read, to pick the one a submit's `source` names. */
 export async function listCrmLists(caller: Caller, provider: string, query: Record<string, string>) {
@@ -212,7 +212,7 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   return { sync, location: `/v2/${caller.environment}/crm-syncs/${id}` };
 }
 
-const syncQuerySchema = /* @__PURE__ */ once(() =>
+export const syncQuerySchema = /* @__PURE__ */ once(() =>
   z.strictObject({ limit: limitParam(MAX_SYNC_PAGE), cursor: z.string().optional() }),
 );
 const noSuchSync = () => notFound("No CRM sync with this id exists.");

@@ -74,6 +74,7 @@ const batchEvents = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}/events",
+    query: eventsQuerySchema,
     middleware: [rateLimit("contact_info_status")],
   },
   docs: OPENAPI_METADATA && {

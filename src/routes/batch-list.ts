@@ -32,6 +32,7 @@ export const listBatches = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info",
+    query: batchListPaging.schema,
     middleware: [rateLimit("contact_info_status", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

@@ -44,6 +44,7 @@ export const getBatch = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}",
+    query: statusQuerySchema,
     middleware: [rateLimit("contact_info_status", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

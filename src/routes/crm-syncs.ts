@@ -8,7 +8,7 @@ import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync } from "../operations/crm";
+import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync, syncQuerySchema } from "../operations/crm";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use (src/base/once.ts).
@@ -73,7 +73,12 @@ const startSync = declareRoute({
 });
 
 const getSync = declareRoute({
-  route: { method: "get", path: "/crm-syncs/{id}", middleware: [rateLimit("contact_info_status", { parallel: true })] },
+  route: {
+    method: "get",
+    path: "/crm-syncs/{id}",
+    query: syncQuerySchema(),
+    middleware: [rateLimit("contact_info_status", { parallel: true })],
+  },
   docs: OPENAPI_METADATA && {
     operationId: "getCrmSync",
     tags: ["CRM"],

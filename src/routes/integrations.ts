@@ -21,6 +21,7 @@ import {
   disconnectCrm,
   listCrmConnections,
   listCrmLists,
+  listsQuerySchema,
   readCrmConnection,
 } from "../operations/crm";
 import { type DeclaredRoute, declareRoute } from "./declare";
@@ -185,6 +186,7 @@ const listIntegrationLists = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}/lists",
+    query: listsQuerySchema(),
     middleware: [rateLimit("contact_info_status", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

@@ -168,6 +168,7 @@ const listSuppressions = declareRoute({
   route: {
     method: "get",
     path: "/privacy/suppressions",
+    query: suppressionPaging.schema,
     middleware: [rateLimit("rate_limits", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

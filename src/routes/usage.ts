@@ -13,6 +13,7 @@ export const getUsage = declareRoute({
   route: {
     method: "get",
     path: "/me/usage",
+    query: usageQuerySchema,
     middleware: [rateLimit("rate_limits", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

@@ -10,8 +10,18 @@ export const ENDPOINT_STATUSES = ["enabled", "disabled"] as const;
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Why an attempt had no usable answer: none within the timeout, none at all, or a redirect (never followed). */
-export const ATTEMPT_ERRORS = ["timeout", "refused", "redirect"] as const;
+/**
+ * Why an attempt had no usable answer: none within the timeout, none at all, a redirect (never
+ * followed); or nothing was sent: the URL's name now resolves to a private address (never retried),
+ * or the resolver could not say where it leads (retried).
+ */
+export const ATTEMPT_ERRORS = [
+  "timeout",
+  "refused",
+  "redirect",
+  "destination_refused",
+  "destination_unresolved",
+] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
 /** Endpoints one customer has in one environment, at most. */

@@ -3,7 +3,6 @@ import type * as z from "zod";
 import type { Environment } from "../base/environment";
 import { type Tenant, tenantOf } from "../base/tenant";
 import { webhookHub } from "../batch/events/webhook-hub-stub";
-import { webhookUrlProblem } from "../contact-info/webhook-url";
 import { badRequest, notFound, tooManyWebhookEndpoints } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
 import { parseQuery } from "../http/query";
@@ -17,6 +16,7 @@ import {
   recoverSchema,
   updateEndpointSchema,
 } from "./views";
+import { destinationOf } from "./webhook-destination";
 
 const DEFAULT_DELIVERY_PAGE = 50;
 
@@ -35,16 +35,21 @@ function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   throw badRequest("invalid_request", `Invalid body: ${describeErrors(errors)}.`, errors);
 }
 
-/** The endpoint URL rules are a submit's webhookUrl's, checked by the same function. */
-function checkUrl(url: string | undefined, caller: Caller): void {
+/**
+ * The endpoint URL rules are a submit's webhookUrl's, checked by the same function: its text, then (in
+ * live) where its name resolves. A resolver that cannot answer lets it be saved: each delivery checks again.
+ */
+async function checkUrl(url: string | undefined, caller: Caller): Promise<void> {
   if (url === undefined) return;
-  const problem = webhookUrlProblem(url, caller.environment);
-  if (problem !== null) throw badRequest("invalid_request", `url ${problem}.`, [{ path: "url", message: problem }]);
+  const destination = await destinationOf(caller.env, url, caller.environment);
+  if (destination.kind !== "refused") return;
+  const problem = destination.problem;
+  throw badRequest("invalid_request", `url ${problem}.`, [{ path: "url", message: problem }]);
 }
 
 export async function createEndpoint(caller: Caller, body: unknown) {
   const input = parseBody(createEndpointSchema, body);
-  checkUrl(input.url, caller);
+  await checkUrl(input.url, caller);
   const created = await hubOf(caller).createEndpoint(input);
   if (!created) throw tooManyWebhookEndpoints(MAX_ENDPOINTS);
   return created;
@@ -63,7 +68,7 @@ export async function updateEndpoint(caller: Caller, id: string, body: unknown):
   const hub = hubOf(caller);
   // A missing endpoint is a 404 before a bad URL is a 400, as for any other path of another customer's.
   if (!(await hub.getEndpoint(id))) throw noSuchEndpoint();
-  checkUrl(patch.url, caller);
+  await checkUrl(patch.url, caller);
   return (await hub.updateEndpoint(id, patch)) ?? throwError(noSuchEndpoint());
 }
 

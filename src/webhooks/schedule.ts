@@ -41,6 +41,7 @@ export function afterAttempt(
   now: number,
 ): { status: DeliveryStatus; nextAttemptAt: number | null } {
   if (succeeded(result)) return { status: "succeeded", nextAttemptAt: null };
+  if (result.error === "destination_refused") return { status: "failed", nextAttemptAt: null };
   const wait = scheduleSeconds[tries - 1];
   if (wait === undefined) return { status: "failed", nextAttemptAt: null };
   return { status: "pending", nextAttemptAt: now + wait * 1000 };

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../base/log";
 import { applyMigrations } from "../base/sql-migrations";
+import { environmentOfName } from "../base/tenant";
 import { type DeliveryQuery, listDeliveries, readDelivery } from "./delivery-log";
 import {
   type DueDelivery,
@@ -30,7 +31,7 @@ import {
 } from "./endpoint-store";
 import { type HubConfig, readHubConfig } from "./hub-config";
 import { HUB_MIGRATIONS } from "./hub-schema";
-import { type Attempt, postSigned } from "./post-event";
+import { type Attempt, postChecked } from "./post-event";
 import { afterAttempt, disableReason, succeeded } from "./schedule";
 import type { EndpointPatch } from "./views";
 
@@ -162,7 +163,11 @@ export class WebhookHub extends DurableObject<Env> {
     const { endpointId } = delivery;
     const target = endpointId === null ? ownTarget(delivery) : endpointTarget(this.#sql, endpointId, Date.now());
     if (!target) return;
-    const attempt = await postSigned(
+    // A hub is named after its tenant (tenantName); a name that says no environment is held to live's rule.
+    const environment = environmentOfName(this.ctx.id.name) ?? "live";
+    const attempt = await postChecked(
+      this.env,
+      environment,
       { url: target.url, id: delivery.id, body: delivery.payload, secrets: target.secrets },
       config.timeoutMs,
     );

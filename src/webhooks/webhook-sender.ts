@@ -8,7 +8,7 @@ import { objectNamed } from "../base/placement";
 import { webhookHub } from "../batch/events/webhook-hub-stub";
 import { batchStub } from "../batch/stub";
 import { type CompletedBatch, type WebhookEvent, webhookEvent } from "../contact-info/webhook-event";
-import { type Attempt, postSigned } from "./post-event";
+import { type CheckedAttempt, postChecked } from "./post-event";
 
 /** The sender of batch `batchId`'s webhooks, beside its batch: one object per batch, so one receiver's slowness stays its own. */
 export function webhookSender(env: Env, batchId: string) {
@@ -84,11 +84,21 @@ export class WebhookSender extends DurableObject<Env> {
       return;
     }
     const attempt = state.attempts + 1;
-    const attempted = await postSigned({ ...event, secrets: [event.secret] }, config.webhookTimeoutMs);
+    const attempted = await postChecked(
+      this.env,
+      event.environment,
+      { ...event, secrets: [event.secret] },
+      config.webhookTimeoutMs,
+    );
     const status = attempted.statusCode;
     const delivered = status !== null && status >= 200 && status < 300;
-    const last = attempt >= config.webhookMaxAttempts;
-    const outcome = { status, state: delivered ? "delivered" : last ? "failed" : "queued" } as const;
+    const refused = attempted.error === "destination_refused";
+    const last = attempt >= config.webhookMaxAttempts || refused;
+    const outcome = {
+      status,
+      state: delivered ? "delivered" : last ? "failed" : "queued",
+      ...(attempted.refusal === undefined ? {} : { refused: attempted.refusal }),
+    } as const;
     // Logged before the batch records it: whoever waits for the batch to show the attempt finds it in the log too.
     if (completed) await logInHub(this.env, completed, event, { ...attempted, at: Date.now() }, outcome.state);
     if (delivery === undefined) await batch.recordWebhookAttempt(outcome);
@@ -99,6 +109,7 @@ export class WebhookSender extends DurableObject<Env> {
       attempt,
       status,
       delivered,
+      ...(attempted.error?.startsWith("destination_") ? { destination: attempted.error } : {}),
     });
     if (delivered || last) {
       this.ctx.storage.kv.delete(key);
@@ -136,7 +147,7 @@ async function logInHub(
   env: Env,
   completed: CompletedBatch,
   event: WebhookEvent,
-  attempt: Attempt & { at: number },
+  attempt: CheckedAttempt & { at: number },
   state: keyof typeof LOGGED_STATUS,
 ): Promise<void> {
   const batchId = completed.summary.id;

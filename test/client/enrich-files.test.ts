@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readXlsx, restoreCell, writeXlsx } from "../../src/file-core";
+import { xlsxBomb } from "../zip-bomb";
 import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";
 
@@ -139,6 +140,25 @@ describe("a workbook", () => {
     expect(header!.slice(0, 4)).toEqual(["Name", "Org", "Note", "enriched_batch_id"]);
     expect(row!.slice(0, 3)).toEqual(["Grace Hopper", "Navy", "=1+1"]);
     expect(row![header!.indexOf("enriched_status")]).toBe("completed");
+  });
+});
+
+describe("a 1 MB workbook that inflates to 1 GB (issue 46, item 10)", () => {
+  // Its zip directory telling the truth (refused from it), or saying 1 MB (refused while inflating).
+  it.each([
+    ["honest", 1024],
+    ["lying", 1],
+  ])("(%s sizes) is refused in one plain line, exit 1, within 400 MB of memory", async (name, declaredMB) => {
+    const input = join(scratch, `bomb-${name}.xlsx`);
+    writeFileSync(input, xlsxBomb(1024, declaredMB));
+    const args = [input, "--base-url", running.server.url, "--api-key", running.key];
+    const result = await runTool("scripts/enrich.ts", args, {}, { measure: true });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toEqual([
+      `error: ${input}: the workbook would unpack to more than 64 MB (the most read here); save the sheet as CSV, or split it`,
+    ]);
+    // The most the command, tsx and npx held at once (GNU time); 1.1 GB before the limit.
+    expect(result.peakRssKb).toBeLessThan(400 * 1024);
   });
 });
 

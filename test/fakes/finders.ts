@@ -1,6 +1,6 @@
 // The finder vendors (Hunter, PDL, Apollo, Prospeo), as each documents its answers; the
 // scenario is chosen by the company domain (the table in upstreams.ts).
-import { json, sleepSlow } from "./answer.ts";
+import { json, sleepSlow, trickling } from "./answer.ts";
 import { FAKE_KEYS } from "./fake-keys.ts";
 
 const flakySeen = new Set<string>();
@@ -23,6 +23,12 @@ async function vendorBehaviour(domain: string, person: string): Promise<Response
   if (busyOnce(domain, person)) return json({ errors: [{ id: "too_many_requests" }] }, 429, { "retry-after": "600" });
   if (domain.endsWith("-slow.example")) await sleepSlow();
   if (domain.endsWith("-garbage.example")) return new Response("<html>not json", { status: 200 });
+  if (domain.endsWith("-html.example"))
+    return new Response("<!doctype html><title>Down for maintenance</title>", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  if (domain.endsWith("-shape.example")) return json({ results: [{ mail: "someone@shape.example" }], data: "moved" });
+  if (domain.endsWith("-trickle.example")) return trickling();
   return null;
 }
 

@@ -1,6 +1,6 @@
 // The verifiers (ZeroBounce, NeverBounce), with each vendor's documented answers; the
 // scenario is chosen by the address (the table in upstreams.ts).
-import { json } from "./answer.ts";
+import { json, trickling } from "./answer.ts";
 import { FAKE_KEYS } from "./fake-keys.ts";
 
 /** The scenario an address asks a verifier to act out (see the table in upstreams.ts). */
@@ -36,6 +36,12 @@ export function zeroBounce(url: URL): Response {
       return json({ error: "unavailable" }, 503);
     case "throttled":
       return json({ error: "too many requests" }, 429, { "retry-after": "60" });
+    case "verifiershtml":
+      return new Response("<!doctype html><title>Sign in</title>", { headers: { "content-type": "text/html" } });
+    case "verifiersshape":
+      return json({ result: { verdict: "ok" }, status: ["valid"] });
+    case "verifierstrickle":
+      return trickling();
     default:
       return answer("valid");
   }
@@ -63,6 +69,12 @@ export function neverBounce(url: URL): Response {
       return json({ status: "temp_unavail", message: "Service temporarily unavailable" });
     case "throttled":
       return json({ status: "throttle_triggered", message: "Too many requests in a short amount of time" });
+    case "verifiershtml":
+      return new Response("<!doctype html><title>Sign in</title>", { headers: { "content-type": "text/html" } });
+    case "verifiersshape":
+      return json({ status: "success", result: 7, flags: "role_account" });
+    case "verifierstrickle":
+      return trickling();
     default:
       return answer("valid");
   }

@@ -38,7 +38,10 @@ describe("an EU customer", () => {
       method: "POST",
       key,
       headers: { "content-type": "application/json", "idempotency-key": "eu-1" },
-      body: JSON.stringify({ items: [someone()], webhookUrl: `https://hooks.test/eu/${crypto.randomUUID()}` }),
+      body: JSON.stringify({
+        items: [someone()],
+        webhookUrl: `https://eu.hooks.example.com/eu/${crypto.randomUUID()}`,
+      }),
     });
     expect(response.status).toBe(202);
     const { batchId } = await response.json<{ batchId: string }>();

@@ -122,7 +122,7 @@ describe("a live batch", () => {
 
   it("does not cache a result a source was unavailable for, even when retrying could not change it", async () => {
     const { key } = await createKey({ environment: "live" });
-    // Hunter and PDL answer 200 with a body that is not JSON: unavailable, and not worth retrying.
+    // Hunter and PDL answer 200 with a body that is not JSON: unavailable (their fault, test/integration/vendor-faults.test.ts).
     // (Apollo and Prospeo find the address, which verifies valid.)
     const person = { fullName: "Gil Garbled", companyDomain: "vendors-garbage.example" };
     const first = await waitForCompletion(key, await submitBatch(key, { items: [person], fields: ["email"] }, "live"));

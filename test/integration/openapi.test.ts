@@ -112,14 +112,16 @@ describe("how the document says to call the API", () => {
     expect(Object.keys(accepted.headers)).toEqual(expect.arrayContaining(["Idempotent-Replayed", "x-request-id"]));
   });
 
-  it("documents the webhook URL rule and what protects live from names that resolve to private addresses", async () => {
+  it("documents the webhook URL rule and that live resolves names, refusing those that resolve inside", async () => {
     const text = JSON.stringify(await documentOf());
     const [description] = /Where to POST the signed events[^"]*/.exec(text) ?? [""];
     for (const words of [
       "https, port 443 or from 1024 up",
       "public unicast",
+      ".test, .example, .invalid, .onion, .home.arpa, .home, .corp, .lan, .svc and .intranet",
       "localtest.me",
-      "Workers VPC",
+      "DNS-over-HTTPS",
+      "Each delivery checks again first",
       "never followed",
     ]) {
       expect(description).toContain(words);

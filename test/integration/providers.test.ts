@@ -11,6 +11,7 @@ import { patternProvider } from "../../src/enrichment/pattern-provider";
 import { pdlProvider } from "../../src/enrichment/pdl-provider";
 import { type ContactProvider, PermanentProviderError, TransientProviderError } from "../../src/enrichment/provider";
 import { providersFor } from "../../src/enrichment/providers";
+import { VendorAnswerError } from "../../src/enrichment/upstream";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
 import { callsMentioning } from "../fakes/upstreams";
 import { envWith } from "../helpers";
@@ -147,10 +148,10 @@ describe("the Hunter adapter", () => {
     expect(error.message).toContain("500 ms");
   });
 
-  it("refuses a body that is not JSON, permanently", async () => {
-    expect(await failure(find(hunter, { fullName: "A B", companyDomain: "hunter-garbage.example" }))).toBeInstanceOf(
-      PermanentProviderError,
-    );
+  it("is unavailable, for now, when it answers a body that is not JSON (the vendor's fault)", async () => {
+    const error = await failure(find(hunter, { fullName: "A B", companyDomain: "hunter-garbage.example" }));
+    expect(error).toBeInstanceOf(VendorAnswerError);
+    expect(error).toBeInstanceOf(TransientProviderError);
   });
 
   it("reports a rejected API key as permanent", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import * as z from "zod";
 import { lookupMx } from "../../src/enrichment/mx-lookup";
 import { TransientProviderError } from "../../src/enrichment/provider";
 import { fetchJson } from "../../src/enrichment/upstream";
@@ -19,9 +20,9 @@ describe("an upstream that cannot be reached", () => {
   it("logs one line with the provider and the reason, without the request or a stack", async () => {
     const logs = captureLogs();
     const request = new Request("https://vendor.example/find?email=ada%40analytical.example");
-    await expect(fetchJson({ provider: "hunter", fetch: unreachable, timeoutMs: 100 }, request)).rejects.toBeInstanceOf(
-      TransientProviderError,
-    );
+    await expect(
+      fetchJson({ provider: "hunter", fetch: unreachable, timeoutMs: 100 }, request, z.unknown()),
+    ).rejects.toBeInstanceOf(TransientProviderError);
     expect(logs.lines()).toEqual(['{"event":"upstream_unreachable","provider":"hunter","reason":"network error"}']);
   });
 });

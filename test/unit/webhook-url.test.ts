@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { webhookUrlProblem } from "../../src/contact-info/webhook-url";
+import { addressesProblem, webhookUrlProblem } from "../../src/contact-info/webhook-url";
+import { judgeAddresses } from "../../src/webhooks/webhook-destination";
 
 const SPECIAL = "special-purpose address";
 const HOST = "must name a public host";
@@ -112,11 +113,80 @@ describe("webhook URLs in live", () => {
 });
 
 describe("names that resolve to private addresses", () => {
-  // The check reads text only, as the README says: these pass it, and the platform (a deployed
-  // Worker's fetch reaches only the public Internet) is what stops them. A test so that the
-  // documented behaviour and the code cannot part silently.
+  // Their text passes; what they resolve to is judged apart (judgeAddresses, below), over DNS-over-HTTPS
+  // when the batch is created and before each delivery (integration/webhook-destination.test.ts).
   it.each(["https://localtest.me/hook", "https://127.0.0.1.nip.io/hook"])("%s passes the text check in live", (url) => {
     expect(webhookUrlProblem(url, "live")).toBeNull();
+  });
+});
+
+describe("special-use and private suffixes in live", () => {
+  it.each([
+    "hooks.test",
+    "hooks.example",
+    "hooks.invalid",
+    "hooks.localhost",
+    "duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion",
+    "printer.local",
+    "db.internal",
+    "router.home.arpa",
+    "nas.home",
+    "erp.corp",
+    "files.lan",
+    "api.default.svc",
+    "wiki.intranet",
+    "HOOKS.TEST.",
+  ])("refuses https://%s/x as text", (host) => {
+    expect(webhookUrlProblem(`https://${host}/x`, "live")).toBe("must name a public host");
+  });
+
+  it.each(["hooks.test", "nas.home", "api.svc"])(
+    "leaves https://%s/x to test, whose receivers may be fakes",
+    (host) => {
+      expect(webhookUrlProblem(`https://${host}/x`, "test")).toBeNull();
+    },
+  );
+
+  it.each(["hooks.testing.com", "home.example.com", "corp.io", "svc.dev"])("accepts https://%s/x", (host) => {
+    expect(webhookUrlProblem(`https://${host}/x`, "live")).toBeNull();
+  });
+});
+
+describe("what a webhook name resolves to (the pure decision)", () => {
+  it.each([
+    [["127.0.0.1"]],
+    [["::1"]],
+    [["10.0.0.8"]],
+    [["172.16.4.4"]],
+    [["192.168.1.1"]],
+    [["169.254.169.254"]],
+    [["100.64.0.1"]],
+    [["fd00::1"]],
+    [["fe80::1"]],
+    [["::ffff:10.0.0.1"]],
+    [["0.0.0.0"]],
+    [["93.184.215.14", "10.0.0.1"]],
+    [["93.184.215.14", "fd00::1"]],
+  ])("refuses %j", (addresses) => {
+    const verdict = judgeAddresses(addresses);
+    expect(verdict.kind).toBe("refused");
+    expect(verdict).toEqual({ kind: "refused", problem: addressesProblem(addresses) });
+    expect(addressesProblem(addresses)).toMatch(/^must not resolve to a loopback, private, link-local, shared /);
+  });
+
+  it("names the first address inside", () => {
+    expect(addressesProblem(["93.184.215.14", "10.0.0.1", "127.0.0.1"])).toMatch(/\(it resolves to 10\.0\.0\.1\)$/);
+  });
+
+  it.each([[["93.184.215.14"]], [["2606:4700:4700::1111"]], [["1.1.1.1", "2a00:1450:4001:80b::200e"]]])(
+    "accepts %j",
+    (addresses) => {
+      expect(judgeAddresses(addresses)).toEqual({ kind: "public" });
+    },
+  );
+
+  it("knows nothing from no address: accepted at creation, not sent to", () => {
+    expect(judgeAddresses([])).toEqual({ kind: "unknown" });
   });
 });
 

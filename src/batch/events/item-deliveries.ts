@@ -129,6 +129,7 @@ export function itemDeliveryEvent(sql: SqlStorage, row: BatchRow, seq: number): 
   return {
     id: itemEventId(row.id, seq),
     url: row.webhook_url,
+    environment: row.environment,
     secret: row.webhook_secret,
     body: itemCompletedBody(row.id, delivery.finished_at, items),
   };

@@ -1,5 +1,5 @@
 import { log, logError } from "../../base/log";
-import type { CompletedBatch } from "../../contact-info/webhook-event";
+import type { CompletedBatch, WebhookAttempt } from "../../contact-info/webhook-event";
 import { type BatchRow, summary } from "../batch-row";
 import { retryStepLater, stepSucceeded } from "../step-retry";
 
@@ -13,16 +13,14 @@ function markWebhookQueued(sql: SqlStorage): void {
   );
 }
 
-/** One delivery attempt, recorded only while the webhook is queued. */
-export function saveWebhookAttempt(
-  sql: SqlStorage,
-  attempt: { status: number | null; state: "queued" | "delivered" | "failed" },
-): void {
+/** One delivery attempt, recorded only while the webhook is queued; `refused` says why it was not sent. */
+export function saveWebhookAttempt(sql: SqlStorage, attempt: WebhookAttempt): void {
   sql.exec(
-    "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ?, webhook_attempted_at = ? WHERE webhook_state = 'queued'",
+    "UPDATE batch SET webhook_attempts = webhook_attempts + 1, webhook_last_status = ?, webhook_state = ?, webhook_attempted_at = ?, webhook_refused = ? WHERE webhook_state = 'queued'",
     attempt.status,
     attempt.state,
     new Date().toISOString(),
+    attempt.refused ?? null,
   );
 }
 
