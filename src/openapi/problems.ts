@@ -1,9 +1,8 @@
 // Problem responses, typed per code: each code the API answers with has its own
 // schema (its status, title and type fixed, its extension members typed), and each
 // response names exactly the codes it may carry, so a generated client narrows on `code`.
-// Nothing is made at the top level (the schemas on first use, the examples per call): the
-// Worker imports this module only for route docs its build drops, so esbuild drops it too
-// (routes/declare.ts).
+// Nothing is made at the top level (the schemas on first use, the examples per call): the Worker
+// imports this module only for route docs its build drops, so esbuild drops it too (routes/declare.ts).
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { parseEventsRequest } from "../contact-info/events-query";

@@ -28,11 +28,7 @@ const RECORD_TYPE = { A: 1, AAAA: 28 } as const;
  * name is then resolved. `test` keeps its text rule only, so local receivers on loopback work. A name
  * whose resolver gives no answer, or no address, is `unknown`: accepted at creation, not sent to yet.
  */
-async function webhookDestination(
-  url: string,
-  environment: Environment,
-  resolver: Resolver,
-): Promise<Destination> {
+async function webhookDestination(url: string, environment: Environment, resolver: Resolver): Promise<Destination> {
   const textProblem = webhookUrlProblem(url, environment);
   if (textProblem) return { kind: "refused", problem: textProblem };
   const host = normalizedHost(new URL(url));
