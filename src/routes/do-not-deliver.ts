@@ -35,6 +35,7 @@ const listDoNotDeliverRoute = declareRoute({
   route: {
     method: "get",
     path: "/privacy/do-not-deliver",
+    query: doNotDeliverPaging.schema,
     middleware: [rateLimit("rate_limits", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {

@@ -24,6 +24,7 @@ const list = declareRoute({
   route: {
     method: "get",
     path: "/webhook-deliveries",
+    query: deliveryQuerySchema,
     middleware: [rateLimit("contact_info_status", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
