@@ -42,7 +42,8 @@ export function readBodyBytes(request: HonoRequest, maxBytes: number): Promise<A
   return body;
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuffer> {
+/** readBodyBytes for a raw Request (the MCP door reads its POSTs before any router or SDK does). */
+export async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuffer> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => undefined);

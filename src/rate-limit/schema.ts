@@ -54,6 +54,15 @@ const MIGRATIONS: readonly string[] = [
   // The project was never deployed (docs/storage.md): no IdempotencyStore held a live key, so no limiter
   // asks one (the class is deleted, wrangler.toml v9), and when the records moved is no longer read.
   `DROP TABLE idempotency_moved;`,
+  // The customer's open MCP sessions (mcp-sessions.ts): the cap per key counts them, the least recently
+  // used closes first, and a row not used for the idle time (and a grace) is forgotten.
+  `CREATE TABLE mcp_sessions (
+     session_id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     used_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX mcp_sessions_by_key ON mcp_sessions (key_id);
+   CREATE INDEX mcp_sessions_by_use ON mcp_sessions (used_at);`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
