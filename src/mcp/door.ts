@@ -27,6 +27,10 @@ export const MCP_PATH = "/mcp";
  */
 export const MCP_ENVELOPE_BYTES = 64 * 1024;
 
+// A body over the limit by at most this much is read (and dropped) before the 413, so that the client,
+// still uploading, reads it; past that the upload is cut.
+const DRAIN_BYTES = 32 * 1024 * 1024;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The key in x-api-key, else in Authorization: Bearer (what MCP clients' configurations can send). */
@@ -50,7 +54,7 @@ function originRefused(headers: Headers): boolean {
 
 /** A POST's body as JSON within the limit (413 past it, declared or streamed), or `unreadable`. */
 async function readBody(request: Request, env: Env): Promise<{ json: unknown } | "unreadable"> {
-  const bytes = await readLimited(request, readConfig(env).maxBodyBytes + MCP_ENVELOPE_BYTES);
+  const bytes = await readLimited(request, readConfig(env).maxBodyBytes + MCP_ENVELOPE_BYTES, DRAIN_BYTES);
   try {
     return { json: JSON.parse(new TextDecoder().decode(bytes)) };
   } catch {
@@ -90,11 +94,13 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
   if (presented !== null && !UUID.test(presented)) return sessionNotFound();
   const body = request.method === "POST" ? await readBody(request, env) : undefined;
   const json = body === undefined || body === "unreadable" ? undefined : body.json;
+  // A GET (the client's stream) or a DELETE (its end) carries no request: it only names its session.
+  const requests = body === undefined ? 0 : body === "unreadable" ? 1 : protocolRequests(json);
   const opening = presented === null && isInitialize(json);
   const session = presented !== null ? { kind: "use" as const, id: presented } : undefined;
   const admission: McpAdmission = {
     keyId: apiKey.keyId,
-    protocolRequests: body === "unreadable" ? 1 : protocolRequests(json),
+    protocolRequests: requests,
     session: opening ? { kind: "open", id: crypto.randomUUID() } : session,
     rules: readConfig(env).mcpSessions,
   };

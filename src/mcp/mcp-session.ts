@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
+import { log } from "../base/log";
 import { type Tenant, tenantOf } from "../base/tenant";
 import type { ApiKeyRecord } from "../keys/api-key";
 import { limiterStub } from "../rate-limit/stub";
@@ -37,7 +38,7 @@ export class McpSession extends DurableObject<Env> {
       }
       this.#session = { id: sessionId, tenant: tenantOf(apiKey) };
       this.#transport = import("./session-server").then(({ openSession }) =>
-        openSession(this.env, sessionId, () => this.#forget()),
+        openSession(this.env, sessionId, () => this.#forget("ended")),
       );
       await this.ctx.storage.setAlarm(this.#usedAt + this.#idleMs());
     }
@@ -47,14 +48,14 @@ export class McpSession extends DurableObject<Env> {
       authInfo: { token: "", clientId: apiKey.keyId, scopes: [], extra: { apiKey } },
     });
     // An initialize refused opens nothing.
-    if (opening && !response.ok) await this.close();
+    if (opening && !response.ok) await this.close("refused");
     return request.method === "POST" ? this.#tracked(response) : response;
   }
 
   override async alarm(): Promise<void> {
     const activity = { open: this.#transport !== undefined, answering: this.#answering, usedAt: this.#usedAt };
     const step = idleStep(activity, Date.now(), this.#idleMs());
-    if (step.kind === "close") return this.close();
+    if (step.kind === "close") return this.close("idle");
     if (step.kind !== "wait") return;
     if (step.inUse && this.#session)
       await limiterStub(this.env, this.#session.tenant).touchMcpSession(this.#session.id);
@@ -62,18 +63,20 @@ export class McpSession extends DurableObject<Env> {
   }
 
   /** Closes the session (idle, or displaced over its key's cap): its streams end, its memory and its place free. */
-  async close(): Promise<void> {
+  async close(reason: "idle" | "displaced" | "refused" = "displaced"): Promise<void> {
     const transport = this.#transport;
-    await this.#forget();
+    await this.#forget(reason);
     await (await transport)?.close();
   }
 
-  async #forget(): Promise<void> {
+  async #forget(reason: "idle" | "displaced" | "refused" | "ended"): Promise<void> {
     this.#transport = undefined;
     const session = this.#session;
     this.#session = undefined;
     await this.ctx.storage.deleteAlarm();
-    if (session) await limiterStub(this.env, session.tenant).closeMcpSession(session.id);
+    if (!session) return;
+    log("mcp_session_closed", { sessionId: session.id, reason });
+    await limiterStub(this.env, session.tenant).closeMcpSession(session.id);
   }
 
   #idleMs(): number {
