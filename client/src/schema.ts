@@ -1287,7 +1287,7 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
             /** @enum {string} */
-            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits" | "mcp_protocol";
             /** @description Requests allowed per window for this endpoint type. */
             limit: number;
             windowSeconds: number;
@@ -1634,9 +1634,9 @@ export interface components {
         };
         RateLimitInfo: {
             /** @enum {string} */
-            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits" | "mcp_protocol";
             /** @enum {string} */
-            tier: "Tier 3" | "Tier 4";
+            tier: "Tier 3" | "Tier 4" | "MCP";
             operations: string[];
             limit: number;
             windowSeconds: number;

@@ -25,7 +25,7 @@ export const MCP_PATH = "/mcp";
  * A POST to /mcp is refused with 413 past MAX_BODY_BYTES (REST's limit on a submit) and this much
  * more, room for the JSON-RPC envelope around the largest batch a tool takes.
  */
-export const MCP_ENVELOPE_BYTES = 64 * 1024;
+const MCP_ENVELOPE_BYTES = 64 * 1024;
 
 // A body over the limit by at most this much is read (and dropped) before the 413, so that the client,
 // still uploading, reads it; past that the upload is cut.

@@ -5,8 +5,8 @@ import { type Tenant, tenantOf } from "../base/tenant";
 import type { ApiKeyRecord } from "../keys/api-key";
 import { limiterStub } from "../rate-limit/stub";
 import { sessionNotFound } from "./json-rpc-error";
-import type { SessionTransport } from "./session-server";
 import { idleStep } from "./session-idle";
+import type { SessionTransport } from "./session-server";
 
 /**
  * One MCP session (Streamable HTTP): the SDK's server and transport (session-server.ts), held in

@@ -310,14 +310,15 @@ describe("a client's mistake is a client error", () => {
     "a confirmation answered %s: asked again once, then invalid_confirmation; nothing created",
     async (_, options) => {
       let asked = 0;
+      const counted =
+        <Args extends unknown[], Result>(answer: (...args: Args) => Result) =>
+        (...args: Args) => {
+          asked++;
+          return answer(...args);
+        };
       const counting = {
-        ...options,
-        ...(options.answer && {
-          answer: (request: Parameters<NonNullable<typeof options.answer>>[0]) => (asked++, options.answer!(request)),
-        }),
-        ...(options.raw && {
-          raw: (request: Parameters<NonNullable<typeof options.raw>>[0]) => (asked++, options.raw!(request)),
-        }),
+        ...(options.answer && { answer: counted(options.answer) }),
+        ...(options.raw && { raw: counted(options.raw) }),
       };
       const client = await connect(running.server, { ...counting, headers: { "x-api-key": running.keys.mistaken } });
       clients.push(client);

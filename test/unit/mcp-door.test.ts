@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { askToConfirm, readConfirmation } from "../../src/mcp/confirmation";
+import { type AskOutcome, askToConfirm, readConfirmation } from "../../src/mcp/confirmation";
 import { invalidParams } from "../../src/mcp/invalid-params";
 import { isInitialize, protocolRequests } from "../../src/mcp/messages";
 import { idleStep } from "../../src/mcp/session-idle";
@@ -94,13 +94,23 @@ describe("how a confirmation's answer reads (readConfirmation, askToConfirm)", (
   });
 
   it("asks again once after an answer it cannot read, never a third time", async () => {
-    const asked: boolean[] = [];
-    const answers = [{ answered: { action: "yes" } }, { answered: { action: "accept", content: { confirm: true } } }];
-    expect(await askToConfirm(async (again) => (asked.push(again), answers[asked.length - 1]!))).toBe("accept");
-    expect(asked).toEqual([false, true]);
-    asked.length = 0;
-    expect(await askToConfirm(async (again) => (asked.push(again), { failed: "error" }))).toBe("invalid");
-    expect(asked).toEqual([false, true]);
+    const asking = (answers: AskOutcome[]) => {
+      const asked: boolean[] = [];
+      const ask = async (again: boolean) => {
+        asked.push(again);
+        return answers[Math.min(asked.length, answers.length) - 1]!;
+      };
+      return { asked, ask };
+    };
+    const readable = asking([
+      { answered: { action: "yes" } },
+      { answered: { action: "accept", content: { confirm: true } } },
+    ]);
+    expect(await askToConfirm(readable.ask)).toBe("accept");
+    expect(readable.asked).toEqual([false, true]);
+    const unreadable = asking([{ failed: "error" }]);
+    expect(await askToConfirm(unreadable.ask)).toBe("invalid");
+    expect(unreadable.asked).toEqual([false, true]);
   });
 });
 
