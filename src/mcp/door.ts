@@ -18,6 +18,7 @@ import { rateLimited } from "../rate-limit/rate-limited";
 import { limiterStub } from "../rate-limit/stub";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 import { isInitialize, protocolRequests } from "./messages";
+import { RecentRefusals } from "./refusals";
 
 export const MCP_PATH = "/mcp";
 
@@ -30,6 +31,8 @@ const MCP_ENVELOPE_BYTES = 64 * 1024;
 // A body over the limit by at most this much is read (and dropped) before the 413, so that the client,
 // still uploading, reads it; past that the upload is cut.
 const DRAIN_BYTES = 32 * 1024 * 1024;
+
+const refusals = new RecentRefusals();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -96,6 +99,8 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
   const json = body === undefined || body === "unreadable" ? undefined : body.json;
   // A GET (the client's stream) or a DELETE (its end) carries no request: it only names its session.
   const requests = body === undefined ? 0 : body === "unreadable" ? 1 : protocolRequests(json);
+  const remembered = requests > 0 ? refusals.refused(apiKey.keyId, Date.now()) : undefined;
+  if (remembered) throw rateLimited("mcp_protocol", remembered);
   const opening = presented === null && isInitialize(json);
   const session = presented !== null ? { kind: "use" as const, id: presented } : undefined;
   const admission: McpAdmission = {
@@ -109,7 +114,10 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
     effectiveSettings(readConfig(env), apiKey.rateLimits),
   );
   if (answer.kind === "revoked") throw invalidApiKey();
-  if (answer.kind === "rate_limited") throw rateLimited("mcp_protocol", answer.decision);
+  if (answer.kind === "rate_limited") {
+    refusals.note(apiKey.keyId, answer.decision, Date.now());
+    throw rateLimited("mcp_protocol", answer.decision);
+  }
   if (answer.kind === "unknown_session") return sessionNotFound();
   for (const displaced of answer.displaced) {
     ctx.waitUntil(

@@ -294,6 +294,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       { endpointType: "contact_info_request", used: 1, remaining: 49, limit: 50, resetSeconds: 60 },
       { endpointType: "contact_info_status", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
       { endpointType: "rate_limits", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
+      { endpointType: "mcp_protocol", used: 0, remaining: 300, limit: 300, resetSeconds: 0 },
     ]);
   });
 

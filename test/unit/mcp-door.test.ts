@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type AskOutcome, askToConfirm, readConfirmation } from "../../src/mcp/confirmation";
 import { invalidParams } from "../../src/mcp/invalid-params";
 import { isInitialize, protocolRequests } from "../../src/mcp/messages";
+import { RecentRefusals } from "../../src/mcp/refusals";
 import { idleStep } from "../../src/mcp/session-idle";
 import { isLive, REGISTRY_GRACE_MS, sessionsToClose } from "../../src/rate-limit/mcp-sessions";
 
@@ -132,5 +133,22 @@ describe("params that do not fit their method (invalidParams)", () => {
     expect(invalidParams(call({ name: "get_usage" }))).toBeUndefined();
     expect(invalidParams({ jsonrpc: "2.0", id: 1, method: "resources/list", params: 3 } as never)).toBeUndefined();
     expect(invalidParams({ jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
+  });
+});
+
+describe("an isolate's memory of refused keys (RecentRefusals)", () => {
+  const usage = { limit: 300, windowSeconds: 60, used: 300, remaining: 0, resetSeconds: 10 };
+
+  it("refuses a key until a second before its oldest counted request leaves, never after", () => {
+    const refusals = new RecentRefusals();
+    expect(refusals.refused("k", 0)).toBeUndefined();
+    refusals.note("k", usage, 0);
+    expect(refusals.refused("k", 0)).toMatchObject({ remaining: 0, resetSeconds: 10 });
+    expect(refusals.refused("k", 4500)).toMatchObject({ resetSeconds: 6 });
+    expect(refusals.refused("other", 4500)).toBeUndefined();
+    expect(refusals.refused("k", 8999)).toMatchObject({ resetSeconds: 2 });
+    // From here the limiter decides again: it may have room by the time the request reaches it.
+    expect(refusals.refused("k", 9000)).toBeUndefined();
+    expect(refusals.refused("k", 1000)).toBeUndefined();
   });
 });
