@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
-import { log } from "../base/log";
+import { log, logError } from "../base/log";
 import { type Tenant, tenantOf } from "../base/tenant";
 import type { ApiKeyRecord } from "../keys/api-key";
 import { limiterStub } from "../rate-limit/stub";
@@ -12,10 +12,10 @@ import type { SessionTransport } from "./session-server";
  * One MCP session (Streamable HTTP): the SDK's server and transport (session-server.ts), held in
  * memory by a Durable Object named after the session's customer and id, so every request of the
  * session (a tool call's stream, and the elicitation answer the client POSTs while it waits) reaches
- * the same instance. Nothing is stored but its alarm: a session outlives neither an eviction nor a
+ * the same instance. Nothing is stored: a session outlives neither an eviction nor a
  * deploy, and a client then gets 404, which tells it (MCP spec) to initialize a new one. The
  * customer's RateLimiter counts its open sessions (mcp-sessions.ts); this object tells it when the
- * session closes: ended by its client, idle (its alarm, idleStep), displaced over the key's cap
+ * session closes: ended by its client, idle (its timer, idleStep), displaced over the key's cap
  * (`close`), or found lost.
  */
 export class McpSession extends DurableObject<Env> {
@@ -23,6 +23,10 @@ export class McpSession extends DurableObject<Env> {
   #session: { id: string; tenant: Tenant } | undefined;
   #usedAt = 0;
   #answering = 0;
+  #idleCheck: ReturnType<typeof setTimeout> | undefined;
+  // Set once the session is over, even before it opened: under a flood, the door may displace a session
+  // whose initialize has not reached this object yet, and that initialize must then open nothing.
+  #ended = false;
 
   /**
    * Serves one request of the session; `apiKey` is the record the door authenticated it with, `body`
@@ -32,7 +36,7 @@ export class McpSession extends DurableObject<Env> {
     this.#usedAt = Date.now();
     const opening = !request.headers.has("mcp-session-id");
     if (!this.#transport) {
-      if (!opening) {
+      if (!opening || this.#ended) {
         await limiterStub(this.env, apiKey).closeMcpSession(sessionId);
         return sessionNotFound();
       }
@@ -40,7 +44,7 @@ export class McpSession extends DurableObject<Env> {
       this.#transport = import("./session-server").then(({ openSession }) =>
         openSession(this.env, sessionId, () => this.#forget("ended")),
       );
-      await this.ctx.storage.setAlarm(this.#usedAt + this.#idleMs());
+      this.#checkAt(this.#usedAt + this.#idleMs());
     }
     const transport = await this.#transport;
     const response = await transport.handleRequest(request, {
@@ -52,14 +56,24 @@ export class McpSession extends DurableObject<Env> {
     return request.method === "POST" ? this.#tracked(response) : response;
   }
 
-  override async alarm(): Promise<void> {
+  // A timer, not an alarm: what it guards lives in this instance's memory only, so an instance that is
+  // gone needs no check (its memory went with it), and a session costs no storage write.
+  #checkAt(at: number): void {
+    clearTimeout(this.#idleCheck);
+    this.#idleCheck = setTimeout(
+      () => void this.#idleCheckDue().catch((error: unknown) => logError("mcp_idle_check_failed", error)),
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  async #idleCheckDue(): Promise<void> {
     const activity = { open: this.#transport !== undefined, answering: this.#answering, usedAt: this.#usedAt };
     const step = idleStep(activity, Date.now(), this.#idleMs());
     if (step.kind === "close") return this.close("idle");
     if (step.kind !== "wait") return;
+    this.#checkAt(step.at);
     if (step.inUse && this.#session)
       await limiterStub(this.env, this.#session.tenant).touchMcpSession(this.#session.id);
-    await this.ctx.storage.setAlarm(step.at);
   }
 
   /** Closes the session (idle, or displaced over its key's cap): its streams end, its memory and its place free. */
@@ -70,10 +84,11 @@ export class McpSession extends DurableObject<Env> {
   }
 
   async #forget(reason: "idle" | "displaced" | "refused" | "ended"): Promise<void> {
+    this.#ended = true;
     this.#transport = undefined;
     const session = this.#session;
     this.#session = undefined;
-    await this.ctx.storage.deleteAlarm();
+    clearTimeout(this.#idleCheck);
     if (!session) return;
     log("mcp_session_closed", { sessionId: session.id, reason });
     await limiterStub(this.env, session.tenant).closeMcpSession(session.id);

@@ -1,4 +1,4 @@
-// When an MCP session's object closes it: a pure plan its alarm follows (mcp-session.ts).
+// When an MCP session's object closes it: a pure plan its idle timer follows (mcp-session.ts).
 
 export interface SessionActivity {
   /** Whether the object holds a session (it has nothing to close after an eviction or a close). */

@@ -17,7 +17,7 @@ export interface SessionRow {
   usedAt: number;
 }
 
-// A session's own object closes it once idle (its alarm); this registry forgets it a little later, so
+// A session's own object closes it once idle (its timer); this registry forgets it a little later, so
 // that the object, not the registry, decides, and a row outlives its object only when the object was
 // lost (evicted, or a deploy): such a row holds its place for at most this much longer.
 export const REGISTRY_GRACE_MS = 60_000;

@@ -178,7 +178,7 @@ export class RateLimiter extends DurableObject<Env> {
     return { kind: "admitted", displaced: opened };
   }
 
-  /** An MCP session still answering a request is in use (its object's alarm says so). */
+  /** An MCP session still answering a request is in use (its object's idle check says so). */
   touchMcpSession(sessionId: string): void {
     this.#mcpSessions.touch(sessionId, Date.now());
   }

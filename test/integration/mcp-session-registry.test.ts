@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { objectNamed } from "../../src/base/placement";
+import { tenantName } from "../../src/base/tenant";
 import { type McpAdmission, REGISTRY_GRACE_MS } from "../../src/rate-limit/mcp-sessions";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, setClockAhead } from "../helpers";
@@ -64,5 +66,29 @@ describe("the MCP session registry", () => {
     expect(await admit({ kind: "use", id: "one" }, 0)).toEqual({ kind: "admitted", displaced: [] });
     await stub.revoke(record.keyId);
     expect(await admit({ kind: "use", id: "one" }, 0)).toEqual({ kind: "revoked" });
+  });
+});
+
+describe("a session's object", () => {
+  it("opens nothing for an initialize that arrives after its session was displaced (a flood's race)", async () => {
+    const { record } = await createKey();
+    const sessionId = crypto.randomUUID();
+    const session = objectNamed(env.MCP_SESSIONS, `${tenantName(record)}/${sessionId}`, record.jurisdiction);
+    await session.close();
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "late", version: "1" } },
+    };
+    const request = new Request("https://mcp.example/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    });
+    const response = await session.serve(request, sessionId, record, initialize);
+    expect([response.status, await response.json()]).toEqual([
+      404,
+      { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
+    ]);
   });
 });
