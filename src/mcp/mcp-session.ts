@@ -42,7 +42,9 @@ export class McpSession extends DurableObject<Env> {
       }
       this.#session = { id: sessionId, tenant: tenantOf(apiKey) };
       this.#transport = import("./session-server").then(({ openSession }) =>
-        openSession(this.env, sessionId, () => this.#forget("ended")),
+        openSession(this.env, sessionId, () => {
+          void this.#forget("ended").then(() => this.#discard());
+        }),
       );
       this.#checkAt(this.#usedAt + this.#idleMs());
     }
@@ -80,7 +82,22 @@ export class McpSession extends DurableObject<Env> {
   async close(reason: "idle" | "displaced" | "refused" = "displaced"): Promise<void> {
     const transport = this.#transport;
     await this.#forget(reason);
-    await (await transport)?.close();
+    if (!transport) return;
+    await (await transport).close();
+    this.#discard();
+  }
+
+  // The runtime keeps an object's instance in memory after its session closed (a closed transport and
+  // server are garbage, the instance is not): reset it once this call has answered, so the memory goes.
+  // A session that never opened keeps its (small) instance, which remembers to open nothing (#ended).
+  #discard(): void {
+    setTimeout(() => {
+      try {
+        this.ctx.abort("session closed");
+      } catch {
+        // abort() throws to end what called it: here, only this timer.
+      }
+    }, 0);
   }
 
   async #forget(reason: "idle" | "displaced" | "refused" | "ended"): Promise<void> {
