@@ -260,6 +260,16 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
         resetSeconds: 60,
         used: 1,
       },
+      {
+        endpointType: "mcp_protocol",
+        tier: "MCP",
+        operations: ["POST /mcp: every JSON-RPC request but tools/call (initialize, tools/list, ping, …)"],
+        limit: 300,
+        windowSeconds: 60,
+        remaining: 300,
+        resetSeconds: 0,
+        used: 0,
+      },
     ]);
   });
 
@@ -306,8 +316,8 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key: first.key });
     await readLimits(first.key);
     const report = await readLimits(second.key);
-    expect(report.map(({ used }) => used)).toEqual([0, 1, 2]);
-    expect((await readLimits(live.key, "live")).map(({ used }) => used)).toEqual([0, 0, 1]);
+    expect(report.map(({ used }) => used)).toEqual([0, 1, 2, 0]);
+    expect((await readLimits(live.key, "live")).map(({ used }) => used)).toEqual([0, 0, 1, 0]);
   });
 
   it("reports zero usage and no reset time for untouched endpoint types", async () => {
@@ -335,7 +345,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     const { key, record } = await createKey();
     for (let i = 0; i < 3; i++) await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key });
     vi.setSystemTime(t0 + 61_000);
-    expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1]);
+    expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1, 0]);
     const stored = await runInDurableObject(limiterStub(env, record), (_, state) =>
       state.storage.sql
         .exec<{ endpoint_type: string; hits: number }>(
