@@ -123,7 +123,7 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
     ctx.waitUntil(
       sessionStub(env, apiKey, displaced)
         .close()
-        .catch((error: unknown) => logError("mcp_session_close_failed", error, { requestId })),
+        .catch((error: unknown) => logError("mcp_session_close_failed", error, { requestId }, "warn")),
     );
   }
   if (body === "unreadable") return jsonRpcError(400, -32700, "Parse error: Invalid JSON");

@@ -8,6 +8,9 @@ import { sessionNotFound } from "./json-rpc-error";
 import { idleStep } from "./session-idle";
 import type { SessionTransport } from "./session-server";
 
+// How long after a session closed its object's instance is reset: its close call has answered by then.
+const DISCARD_AFTER_MS = 1000;
+
 /**
  * One MCP session (Streamable HTTP): the SDK's server and transport (session-server.ts), held in
  * memory by a Durable Object named after the session's customer and id, so every request of the
@@ -42,9 +45,7 @@ export class McpSession extends DurableObject<Env> {
       }
       this.#session = { id: sessionId, tenant: tenantOf(apiKey) };
       this.#transport = import("./session-server").then(({ openSession }) =>
-        openSession(this.env, sessionId, () => {
-          void this.#forget("ended").then(() => this.#discard());
-        }),
+        openSession(this.env, sessionId, () => void this.#forget("ended")),
       );
       this.#checkAt(this.#usedAt + this.#idleMs());
     }
@@ -88,8 +89,9 @@ export class McpSession extends DurableObject<Env> {
   }
 
   // The runtime keeps an object's instance in memory after its session closed (a closed transport and
-  // server are garbage, the instance is not): reset it once this call has answered, so the memory goes.
-  // A session that never opened keeps its (small) instance, which remembers to open nothing (#ended).
+  // server are garbage, the instance is not): reset it a moment after this call answered (so its answer is
+  // not cut), so the memory goes. A session that never opened keeps its small instance, which remembers to
+  // open nothing (#ended); one its client ended (DELETE) keeps it too, as that request is still answering.
   #discard(): void {
     setTimeout(() => {
       try {
@@ -97,7 +99,7 @@ export class McpSession extends DurableObject<Env> {
       } catch {
         // abort() throws to end what called it: here, only this timer.
       }
-    }, 0);
+    }, DISCARD_AFTER_MS);
   }
 
   async #forget(reason: "idle" | "displaced" | "refused" | "ended"): Promise<void> {
