@@ -30,7 +30,7 @@ export default {
   // the MCP server speaks JSON-RPC over Streamable HTTP, through the SDK's transport, beside both.
   fetch: (request, env, ctx) => {
     if (isAdminPath(request.url)) return adminApi.fetch(request, env, ctx);
-    if (new URL(request.url).pathname === MCP_PATH) return serveMcp(request, env);
+    if (new URL(request.url).pathname === MCP_PATH) return serveMcp(request, env, ctx);
     return app.fetch(request, env, ctx);
   },
   async queue(batch, env) {

@@ -1541,7 +1541,7 @@ export interface components {
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
             /** @enum {string} */
-            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits" | "mcp_protocol";
             /** @description Requests allowed per window for this endpoint type. */
             limit: number;
             windowSeconds: number;
@@ -1913,9 +1913,9 @@ export interface components {
         };
         RateLimitInfo: {
             /** @enum {string} */
-            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits";
+            endpointType: "contact_info_request" | "contact_info_status" | "rate_limits" | "mcp_protocol";
             /** @enum {string} */
-            tier: "Tier 3" | "Tier 4";
+            tier: "Tier 3" | "Tier 4" | "MCP";
             operations: string[];
             limit: number;
             windowSeconds: number;
@@ -2348,7 +2348,7 @@ export interface components {
                  * @description Why there was no usable answer; null when there was one.
                  * @enum {string|null}
                  */
-                error: "timeout" | "refused" | "redirect" | null;
+                error: "timeout" | "refused" | "redirect" | "destination_refused" | "destination_unresolved" | null;
             }[];
             /** @description The body sent, byte for byte. */
             payload: string;
@@ -7740,6 +7740,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
             401: {
                 headers: {
@@ -8108,6 +8136,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -9354,6 +9410,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */

@@ -42,10 +42,16 @@ export function readBodyBytes(request: HonoRequest, maxBytes: number): Promise<A
   return body;
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuffer> {
+/**
+ * readBodyBytes for a raw Request (the MCP door reads its POSTs before any router or SDK does). With
+ * `drainBytes`, a body over the limit by at most that much is read to its end (and dropped) before the
+ * 413, so that a client still uploading reads the answer instead of a reset connection.
+ */
+export async function readLimited(request: Request, maxBytes: number, drainBytes = 0): Promise<ArrayBuffer> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => undefined);
+    if (Number(declared) <= maxBytes + drainBytes && request.body) await drain(request.body.getReader(), Infinity);
+    else await request.body?.cancel().catch(() => undefined);
     throw payloadTooLarge(maxBytes);
   }
   if (request.body === null) return new ArrayBuffer(0);
@@ -53,17 +59,12 @@ async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuf
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch (error) {
-      throw new IncompleteBodyError(error);
-    }
+    const next = await readChunk(reader);
     if (next.done) break;
     total += next.value.byteLength;
     if (total > maxBytes) {
-      // Stop reading: the rest of the upload is refused, not buffered.
-      await reader.cancel().catch(() => undefined);
+      // Stop keeping it: the rest of the upload is refused, not buffered.
+      await drain(reader, maxBytes + drainBytes - total);
       throw payloadTooLarge(maxBytes);
     }
     chunks.push(next.value);
@@ -75,6 +76,25 @@ async function readLimited(request: Request, maxBytes: number): Promise<ArrayBuf
     offset += chunk.byteLength;
   }
   return bytes.buffer;
+}
+
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch (error) {
+    throw new IncompleteBodyError(error);
+  }
+}
+
+/** Reads and drops up to `budget` more bytes, to the body's end; past the budget, stops reading. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let left = budget;
+  while (left >= 0) {
+    const next = await readChunk(reader);
+    if (next.done) return;
+    left -= next.value.byteLength;
+  }
+  await reader.cancel().catch(() => undefined);
 }
 
 /** Reads a JSON request body within `maxBytes`, with the 415/413/400 a client mistake deserves. */

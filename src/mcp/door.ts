@@ -1,13 +1,38 @@
-// /mcp: the MCP server's door (Streamable HTTP). Authenticates every request with the
-// customer's API key and hands it to the session's Durable Object (mcp-session.ts).
+// /mcp: the MCP server's door (Streamable HTTP). Authenticates every request with the customer's API
+// key, reads a POST's body within MCP_BODY_LIMIT, counts it against the key's limits and its session
+// against the key's cap (the customer's RateLimiter, one call), and hands it to the session's Durable
+// Object (mcp-session.ts). Whatever fails answers a problem or a JSON-RPC error: never a stack trace.
 
+import { readConfig } from "../base/config";
+import { logError } from "../base/log";
 import { objectNamed } from "../base/placement";
 import { tenantName } from "../base/tenant";
+import { readLimited } from "../http/body";
+import { internalError, invalidApiKey } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
+import type { ApiKeyRecord } from "../keys/api-key";
 import { authenticate } from "../operations/authenticate";
+import { effectiveSettings } from "../rate-limit/endpoint-types";
+import type { McpAdmission } from "../rate-limit/mcp-sessions";
+import { rateLimited } from "../rate-limit/rate-limited";
+import { limiterStub } from "../rate-limit/stub";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
+import { isInitialize, protocolRequests } from "./messages";
+import { RecentRefusals } from "./refusals";
 
 export const MCP_PATH = "/mcp";
+
+/**
+ * A POST to /mcp is refused with 413 past MAX_BODY_BYTES (REST's limit on a submit) and this much
+ * more, room for the JSON-RPC envelope around the largest batch a tool takes.
+ */
+const MCP_ENVELOPE_BYTES = 64 * 1024;
+
+// A body over the limit by at most this much is read (and dropped) before the 413, so that the client,
+// still uploading, reads it; past that the upload is cut.
+const DRAIN_BYTES = 32 * 1024 * 1024;
+
+const refusals = new RecentRefusals();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -30,16 +55,36 @@ function originRefused(headers: Headers): boolean {
   return !URL.canParse(origin) || !LOOPBACK_HOSTNAMES.has(new URL(origin).hostname);
 }
 
+/** A POST's body as JSON within the limit (413 past it, declared or streamed), or `unreadable`. */
+async function readBody(request: Request, env: Env): Promise<{ json: unknown } | "unreadable"> {
+  const bytes = await readLimited(request, readConfig(env).maxBodyBytes + MCP_ENVELOPE_BYTES, DRAIN_BYTES);
+  try {
+    return { json: JSON.parse(new TextDecoder().decode(bytes)) };
+  } catch {
+    return "unreadable";
+  }
+}
+
 /**
  * A request without a good key is refused with 401 before any session exists (initialize
  * included); the key's environment is the session's. A session belongs to the customer
  * and environment that opened it: its object is named after them, so another customer's
  * key with the same session id reaches another, empty, object and gets 404.
  */
-export async function serveMcp(request: Request, env: Env): Promise<Response> {
-  if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
+export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const requestId = request.headers.get("cf-ray") ?? crypto.randomUUID();
-  let apiKey: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    return await admitted(request, env, ctx, requestId);
+  } catch (error) {
+    if (error instanceof ApiError) return problemResponse(error.init, requestId);
+    logError("mcp_door_failed", error, { requestId, method: request.method });
+    return problemResponse(internalError().init, requestId);
+  }
+}
+
+async function admitted(request: Request, env: Env, ctx: ExecutionContext, requestId: string): Promise<Response> {
+  if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
+  let apiKey: ApiKeyRecord;
   try {
     apiKey = await authenticate(env, presentedKey(request.headers));
   } catch (error) {
@@ -49,10 +94,44 @@ export async function serveMcp(request: Request, env: Env): Promise<Response> {
     return response;
   }
   const presented = request.headers.get("mcp-session-id");
-  const sessionId = presented ?? crypto.randomUUID();
-  if (!UUID.test(sessionId)) {
-    return sessionNotFound();
+  if (presented !== null && !UUID.test(presented)) return sessionNotFound();
+  const body = request.method === "POST" ? await readBody(request, env) : undefined;
+  const json = body === undefined || body === "unreadable" ? undefined : body.json;
+  // A GET (the client's stream) or a DELETE (its end) carries no request: it only names its session.
+  const requests = body === undefined ? 0 : body === "unreadable" ? 1 : protocolRequests(json);
+  const remembered = requests > 0 ? refusals.refused(apiKey.keyId, Date.now()) : undefined;
+  if (remembered) throw rateLimited("mcp_protocol", remembered);
+  const opening = presented === null && isInitialize(json);
+  const session = presented !== null ? { kind: "use" as const, id: presented } : undefined;
+  const admission: McpAdmission = {
+    keyId: apiKey.keyId,
+    protocolRequests: requests,
+    session: opening ? { kind: "open", id: crypto.randomUUID() } : session,
+    rules: readConfig(env).mcpSessions,
+  };
+  const answer = await limiterStub(env, apiKey).admitMcp(
+    admission,
+    effectiveSettings(readConfig(env), apiKey.rateLimits),
+  );
+  if (answer.kind === "revoked") throw invalidApiKey();
+  if (answer.kind === "rate_limited") {
+    refusals.note(apiKey.keyId, answer.decision, Date.now());
+    throw rateLimited("mcp_protocol", answer.decision);
   }
-  const session = objectNamed(env.MCP_SESSIONS, `${tenantName(apiKey)}/${sessionId}`, apiKey.jurisdiction);
-  return session.serve(request, sessionId, apiKey);
+  if (answer.kind === "unknown_session") return sessionNotFound();
+  for (const displaced of answer.displaced) {
+    ctx.waitUntil(
+      sessionStub(env, apiKey, displaced)
+        .close()
+        .catch((error: unknown) => logError("mcp_session_close_failed", error, { requestId }, "warn")),
+    );
+  }
+  if (body === "unreadable") return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
+  if (!admission.session) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
+  // The body was read here: the session gets it parsed, beside the request's method, URL and headers.
+  const forwarded = new Request(request.url, { method: request.method, headers: request.headers });
+  return sessionStub(env, apiKey, admission.session.id).serve(forwarded, admission.session.id, apiKey, json);
 }
+
+const sessionStub = (env: Env, apiKey: ApiKeyRecord, sessionId: string) =>
+  objectNamed(env.MCP_SESSIONS, `${tenantName(apiKey)}/${sessionId}`, apiKey.jurisdiction);

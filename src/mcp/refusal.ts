@@ -4,7 +4,7 @@ import type { Estimate } from "../credits/estimate";
 
 export class ToolRefusal extends Error {
   constructor(
-    readonly code: "confirmation_required" | "confirmation_declined",
+    readonly code: "confirmation_required" | "confirmation_declined" | "invalid_confirmation",
     readonly title: string,
     detail: string,
     readonly extensions: Record<string, unknown> = {},
@@ -27,4 +27,11 @@ export const confirmationDeclined = (action: string) =>
     "confirmation_declined",
     "Not confirmed",
     `The user did not confirm the spending (${action}). Nothing was created and nothing was charged.`,
+  );
+
+export const invalidConfirmation = () =>
+  new ToolRefusal(
+    "invalid_confirmation",
+    "Confirmation not understood",
+    'The client answered the confirmation twice in a shape other than the one asked for ({"action": "accept", "content": {"confirm": true}}, or the action "decline" or "cancel"). Nothing was created and nothing was charged.',
   );

@@ -3,10 +3,21 @@
 // this module is evaluated, which no REST request should pay for at startup.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import * as z from "zod";
+import { logError } from "../base/log";
 import { apiKeyRecordSchema } from "../keys/api-key";
+import { admit } from "../operations/admit";
 import { callTool } from "./call-tool";
+import { askToConfirm, CONFIRM_FORM } from "./confirmation";
+import { invalidParams } from "./invalid-params";
 import type { ToolContext } from "./tool";
 import { listedTools, TOOLS } from "./tools";
 
@@ -16,9 +27,19 @@ const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 export interface SessionTransport {
   handleRequest(
     request: Request,
-    options: { authInfo: { token: string; clientId: string; scopes: string[]; extra: Record<string, unknown> } },
+    options: {
+      parsedBody?: unknown;
+      authInfo: { token: string; clientId: string; scopes: string[]; extra: Record<string, unknown> };
+    },
   ): Promise<Response>;
+  close(): Promise<void>;
 }
+
+/** The caller the door authenticated this message's request with, checked again at this boundary rather than cast. */
+const callerOf = (env: Env, extra: MessageExtraInfo | undefined) => {
+  const apiKey = apiKeyRecordSchema.parse(extra?.authInfo?.extra?.apiKey);
+  return { env, apiKey, environment: apiKey.environment };
+};
 
 /** A connected server and transport for session `sessionId`; `onClosed` runs when the client ends the session. */
 export async function openSession(env: Env, sessionId: string, onClosed: () => void): Promise<SessionTransport> {
@@ -32,10 +53,13 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const caller = callerOf(env, extra);
     const tool = TOOLS.find(({ name }) => name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    // The record the door put there, checked again at this boundary rather than cast.
-    const apiKey = apiKeyRecordSchema.parse(extra.authInfo?.extra?.apiKey);
+    if (!tool) {
+      // Not a tool call of any tool's endpoint type: the protocol's own (the door counted all but tool calls).
+      await admit(caller, "mcp_protocol");
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    }
     const progressToken = request.params._meta?.progressToken;
     const context: ToolContext = {
       origin: new URL(extra.requestInfo?.url ?? "https://invalid").origin,
@@ -48,24 +72,39 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
       },
       confirm: async (message) => {
         if (!server.getClientCapabilities()?.elicitation) return null;
-        const answer = await server.elicitInput(
-          {
-            mode: "form",
-            message,
-            requestedSchema: {
-              type: "object",
-              properties: { confirm: { type: "boolean", title: "Spend these credits", default: false } },
-              required: ["confirm"],
-            },
-          },
-          { relatedRequestId: extra.requestId, timeout: CONFIRM_TIMEOUT_MS },
-        );
-        if (answer.action === "accept") return answer.content?.confirm === true ? "accept" : "decline";
-        return answer.action;
+        return askToConfirm(async (again) => {
+          try {
+            const params = {
+              mode: "form" as const,
+              message: again ? `That answer could not be read; please answer again. ${message}` : message,
+              requestedSchema: CONFIRM_FORM,
+            };
+            // The answer as sent (z.unknown): readConfirmation, not the SDK, decides what it says.
+            const answered = await server.request({ method: "elicitation/create", params }, z.unknown(), {
+              relatedRequestId: extra.requestId,
+              timeout: CONFIRM_TIMEOUT_MS,
+            });
+            return { answered };
+          } catch (error) {
+            const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+            return { failed: timedOut ? "timeout" : "error" };
+          }
+        });
       },
     };
-    return callTool(tool, { env, apiKey, environment: apiKey.environment }, request.params.arguments ?? {}, context);
+    return callTool(tool, caller, request.params.arguments ?? {}, context);
   });
   await server.connect(transport);
+  // Requests whose params do not fit are answered here, before the SDK's parse would make them -32603.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const refusal = invalidParams(message);
+    if (!refusal) return deliver?.(message, extra);
+    const counted = "method" in message && message.method === "tools/call";
+    void (async () => {
+      if (counted) await admit(callerOf(env, extra), "mcp_protocol");
+      await transport.send(refusal);
+    })().catch((error: unknown) => logError("mcp_refusal_failed", error, { sessionId }));
+  };
   return transport;
 }

@@ -11,7 +11,7 @@ import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
 import { estimateBatch, submitBatch } from "../routes/contact-info";
-import { confirmationDeclined, confirmationRequired } from "./refusal";
+import { confirmationDeclined, confirmationRequired, invalidConfirmation } from "./refusal";
 import type { ToolContext, ToolDeclaration } from "./tool";
 import { waitForBatch } from "./wait";
 
@@ -47,6 +47,7 @@ async function confirmedSubmission(
     `Spend at most ${estimate.maxCredits} credits to enrich ${estimate.validItems} of ${estimate.itemCount} item(s) (${estimate.invalidItems} invalid, ${estimate.duplicateItems} duplicate) in ${caller.environment}?`,
   );
   if (answer === null) throw confirmationRequired(estimate);
+  if (answer === "invalid") throw invalidConfirmation();
   if (answer !== "accept") throw confirmationDeclined(answer);
   return { ...submission, maxCredits: estimate.maxCredits };
 }

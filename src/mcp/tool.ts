@@ -2,13 +2,14 @@ import type * as z from "zod";
 import type { Caller } from "../operations/caller";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import type { DeclaredRoute } from "../routes/declare";
+import type { Confirmation } from "./confirmation";
 
 /** What a running tool may do besides its operation: report progress, ask its user. */
 export interface ToolContext {
   /** Sends notifications/progress when the call carried a progress token; otherwise nothing. */
   progress(progress: number, total: number, message: string): Promise<void>;
   /** Asks the user to confirm; null when the client cannot be asked (no elicitation capability). */
-  confirm(message: string): Promise<"accept" | "decline" | "cancel" | null>;
+  confirm(message: string): Promise<Confirmation | null>;
   /** The public origin of the server (the status URLs webhooks carry are absolute). */
   origin: string;
 }

@@ -109,7 +109,7 @@ export function openApiDocument() {
       title: "Contact-info batch API",
       version: "2.0.0",
       description:
-        'Batch person contact-information enrichment. Submit people, poll the batch, read your rate limits. Every error is RFC 9457 problem+json with a stable `code`; each response lists the codes it may carry.\n\n**From an AI assistant:** the same operations are MCP tools at `/mcp` (Streamable HTTP; your API key in `x-api-key` or `Authorization: Bearer`). A tool that spends credits asks you to confirm the most it could cost before it runs; the README\'s "Use it from an AI assistant" has the configuration for Claude Desktop, Cursor and other clients.',
+        "Batch person contact-information enrichment. Submit people, poll the batch, read your rate limits. Every error is RFC 9457 problem+json with a stable `code`; each response lists the codes it may carry.\n\n**From an AI assistant:** the same operations are MCP tools at `/mcp` (Streamable HTTP; your API key in `x-api-key` or `Authorization: Bearer`). A tool that spends credits asks you to confirm the most it could cost before it runs; the README's \"Use it from an AI assistant\" has the configuration for Claude Desktop, Cursor and other clients. Its requests count against your rate limits: a tool call as its operation's endpoint type, every other request (initialize, tools/list, ping) as `mcp_protocol` (300 a minute unless configured), listed by `GET /v2/{environment}/me/rate-limits`.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       contact: { name: "API support", email: "api-support@example.com" },
     },

@@ -7,8 +7,8 @@ import { exampleUsage, rateLimitHeaders } from "./headers";
 // route's rateLimit middleware, src/middleware/rate-limit.ts) when the document is built: the sentence,
 // the RateLimit fields of its answers and its 429.
 
-// wrangler.toml's TIER_3_LIMIT and TIER_4_LIMIT, as the document's examples show them.
-const EXAMPLE_LIMIT = { "Tier 3": 50, "Tier 4": 100 } as const;
+// wrangler.toml's TIER_3_LIMIT, TIER_4_LIMIT and MCP_PROTOCOL_LIMIT, as the document's examples show them.
+const EXAMPLE_LIMIT = { "Tier 3": 50, "Tier 4": 100, MCP: 300 } as const;
 
 type Docs = Omit<RouteConfig, "method" | "path" | "middleware">;
 

@@ -4,6 +4,7 @@ import type { StoredResponse } from "../idempotency/record-policy";
 import { type Begin, IdempotencyRecords } from "../idempotency/records";
 import { ENDPOINT_TYPES, type EndpointType, type RateLimitSetting } from "./endpoint-types";
 import { HitLog } from "./hit-log";
+import { type McpAdmission, type McpAnswer, McpSessions } from "./mcp-sessions";
 import { OpenStreams } from "./open-streams";
 import { migrate } from "./schema";
 import { type Decision, decide, type WindowUsage, windowUsage } from "./sliding-window";
@@ -63,6 +64,7 @@ export class RateLimiter extends DurableObject<Env> {
   readonly #revoked: Set<string>;
   readonly #streams: OpenStreams;
   readonly #keys: IdempotencyRecords;
+  readonly #mcpSessions: McpSessions;
   #sweptAt = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -80,6 +82,7 @@ export class RateLimiter extends DurableObject<Env> {
     );
     this.#streams = new OpenStreams(this.#sql, Date.now());
     this.#keys = new IdempotencyRecords(this.#sql, "idempotency_records");
+    this.#mcpSessions = new McpSessions(this.#sql);
   }
 
   /**
@@ -151,6 +154,38 @@ export class RateLimiter extends DurableObject<Env> {
       ]),
     ) as Record<EndpointType, WindowUsage>;
     return { decision, usage };
+  }
+
+  /**
+   * The one call an MCP request makes here (before its session's object sees it): refuses a revoked
+   * key and a session that is not open (closed, idle, displaced, or never opened), counts its protocol
+   * requests as mcp_protocol, then opens or touches its session. An opening answers the sessions it
+   * displaced over the key's cap, which the door closes.
+   */
+  admitMcp(
+    { keyId, protocolRequests, session, rules }: McpAdmission,
+    limits: Record<EndpointType, RateLimitSetting>,
+  ): McpAnswer {
+    if (this.#revoked.has(keyId)) return { kind: "revoked" };
+    const now = Date.now();
+    if (session?.kind === "use" && !this.#mcpSessions.has(session.id, now, rules)) return { kind: "unknown_session" };
+    for (let i = 0; i < protocolRequests; i++) {
+      const { decision } = this.consume("mcp_protocol", limits);
+      if (!decision.allowed) return { kind: "rate_limited", decision };
+    }
+    const opened = session?.kind === "open" ? this.#mcpSessions.open(session.id, keyId, now, rules) : [];
+    if (session?.kind === "use") this.#mcpSessions.touch(session.id, now);
+    return { kind: "admitted", displaced: opened };
+  }
+
+  /** An MCP session still answering a request is in use (its object's idle check says so). */
+  touchMcpSession(sessionId: string): void {
+    this.#mcpSessions.touch(sessionId, Date.now());
+  }
+
+  /** An MCP session closed (by its client, idle, or lost): its place under the cap frees. */
+  closeMcpSession(sessionId: string): void {
+    this.#mcpSessions.close(sessionId);
   }
 
   /**

@@ -13,7 +13,8 @@ const MIGRATIONS: readonly string[] = [
   // of the key record a Worker isolate or KV's edge still holds. stream_leases: one per open event
   // stream, so the caps on streams hold across an object restart (renewals are kept in memory,
   // open-streams.ts). idempotency_records: the customer's Idempotency-Keys (idempotency/records.ts),
-  // here so that a request's key is begun by the call that counts it.
+  // here so that a request's key is begun by the call that counts it. mcp_sessions: the open MCP sessions
+  // (mcp-sessions.ts), so the cap per key is counted in one place.
   `CREATE TABLE hits (
      endpoint_type TEXT NOT NULL,
      seq INTEGER NOT NULL,
@@ -44,7 +45,14 @@ const MIGRATIONS: readonly string[] = [
      response TEXT,
      held_until INTEGER NOT NULL,
      expires_at INTEGER NOT NULL
-   ) WITHOUT ROWID;`,
+   ) WITHOUT ROWID;
+   CREATE TABLE mcp_sessions (
+     session_id TEXT PRIMARY KEY,
+     key_id TEXT NOT NULL,
+     used_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX mcp_sessions_by_key ON mcp_sessions (key_id);
+   CREATE INDEX mcp_sessions_by_use ON mcp_sessions (used_at);`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -8,7 +8,7 @@ import { authProblems, environmentParams, internalError, keyRequired, unknownEnv
 import { requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
-import { ENDPOINT_TYPES, type EndpointType } from "../rate-limit/endpoint-types";
+import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../rate-limit/endpoint-types";
 import { batchRoutes } from "./batch";
 import { batchEventRoutes } from "./batch-events";
 import { batchListRoutes } from "./batch-list";
@@ -77,7 +77,10 @@ export const API_ROUTES = {
   "/": metaRoutes,
 } satisfies Record<string, readonly DeclaredRoute[]>;
 
-/** The operations ("METHOD /v2/{environment}/path") each endpoint type counts, in the routes' order. */
+/**
+ * The operations ("METHOD /v2/{environment}/path") each endpoint type counts, in the routes' order; MCP's
+ * protocol requests after them (an MCP tool call counts as its route).
+ */
 export function apiOperations(environment: Environment): Record<EndpointType, string[]> {
   const operations = Object.fromEntries(ENDPOINT_TYPES.map((type) => [type, [] as string[]])) as Record<
     EndpointType,
@@ -87,5 +90,6 @@ export function apiOperations(environment: Environment): Record<EndpointType, st
     const type = limitOf(route.middleware);
     if (type) operations[type].push(`${route.method.toUpperCase()} /v2/${environment}${route.path}`);
   }
+  operations.mcp_protocol.push(...MCP_PROTOCOL_OPERATIONS);
   return operations;
 }

@@ -142,7 +142,12 @@ describe("a stream's lease", () => {
   it(`expires when not renewed for ${LEASE_EXPIRES_MS} ms, so a crashed isolate leaks no place`, async () => {
     const { record } = await createKey();
     const limiter = limiterStub(env, record);
-    const limits = { contact_info_request: slow(), contact_info_status: slow(), rate_limits: slow() };
+    const limits = {
+      contact_info_request: slow(),
+      contact_info_status: slow(),
+      rate_limits: slow(),
+      mcp_protocol: slow(),
+    };
     const batchId = crypto.randomUUID();
     const leases = [];
     for (let i = 0; i < MAX_STREAMS_PER_BATCH; i++)

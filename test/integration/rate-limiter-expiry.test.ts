@@ -30,7 +30,12 @@ describe("a limiter asked only for a decision", () => {
   it("answers the decision without the usage of every type", async () => {
     const { record } = await createKey();
     const limits = { limit: 10, windowSeconds: 60 };
-    const settings = { contact_info_request: limits, contact_info_status: limits, rate_limits: limits };
+    const settings = {
+      contact_info_request: limits,
+      contact_info_status: limits,
+      rate_limits: limits,
+      mcp_protocol: limits,
+    };
     const stub = limiterStub(env, record);
     expect(await stub.consume("contact_info_status", settings)).toEqual({
       decision: expect.objectContaining({ allowed: true, used: 1 }),

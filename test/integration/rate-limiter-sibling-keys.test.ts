@@ -26,6 +26,7 @@ const settings = (status: RateLimitSetting): Record<EndpointType, RateLimitSetti
   contact_info_request: { limit: 10, windowSeconds: 60 },
   contact_info_status: status,
   rate_limits: { limit: 10, windowSeconds: 60 },
+  mcp_protocol: { limit: 10, windowSeconds: 60 },
 });
 
 describe("keys of one customer with different windows", () => {

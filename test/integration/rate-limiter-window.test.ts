@@ -25,6 +25,7 @@ const settings = (status: RateLimitSetting): Record<EndpointType, RateLimitSetti
   contact_info_request: { limit: 10, windowSeconds: 60 },
   contact_info_status: status,
   rate_limits: { limit: 10, windowSeconds: 60 },
+  mcp_protocol: { limit: 10, windowSeconds: 60 },
 });
 
 // The limiter keeps a window's oldest hits in memory (64 at a time) and reads storage only when

@@ -273,6 +273,16 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
         resetSeconds: 60,
         used: 1,
       },
+      {
+        endpointType: "mcp_protocol",
+        tier: "MCP",
+        operations: ["POST /mcp: every JSON-RPC request but tools/call (initialize, tools/list, ping, …)"],
+        limit: 300,
+        windowSeconds: 60,
+        remaining: 300,
+        resetSeconds: 0,
+        used: 0,
+      },
     ]);
   });
 
@@ -307,6 +317,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
       { endpointType: "contact_info_request", used: 1, remaining: 49, limit: 50, resetSeconds: 60 },
       { endpointType: "contact_info_status", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
       { endpointType: "rate_limits", used: 2, remaining: 98, limit: 100, resetSeconds: 60 },
+      { endpointType: "mcp_protocol", used: 0, remaining: 300, limit: 300, resetSeconds: 0 },
     ]);
   });
 
@@ -318,8 +329,8 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key: first.key });
     await readLimits(first.key);
     const report = await readLimits(second.key);
-    expect(report.map(({ used }) => used)).toEqual([0, 1, 2]);
-    expect((await readLimits(live.key, "live")).map(({ used }) => used)).toEqual([0, 0, 1]);
+    expect(report.map(({ used }) => used)).toEqual([0, 1, 2, 0]);
+    expect((await readLimits(live.key, "live")).map(({ used }) => used)).toEqual([0, 0, 1, 0]);
   });
 
   it("reports zero usage and no reset time for untouched endpoint types", async () => {
@@ -347,7 +358,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
     const { key, record } = await createKey();
     for (let i = 0; i < 3; i++) await request(`/v2/test/person/contact-info/${crypto.randomUUID()}`, { key });
     vi.setSystemTime(t0 + 61_000);
-    expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1]);
+    expect((await readLimits(key)).map(({ used }) => used)).toEqual([0, 0, 1, 0]);
     const stored = await runInDurableObject(limiterStub(env, record), (_, state) =>
       state.storage.sql
         .exec<{ endpoint_type: string; hits: number }>(

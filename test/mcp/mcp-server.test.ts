@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, CallToolResultSchema, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../blackbox-helpers";
 import { ADA, type Answer, call, clientFor, errorOf, GRACE, holdings, INITIALIZE, restCall } from "./helpers";
@@ -148,6 +148,7 @@ describe("the read tools answer what their REST operations answer", () => {
       "contact_info_request",
       "contact_info_status",
       "rate_limits",
+      "mcp_protocol",
     ]);
   });
 
@@ -288,5 +289,57 @@ describe("the REST rules hold", () => {
     for (const personal of ["Lovelace", "grace-hopper", "someone@erase.example", "nobody@suppress.example"]) {
       expect(output).not.toContain(personal);
     }
+  });
+});
+
+describe("a client's mistake is a client error", () => {
+  const wrongAnswers: [string, Parameters<typeof connect>[1]][] = [
+    ['confirm: "true"', { answer: () => ({ action: "accept", content: { confirm: "true" } }) }],
+    ['action: "yes"', { raw: () => ({ action: "yes" }) }],
+    [
+      "an error reply",
+      {
+        answer: () => {
+          throw new Error("this client cannot show forms");
+        },
+      },
+    ],
+  ];
+
+  it.each(wrongAnswers)(
+    "a confirmation answered %s: asked again once, then invalid_confirmation; nothing created",
+    async (_, options) => {
+      let asked = 0;
+      const counted =
+        <Args extends unknown[], Result>(answer: (...args: Args) => Result) =>
+        (...args: Args) => {
+          asked++;
+          return answer(...args);
+        };
+      const counting = {
+        ...(options.answer && { answer: counted(options.answer) }),
+        ...(options.raw && { raw: counted(options.raw) }),
+      };
+      const client = await connect(running.server, { ...counting, headers: { "x-api-key": running.keys.mistaken } });
+      clients.push(client);
+      const error = errorOf(await call(client, "start_contact_info_batch", { items: [ADA] }));
+      expect([asked, error.code]).toEqual([2, "invalid_confirmation"]);
+      expect(await holdings(client)).toEqual({ batches: 0, credits: 0 });
+      expect(running.server.output()).not.toMatch(/mcp_tool_failed|mcp_refusal_failed|mcp_door_failed/);
+    },
+  );
+
+  it.each([
+    ["null", null],
+    ["an array", [1, 2]],
+  ])("tools/call with arguments %s: -32602 naming arguments, no validation dump", async (_, args) => {
+    const client = await clientOf("mistaken");
+    const refused = client.request(
+      { method: "tools/call", params: { name: "get_usage", arguments: args } } as never,
+      CallToolResultSchema,
+    );
+    await expect(refused).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("arguments") });
+    const message = await refused.catch((error: Error) => error.message);
+    expect(message).not.toMatch(/"code"|invalid_type|\n/);
   });
 });

@@ -1,14 +1,28 @@
 // One `wrangler dev` (scripts/local-server.ts) for the MCP tests, with one key per customer
 // named, so what a test created and charged is that customer's alone; `slow` may make one
-// contact_info_request an hour (its second is rate limited, deterministically).
+// contact_info_request an hour (its second is rate limited, deterministically), `flood` 20 protocol
+// requests (initialize, tools/list, ping) an hour, and `defaults` has the deployment's limits.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { type ElicitRequest, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { withKv } from "../../scripts/kv-store";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../../src/tools-api";
 
-const CUSTOMERS = ["reader", "other", "accepts", "declines", "cancels", "cannot_ask", "capped", "slow"] as const;
+const CUSTOMERS = [
+  "reader",
+  "other",
+  "accepts",
+  "declines",
+  "cancels",
+  "cannot_ask",
+  "capped",
+  "slow",
+  "mistaken",
+  "flood",
+  "defaults",
+] as const;
 export type Customer = (typeof CUSTOMERS)[number];
 
 export interface McpTestServer {
@@ -24,9 +38,12 @@ export async function startMcpTestServer(vars: Record<string, string> = {}): Pro
       const writes: ReturnType<typeof apiKeyWrites> = [];
       for (const customer of CUSTOMERS) {
         const issued = await issueApiKey({ customerId: `cus_mcp_${customer}`, environment: "test" });
-        issued.record.rateLimits = Object.fromEntries(
-          ENDPOINT_TYPES.map((type) => [type, { limit: customer === "slow" ? 1 : 10_000_000, windowSeconds: 3600 }]),
-        );
+        const limit = (type: string) =>
+          customer === "slow" ? 1 : customer === "flood" && type === "mcp_protocol" ? 20 : 10_000_000;
+        if (customer !== "defaults")
+          issued.record.rateLimits = Object.fromEntries(
+            ENDPOINT_TYPES.map((type) => [type, { limit: limit(type), windowSeconds: 3600 }]),
+          );
         writes.push(...apiKeyWrites(issued.hash, issued.record));
         keys[customer] = issued.key;
       }
@@ -38,18 +55,24 @@ export async function startMcpTestServer(vars: Record<string, string> = {}): Pro
 }
 
 export interface ConnectOptions {
-  /** How the client answers a confirmation; absent: the client declares no elicitation capability. */
+  /**
+   * How the client answers a confirmation; absent: the client declares no elicitation capability. An
+   * answer the SDK client would refuse to send (`action: "yes"`) goes out as it is with `raw`.
+   */
   answer?: (request: ElicitRequest) => ElicitResult;
+  raw?: (request: ElicitRequest) => unknown;
   headers?: Record<string, string>;
 }
 
 /** The official SDK client, connected over Streamable HTTP to /mcp with `headers` (the key). */
-export async function connect(server: LocalServer, { answer, headers = {} }: ConnectOptions): Promise<Client> {
+export async function connect(server: LocalServer, { answer, raw, headers = {} }: ConnectOptions): Promise<Client> {
   const client = new Client(
     { name: "mcp-test", version: "1.0.0" },
-    { capabilities: answer ? { elicitation: { form: {} } } : {} },
+    { capabilities: answer || raw ? { elicitation: { form: {} } } : {} },
   );
   if (answer) client.setRequestHandler(ElicitRequestSchema, (request) => answer(request));
+  // Protocol's own registration, past the Client's check of its answers: what another client could send.
+  if (raw) Protocol.prototype.setRequestHandler.call(client, ElicitRequestSchema, (request) => raw(request) as never);
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url), { requestInit: { headers } }));
   return client;
 }

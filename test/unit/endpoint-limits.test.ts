@@ -85,6 +85,19 @@ describe("endpoint limits", () => {
     expect(unlimited).toEqual([]);
   });
 
+  it("count MCP's protocol requests as mcp_protocol: 300 per 60 s by default, MCP_PROTOCOL_LIMIT/_WINDOW_SECONDS", () => {
+    const operations = apiOperations("test");
+    expect(endpointLimit("mcp_protocol", operations.mcp_protocol, config)).toEqual({
+      endpointType: "mcp_protocol",
+      tier: "MCP",
+      operations: ["POST /mcp: every JSON-RPC request but tools/call (initialize, tools/list, ping, …)"],
+      limit: 300,
+      windowSeconds: 60,
+    });
+    const configured = readConfig(envWith({ MCP_PROTOCOL_LIMIT: "40", MCP_PROTOCOL_WINDOW_SECONDS: "10" }));
+    expect(endpointLimit("mcp_protocol", [], configured)).toMatchObject({ limit: 40, windowSeconds: 10 });
+  });
+
   it("take a key's override over the tier default", () => {
     const overrides = { contact_info_request: { limit: 5, windowSeconds: 10 } };
     expect(endpointLimit("contact_info_request", [], config, overrides)).toMatchObject({
