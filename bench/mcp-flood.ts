@@ -7,7 +7,7 @@
 // processes' resident set) is read before the floods, after them, and once every session A kept
 // open has closed idle (MCP_SESSION_IDLE_SECONDS, short here). ROUNDS interleaved rounds; the
 // median round is reported, in bench/results/mcp-flood.json, with notes in bench/NOTES.md.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { withKv } from "../scripts/kv-store";
 import { type ServerKey, startLocalServer } from "../scripts/local-server";
@@ -15,11 +15,14 @@ import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../src/tools-api";
 import { batchBody, quantile, submitBatch } from "./batch-stream";
 import { untilQuiet } from "./quiet";
 import { machine, median } from "./report";
+import { sized, writeResult } from "./smoke";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const FLOOD = Number(process.env.BENCH_FLOOD ?? 3000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
+// A smoke (BENCH_SMOKE=1): one round of 40 initializes, 20 reads alone, nothing written.
+const ROUNDS = sized(Number(process.env.BENCH_ROUNDS ?? 3), 1);
+const FLOOD = sized(Number(process.env.BENCH_FLOOD ?? 3000), 40);
+const CONCURRENCY = sized(Number(process.env.BENCH_CONCURRENCY ?? 64), 8);
+const IDLE_SECONDS = sized(Number(process.env.BENCH_IDLE_SECONDS ?? 20), 2);
+const ALONE_READS = sized(300, 20);
 // BENCH_UNLIMITED=1: A's key without an mcp_protocol limit (the session cap alone holds), to compare.
 const UNLIMITED = process.env.BENCH_UNLIMITED === "1";
 const RUN_LIMIT_MS = 20 * 60_000;
@@ -121,7 +124,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     await untilQuiet([server]);
     const alone: number[] = [];
-    for (let i = 0; i < 300; i++) alone.push(await readOfB(b, batchId));
+    for (let i = 0; i < ALONE_READS; i++) alone.push(await readOfB(b, batchId));
     await untilQuiet([server]);
     const startedAt = performance.now();
     let flooding = true;
@@ -164,7 +167,7 @@ try {
       statuses: r.statuses,
     })),
   };
-  writeFileSync(`bench/results/mcp-flood${UNLIMITED ? "-unlimited" : ""}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeResult(`bench/results/mcp-flood${UNLIMITED ? "-unlimited" : ""}.json`, `${JSON.stringify(report, null, 2)}\n`);
   console.log(JSON.stringify({ ratio: report.ratio, memoryMiB: report.memoryMiB }));
 } finally {
   clearTimeout(limit);
