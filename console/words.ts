@@ -69,6 +69,7 @@ export const LIMIT_NAMES: Record<string, string> = {
   contact_info_request: "Starting batches",
   contact_info_status: "Reading batches and results",
   rate_limits: "Reading your account",
+  mcp_protocol: "Assistant requests",
 };
 
 /** "50 a minute", "10 every 5 s". */
