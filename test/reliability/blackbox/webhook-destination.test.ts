@@ -89,6 +89,6 @@ describe("a live webhook URL in wrangler dev", () => {
       lastStatus: null,
       refused: expect.stringContaining("(it resolves to 127.0.0.1)"),
     });
-    expect(server.output()).toMatch(/"event":"webhook_attempt".*"destination":"refused"/);
+    expect(server.output()).toMatch(/"event":"webhook_attempt".*"destination":"destination_refused"/);
   });
 });
