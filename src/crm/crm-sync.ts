@@ -7,18 +7,9 @@ import { crmClient, openConnection } from "./connections";
 import type { CrmProvider } from "./crm";
 import { afterFailure } from "./sync-failures";
 import { migrate } from "./sync-schema";
-import { insertSync, type SyncStart, type UndoStart, undoRefusal, undoStartOf } from "./sync-start";
+import { insertSync, type SyncStart, type UndoStart, undoRecords, undoRefusal, undoStartOf } from "./sync-start";
 import { readItems, recheckItems, syncRecords } from "./sync-steps";
-import {
-  eraseRecords,
-  ownedBy,
-  pageOf,
-  readRow,
-  type SyncRow,
-  summaryOf,
-  tenantOfRow,
-  undoRecords,
-} from "./sync-store";
+import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
 import type { SyncPage, SyncSummary } from "./sync-views";
 
 type Refusal =

@@ -1,8 +1,9 @@
 // A sync's one row, as it starts: a sync of a batch (POST …/crm-syncs), or the undo of one (POST …/undo),
 // which goes straight to its records (those its sync wrote) and writes at once.
 import type { Tenant } from "../base/tenant";
-import { insertUndoRecords, type SyncRow, tenantOfRow, type UndoRecord } from "./sync-store";
-import type { SyncRequest } from "./sync-views";
+import { writtenChanges } from "./sync-plan";
+import { recordRowSchema, type SyncRow, tenantOfRow } from "./sync-store";
+import type { Change, SyncRequest } from "./sync-views";
 
 /** What starts a sync: the validated request, its id and owner. */
 export interface SyncStart extends SyncRequest {
@@ -73,3 +74,37 @@ export const undoStartOf = (row: SyncRow, undoId: string, crmAccount: string, re
   undoOf: row.id,
   records,
 });
+
+/** A record an undo restores: the CRM record, and the changes written into it (sync-plan.ts writtenChanges). */
+export interface UndoRecord {
+  index: number;
+  recordId: string;
+  changes: Change[];
+}
+
+/** The records of a sync that wrote, each with what it wrote (an erased person's records hold nothing). */
+export function undoRecords(sql: SqlStorage): UndoRecord[] {
+  return sql
+    .exec(
+      "SELECT * FROM records WHERE done = 1 AND outcome IN ('updated', 'unchanged') AND record_id IS NOT NULL AND erased_at IS NULL ORDER BY idx",
+    )
+    .toArray()
+    .map((record) => recordRowSchema().parse(record))
+    .flatMap((record) => {
+      const changes = writtenChanges(record.outcome, record.changes);
+      return record.record_id === null || changes.length === 0
+        ? []
+        : [{ index: record.idx, recordId: record.record_id, changes }];
+    });
+}
+
+/** An undo's records, pending: keyed by the CRM record id, the changes to undo in place of the plan. */
+function insertUndoRecords(sql: SqlStorage, records: readonly UndoRecord[]): void {
+  for (const record of records)
+    sql.exec(
+      "INSERT OR IGNORE INTO records (idx, match_key, candidates, done, changes) VALUES (?, ?, '{}', 0, ?)",
+      record.index,
+      record.recordId,
+      JSON.stringify(record.changes),
+    );
+}

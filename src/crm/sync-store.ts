@@ -7,7 +7,7 @@ import { encodeItemCursor } from "../http/item-cursor";
 import { zeroed } from "../privacy/storage/scrub";
 import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
 import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
-import { type Candidates, writtenChanges } from "./sync-plan";
+import type { Candidates } from "./sync-plan";
 import {
   type Change,
   changeSchema,
@@ -59,7 +59,7 @@ const rowSchema = /* @__PURE__ */ once(() =>
 );
 export type SyncRow = z.output<ReturnType<typeof rowSchema>>;
 
-const recordRowSchema = /* @__PURE__ */ once(() =>
+export const recordRowSchema = /* @__PURE__ */ once(() =>
   z.object({
     idx: z.number(),
     match_key: z.string().nullable(),
@@ -135,40 +135,6 @@ export interface RecordResult {
   reason?: RecordReason;
   changes: Change[];
   error?: RecordError;
-}
-
-/** A record an undo restores: the CRM record, and the changes written into it (sync-plan.ts writtenChanges). */
-export interface UndoRecord {
-  index: number;
-  recordId: string;
-  changes: Change[];
-}
-
-/** The records of a sync that wrote, each with what it wrote (an erased person's records hold nothing). */
-export function undoRecords(sql: SqlStorage): UndoRecord[] {
-  return sql
-    .exec(
-      "SELECT * FROM records WHERE done = 1 AND outcome IN ('updated', 'unchanged') AND record_id IS NOT NULL AND erased_at IS NULL ORDER BY idx",
-    )
-    .toArray()
-    .map((record) => recordRowSchema().parse(record))
-    .flatMap((record) => {
-      const changes = writtenChanges(record.outcome, record.changes);
-      return record.record_id === null || changes.length === 0
-        ? []
-        : [{ index: record.idx, recordId: record.record_id, changes }];
-    });
-}
-
-/** An undo's records, pending: keyed by the CRM record id, the changes to undo in place of the plan. */
-export function insertUndoRecords(sql: SqlStorage, records: readonly UndoRecord[]): void {
-  for (const record of records)
-    sql.exec(
-      "INSERT OR IGNORE INTO records (idx, match_key, candidates, done, changes) VALUES (?, ?, '{}', 0, ?)",
-      record.index,
-      record.recordId,
-      JSON.stringify(record.changes),
-    );
 }
 
 export function saveResult(sql: SqlStorage, result: RecordResult): void {

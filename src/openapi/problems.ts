@@ -45,13 +45,14 @@ import {
   unsupportedMediaType,
   webhookNotConfigured,
 } from "../http/errors";
-import { ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { type ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS } from "../rate-limit/stream-leases";
 import { MAX_ENDPOINTS } from "../webhooks/endpoint-events";
 import { type Header, requestIdHeader } from "./headers";
+import { refusal } from "./refusal";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
@@ -126,17 +127,6 @@ const problemMembers = () =>
     },
     internal_error: {},
   }) satisfies Record<ErrorCode, z.ZodRawShape>;
-
-/** What `refuse` throws: the ApiError the Worker's own code raises for a bad input. */
-export function refusal(refuse: () => unknown): ApiError {
-  try {
-    refuse();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("OpenAPI: an example refusal did not refuse");
-}
 
 /**
  * One example per code, made by the Worker's own factories or by running the parser

@@ -12,8 +12,8 @@ import {
   valuesToWrite,
   writtenChanges,
 } from "../../src/crm/sync-plan";
-import type { Change } from "../../src/crm/sync-views";
 import { BatchGoneError } from "../../src/crm/sync-steps";
+import type { Change } from "../../src/crm/sync-views";
 
 // What a sync writes into one record, decided alone: each rule, and the nevers.
 
