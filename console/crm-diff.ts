@@ -109,3 +109,12 @@ export const reportLines = (lines: readonly DiffLine[]): string[][] => [
     line.code,
   ]),
 ];
+
+/** What undoing an applied sync would put back, per property written (of the lines shown): a sentence each. */
+export const undoPreview = (lines: readonly DiffLine[]): string[] =>
+  lines
+    .filter((line) => line.action === "Written")
+    .map(
+      (line) =>
+        `Record ${line.recordId}${line.person ? ` (${line.person})` : ""}, ${line.property}: ${line.after} back to ${line.before === "" ? "(empty)" : line.before}`,
+    );
