@@ -14,7 +14,7 @@ import type { SyncPage, SyncSummary } from "./sync-views";
 
 type Refusal =
   | { kind: "none" }
-  | { kind: "conflict"; why: string }
+  | { kind: "conflict"; why: string; undoneBy?: string }
   | { kind: "not_connected" | "account_changed"; provider: CrmProvider };
 export type ApplyAnswer = Refusal | { kind: "applying"; sync: SyncSummary };
 export type UndoClaim = Refusal | { kind: "undo"; start: UndoStart };
@@ -114,7 +114,7 @@ export class CrmSync extends DurableObject<Env> {
     const row = this.#read();
     if (!row || !ownedBy(row, owner)) return { kind: "none" };
     const refused = undoRefusal(row);
-    if (refused) return { kind: "conflict", why: refused };
+    if (refused) return { kind: "conflict", why: refused, ...(row.undone_by ? { undoneBy: row.undone_by } : {}) };
     const connection = await openConnection(this.env, tenantOfRow(row), row.provider);
     if (!connection) return { kind: "not_connected", provider: row.provider };
     if (row.crm_account !== null && connection.accountId !== row.crm_account)

@@ -85,7 +85,13 @@ export async function undoCrmSync({ env, apiKey }: Caller, syncId: string) {
   const tenant = tenantOf(apiKey);
   const undoId = newBatchId(tenant.jurisdiction);
   const original = syncStub(env, id);
-  const claim = isBatchId(id) ? await original.claimUndo(tenant, undoId) : ({ kind: "none" } as const);
+  let claim = isBatchId(id) ? await original.claimUndo(tenant, undoId) : ({ kind: "none" } as const);
+  // An undo that failed (the token refused, the CRM down) may be tried again: what it restored is found so.
+  const earlier = claim.kind === "conflict" ? claim.undoneBy : undefined;
+  if (earlier && (await syncStub(env, earlier).page(tenant, 0, 1))?.status === "failed") {
+    await original.releaseUndo(tenant, earlier);
+    claim = await original.claimUndo(tenant, undoId);
+  }
   if (claim.kind === "none") throw noSuchSync();
   if (claim.kind === "conflict") throw crmSyncNotUndoable(claim.why);
   if (claim.kind === "not_connected") throw crmNotConnected(claim.provider);

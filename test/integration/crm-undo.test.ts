@@ -126,6 +126,18 @@ describe("undoing a HubSpot write-back", () => {
     expect((await undo(key, applied.id)).status).toBe(202);
   });
 
+  it("an undo that failed (the token refused) may be tried again, and then restores", async () => {
+    const { key, token, applied } = await hubspotApplied();
+    await hubspotControl("revoke", { token });
+    const failed = await undoSync(key, applied.id);
+    expect(failed).toMatchObject({ status: "failed", error: { code: "crm_unauthorized" } });
+    await hubspotControl("revoke", { token, revoked: false });
+    const retried = await undoSync(key, applied.id);
+    expect(retried).toMatchObject({ status: "completed", undoOf: applied.id, counts: { updated: 4 } });
+    expect((await hubspotContact(token, "102")).properties.email).toBe("grace@old.example");
+    expect((await undo(key, applied.id)).status).toBe(409);
+  });
+
   it("binds to the CRM account written to: another portal is 409 crm_account_changed", async () => {
     const { key, applied } = await hubspotApplied();
     const elsewhere = await hubspotPortal(people);
