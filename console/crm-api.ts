@@ -44,6 +44,8 @@ export interface CrmApi {
   sync(id: string, cursor?: string): Promise<SyncPage>;
   /** Writes a completed dry run as previewed: the same sync runs again, then has appliedAt. */
   apply(id: string): Promise<void>;
+  /** Undoes what a sync wrote: starts the undo (a sync of its own); answers its id. */
+  undo(id: string): Promise<string>;
 }
 
 export function crmApi(doors: {
@@ -66,5 +68,6 @@ export function crmApi(doors: {
     startSync: (request) => crm.startSync(request),
     sync: (id, cursor) => call("GET", `/crm-syncs/${id}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`),
     apply: (id) => crm.applySync(id),
+    undo: (id) => crm.undoSync(id),
   };
 }

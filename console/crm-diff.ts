@@ -55,7 +55,8 @@ export function diffLines(
         ...base,
         property: change.property,
         before: change.before ?? "",
-        after: change.after,
+        // An undo blanks a property that was empty before its write.
+        after: change.after ?? "",
         action: actionOf(change.action, applied, failed),
         why: change.reason ? plainSkip(change.reason) : change.action === "write" && failed ? whyFailed : "",
         rule: RULE_WORDS[change.rule].label,
@@ -86,7 +87,7 @@ export const diffCells = (line: DiffLine): string[] => [
   line.person,
   line.property,
   line.property !== "" && line.before === "" ? "(empty)" : line.before,
-  line.after,
+  line.property !== "" && line.after === "" ? "(empty)" : line.after,
   line.action,
   line.why,
   line.rule,
@@ -108,3 +109,12 @@ export const reportLines = (lines: readonly DiffLine[]): string[][] => [
     line.code,
   ]),
 ];
+
+/** What undoing an applied sync would put back, per property written (of the lines shown): a sentence each. */
+export const undoPreview = (lines: readonly DiffLine[]): string[] =>
+  lines
+    .filter((line) => line.action === "Written")
+    .map(
+      (line) =>
+        `Record ${line.recordId}${line.person ? ` (${line.person})` : ""}, ${line.property}: ${line.after} back to ${line.before === "" ? "(empty)" : line.before}`,
+    );

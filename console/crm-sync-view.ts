@@ -3,7 +3,7 @@
 // rule, record by record, page by page); Apply writes exactly what was previewed, then the
 // per-record results show in the same table, and either can be downloaded as a report.
 import { type CrmApi, PROVIDERS, RULES, type Rule, type SyncField, type SyncPage } from "./crm-api";
-import { DIFF_HEADER, type DiffLine, diffCells, diffLines, type Person, reportLines } from "./crm-diff";
+import { DIFF_HEADER, type DiffLine, diffCells, diffLines, type Person, reportLines, undoPreview } from "./crm-diff";
 import { type CrmJob, saveCrmJob } from "./crm-store";
 import { byId, fillTable, h, saveFile } from "./dom";
 import { explainCrm } from "./explain";
@@ -48,7 +48,7 @@ function countsLine(sync: SyncPage): string {
   const done = applied(sync);
   const updated = done ? `${num(counts.updated)} updated` : `${num(counts.updated)} to update`;
   const rest = `${num(counts.unchanged)} unchanged, ${num(counts.skipped)} skipped, ${num(counts.failed)} failed`;
-  const what = done ? "Applied" : "Preview";
+  const what = sync.undoOf ? "Undo" : done ? "Applied" : "Preview";
   const retry =
     done && status === "completed" && counts.failed > 0
       ? " What the CRM refused is said under Why: fix it there, then preview again."
@@ -109,6 +109,10 @@ function show(next: Shown): void {
   apply.hidden = done;
   apply.disabled = sync.status !== "completed" || nothing;
   byId("crm-apply-why").textContent = !done && nothing ? "Nothing to write: no record would change." : "";
+  const undo = byId<HTMLButtonElement>("crm-undo");
+  undo.hidden = !done || sync.status === "running" || sync.undoOf !== null || sync.undoneBy !== null;
+  undo.textContent = "Undo this write-back";
+  byId("crm-undo-preview").replaceChildren();
   say(`${countsLine(sync)}${failure(sync)}`);
 }
 
@@ -212,6 +216,24 @@ export function wireSync(doors: () => (SyncDoors & { job: () => CrmJob | undefin
       say("Writing the previewed changes into the CRM…");
       await open.crm.apply(shown.sync.id);
       await followSync(open, job, shown.sync.id);
+    }),
+  );
+  // Undo in two presses: the first lists what it will restore, the second restores it.
+  byId("crm-undo").addEventListener(
+    "click",
+    guard(async (open, job) => {
+      if (!shown || !applied(shown.sync)) return;
+      const preview = byId("crm-undo-preview");
+      if (preview.childElementCount === 0) {
+        const restores = undoPreview(shown.lines);
+        const none = "None among the records shown: the undo still reads every record the write-back wrote.";
+        preview.replaceChildren(...(restores.length ? restores : [none]).map((line) => h("li", {}, line)));
+        byId("crm-undo").textContent =
+          `Restore ${count(restores.length, "value")} (any changed in the CRM since is kept)`;
+        return;
+      }
+      say("Restoring the values from before the write-back…");
+      await followSync(open, job, await open.crm.undo(shown.sync.id));
     }),
   );
   byId("crm-only-changes").addEventListener("change", () => shown && show(shown));

@@ -49,6 +49,7 @@ export const RULE_WORDS = {
 
 const SKIP_WORDS: Record<string, string> = {
   changed_since_preview: "Changed in the CRM since the preview: left as it is",
+  changed_since_apply: "Changed in the CRM since the write: left as it is",
   not_empty: "The CRM already has a value (fill empty only)",
   edited_by_user: "A person edited it in the CRM",
   same_value: "The CRM holds this value already",

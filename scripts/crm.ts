@@ -1,6 +1,6 @@
-// npm run crm -- connect|sync|apply …
+// npm run crm -- connect|sync|apply|undo …
 // A CRM from the command line, through the typed client in client/: connect one, preview (or make) a
-// sync of a batch's results into it, and apply a dry run. The diff is printed record by record.
+// sync of a batch's results into it, apply a dry run, and undo what a sync wrote. The diff is printed record by record.
 import { parseArgs } from "node:util";
 import {
   type CrmProvider,
@@ -27,6 +27,8 @@ const USAGE = `usage: npm run crm -- COMMAND [options]
                      (before → after, and the rule that decided, per record); --write writes at once. RULE:
                      fill_empty (the default: only into an empty property), overwrite, skip_if_edited_by_user.
   apply SYNC_ID      write a dry run exactly as previewed (records changed since are left alone)
+  undo SYNC_ID       put back what an applied sync wrote (its values from before, blanks included); a property
+                     changed in the CRM since the write is left as it is. A sync is undone once.
   PROVIDER           hubspot or salesforce
   --environment ENV  test (the default) or live
   --base-url URL     ${BASE_URL_HELP}
@@ -40,6 +42,21 @@ function oneOf<T extends string>(values: readonly T[], value: string | undefined
 }
 
 const show = (value: string | null) => (value === null ? "(empty)" : value);
+const words = (code: string) => code.replaceAll("_", " ");
+
+/** An undo's record: one line per property, restored (now → as before) or left (and why). */
+function undoLines(record: CrmSyncRecord): string[] {
+  const where = `#${record.index} ${record.recordId ? `record ${record.recordId}` : "no record"}`;
+  if (record.changes.length === 0)
+    return [`${where}: ${record.outcome ?? "pending"}${record.reason ? ` (${words(record.reason)})` : ""}`];
+  return record.changes.map((change) => {
+    const property = `${where} ${change.property}`;
+    if (record.outcome === "failed" && change.action === "write")
+      return `${property}: not restored — ${record.error?.code ?? "failed"}: ${record.error?.message ?? ""}`;
+    if (change.action === "write") return `${property}: restored ${show(change.before)} → ${show(change.after)}`;
+    return `${property}: left ${show(change.before)} (${words(change.reason ?? record.reason ?? "skipped")})`;
+  });
+}
 
 function recordLines(record: CrmSyncRecord): string[] {
   const head = `#${record.index} ${record.recordId ? `record ${record.recordId}` : "no record"}: ${record.outcome ?? "pending"}`;
@@ -57,8 +74,14 @@ function recordLines(record: CrmSyncRecord): string[] {
 
 function summary(sync: CrmSync): string {
   const { updated, unchanged, skipped, failed } = sync.counts;
-  const mode = sync.dryRun ? (sync.appliedAt ? "dry run, applied" : "dry run") : "written";
-  const verb = sync.dryRun && !sync.appliedAt ? "would update" : "updated";
+  const mode = sync.undoOf
+    ? `undo of ${sync.undoOf}`
+    : sync.dryRun
+      ? sync.appliedAt
+        ? "dry run, applied"
+        : "dry run"
+      : "written";
+  const verb = sync.undoOf ? "restored" : sync.dryRun && !sync.appliedAt ? "would update" : "updated";
   const line = `sync ${sync.id} (${sync.provider}, ${mode}): ${sync.status}; ${verb} ${updated}, unchanged ${unchanged}, skipped ${skipped}, failed ${failed}`;
   return sync.error ? `${line}\n${sync.error.code}: ${sync.error.message}` : line;
 }
@@ -91,7 +114,8 @@ async function main(argv: string[]) {
   const crm = createCrmClient({ baseUrl, apiKey, environment });
   const printSync = async (id: string) => {
     const sync = await crm.waitForSync(id);
-    for await (const record of crm.records(id)) for (const line of recordLines(record)) console.log(line);
+    const lines = sync.undoOf ? undoLines : recordLines;
+    for await (const record of crm.records(id)) for (const line of lines(record)) console.log(line);
     console.log(summary(sync));
     if (sync.dryRun && !sync.appliedAt && sync.status === "completed")
       console.log(`apply it: npm run crm -- apply ${id}`);
@@ -124,7 +148,9 @@ async function main(argv: string[]) {
       const id = target ?? fail("give the SYNC_ID a dry run printed");
       await crm.applySync(id);
       await printSync(id);
-    } else throw usageError(command ? `unknown command ${command}` : "give a command: connect, sync or apply");
+    } else if (command === "undo") {
+      await printSync(await crm.undoSync(target ?? fail("give the SYNC_ID of the applied sync to undo")));
+    } else throw usageError(command ? `unknown command ${command}` : "give a command: connect, sync, apply or undo");
   } catch (error) {
     // A 404 here is an id this key does not have (explain takes a 404 for a wrong --base-url).
     if (error instanceof ProblemError && error.problem.code === "not_found")

@@ -114,6 +114,13 @@ export async function runSync(key: string, body: Record<string, unknown>): Promi
   return untilSynced(key, (await response.json<{ id: string }>()).id);
 }
 
+/** Undoes a sync and waits for the undo; answers it whole. */
+export async function undoSync(key: string, id: string): Promise<SyncPage> {
+  const response = await request(`/v2/test/crm-syncs/${id}/undo`, { method: "POST", key });
+  if (response.status !== 202) throw new Error(`undo answered ${response.status}: ${await response.text()}`);
+  return untilSynced(key, (await response.json<{ id: string }>()).id);
+}
+
 export async function applySync(key: string, id: string): Promise<SyncPage> {
   const response = await request(`/v2/test/crm-syncs/${id}/apply`, { method: "POST", key });
   if (response.status !== 202) throw new Error(`apply answered ${response.status}: ${await response.text()}`);

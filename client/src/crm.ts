@@ -21,6 +21,8 @@ export interface CrmClient {
   startSync(request: CrmSyncRequest): Promise<string>;
   /** Writes a completed dry run as previewed. */
   applySync(id: string): Promise<void>;
+  /** Undoes a sync's writes: starts the undo (a sync of its own) and answers its id. */
+  undoSync(id: string): Promise<string>;
   /** Polls until the sync is no longer running; answers its first page. */
   waitForSync(id: string, options?: { intervalMs?: number; onProgress?: (sync: CrmSync) => void }): Promise<CrmSync>;
   /** Every record of the sync, in item order, page after page. */
@@ -69,6 +71,9 @@ export function createCrmClient(options: ClientOptions): CrmClient {
     },
     async applySync(id) {
       await send(() => api.POST(`${SYNC}/apply`, { params: { path: { environment, id } } }), undefined);
+    },
+    async undoSync(id) {
+      return (await send(() => api.POST(`${SYNC}/undo`, { params: { path: { environment, id } } }), undefined)).data.id;
     },
     async waitForSync(id, { intervalMs = 1000, onProgress } = {}) {
       for (;;) {

@@ -424,6 +424,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/crm-syncs/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a sync's writes: a new sync restores what was there before
+         * @description Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: HubSpot's history sourceType, Salesforce's field history) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased. Rate limited as contact_info_request (Tier 3).
+         */
+        post: operations["undoCrmSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1272,6 +1292,27 @@ export interface components {
              * @enum {string}
              */
             code: "crm_sync_not_appliable";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `crm_sync_not_undoable`. */
+        CrmSyncNotUndoableProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/crm_sync_not_undoable";
+            /** @enum {string} */
+            title: "Conflict";
+            /** @enum {number} */
+            status: 409;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            code: "crm_sync_not_undoable";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
         };
@@ -2176,6 +2217,10 @@ export interface components {
              * @description When POST …/apply first wrote into the CRM for this dry run.
              */
             appliedAt: string | null;
+            /** @description On an undo (POST …/undo): the sync whose writes it restores. */
+            undoOf: string | null;
+            /** @description The undo started for this sync, if any. */
+            undoneBy: string | null;
             counts: {
                 /** @description Records written (in a dry run not applied: that would be). */
                 updated: number;
@@ -2220,6 +2265,10 @@ export interface components {
              * @description When POST …/apply first wrote into the CRM for this dry run.
              */
             appliedAt: string | null;
+            /** @description On an undo (POST …/undo): the sync whose writes it restores. */
+            undoOf: string | null;
+            /** @description The undo started for this sync, if any. */
+            undoneBy: string | null;
             counts: {
                 /** @description Records written (in a dry run not applied: that would be). */
                 updated: number;
@@ -2256,17 +2305,17 @@ export interface components {
                     property: string;
                     /** @description Its value when read (null: empty). */
                     before: string | null;
-                    /** @description What the batch found for it. */
-                    after: string;
+                    /** @description What the batch found for it; in an undo, the value from before the write it undoes (null: empty, so the undo blanks it). */
+                    after: string | null;
                     /** @enum {string} */
                     rule: "fill_empty" | "overwrite" | "skip_if_edited_by_user";
                     /** @enum {string} */
                     action: "write" | "skip";
                     /**
-                     * @description Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run).
+                     * @description Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run), changed_since_apply (undo: someone changed the property after the write, or a person edited it last; left alone).
                      * @enum {string}
                      */
-                    reason?: "same_value" | "not_empty" | "edited_by_user" | "changed_since_preview";
+                    reason?: "same_value" | "not_empty" | "edited_by_user" | "changed_since_preview" | "changed_since_apply";
                 }[];
                 /** @description The CRM's refusal of this record's update (its code and words). */
                 error?: {
@@ -7652,6 +7701,180 @@ export interface operations {
                      *     }
                      */
                     "application/problem+json": components["schemas"]["CrmSyncNotAppliableProblem"] | components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmAccountChangedProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 50 requests per 60 s for contact_info_request exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "contact_info_request",
+                     *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    undoCrmSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+                /** @description The sync's id (POST …/crm-syncs answered it). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undoing: follow the new sync at the Location URL. */
+            202: {
+                headers: {
+                    /** @description The sync's URL. */
+                    Location: string;
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmSyncSummary"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description No such sync for this customer and environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Undone already, or nothing written to undo, or still running; or the connection is gone, or now points to another CRM account (nothing written) (code `crm_sync_not_undoable` or `crm_not_connected` or `crm_account_changed`). */
+            409: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/crm_sync_not_undoable",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This sync was undone already (sync 3e1cab3a-0527-4fea-987c-d486f470829c).",
+                     *       "code": "crm_sync_not_undoable",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["CrmSyncNotUndoableProblem"] | components["schemas"]["CrmNotConnectedProblem"] | components["schemas"]["CrmAccountChangedProblem"];
                 };
             };
             /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */

@@ -7,26 +7,17 @@ import { crmClient, openConnection } from "./connections";
 import type { CrmProvider } from "./crm";
 import { afterFailure } from "./sync-failures";
 import { migrate } from "./sync-schema";
+import { insertSync, type SyncStart, type UndoStart, undoRecords, undoRefusal, undoStartOf } from "./sync-start";
 import { readItems, recheckItems, syncRecords } from "./sync-steps";
 import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
-import type { SyncPage, SyncRequest, SyncSummary } from "./sync-views";
+import type { SyncPage, SyncSummary } from "./sync-views";
 
-/** What starts a sync: the validated request, its id and owner. */
-export interface SyncStart extends SyncRequest {
-  id: string;
-  tenant: Tenant;
-  createdAt: string;
-  /** The CRM account (HubSpot portal, Salesforce org) of the connection it is previewed against. */
-  crmAccount: string;
-  /** When the batch completed: its retention, which the sync shares, runs from then. */
-  batchCompletedAt: string | null;
-}
-
-export type ApplyAnswer =
+type Refusal =
   | { kind: "none" }
-  | { kind: "conflict"; why: string }
-  | { kind: "not_connected" | "account_changed"; provider: CrmProvider }
-  | { kind: "applying"; sync: SyncSummary };
+  | { kind: "conflict"; why: string; undoneBy?: string }
+  | { kind: "not_connected" | "account_changed"; provider: CrmProvider };
+export type ApplyAnswer = Refusal | { kind: "applying"; sync: SyncSummary };
+export type UndoClaim = Refusal | { kind: "undo"; start: UndoStart };
 
 // The failures of an apply that may come before it wrote anything: then the preview stays applicable.
 const REFUSED_BEFORE_WRITING: readonly ErrorCode[] = ["crm_not_connected", "crm_unauthorized", "crm_account_changed"];
@@ -53,28 +44,13 @@ export class CrmSync extends DurableObject<Env> {
     return this.#hasSchema ? readRow(this.#sql) : undefined;
   }
 
-  async start(start: SyncStart): Promise<SyncSummary> {
+  /** Starts a sync of a batch, or an undo (UndoStart: the records to restore); started twice, answers the first. */
+  async start(start: SyncStart | UndoStart): Promise<SyncSummary> {
     if (!this.#hasSchema) migrate(this.#sql);
     this.#hasSchema = true;
     const existing = readRow(this.#sql);
     if (existing) return summaryOf(this.#sql, existing);
-    this.#sql.exec(
-      `INSERT INTO sync (id, customer_id, environment, jurisdiction, batch_id, provider, match, fields, dry_run, status, phase,
-         created_at, crm_account, batch_completed_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', 'items', ?, ?, ?)`,
-      start.id,
-      start.tenant.customerId,
-      start.tenant.environment,
-      start.tenant.jurisdiction ?? null,
-      start.batchId,
-      start.provider,
-      start.match,
-      JSON.stringify(start.fields),
-      start.dryRun ? 1 : 0,
-      start.createdAt,
-      start.crmAccount,
-      start.batchCompletedAt,
-    );
+    this.ctx.storage.transactionSync(() => insertSync(this.#sql, start));
     await this.ctx.storage.setAlarm(Date.now());
     return summaryOf(this.#sql, this.#row());
   }
@@ -108,6 +84,7 @@ export class CrmSync extends DurableObject<Env> {
     const row = this.#read();
     if (!row || !ownedBy(row, owner)) return { kind: "none" };
     if (!row.dry_run) return { kind: "conflict", why: "This sync is not a dry run: it wrote as it went." };
+    if (row.undone_by) return { kind: "conflict", why: `This sync was undone (sync ${row.undone_by}).` };
     if (row.status !== "completed")
       return { kind: "conflict", why: `This sync is ${row.status}; apply a completed dry run.` };
     // Record ids mean something only inside the account they were read from.
@@ -127,6 +104,32 @@ export class CrmSync extends DurableObject<Env> {
     });
     await this.ctx.storage.setAlarm(Date.now());
     return { kind: "applying", sync: summaryOf(this.#sql, this.#row()) };
+  }
+
+  /**
+   * Claims this sync's one undo (as `undoId`), in the CRM account it wrote to: answers the undo's start,
+   * with the records written and what each wrote. `releaseUndo` gives the claim back if the undo never started.
+   */
+  async claimUndo(owner: Tenant, undoId: string): Promise<UndoClaim> {
+    const row = this.#read();
+    if (!row || !ownedBy(row, owner)) return { kind: "none" };
+    const refused = undoRefusal(row);
+    if (refused) return { kind: "conflict", why: refused, ...(row.undone_by ? { undoneBy: row.undone_by } : {}) };
+    const connection = await openConnection(this.env, tenantOfRow(row), row.provider);
+    if (!connection) return { kind: "not_connected", provider: row.provider };
+    if (row.crm_account !== null && connection.accountId !== row.crm_account)
+      return { kind: "account_changed", provider: row.provider };
+    // Another undo or apply may have started while the connection was read: only one claims it.
+    const now = this.#row();
+    const again = undoRefusal(now);
+    if (again || now.applied_at !== row.applied_at) return { kind: "conflict", why: again ?? "This sync is running." };
+    this.#sql.exec("UPDATE sync SET undone_by = ?", undoId);
+    return { kind: "undo", start: undoStartOf(now, undoId, connection.accountId, undoRecords(this.#sql)) };
+  }
+
+  releaseUndo(owner: Tenant, undoId: string): void {
+    const row = this.#read();
+    if (row && ownedBy(row, owner)) this.#sql.exec("UPDATE sync SET undone_by = NULL WHERE undone_by = ?", undoId);
   }
 
   override async alarm(): Promise<void> {

@@ -34,7 +34,8 @@ export interface CrmMember {
 
 interface CrmUpdate {
   id: string;
-  values: Record<string, string>;
+  /** Property → value; null blanks it (an undo restoring an empty property). */
+  values: Record<string, string | null>;
 }
 
 /** A list a customer may enrich (a HubSpot contact list, a Salesforce Contact list view); size when the CRM says it. */

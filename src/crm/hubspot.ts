@@ -191,7 +191,11 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
     readRecords,
     async updateRecords(updates) {
       const { body } = await post("/crm/v3/objects/contacts/batch/update", {
-        inputs: updates.map(({ id, values }) => ({ id, properties: values })),
+        // HubSpot blanks a property set to the empty string.
+        inputs: updates.map(({ id, values }) => ({
+          id,
+          properties: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value ?? ""])),
+        })),
       });
       const answer = parsed(batchSchema(), body);
       const results: UpdateResults = new Map(updates.map(({ id }) => [id, null]));

@@ -204,6 +204,7 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
       });
     },
     async updateRecords(updates) {
+      // A field set to null is blanked (an undo restoring an empty field).
       const records = updates.map(({ id, values }) => ({ attributes: { type: "Contact" }, id, ...values }));
       const request = new Request(`${baseUrl}${API}/composite/sobjects`, {
         method: "PATCH",

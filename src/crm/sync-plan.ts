@@ -86,8 +86,52 @@ export function planApply(record: CrmRecord | undefined, previewed: readonly Cha
   return { outcome: outcomeOf(changes), changes };
 }
 
-/** The update a record's changes make, or null when nothing is written. */
-export function valuesToWrite(changes: readonly Change[]): Record<string, string> | null {
+/**
+ * What a finished record wrote into the CRM: its writes when it was updated; and in an apply repeated, the
+ * values the first apply wrote, which the second finds there (same_value, though the CRM held another before).
+ */
+export function writtenChanges(outcome: RecordOutcome | null, changes: readonly Change[]): Change[] {
+  return changes.filter((change) =>
+    change.action === "write"
+      ? outcome === "updated"
+      : change.reason === "same_value" && !sameValue(change.field, change.before, change.after),
+  );
+}
+
+/**
+ * Undoing a write: each property written goes back to its value from before (blank included), unless
+ * someone changed it after the write (it no longer holds what was written, or a person edited it last:
+ * changed_since_apply). A property already back as it was is left (same_value). `before` is what it holds
+ * now, `after` what the undo writes.
+ */
+export function planUndo(record: CrmRecord | undefined, written: readonly Change[]): RecordPlan {
+  const reversed = ({ field, property, rule, before }: Change, now: string | null | undefined): Change => ({
+    field,
+    property,
+    rule,
+    before: isEmpty(now) ? null : (now ?? null),
+    after: before,
+    action: "write",
+  });
+  if (!record)
+    return {
+      outcome: "skipped",
+      reason: "record_not_found",
+      changes: written.map((change) => ({ ...reversed(change, change.after), action: "skip" })),
+    };
+  const changes = written.map((change): Change => {
+    const now = record.values[change.property];
+    const undo = reversed(change, now);
+    if (sameValue(change.field, now, change.before)) return { ...undo, action: "skip", reason: "same_value" };
+    if (!sameValue(change.field, now, change.after) || record.editedByUser[change.property])
+      return { ...undo, action: "skip", reason: "changed_since_apply" };
+    return undo;
+  });
+  return { outcome: outcomeOf(changes), changes };
+}
+
+/** The update a record's changes make (null: blank the property), or null when nothing is written. */
+export function valuesToWrite(changes: readonly Change[]): Record<string, string | null> | null {
   const writes = changes.filter((change) => change.action === "write");
   return writes.length === 0 ? null : Object.fromEntries(writes.map((change) => [change.property, change.after]));
 }

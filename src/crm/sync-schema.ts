@@ -48,6 +48,9 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE sync ADD COLUMN wrote INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE sync ADD COLUMN batch_completed_at TEXT;
    ALTER TABLE records ADD COLUMN erased_at TEXT;`,
+  // An undo (POST …/undo) is a sync of its own: the sync it restores, and on that one, its undo (one only).
+  `ALTER TABLE sync ADD COLUMN undo_of TEXT;
+   ALTER TABLE sync ADD COLUMN undone_by TEXT;`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

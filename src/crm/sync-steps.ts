@@ -9,7 +9,7 @@ import { normalizePerson, personInputSchema } from "../contact-info/person";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { CrmClient, CrmRecord } from "./crm";
 import { CRMS } from "./crms";
-import { type Candidates, planApply, planRecord, valuesToWrite } from "./sync-plan";
+import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
 import {
   insertRecords,
   keyTaken,
@@ -134,7 +134,8 @@ export async function syncRecords(sql: SqlStorage, row: SyncRow, client: CrmClie
   const crm = CRMS[row.provider];
   const pending = pendingRecords(sql, crm.batchSize);
   if (pending.length === 0) return 0;
-  const by = row.match === "externalId" ? "id" : "email";
+  // An undo knows the record ids its sync wrote to.
+  const by = row.match === "externalId" || row.undo_of !== null ? "id" : "email";
   const keys = pending.flatMap((record) => (record.match_key === null ? [] : [record.match_key]));
   const found = await client.readRecords(keys, by);
   const emailProperty = crm.properties.email;
@@ -142,13 +143,16 @@ export async function syncRecords(sql: SqlStorage, row: SyncRow, client: CrmClie
     found.find((record) => (by === "id" ? record.id === key : record.values[emailProperty]?.toLowerCase() === key));
   const results: RecordResult[] = pending.map((record) => {
     const crmRecord = recordOf(record.match_key);
-    const plan = row.applying
-      ? planApply(crmRecord, record.changes)
-      : planRecord(crmRecord, record.candidates, row.fields, crm.properties);
+    const plan =
+      row.undo_of !== null
+        ? planUndo(crmRecord, record.changes)
+        : row.applying
+          ? planApply(crmRecord, record.changes)
+          : planRecord(crmRecord, record.candidates, row.fields, crm.properties);
     return { index: record.idx, recordId: crmRecord?.id ?? null, ...plan };
   });
   const writing = row.applying || !row.dry_run;
-  const updates = new Map<string, Record<string, string>>();
+  const updates = new Map<string, Record<string, string | null>>();
   for (const result of results) {
     const values = valuesToWrite(result.changes);
     if (writing && values && result.recordId !== null && !updates.has(result.recordId))

@@ -53,11 +53,13 @@ const rowSchema = /* @__PURE__ */ once(() =>
     crm_account: z.string().nullable(),
     wrote: z.number().transform(Boolean),
     batch_completed_at: z.string().nullable(),
+    undo_of: z.string().nullable(),
+    undone_by: z.string().nullable(),
   }),
 );
 export type SyncRow = z.output<ReturnType<typeof rowSchema>>;
 
-const recordRowSchema = /* @__PURE__ */ once(() =>
+export const recordRowSchema = /* @__PURE__ */ once(() =>
   z.object({
     idx: z.number(),
     match_key: z.string().nullable(),
@@ -169,6 +171,8 @@ export function summaryOf(sql: SqlStorage, row: SyncRow): SyncSummary {
     createdAt: row.created_at,
     completedAt: row.completed_at,
     appliedAt: row.applied_at,
+    undoOf: row.undo_of,
+    undoneBy: row.undone_by,
     counts: countsOf(sql),
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? "" } : null,
   };

@@ -13,7 +13,13 @@ export const SYNC_STATUSES = ["running", "completed", "failed"] as const;
 export const RECORD_OUTCOMES = ["updated", "unchanged", "skipped", "failed"] as const;
 export type RecordOutcome = (typeof RECORD_OUTCOMES)[number];
 /** Why a property is not written. */
-const CHANGE_REASONS = ["same_value", "not_empty", "edited_by_user", "changed_since_preview"] as const;
+const CHANGE_REASONS = [
+  "same_value",
+  "not_empty",
+  "edited_by_user",
+  "changed_since_preview",
+  "changed_since_apply",
+] as const;
 /** Why a whole record is skipped. */
 export const RECORD_REASONS = [
   "nothing_found",
@@ -67,7 +73,8 @@ export const changeSchema = /* @__PURE__ */ once(() =>
     field: z.enum(SYNC_FIELDS),
     property: z.string(),
     before: z.string().nullable(),
-    after: z.string(),
+    // Null only in an undo: the property was empty before the write it undoes.
+    after: z.string().nullable(),
     rule: ruleSchema(),
     action: z.enum(["write", "skip"]),
     reason: z.enum(CHANGE_REASONS).optional(),
@@ -94,6 +101,8 @@ export interface SyncSummary {
   createdAt: string;
   completedAt: string | null;
   appliedAt: string | null;
+  undoOf: string | null;
+  undoneBy: string | null;
   counts: SyncCounts;
   error: RecordError | null;
 }
@@ -117,10 +126,13 @@ const documentedChange = () =>
   changeSchema().extend({
     property: z.string().meta({ description: "The CRM property (HubSpot email, phone; Salesforce Email, Phone)." }),
     before: z.string().nullable().meta({ description: "Its value when read (null: empty)." }),
-    after: z.string().meta({ description: "What the batch found for it." }),
+    after: z.string().nullable().meta({
+      description:
+        "What the batch found for it; in an undo, the value from before the write it undoes (null: empty, so the undo blanks it).",
+    }),
     reason: z.enum(CHANGE_REASONS).optional().meta({
       description:
-        "Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run).",
+        "Why a skip: same_value (the CRM holds it already), not_empty (fill_empty), edited_by_user (skip_if_edited_by_user: a person changed it last), changed_since_preview (apply: the CRM changed since the dry run), changed_since_apply (undo: someone changed the property after the write, or a person edited it last; left alone).",
     }),
   });
 
@@ -140,6 +152,11 @@ export const syncSummarySchema = /* @__PURE__ */ once(() =>
         .datetime()
         .nullable()
         .meta({ description: "When POST …/apply first wrote into the CRM for this dry run." }),
+      undoOf: z
+        .string()
+        .nullable()
+        .meta({ description: "On an undo (POST …/undo): the sync whose writes it restores." }),
+      undoneBy: z.string().nullable().meta({ description: "The undo started for this sync, if any." }),
       counts: z.object({
         updated: z.int().min(0).meta({ description: "Records written (in a dry run not applied: that would be)." }),
         unchanged: z.int().min(0).meta({ description: "Records that already held what was found." }),

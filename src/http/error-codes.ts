@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   crm_not_connected: 409,
   crm_unauthorized: 409,
   crm_sync_not_appliable: 409,
+  crm_sync_not_undoable: 409,
   crm_account_changed: 409,
   too_many_webhook_endpoints: 409,
   batch_deleted: 410,

@@ -128,6 +128,8 @@ export const crmUnauthorized = (provider: string): ApiError =>
 
 export const crmSyncNotAppliable = (why: string): ApiError => problem("crm_sync_not_appliable", why);
 
+export const crmSyncNotUndoable = (why: string): ApiError => problem("crm_sync_not_undoable", why);
+
 export const crmTokenRefused = (provider: string, missingScopes = false): ApiError =>
   problem(
     "crm_token_refused",

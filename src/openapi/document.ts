@@ -16,8 +16,9 @@ import { limitOf } from "../middleware/rate-limit";
 import { API_ROUTES } from "../routes/api-routes";
 import type { DeclaredRoute } from "../routes/declare";
 import { noKey } from "./common";
-import { problem, problemSchemaDefinitions, refusal } from "./problems";
+import { problem, problemSchemaDefinitions } from "./problems";
 import { withRateLimitDocs } from "./rate-limit-docs";
+import { refusal } from "./refusal";
 import { API_KEY_SCHEME } from "./security";
 
 /** A declaration as OpenAPIHono takes it: its route with its docs. */

@@ -22,6 +22,7 @@ import {
   crmNotConnected,
   crmRefused,
   crmSyncNotAppliable,
+  crmSyncNotUndoable,
   crmTokenRefused,
   crmUnauthorized,
   crmUnavailable,
@@ -44,13 +45,14 @@ import {
   unsupportedMediaType,
   webhookNotConfigured,
 } from "../http/errors";
-import { ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
+import { type ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
 import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS } from "../rate-limit/stream-leases";
 import { MAX_ENDPOINTS } from "../webhooks/endpoint-events";
 import { type Header, requestIdHeader } from "./headers";
+import { refusal } from "./refusal";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
@@ -94,6 +96,7 @@ const problemMembers = () =>
     crm_not_connected: {},
     crm_unauthorized: {},
     crm_sync_not_appliable: {},
+    crm_sync_not_undoable: {},
     crm_account_changed: {},
     too_many_webhook_endpoints: {},
     crm_token_refused: {},
@@ -125,17 +128,6 @@ const problemMembers = () =>
     internal_error: {},
   }) satisfies Record<ErrorCode, z.ZodRawShape>;
 
-/** What `refuse` throws: the ApiError the Worker's own code raises for a bad input. */
-export function refusal(refuse: () => unknown): ApiError {
-  try {
-    refuse();
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error("OpenAPI: an example refusal did not refuse");
-}
-
 /**
  * One example per code, made by the Worker's own factories or by running the parser
  * that raises it, so no error text is restated here (operations may pass their own).
@@ -161,6 +153,9 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   crm_not_connected: crmNotConnected("hubspot"),
   crm_unauthorized: crmUnauthorized("hubspot"),
   crm_sync_not_appliable: crmSyncNotAppliable("This sync is running; apply a completed dry run."),
+  crm_sync_not_undoable: crmSyncNotUndoable(
+    "This sync was undone already (sync 3e1cab3a-0527-4fea-987c-d486f470829c).",
+  ),
   too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS),
   crm_token_refused: crmTokenRefused("hubspot"),
   crm_list_not_found: crmListNotFound("hubspot", "123"),

@@ -1,8 +1,7 @@
-// CRM connections and syncs, and a CRM list as a submit's items: the operations behind
-// …/integrations/{provider}, …/crm-syncs and a submit's `source`.
+// CRM connections, and a CRM list as a submit's items: the operations behind …/integrations/{provider}
+// and a submit's `source` (the syncs' are in crm-syncs.ts).
 import * as z from "zod";
 import { accountStub } from "../account/stub";
-import { isBatchId, newBatchId } from "../base/batch-id";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "../crm/connections";
@@ -15,17 +14,12 @@ import {
   CrmUnavailableError,
   DEFAULT_RETRY_SECONDS,
 } from "../crm/crm-http";
-import { syncStub } from "../crm/stub";
-import { syncRequestSchema } from "../crm/sync-views";
 import {
   badRequest,
-  batchNotCompleted,
-  crmAccountChanged,
   crmBadAnswer,
   crmListNotFound,
   crmNotConnected,
   crmRefused,
-  crmSyncNotAppliable,
   crmTokenRefused,
   crmUnauthorized,
   crmUnavailable,
@@ -33,16 +27,12 @@ import {
   tooManyItems,
 } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
-import { decodeItemCursor } from "../http/item-cursor";
-import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
+import { decodeCursor, encodeCursor, invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
-import { readBatchPage } from "./batches";
 import type { Caller } from "./caller";
 
-export const MAX_SYNC_PAGE = 1000;
 /** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
 const CRM_LISTS_PAGE = 100;
-const DEFAULT_SYNC_PAGE = 100;
 // A submit from a CRM list answers within 30 s whatever the CRM does: its reads stop here (each call has
 // its own timeout too), leaving the rest of the 30 s for the batch's creation.
 const SOURCE_READ_DEADLINE_MS = 25_000;
@@ -61,7 +51,7 @@ export const crmSourceSchema = /* @__PURE__ */ once(() =>
   }),
 );
 
-function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never {
+export function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never {
   const errors = issues.map((issue) => fieldErrorOf(issue)).map((error) => ({ ...error, path: prefix + error.path }));
   throw badRequest("invalid_request", detail, errors);
 }
@@ -138,7 +128,7 @@ export async function disconnectCrm({ env, apiKey }: Caller, provider: string): 
     throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
 }
 
-async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<OpenConnection> {
+export async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<OpenConnection> {
   const connection = await openConnection(env, tenantOf(apiKey), provider);
   if (!connection) throw crmNotConnected(provider);
   return connection;
@@ -186,56 +176,4 @@ export async function itemsFromSource(caller: Caller, body: unknown, maxItems: n
       { path: "source.listId", message: "an empty list" },
     ]);
   return { ...rest, items: members.map(({ id, fields }) => ({ ...fields, externalId: id })) };
-}
-
-/** Starts a sync of a completed batch into the CRM: a dry run unless `dryRun` is false. */
-export async function startCrmSync(caller: Caller, body: unknown) {
-  const parsed = syncRequestSchema().safeParse(body);
-  if (!parsed.success) invalid("The request body does not match the CRM sync schema.", parsed.error.issues);
-  const request = parsed.data;
-  const batch = await readBatchPage(caller, request.batchId, { limit: "1" });
-  if (batch.status !== "completed") throw batchNotCompleted();
-  const { accountId } = await connectionOf(caller, request.provider);
-  const tenant = tenantOf(caller.apiKey);
-  const id = newBatchId(tenant.jurisdiction);
-  const createdAt = new Date().toISOString();
-  // Noted before it reads an item, so an erasure or the batch's deletion reaches it from the start.
-  await accountStub(caller.env, tenant).noteSync(request.batchId, id);
-  const sync = await syncStub(caller.env, id).start({
-    ...request,
-    id,
-    tenant,
-    createdAt,
-    crmAccount: accountId,
-    batchCompletedAt: batch.completedAt,
-  });
-  return { sync, location: `/v2/${caller.environment}/crm-syncs/${id}` };
-}
-
-export const syncQuerySchema = /* @__PURE__ */ once(() =>
-  z.strictObject({ limit: limitParam(MAX_SYNC_PAGE), cursor: z.string().optional() }),
-);
-const noSuchSync = () => notFound("No CRM sync with this id exists.");
-
-/** One page of a sync's records, in item order. */
-export async function readCrmSync({ env, apiKey }: Caller, syncId: string, query: Record<string, string>) {
-  const id = syncId.toLowerCase();
-  const { limit = DEFAULT_SYNC_PAGE, cursor } = parseQuery(syncQuerySchema(), query);
-  const fromIndex = cursor === undefined ? 0 : decodeItemCursor(cursor);
-  if (fromIndex === null) throw invalidCursor();
-  const page = isBatchId(id) ? await syncStub(env, id).page(tenantOf(apiKey), fromIndex, limit) : null;
-  if (!page) throw noSuchSync();
-  return page;
-}
-
-/** Writes a completed dry run as previewed. */
-export async function applyCrmSync({ env, apiKey }: Caller, syncId: string) {
-  const id = syncId.toLowerCase();
-  const answer = isBatchId(id) ? await syncStub(env, id).apply(tenantOf(apiKey)) : ({ kind: "none" } as const);
-  if (answer.kind === "none") throw noSuchSync();
-  if (answer.kind === "conflict") throw crmSyncNotAppliable(answer.why);
-  if (answer.kind === "not_connected") throw crmNotConnected(answer.provider);
-  if (answer.kind === "account_changed") throw crmAccountChanged(answer.provider);
-  if (answer.kind !== "applying") throw new Error("an apply answered an unknown kind");
-  return answer.sync;
 }

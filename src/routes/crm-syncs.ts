@@ -1,4 +1,5 @@
-// Writing a batch's results into a CRM: POST /v2/{environment}/crm-syncs, GET …/{id}, POST …/{id}/apply.
+// Writing a batch's results into a CRM: POST /v2/{environment}/crm-syncs, GET …/{id}, POST …/{id}/apply,
+// POST …/{id}/undo.
 import * as z from "zod";
 import { once } from "../base/once";
 import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "../crm/sync-views";
@@ -8,7 +9,14 @@ import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { applyCrmSync, MAX_SYNC_PAGE, readCrmSync, startCrmSync, syncQuerySchema } from "../operations/crm";
+import {
+  applyCrmSync,
+  MAX_SYNC_PAGE,
+  readCrmSync,
+  startCrmSync,
+  syncQuerySchema,
+  undoCrmSync,
+} from "../operations/crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
 // Documentation only: made on first use (src/base/once.ts).
@@ -130,5 +138,34 @@ const applySync = declareRoute({
   },
 });
 
+const undoSync = declareRoute({
+  route: { method: "post", path: "/crm-syncs/{id}/undo", middleware: [rateLimit("contact_info_request")] },
+  docs: OPENAPI_METADATA && {
+    operationId: "undoCrmSync",
+    tags: ["CRM"],
+    summary: "Undo a sync's writes: a new sync restores what was there before",
+    description:
+      "Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: HubSpot's history sourceType, Salesforce's field history) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased.",
+    security: keyRequired,
+    request: { params: syncParams() },
+    responses: {
+      202: accepted("Undoing: follow the new sync at the Location URL."),
+      ...authProblems(),
+      404: noSuchSync,
+      409: problem(
+        ["crm_sync_not_undoable", "crm_not_connected", "crm_account_changed"],
+        "Undone already, or nothing written to undo, or still running; or the connection is gone, or now points to another CRM account (nothing written)",
+      ),
+      500: internalError,
+    },
+  },
+  handler: async (c) => {
+    const caller = callerOf(c);
+    const sync = await undoCrmSync(caller, c.req.param("id"));
+    c.header("location", `/v2/${caller.environment}/crm-syncs/${sync.id}`);
+    return c.json(sync, 202);
+  },
+});
+
 /** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
-export const crmSyncRoutes: readonly DeclaredRoute[] = [startSync, getSync, applySync];
+export const crmSyncRoutes: readonly DeclaredRoute[] = [startSync, getSync, applySync, undoSync];

@@ -269,6 +269,23 @@ describe("the /app console's CRM tab (issue 37)", () => {
     expect(kept).not.toMatch(/Lovelace|@|HYPERLINK/);
   });
 
+  it("undoes the write-back: first what it will restore, then the values from before, a blank included", async () => {
+    const [ada] = await rowsOf("201");
+    await page.getByRole("button", { name: "Undo this write-back" }).click();
+    await page
+      .locator("#crm-undo-preview li", { hasText: `Record 201 (Ada Lovelace), email: ${ada!.After} back to (empty)` })
+      .waitFor();
+    await page.getByRole("button", { name: /^Restore \d+ values? / }).click();
+    await page.locator("#crm-sync-status", { hasText: /^Undo: / }).waitFor({ timeout: 60_000 });
+    expect(await rowsOf("201")).toContainEqual(
+      expect.objectContaining({ Property: "email", Before: ada!.After, After: "(empty)", Action: "Written" }),
+    );
+    expect((await fakeCall(`contacts/${TOKEN}/201`)).properties.email).toBe("");
+    expect((await fakeCall(`contacts/${TOKEN}/205`)).properties.email).toBe("kate@rep.example");
+    await expect(page.getByRole("button", { name: "Undo this write-back" }).isHidden()).resolves.toBe(true);
+    await capture("undone");
+  });
+
   it("says to connect again when HubSpot refuses the saved token", async () => {
     await fakeCall("revoke", { token: TOKEN });
     await page.getByRole("button", { name: "Preview changes" }).click();

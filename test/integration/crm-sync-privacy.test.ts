@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { syncStub } from "../../src/crm/stub";
 import type { SyncPage } from "../../src/crm/sync-views";
-import { applySync, connect, enrichList, hubspotContact, hubspotPortal, runSync, type SeedContact } from "../crm-fake";
+import {
+  applySync,
+  connect,
+  enrichList,
+  hubspotContact,
+  hubspotPortal,
+  runSync,
+  type SeedContact,
+  undoSync,
+} from "../crm-fake";
 import { createKey, request, submitBatch, waitForCompletion } from "../helpers";
 import { ownerOf } from "../test-keys";
 
@@ -79,6 +88,26 @@ describe("a person's erasure reaches the syncs made from their items", () => {
     expect(after.counts.updated).toBe(2);
     expect(JSON.stringify(after)).not.toContain(BEFORE_1);
     expect(await storedRecords(sync.id)).not.toContain(FOUND_1);
+  });
+
+  it("an undo: its records (the values it restores) follow the same rule, and it goes with the batch", async () => {
+    const { key, batchId, sync } = await synced({ dryRun: false });
+    const undo = await undoSync(key, sync.id);
+    expect(undo.records[0]).toMatchObject({ outcome: "updated", changes: [{ before: FOUND_1, after: BEFORE_1 }] });
+    const retention = (id: string) =>
+      runInDurableObject(syncStub(env, id), (_, state) =>
+        state.storage.sql.exec("SELECT batch_completed_at FROM sync").one(),
+      );
+    expect(await retention(undo.id)).toEqual(await retention(sync.id));
+    expect((await erase(key)).status).toBe(200);
+    const after = await readSync(key, undo.id);
+    expect(after.records[0]).toMatchObject({ outcome: "updated", changes: [], erasedAt: expect.any(String) });
+    for (const text of [JSON.stringify(after), await storedRecords(undo.id)]) {
+      expect(text).not.toContain(FOUND_1);
+      expect(text).not.toContain(BEFORE_1);
+    }
+    expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
+    expect((await request(`/v2/test/crm-syncs/${undo.id}`, { key })).status).toBe(404);
   });
 
   it("matched by email: the email it was matched by goes too", async () => {

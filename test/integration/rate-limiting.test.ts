@@ -220,6 +220,7 @@ describe("the rate-limits report (GET /v2/{environment}/me/rate-limits)", () => 
           "DELETE /v2/live/integrations/{provider}",
           "POST /v2/live/crm-syncs",
           "POST /v2/live/crm-syncs/{id}/apply",
+          "POST /v2/live/crm-syncs/{id}/undo",
           "POST /v2/live/webhook-endpoints",
           "PATCH /v2/live/webhook-endpoints/{id}",
           "DELETE /v2/live/webhook-endpoints/{id}",

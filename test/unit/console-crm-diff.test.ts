@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import type { SyncRecord } from "../../console/crm-api";
-import { diffCells, diffLines, type Person, reportLines } from "../../console/crm-diff";
+import { diffCells, diffLines, type Person, reportLines, undoPreview } from "../../console/crm-diff";
 import { csvBlob } from "../../console/file-adapter";
 
 // Shaped as GET …/crm-syncs/{id} answers (src/crm/sync-views.ts).
@@ -126,5 +126,54 @@ describe("the console's CRM diff", () => {
       "b@x.example",
       "failed",
     ]);
+  });
+
+  it("previews an undo: each value written, back to what was there (a blank said as such); nothing else", () => {
+    const applied: SyncRecord[] = [
+      {
+        index: 0,
+        recordId: "101",
+        outcome: "updated",
+        changes: [
+          {
+            field: "email",
+            property: "email",
+            before: null,
+            after: "ada@x.example",
+            rule: "overwrite",
+            action: "write",
+          },
+          {
+            field: "phone",
+            property: "phone",
+            before: "+1",
+            after: "+2",
+            rule: "overwrite",
+            action: "skip",
+            reason: "same_value",
+          },
+        ],
+      },
+      {
+        index: 1,
+        recordId: "102",
+        outcome: "updated",
+        changes: [
+          {
+            field: "email",
+            property: "email",
+            before: "g@old.example",
+            after: "g@x.example",
+            rule: "overwrite",
+            action: "write",
+          },
+        ],
+      },
+    ];
+    expect(undoPreview(diffLines(applied, true, new Map([[0, { name: "Ada Lovelace", externalId: "101" }]])))).toEqual([
+      "Record 101 (Ada Lovelace), email: ada@x.example back to (empty)",
+      "Record 102, email: g@x.example back to g@old.example",
+    ]);
+    expect(undoPreview(diffLines(applied, false))).toEqual([]);
   });
 });

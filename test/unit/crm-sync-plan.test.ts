@@ -3,8 +3,17 @@ import type { CrmRecord } from "../../src/crm/crm";
 import { instanceOrigin } from "../../src/crm/crm-config";
 import { CrmBadAnswerError, CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
 import { afterFailure, MAX_WAITS } from "../../src/crm/sync-failures";
-import { outcomeOf, planApply, planRecord, sameValue, valuesToWrite } from "../../src/crm/sync-plan";
+import {
+  outcomeOf,
+  planApply,
+  planRecord,
+  planUndo,
+  sameValue,
+  valuesToWrite,
+  writtenChanges,
+} from "../../src/crm/sync-plan";
 import { BatchGoneError } from "../../src/crm/sync-steps";
+import type { Change } from "../../src/crm/sync-views";
 
 // What a sync writes into one record, decided alone: each rule, and the nevers.
 
@@ -174,5 +183,64 @@ describe("afterFailure", () => {
     expect(afterFailure(new CrmBadAnswerError("hubspot answered a page", 10), "hubspot", MAX_WAITS)).toMatchObject({
       fail: "crm_bad_answer",
     });
+  });
+});
+
+describe("planUndo", () => {
+  const wrote = (before: string | null, after: string, field: "email" | "phone" = "email"): Change => ({
+    field,
+    property: field,
+    before,
+    after,
+    rule: "overwrite",
+    action: "write",
+  });
+
+  it("restores the value from before, a blank as null (valuesToWrite blanks it)", () => {
+    const plan = planUndo(record({ email: "a@x.example", phone: "+1 512 555 0100" }), [
+      wrote(null, "a@x.example"),
+      wrote("+15125550199", "+15125550100", "phone"),
+    ]);
+    expect(plan).toMatchObject({
+      outcome: "updated",
+      changes: [
+        { before: "a@x.example", after: null, action: "write" },
+        { before: "+1 512 555 0100", after: "+15125550199", action: "write" },
+      ],
+    });
+    expect(valuesToWrite(plan.changes)).toEqual({ email: null, phone: "+15125550199" });
+  });
+
+  it("leaves a property changed since the write, or one a person edited last, as changed_since_apply", () => {
+    const changed = planUndo(record({ email: "c@x.example" }), [wrote("b@x.example", "a@x.example")]);
+    expect(changed).toMatchObject({
+      outcome: "skipped",
+      changes: [{ before: "c@x.example", action: "skip", reason: "changed_since_apply" }],
+    });
+    const retyped = planUndo(record({ email: "a@x.example" }, { email: true }), [wrote(null, "a@x.example")]);
+    expect(retyped.changes[0]).toMatchObject({ action: "skip", reason: "changed_since_apply" });
+    expect(valuesToWrite(retyped.changes)).toBeNull();
+  });
+
+  it("finds a value already back as it was unchanged (an undo step repeated), and a record gone skipped", () => {
+    expect(planUndo(record({ email: "B@x.example" }), [wrote("b@x.example", "a@x.example")])).toMatchObject({
+      outcome: "unchanged",
+      changes: [{ action: "skip", reason: "same_value" }],
+    });
+    expect(planUndo(undefined, [wrote(null, "a@x.example")])).toMatchObject({
+      outcome: "skipped",
+      reason: "record_not_found",
+    });
+  });
+
+  it("undoes what was written: writes of an updated record, and a repeated apply's own values found there", () => {
+    const write = wrote("b@x.example", "a@x.example");
+    expect(writtenChanges("updated", [write])).toEqual([write]);
+    expect(writtenChanges("failed", [write])).toEqual([]);
+    const again: Change = { ...write, action: "skip", reason: "same_value" };
+    expect(writtenChanges("unchanged", [again])).toEqual([again]);
+    // A sync that found the CRM already holding its value wrote nothing.
+    expect(writtenChanges("unchanged", [{ ...again, before: "a@x.example" }])).toEqual([]);
+    expect(writtenChanges("skipped", [{ ...write, action: "skip", reason: "not_empty" }])).toEqual([]);
   });
 });

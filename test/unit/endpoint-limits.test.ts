@@ -32,6 +32,7 @@ describe("endpoint limits", () => {
         "DELETE /v2/test/integrations/{provider}",
         "POST /v2/test/crm-syncs",
         "POST /v2/test/crm-syncs/{id}/apply",
+        "POST /v2/test/crm-syncs/{id}/undo",
         "POST /v2/test/webhook-endpoints",
         "PATCH /v2/test/webhook-endpoints/{id}",
         "DELETE /v2/test/webhook-endpoints/{id}",
