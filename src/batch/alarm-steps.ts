@@ -7,6 +7,7 @@ import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./erasure/cache-purge";
 import { expireItems } from "./erasure/retention";
 import { publishEvents } from "./events/endpoint-events";
+import { publishItemEvents } from "./events/endpoint-item-events";
 import { sendItemDeliveries } from "./events/item-deliveries";
 import { failWebhook, sendWebhook } from "./events/webhook-state";
 import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out/fan-out";
@@ -70,6 +71,8 @@ async function takeStep(
       return failWebhook(sql, row);
     case "publish_events":
       return publishEvents(env, storage, row);
+    case "publish_item_events":
+      return publishItemEvents(env, storage, row);
     case "send_item_webhooks":
       return sendItemDeliveries(env.WEBHOOK_QUEUE, storage, row, config);
     case "expire":

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { log } from "../base/log";
 import { applyMigrations } from "../base/sql-migrations";
 import { environmentOfName } from "../base/tenant";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { type DeliveryQuery, listDeliveries, readDelivery } from "./delivery-log";
 import {
   type DueDelivery,
@@ -31,6 +32,7 @@ import {
 } from "./endpoint-store";
 import { type HubConfig, readHubConfig } from "./hub-config";
 import { HUB_MIGRATIONS } from "./hub-schema";
+import { eraseItemPayloads, forgetBatchPayloads } from "./item-payloads";
 import { type Attempt, postChecked } from "./post-event";
 import { afterAttempt, disableReason, succeeded } from "./schedule";
 import type { EndpointPatch } from "./views";
@@ -114,6 +116,29 @@ export class WebhookHub extends DurableObject<Env> {
     const made = insertDeliveries(this.#sql, endpoints, event, Date.now());
     await this.#arm();
     return made.length;
+  }
+
+  /** A batch's item.completed events, each for every enabled endpoint subscribed to it, once per endpoint and event. */
+  async publishItems(batchId: string, events: readonly { eventId: string; payload: string }[]): Promise<number> {
+    const endpoints = subscribers(this.#sql, "item.completed");
+    if (endpoints.length === 0) return 0;
+    const now = Date.now();
+    const made = events.flatMap((event) =>
+      insertDeliveries(this.#sql, endpoints, { ...event, type: "item.completed", batchId }, now),
+    );
+    noteSizeForScrub(this.ctx.storage);
+    await this.#arm();
+    return made.length;
+  }
+
+  /** Items of batch `batchId` were erased ([index, erasedAt]): they leave every stored payload (item-payloads.ts). */
+  eraseItems(batchId: string, erased: [number, string][]): number {
+    return erased.length === 0 ? 0 : eraseItemPayloads(this.ctx.storage, batchId, erased);
+  }
+
+  /** Batch `batchId` was deleted: its deliveries go, payloads zeroed first. */
+  forgetBatch(batchId: string): number {
+    return forgetBatchPayloads(this.ctx.storage, batchId);
   }
 
   listDeliveries(query: DeliveryQuery) {

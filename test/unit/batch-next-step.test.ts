@@ -39,6 +39,7 @@ const open: StepFacts = {
   item_webhooks_unsent: 0,
   item_webhooks_idle_since: null,
   events_published: 1,
+  item_events_unpublished: 0,
 };
 const deadline = now + 50 * minute;
 
