@@ -2286,7 +2286,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2304,7 +2304,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2328,7 +2328,7 @@ export interface components {
             /** @description The endpoint; null for a batch's own webhookUrl. */
             endpointId: string | null;
             /** @enum {string} */
-            type: "batch.completed" | "webhook.test";
+            type: "batch.completed" | "item.completed" | "webhook.test";
             /**
              * @description pending: will be tried (again); succeeded; failed: gave up.
              * @enum {string}
@@ -7893,7 +7893,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events: ("batch.completed" | "webhook.test")[];
+                    events: ("batch.completed" | "item.completed" | "webhook.test")[];
                     description?: string;
                 };
             };
@@ -8463,7 +8463,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events?: ("batch.completed" | "webhook.test")[];
+                    events?: ("batch.completed" | "item.completed" | "webhook.test")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -9219,7 +9219,7 @@ export interface operations {
             query?: {
                 endpointId?: string;
                 status?: "pending" | "succeeded" | "failed";
-                type?: "batch.completed" | "webhook.test";
+                type?: "batch.completed" | "item.completed" | "webhook.test";
                 since?: string;
                 limit?: string;
                 cursor?: string;
