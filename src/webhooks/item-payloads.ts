@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { itemCompletedBody } from "../contact-info/item-completed-event";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { fillFreePagesWith, zeroed } from "../privacy/storage/scrub";
 
@@ -8,9 +9,12 @@ import { fillFreePagesWith, zeroed } from "../privacy/storage/scrub";
 // is overwritten with zeros of its length first (rewritten in place: scrub.ts, zeroed), then the new one
 // written, then the free pages are filled with zeros and freed (scrub.ts), as the batch's erasure does.
 
-// An item.completed body as the hub stored it: only what the rewrite needs is checked, the rest kept as is.
-const storedItemsBody = z.looseObject({
-  data: z.looseObject({ items: z.array(z.looseObject({ index: z.number() })) }),
+// An item.completed body as the hub stored it (itemCompletedBody): each item's fields are kept as they
+// are, in their order (the index first, as ITEM_JSON renders it), so the rewrite changes only erased items.
+const storedItemsBody = z.object({
+  type: z.literal("item.completed"),
+  timestamp: z.string(),
+  data: z.object({ batchId: z.string(), items: z.array(z.looseObject({ index: z.number() })) }),
 });
 
 /**
@@ -29,7 +33,7 @@ export function erasedPayload(payload: string, erased: ReadonlyMap<number, strin
     const erasedAt = erasedAtOf(item);
     return erasedAt === undefined ? item : { ...item, externalId: null, input: {}, emails: [], phones: [], erasedAt };
   });
-  return JSON.stringify({ ...body, data: { ...body.data, items } });
+  return itemCompletedBody(body.data.batchId, body.timestamp, JSON.stringify(items));
 }
 
 /** Erases the items `erased` names ([index, erasedAt]) of batch `batchId` from every payload holding them; answers how many payloads changed. */

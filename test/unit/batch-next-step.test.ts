@@ -122,6 +122,14 @@ describe("a completed batch's next step", () => {
     expect(nextStep({ ...unpublished, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
   });
 
+  it("hands item.completed events to the customer's endpoints while any wait, before batch.completed, open or completed", () => {
+    const waiting = { ...completed, events_published: 0, item_events_unpublished: 1 };
+    expect(nextStep(waiting, now, config)).toEqual({ kind: "publish_item_events" });
+    expect(nextStep({ ...open, item_events_unpublished: 1 }, now, config)).toEqual({ kind: "publish_item_events" });
+    expect(nextStep({ ...waiting, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...waiting, expired_at: iso(now) }, now, config)).toEqual({ kind: "none" });
+  });
+
   it("hands a pending webhook to its queue first, even once retention ended", () => {
     expect(nextStep({ ...completed, webhook_state: "pending" }, now, config)).toEqual({ kind: "send_webhook" });
     expect(nextStep({ ...completed, webhook_state: "pending" }, retentionEnd, config)).toEqual({

@@ -31,7 +31,7 @@ export function appendEndpointItemEvents(sql: SqlStorage, indexes: readonly numb
 }
 
 /** The event id of the group starting at item `firstIndex`: distinct from the batch's own webhook's ids (itemEventId). */
-export const endpointItemEventId = (batchId: string, firstIndex: number): string =>
+const endpointItemEventId = (batchId: string, firstIndex: number): string =>
   `evt_${batchId.replaceAll("-", "")}_items_${firstIndex}`;
 
 /**
