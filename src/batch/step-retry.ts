@@ -12,7 +12,8 @@ export type RetriedStep =
   | "purge_cache"
   | "item_deliveries"
   | "publish_events"
-  | "publish_item_events";
+  | "publish_item_events"
+  | "expire";
 
 const failuresInARow = new WeakMap<DurableObjectStorage, Map<RetriedStep, number>>();
 

@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
+import { readConfig } from "../../src/base/config";
+import { batchStub } from "../../src/batch/stub";
 import { readHubConfig } from "../../src/webhooks/hub-config";
 import {
   createEndpoint,
@@ -259,5 +261,25 @@ describe("the stored item.completed payloads", () => {
     expect((await hookCall(key, "DELETE", `/person/contact-info/${batchId}`)).status).toBe(204);
     expect((await storedPayloads(key)).filter((row) => row.batchId === batchId)).toEqual([]);
     expect((await deliveryLog(key, "?type=item.completed")).deliveries).toEqual([]);
+  });
+
+  it("go when their batch's retention ends, before the log's own", async () => {
+    const { key } = await createKey({ rateLimits: hookLimits });
+    const path = receiverPath("ok");
+    await createEndpoint(key, { url: `https://hooks.test${path}`, events: ["item.completed"] });
+    const batchId = await submitBatch(key, { items: [person()] });
+    await waitForCompletion(key, batchId);
+    await until(() => receivedAt(path), { what: "the item delivered", done: (list) => list.length === 1 });
+    const ofBatch = async () => (await storedPayloads(key)).filter((row) => row.batchId === batchId);
+    expect(await ofBatch()).toHaveLength(1);
+
+    setClockAhead(readConfig(env).retentionSeconds * 1000 + 1000);
+    await until(
+      async () => {
+        await runDurableObjectAlarm(batchStub(env, batchId));
+        return ofBatch();
+      },
+      { what: "the batch's payloads gone with its items", done: (rows) => rows.length === 0 },
+    );
   });
 });

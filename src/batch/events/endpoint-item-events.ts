@@ -57,7 +57,7 @@ export async function publishItemEvents(env: Env, storage: DurableObjectStorage,
     }));
   try {
     const deliveries = events.length === 0 ? 0 : await batchHub(env, row).publishItems(row.id, events);
-    if (deliveries > 0) log("webhook_item_events_published", { batchId: row.id, deliveries });
+    if (deliveries > 0) log("webhook_event_published", { batchId: row.id, deliveries });
   } catch (error) {
     logError("webhook_publish_failed", error, { batchId: row.id });
     await retryStepLater(storage, "publish_item_events");
