@@ -126,7 +126,6 @@ export class WebhookHub extends DurableObject<Env> {
     const made = events.flatMap((event) =>
       insertDeliveries(this.#sql, endpoints, { ...event, type: "item.completed", batchId }, now),
     );
-    noteSizeForScrub(this.ctx.storage);
     await this.#arm();
     return made.length;
   }
@@ -218,8 +217,10 @@ export class WebhookHub extends DurableObject<Env> {
     }
   }
 
-  /** Arms the alarm for the next thing due: a pending delivery (or `at`), else the oldest delivery's end of retention. */
+  /** Notes the database's size for the scrub, and arms the alarm for the next thing due: a pending delivery (or `at`), else the oldest delivery's end of retention. */
   async #arm(at?: number): Promise<void> {
+    // Every write ends here: the size it may have grown the database to is noted for the scrub (item-payloads.ts).
+    noteSizeForScrub(this.ctx.storage);
     const config = readHubConfig(this.env);
     const oldest = oldestCreatedAt(this.#sql);
     const times = [
