@@ -2335,7 +2335,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2353,7 +2353,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2377,7 +2377,7 @@ export interface components {
             /** @description The endpoint; null for a batch's own webhookUrl. */
             endpointId: string | null;
             /** @enum {string} */
-            type: "batch.completed" | "webhook.test";
+            type: "batch.completed" | "item.completed" | "webhook.test";
             /**
              * @description pending: will be tried (again); succeeded; failed: gave up.
              * @enum {string}
@@ -8116,7 +8116,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events: ("batch.completed" | "webhook.test")[];
+                    events: ("batch.completed" | "item.completed" | "webhook.test")[];
                     description?: string;
                 };
             };
@@ -8686,7 +8686,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events?: ("batch.completed" | "webhook.test")[];
+                    events?: ("batch.completed" | "item.completed" | "webhook.test")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -9442,7 +9442,7 @@ export interface operations {
             query?: {
                 endpointId?: string;
                 status?: "pending" | "succeeded" | "failed";
-                type?: "batch.completed" | "webhook.test";
+                type?: "batch.completed" | "item.completed" | "webhook.test";
                 since?: string;
                 limit?: string;
                 cursor?: string;

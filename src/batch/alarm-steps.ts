@@ -1,5 +1,5 @@
 import { type Config, readConfig } from "../base/config";
-import { log } from "../base/log";
+import { log, logError } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
 import type { BatchParts } from "./batch-parts";
@@ -7,13 +7,16 @@ import { type BatchRow, requireBatchRow } from "./batch-row";
 import { purgeStep } from "./erasure/cache-purge";
 import { expireItems } from "./erasure/retention";
 import { publishEvents } from "./events/endpoint-events";
+import { publishItemEvents } from "./events/endpoint-item-events";
 import { sendItemDeliveries } from "./events/item-deliveries";
+import { batchHub } from "./events/webhook-hub-stub";
 import { failWebhook, sendWebhook } from "./events/webhook-state";
 import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out/fan-out";
 import { timedOutItems } from "./item-store";
 import { fanOutRoom, nextStep, type Step } from "./next-step";
 import { reportStep } from "./record/outbox";
 import { recordOutcomes } from "./record/record-outcomes";
+import { retryStepLater, stepSucceeded } from "./step-retry";
 
 // Steps one alarm run takes at most; then it re-arms to go on, so a run stays short.
 const MAX_STEPS_PER_ALARM = 8;
@@ -70,6 +73,8 @@ async function takeStep(
       return failWebhook(sql, row);
     case "publish_events":
       return publishEvents(env, storage, row);
+    case "publish_item_events":
+      return publishItemEvents(env, storage, row);
     case "send_item_webhooks":
       return sendItemDeliveries(env.WEBHOOK_QUEUE, storage, row, config);
     case "expire":
@@ -93,7 +98,19 @@ async function timeOutItems(parts: BatchParts, row: BatchRow, config: Config): P
   return true;
 }
 
-function expire({ storage, pages, events }: BatchParts, row: BatchRow): boolean {
+/**
+ * Retention ended: the hub's item.completed payloads of the batch go first (the account then drops the
+ * batch from its person index, so no erasure would reach them afterwards), then the items.
+ */
+async function expire({ env, storage, pages, events }: BatchParts, row: BatchRow): Promise<boolean> {
+  try {
+    await batchHub(env, row).forgetBatch(row.id);
+  } catch (error) {
+    logError("webhook_publish_failed", error, { batchId: row.id });
+    await retryStepLater(storage, "expire");
+    return false;
+  }
+  stepSucceeded(storage, "expire");
   expireItems(storage);
   pages.clear();
   events.notify();

@@ -43,7 +43,8 @@ export const BATCH_ROW = `SELECT *,
     (SELECT count(*) FROM outbox) + (people_indexed < total_items AND completed_at NOTNULL AND deleted_at IS NULL AND expired_at IS NULL) AS unreported,
     EXISTS (SELECT 1 FROM cache_purge) AS cache_purge_left,
     EXISTS (SELECT 1 FROM item_deliveries WHERE state = 'pending') AS item_webhooks_unsent,
-    (SELECT min(max(queued_at, coalesce(attempted_at, ''))) FROM item_deliveries WHERE state = 'queued') AS item_webhooks_idle_since
+    (SELECT min(max(queued_at, coalesce(attempted_at, ''))) FROM item_deliveries WHERE state = 'queued') AS item_webhooks_idle_since,
+    EXISTS (SELECT 1 FROM endpoint_item_events) AS item_events_unpublished
   FROM batch`;
 
 export function readBatchRow(sql: SqlStorage): BatchRow | undefined {

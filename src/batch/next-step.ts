@@ -37,6 +37,8 @@ export type StepFacts = {
   item_webhooks_unsent: number;
   /** The oldest last activity (queued, or attempted) of an item.completed delivery still `queued`. */
   item_webhooks_idle_since: string | null;
+  /** 1 while item.completed events wait to go to the customer's webhook endpoints (their WebhookHub), else 0. */
+  item_events_unpublished: number;
   /** 0 until the completed batch's batch.completed event went to the customer's webhook endpoints (their WebhookHub). */
   events_published: number;
 };
@@ -65,6 +67,8 @@ export type Step =
   | { kind: "fail_webhook" }
   /** Hand batch.completed to the customer's webhook endpoints (their WebhookHub delivers and retries it). */
   | { kind: "publish_events" }
+  /** Hand item.completed events to the customer's webhook endpoints (their WebhookHub), a bounded number at a time. */
+  | { kind: "publish_item_events" }
   /** Put item.completed deliveries on the webhook queue: new ones, and lost ones again (or fail them). */
   | { kind: "send_item_webhooks" }
   /** Retention ended: delete the items. */
@@ -75,6 +79,7 @@ export function nextStep(row: StepFacts, now: number, config: StepConfig): Step 
   if (row.unreported > 0) return { kind: "report" };
   if (row.cache_purge_left > 0) return { kind: "purge_cache" };
   if (row.expired_at !== null || row.deleted_at !== null) return { kind: "none" };
+  if (row.item_events_unpublished > 0) return { kind: "publish_item_events" };
   const itemWebhooks = itemWebhooksDue(row, config);
   if (itemWebhooks !== null && now >= itemWebhooks) return { kind: "send_item_webhooks" };
   return row.completed_at === null

@@ -91,7 +91,8 @@ const SCHEMA = `
     queued_at TEXT,
     attempted_at TEXT
   );
-  CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);`;
+  CREATE INDEX item_deliveries_by_state ON item_deliveries (state, seq);
+  CREATE TABLE endpoint_item_events (first_idx INTEGER PRIMARY KEY, items TEXT NOT NULL, finished_at TEXT NOT NULL);`;
 
 const MIGRATIONS: readonly string[] = [SCHEMA];
 

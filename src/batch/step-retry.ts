@@ -6,7 +6,14 @@ import { backoff } from "../base/backoff";
 // base, as a retry after a restart should.
 const stepBackoff = backoff({ baseSeconds: 5, maxSeconds: 300 });
 
-export type RetriedStep = "report" | "send_webhook" | "purge_cache" | "item_deliveries" | "publish_events";
+export type RetriedStep =
+  | "report"
+  | "send_webhook"
+  | "purge_cache"
+  | "item_deliveries"
+  | "publish_events"
+  | "publish_item_events"
+  | "expire";
 
 const failuresInARow = new WeakMap<DurableObjectStorage, Map<RetriedStep, number>>();
 

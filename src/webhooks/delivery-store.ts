@@ -13,15 +13,15 @@ import type { Attempt } from "./post-event";
 export function insertDeliveries(
   sql: SqlStorage,
   endpointIds: readonly string[],
-  event: { eventId: string; type: EndpointEvent; payload: string },
+  event: { eventId: string; type: EndpointEvent; payload: string; batchId?: string },
   now: number,
 ): string[] {
   const made: string[] = [];
   for (const endpointId of endpointIds) {
     const inserted = sql
       .exec<{ id: string }>(
-        `INSERT INTO deliveries (id, endpoint_id, event_id, type, status, created_at, next_attempt_at, payload)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+        `INSERT INTO deliveries (id, endpoint_id, event_id, type, status, created_at, next_attempt_at, payload, batch_id)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
         `msg_${crypto.randomUUID().replaceAll("-", "")}`,
         endpointId,
         event.eventId,
@@ -29,6 +29,7 @@ export function insertDeliveries(
         new Date(now).toISOString(),
         now,
         event.payload,
+        event.batchId ?? null,
       )
       .toArray();
     made.push(...inserted.map(({ id }) => id));

@@ -43,4 +43,8 @@ export const HUB_MIGRATIONS: readonly string[] = [
      error TEXT
    );
    CREATE INDEX attempts_by_delivery ON attempts (delivery_seq);`,
+  // item.completed deliveries name their batch, so erasing its people and deleting it reach their payloads.
+  `ALTER TABLE deliveries ADD COLUMN batch_id TEXT;
+   CREATE INDEX deliveries_by_batch ON deliveries (batch_id) WHERE batch_id IS NOT NULL;
+   CREATE TABLE scrub_fillers (n INTEGER PRIMARY KEY, zeros BLOB NOT NULL);`,
 ];

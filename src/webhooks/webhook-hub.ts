@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { log } from "../base/log";
 import { applyMigrations } from "../base/sql-migrations";
 import { environmentOfName } from "../base/tenant";
+import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { type DeliveryQuery, listDeliveries, readDelivery } from "./delivery-log";
 import {
   type DueDelivery,
@@ -31,6 +32,7 @@ import {
 } from "./endpoint-store";
 import { type HubConfig, readHubConfig } from "./hub-config";
 import { HUB_MIGRATIONS } from "./hub-schema";
+import { eraseItemPayloads, forgetBatchPayloads } from "./item-payloads";
 import { type Attempt, postChecked } from "./post-event";
 import { afterAttempt, disableReason, succeeded } from "./schedule";
 import type { EndpointPatch } from "./views";
@@ -116,6 +118,28 @@ export class WebhookHub extends DurableObject<Env> {
     return made.length;
   }
 
+  /** A batch's item.completed events, each for every enabled endpoint subscribed to it, once per endpoint and event. */
+  async publishItems(batchId: string, events: readonly { eventId: string; payload: string }[]): Promise<number> {
+    const endpoints = subscribers(this.#sql, "item.completed");
+    if (endpoints.length === 0) return 0;
+    const now = Date.now();
+    const made = events.flatMap((event) =>
+      insertDeliveries(this.#sql, endpoints, { ...event, type: "item.completed", batchId }, now),
+    );
+    await this.#arm();
+    return made.length;
+  }
+
+  /** Items of batch `batchId` were erased ([index, erasedAt]): they leave every stored payload (item-payloads.ts). */
+  eraseItems(batchId: string, erased: [number, string][]): number {
+    return erased.length === 0 ? 0 : eraseItemPayloads(this.ctx.storage, batchId, erased);
+  }
+
+  /** Batch `batchId` was deleted: its deliveries go, payloads zeroed first. */
+  forgetBatch(batchId: string): number {
+    return forgetBatchPayloads(this.ctx.storage, batchId);
+  }
+
   listDeliveries(query: DeliveryQuery) {
     return listDeliveries(this.#sql, query);
   }
@@ -193,8 +217,10 @@ export class WebhookHub extends DurableObject<Env> {
     }
   }
 
-  /** Arms the alarm for the next thing due: a pending delivery (or `at`), else the oldest delivery's end of retention. */
+  /** Notes the database's size for the scrub, and arms the alarm for the next thing due: a pending delivery (or `at`), else the oldest delivery's end of retention. */
   async #arm(at?: number): Promise<void> {
+    // Every write ends here: the size it may have grown the database to is noted for the scrub (item-payloads.ts).
+    noteSizeForScrub(this.ctx.storage);
     const config = readHubConfig(this.env);
     const oldest = oldestCreatedAt(this.#sql);
     const times = [

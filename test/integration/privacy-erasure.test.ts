@@ -18,6 +18,7 @@ import {
   setClockAhead,
   submitBatch,
   until,
+  untilAtRest,
   waitForCompletion,
 } from "../helpers";
 import { keyedHash } from "../keyed-hash";
@@ -254,6 +255,8 @@ describe("POST …/privacy/erasures", () => {
     const batchId = await submitBatch(key, { items: [{ email: "retained@example.com" }] });
     await waitForCompletion(key, batchId);
     await untilIndexed(record.customerId, 1, "test");
+    // The alarm's steps after the report (handing events to the webhook hub) are done, so it waits for retention.
+    await untilAtRest(batchStub(env, batchId));
     setClockAhead(readConfig(env).retentionSeconds * 1000 + 1000);
     expect(await runDurableObjectAlarm(batchStub(env, batchId))).toBe(true);
     vi.useRealTimers();

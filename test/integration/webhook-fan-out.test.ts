@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import {
   createEndpoint,
   createKey,
+  createStoredBatch,
+  deliver,
   deliveryLog,
   hookCall,
   hookLimits,
@@ -88,5 +90,50 @@ describe("batch events to the customer's endpoints", () => {
     await waitForCompletion(key, await submitBatch(key, { items: [person()] }));
     await until(() => receivedAt(mine), { what: "my second batch's event", done: (list) => list.length === 1 });
     expect(await receivedAt(path)).toEqual([]);
+  });
+
+  it("send item.completed to each endpoint subscribed to it, each item once across a redelivered message, and to none other", async () => {
+    const owner = await createKey({ rateLimits: hookLimits });
+    const { key: otherKey } = await createKey({ rateLimits: hookLimits });
+    const [items, completedOnly, theirs] = [receiverPath("ok"), receiverPath("ok"), receiverPath("ok")];
+    const hook = await createEndpoint(owner.key, { url: `https://hooks.test${items}`, events: ["item.completed"] });
+    await createEndpoint(owner.key, { url: `https://hooks.test${completedOnly}`, events: ["batch.completed"] });
+    await createEndpoint(otherKey, { url: `https://hooks.test${theirs}`, events: ["item.completed"] });
+    const people = [0, 1, 2].map((n) => person({ lastName: `Fanout${n}` }));
+    const { id, messages } = await createStoredBatch(people, owner);
+
+    // The first item's message is delivered twice (a redelivery), then all three at once.
+    await deliver("contact-info-items", [messages[0]!]);
+    await deliver("contact-info-items", [messages[0]!]);
+    await deliver("contact-info-items", messages);
+    await waitForCompletion(owner.key, id);
+    await until(() => receivedAt(completedOnly), { what: "batch.completed", done: (list) => list.length === 1 });
+    const received = await until(() => receivedAt(items), {
+      what: "every item at the endpoint",
+      done: (list) => list.length === 2,
+    });
+    for (const delivery of received) {
+      expect(new Webhook(hook.secret).verify(delivery.body, delivery.headers)).toMatchObject({
+        type: "item.completed",
+        data: { batchId: id },
+      });
+    }
+    const indexes = received
+      .flatMap((delivery) => {
+        const body: { data: { items: { index: number }[] } } = JSON.parse(delivery.body);
+        return body.data.items.map((item) => item.index);
+      })
+      .sort();
+    expect(indexes).toEqual([0, 1, 2]);
+    // The log holds one delivery per event, all succeeded: none is made again, and none left to send.
+    const log = await until(() => deliveryLog(owner.key, "?type=item.completed"), {
+      what: "the item deliveries settled",
+      done: (page) => page.deliveries.length === 2 && page.deliveries.every(({ status }) => status === "succeeded"),
+    });
+    expect(new Set(log.deliveries.map((delivery) => delivery.id))).toEqual(
+      new Set(received.map((delivery) => delivery.headers["webhook-id"])),
+    );
+    expect((await receivedAt(completedOnly)).map(({ body }) => JSON.parse(body).type)).toEqual(["batch.completed"]);
+    expect(await receivedAt(theirs)).toEqual([]);
   });
 });

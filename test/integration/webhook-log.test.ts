@@ -1,7 +1,10 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { accountStub } from "../../src/account/stub";
+import { readConfig } from "../../src/base/config";
+import { batchStub } from "../../src/batch/stub";
 import { readHubConfig } from "../../src/webhooks/hub-config";
 import {
   createEndpoint,
@@ -11,11 +14,14 @@ import {
   hookCall,
   hookLimits,
   hubOfKey,
+  person,
   receivedAt,
   receiverPath,
   sendTestEvent,
   setClockAhead,
+  submitBatch,
   until,
+  waitForCompletion,
 } from "../helpers";
 
 const { disableAfterSeconds, logRetentionSeconds, retryScheduleSeconds } = readHubConfig(env);
@@ -191,5 +197,89 @@ describe("an endpoint that fails everything", () => {
 
     const enabled = await hookCall(key, "PATCH", `/webhook-endpoints/${endpoint.id}`, { status: "enabled" });
     expect(await enabled.json()).toMatchObject({ status: "enabled", disabledReason: null });
+  });
+});
+
+/** Every payload the key's hub stores, with the batch it names. */
+const storedPayloads = (key: string) =>
+  runInDurableObject(hubOfKey(key), (_, state) =>
+    state.storage.sql
+      .exec<{ batchId: string | null; payload: string }>("SELECT batch_id AS batchId, payload FROM deliveries")
+      .toArray(),
+  );
+
+describe("the stored item.completed payloads", () => {
+  it("lose an erased person's data, keep the others', and go with their batch", async () => {
+    const owner = await createKey({ rateLimits: hookLimits });
+    const { key } = owner;
+    const tag = crypto.randomUUID().slice(0, 8);
+    const erased = person({ firstName: "Erin", lastName: `Hub${tag}`, externalId: `crm-${tag}` });
+    const kept = person({ firstName: "Kim", lastName: `Kept${tag}` });
+    const path = receiverPath("ok");
+    await createEndpoint(key, { url: `https://hooks.test${path}`, events: ["item.completed"] });
+    const batchId = await submitBatch(key, { items: [erased, kept] });
+    const status = await waitForCompletion(key, batchId);
+    const found = status.items.flatMap((item) => [...item.emails, ...item.phones].map(String));
+    expect(found.length).toBeGreaterThan(0);
+    await until(() => receivedAt(path), { what: "the items delivered", done: (list) => list.length > 0 });
+    const before = JSON.stringify(await storedPayloads(key));
+    expect(before).toContain(`Hub${tag}`);
+    await until(
+      () =>
+        runInDurableObject(
+          accountStub(env, { customerId: owner.record.customerId, environment: "test" }),
+          (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM person_index").one().n,
+        ),
+      { what: "the batch in the person index", done: (n) => n > 0 },
+    );
+
+    const erasure = await hookCall(key, "POST", "/privacy/erasures", {
+      firstName: "Erin",
+      lastName: `Hub${tag}`,
+      companyDomain: erased.companyDomain,
+      suppress: false,
+    });
+    expect(erasure.status).toBe(200);
+    const after = JSON.stringify(await storedPayloads(key));
+    expect(after).toContain(`Kept${tag}`);
+    expect(after).not.toMatch(new RegExp(`Hub${tag}|crm-${tag}`, "i"));
+    const erasedFound = status.items.find((item) => item.index === 0)!;
+    for (const value of [...erasedFound.emails, ...erasedFound.phones].map(String)) expect(after).not.toContain(value);
+    const [logged] = (await deliveryLog(key, "?type=item.completed")).deliveries;
+    const shown = await (await hookCall(key, "GET", `/webhook-deliveries/${logged!.id}`)).json<{ payload: string }>();
+    expect(JSON.parse(shown.payload).data.items).toContainEqual(
+      expect.objectContaining({
+        index: 0,
+        input: {},
+        emails: [],
+        phones: [],
+        externalId: null,
+        erasedAt: expect.any(String),
+      }),
+    );
+
+    expect((await hookCall(key, "DELETE", `/person/contact-info/${batchId}`)).status).toBe(204);
+    expect((await storedPayloads(key)).filter((row) => row.batchId === batchId)).toEqual([]);
+    expect((await deliveryLog(key, "?type=item.completed")).deliveries).toEqual([]);
+  });
+
+  it("go when their batch's retention ends, before the log's own", async () => {
+    const { key } = await createKey({ rateLimits: hookLimits });
+    const path = receiverPath("ok");
+    await createEndpoint(key, { url: `https://hooks.test${path}`, events: ["item.completed"] });
+    const batchId = await submitBatch(key, { items: [person()] });
+    await waitForCompletion(key, batchId);
+    await until(() => receivedAt(path), { what: "the item delivered", done: (list) => list.length === 1 });
+    const ofBatch = async () => (await storedPayloads(key)).filter((row) => row.batchId === batchId);
+    expect(await ofBatch()).toHaveLength(1);
+
+    setClockAhead(readConfig(env).retentionSeconds * 1000 + 1000);
+    await until(
+      async () => {
+        await runDurableObjectAlarm(batchStub(env, batchId));
+        return ofBatch();
+      },
+      { what: "the batch's payloads gone with its items", done: (rows) => rows.length === 0 },
+    );
   });
 });

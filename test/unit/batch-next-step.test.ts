@@ -39,6 +39,7 @@ const open: StepFacts = {
   item_webhooks_unsent: 0,
   item_webhooks_idle_since: null,
   events_published: 1,
+  item_events_unpublished: 0,
 };
 const deadline = now + 50 * minute;
 
@@ -119,6 +120,14 @@ describe("a completed batch's next step", () => {
     expect(nextStep({ ...unpublished, webhook_state: "pending" }, now, config)).toEqual({ kind: "send_webhook" });
     expect(nextStep({ ...unpublished, completed_at: null }, now, config).kind).not.toBe("publish_events");
     expect(nextStep({ ...unpublished, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
+  });
+
+  it("hands item.completed events to the customer's endpoints while any wait, before batch.completed, open or completed", () => {
+    const waiting = { ...completed, events_published: 0, item_events_unpublished: 1 };
+    expect(nextStep(waiting, now, config)).toEqual({ kind: "publish_item_events" });
+    expect(nextStep({ ...open, item_events_unpublished: 1 }, now, config)).toEqual({ kind: "publish_item_events" });
+    expect(nextStep({ ...waiting, deleted_at: iso(now) }, now, config)).toEqual({ kind: "none" });
+    expect(nextStep({ ...waiting, expired_at: iso(now) }, now, config)).toEqual({ kind: "none" });
   });
 
   it("hands a pending webhook to its queue first, even once retention ended", () => {

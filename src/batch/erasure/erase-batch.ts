@@ -4,6 +4,7 @@ import { log } from "../../base/log";
 import { deleteItems, zeroed } from "../../privacy/storage/scrub";
 import type { BatchParts } from "../batch-parts";
 import { type BatchRow, requireBatchRow } from "../batch-row";
+import { batchHub } from "../events/webhook-hub-stub";
 import { appendOutbox, reportToAccount } from "../record/outbox";
 import { cacheKeysToErase, savePurge } from "./cache-purge";
 
@@ -25,6 +26,7 @@ function eraseBatch(storage: DurableObjectStorage, cacheKeys: readonly string[])
     const now = new Date().toISOString();
     savePurge(storage.sql, cacheKeys);
     deleteItems(storage);
+    storage.sql.exec("DELETE FROM endpoint_item_events");
     storage.sql.exec(
       `UPDATE batch SET webhook_url = ${zeroed("webhook_url")}, webhook_secret = ${zeroed("webhook_secret")}`,
     );
@@ -47,6 +49,9 @@ export async function eraseAndReport(parts: BatchParts, row: BatchRow, environme
   parts.events.notify();
   log("batch_deleted", { batchId: requireBatchRow(sql).id, environment });
   await storage.setAlarm(Date.now());
+  // The item.completed payloads the customer's endpoints were sent go too; a failure throws, and the
+  // delete may be repeated, which asks the hub again.
+  await batchHub(env, row).forgetBatch(row.id);
   await reportToAccount(env, sql, requireBatchRow(sql));
   return deletedAt;
 }

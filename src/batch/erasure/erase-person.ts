@@ -6,6 +6,7 @@ import { noteSizeForScrub } from "../../privacy/storage/high-water";
 import { eraseItemsInPlace } from "../../privacy/storage/scrub";
 import type { BatchParts } from "../batch-parts";
 import { type BatchRow, requireBatchRow } from "../batch-row";
+import { batchHub } from "../events/webhook-hub-stub";
 import { reportStep } from "../record/outbox";
 import { recordOutcomes } from "../record/record-outcomes";
 import { cacheKeysToErase } from "./cache-purge";
@@ -53,7 +54,10 @@ export async function erasePersonItems(
     return 0;
   }
   const { indexes, pending } = itemsOfPerson(sql, keys);
-  if (indexes.length === 0) return 0;
+  if (indexes.length === 0) {
+    await eraseFromHub(parts.env, sql, row);
+    return 0;
+  }
   if (pending.length > 0) {
     await recordOutcomes(
       parts,
@@ -68,6 +72,20 @@ export async function erasePersonItems(
   storage.transactionSync(() => eraseItemsInPlace(storage, indexes, erasedAt));
   noteSizeForScrub(storage);
   parts.pages.clear();
+  await eraseFromHub(parts.env, sql, row);
   log("person_erased_from_batch", { batchId: row.id, items: indexes.length, pending: pending.length });
   return indexes.length;
+}
+
+/**
+ * The item.completed payloads the customer's WebhookHub stored for the batch's endpoints: every item the
+ * batch erased (this time, or before, when the hub could not be reached: the erasure failed and is
+ * repeated) leaves them. After the items were erased here, so no event rendered afterwards holds them.
+ */
+async function eraseFromHub(env: Env, sql: SqlStorage, row: BatchRow): Promise<void> {
+  const erased = sql
+    .exec<{ idx: number; erased_at: string }>("SELECT idx, erased_at FROM items WHERE erased_at IS NOT NULL")
+    .toArray()
+    .map(({ idx, erased_at }): [number, string] => [idx, erased_at]);
+  if (erased.length > 0) await batchHub(env, row).eraseItems(row.id, erased);
 }

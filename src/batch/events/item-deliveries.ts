@@ -8,6 +8,7 @@ import type { BatchRow } from "../batch-row";
 import { ITEM_JSON } from "../item-store";
 import { MAX_WEBHOOK_ENQUEUES, redriveCutoff } from "../next-step";
 import { retryStepLater, stepSucceeded } from "../step-retry";
+import { appendEndpointItemEvents } from "./endpoint-item-events";
 
 // SQL of the item.completed deliveries (docs/storage.md, item_deliveries). A delivery is
 // written in the transaction that finished its items, like the outbox, so none is lost or
@@ -32,17 +33,15 @@ export function appendItemDeliveries(
   }
 }
 
-/** A new batch's items that failed validation are finished at creation: their deliveries are written with them. */
+/** A new batch's items that failed validation are finished at creation: their deliveries (and the endpoints' events) are written with them. */
 export function appendInvalidItemDeliveries(sql: SqlStorage, createdAt: string): void {
   const row = sql.exec<{ item_webhooks: number }>("SELECT item_webhooks FROM batch").one();
-  if (row.item_webhooks !== 1) return;
-  const failed = sql.exec<{ idx: number }>("SELECT idx FROM items WHERE status = 'failed' ORDER BY idx").toArray();
-  appendItemDeliveries(
-    sql,
-    row,
-    failed.map(({ idx }) => idx),
-    createdAt,
-  );
+  const failed = sql
+    .exec<{ idx: number }>("SELECT idx FROM items WHERE status = 'failed' ORDER BY idx")
+    .toArray()
+    .map(({ idx }) => idx);
+  appendEndpointItemEvents(sql, failed, createdAt);
+  appendItemDeliveries(sql, row, failed, createdAt);
 }
 
 type DeliveryRow = { seq: number; state: string; attempts: number; enqueues: number };

@@ -3,6 +3,7 @@ import type { Prices } from "../../base/config";
 import type { ItemDeferral, ItemOutcome } from "../../contact-info/batch-contract";
 import { type ChargedOutcome, chargeOutcomes } from "../../credits/credits";
 import { addFinished, type BatchRow } from "../batch-row";
+import { appendEndpointItemEvents } from "../events/endpoint-item-events";
 import { appendItemDeliveries } from "../events/item-deliveries";
 import { pendingAmong } from "../item-store";
 import { keepEarlierFinds, withEarlierFinds } from "./earlier-finds";
@@ -137,6 +138,7 @@ export function recordItems(
     completedAt = addFinished(storage.sql, row, { completed, failed, credits: charged.credits }, finishedAt);
     appendOutbox(storage.sql, finishedAt, usage);
     appendItemDeliveries(storage.sql, row, finished, finishedAt);
+    appendEndpointItemEvents(storage.sql, finished, finishedAt);
   });
   return { completed, failed, completedAt, recorded: [...changed.keys()], notPending, outcomes: [...first.values()] };
 }

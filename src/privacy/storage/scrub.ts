@@ -81,11 +81,22 @@ const ZERO_PERSONAL_COLUMNS = PERSONAL_COLUMNS.map((column) => `${column} = ${ze
 
 /** Rows of zeros, one a page, take the free pages (to the high water and the margin), and are deleted in turn. Negative indexes: no item has one. */
 function fillFreePages(storage: DurableObjectStorage): void {
+  fillFreePagesWith(storage, (n, bytes) =>
+    storage.sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", -1 - n, bytes),
+  );
+  storage.sql.exec("DELETE FROM items WHERE idx < 0");
+}
+
+/**
+ * The same fill for another object's database (the WebhookHub's): `insertFiller` adds filler row `n` of
+ * `bytes` zeros to a table of the caller's, which the caller then empties, within its transaction.
+ */
+export function fillFreePagesWith(
+  storage: DurableObjectStorage,
+  insertFiller: (n: number, bytes: number) => void,
+): void {
   const { sql } = storage;
   const highWater = noticedHighWater(storage) ?? sql.databaseSize;
   const fill = highWater + Math.max(MARGIN_PAGES * PAGE_BYTES, highWater / 20);
-  for (let idx = 0; sql.databaseSize < fill && idx <= fill / PAGE_BYTES; idx++) {
-    sql.exec("INSERT INTO items (idx, input, status) VALUES (?, zeroblob(?), 'failed')", -1 - idx, FILLER_BYTES);
-  }
-  sql.exec("DELETE FROM items WHERE idx < 0");
+  for (let n = 0; sql.databaseSize < fill && n <= fill / PAGE_BYTES; n++) insertFiller(n, FILLER_BYTES);
 }
