@@ -61,5 +61,7 @@ export function attemptWords(attempt: Pick<Attempt, "statusCode" | "error">): st
 export function attemptsLine(attempts: readonly Pick<Attempt, "statusCode" | "error">[]): string {
   const last = attempts.at(-1);
   if (!last) return "not tried yet";
-  return attempts.length === 1 ? `1 attempt, ${attemptWords(last)}` : `${attempts.length} attempts, last ${attemptWords(last)}`;
+  return attempts.length === 1
+    ? `1 attempt, ${attemptWords(last)}`
+    : `${attempts.length} attempts, last ${attemptWords(last)}`;
 }

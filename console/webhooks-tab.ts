@@ -9,8 +9,8 @@ import {
   DELIVERY_STATUS_WORDS,
   type Delivery,
   type Endpoint,
-  endpointState,
   EVENT_WORDS,
+  endpointState,
 } from "./webhook-words";
 
 type EventName = Endpoint["events"][number];
@@ -43,7 +43,11 @@ function showSecret(answer: unknown, what: string): void {
   box.replaceChildren(
     h("p", {}, `${what} Its signing secret, shown only now:`),
     h("p", {}, h("code", { id: "hooks-secret-value" }, secret)),
-    h("p", { class: "help" }, "Select it and copy it (Ctrl+C or ⌘C) into your receiver's settings now: it is never shown again."),
+    h(
+      "p",
+      { class: "help" },
+      "Select it and copy it (Ctrl+C or ⌘C) into your receiver's settings now: it is never shown again.",
+    ),
   );
 }
 
@@ -72,7 +76,9 @@ function endpointActions(doors: Api, endpoint: Endpoint): HTMLElement {
     { class: "actions" },
     button(enabled ? "Disable" : "Enable", async () => {
       await doors.send("PATCH", path, { status: enabled ? "disabled" : "enabled" });
-      return enabled ? `${endpoint.url} disabled: nothing is sent to it until you enable it.` : `${endpoint.url} enabled.`;
+      return enabled
+        ? `${endpoint.url} disabled: nothing is sent to it until you enable it.`
+        : `${endpoint.url} enabled.`;
     }),
     button("Send test", async () => {
       await doors.send("POST", `${path}/test`);
@@ -192,7 +198,11 @@ export function wireHooks(): void {
       h(
         "label",
         {},
-        h("input", { type: "checkbox", id: `hooks-event-${name}`, ...(name === "batch.completed" ? { checked: "" } : {}) }),
+        h("input", {
+          type: "checkbox",
+          id: `hooks-event-${name}`,
+          ...(name === "batch.completed" ? { checked: "" } : {}),
+        }),
         ` ${EVENT_WORDS[name]}`,
       ),
     ),

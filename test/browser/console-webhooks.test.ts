@@ -19,7 +19,8 @@ describe("the /app console's Webhooks tab (issue 49)", () => {
   let page: Page;
   const path = "/console-hooks/";
 
-  const received = async () => ((await (await fetch(`${receiver.url}/__deliveries${path}`)).json()) as unknown[]).length;
+  const received = async () =>
+    ((await (await fetch(`${receiver.url}/__deliveries${path}`)).json()) as unknown[]).length;
   const overflow = () => page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
   /** Every button in the page's tables whole in the viewport's width (none cut off at the right). */
   const clipped = () =>
@@ -68,7 +69,7 @@ describe("the /app console's Webhooks tab (issue 49)", () => {
     await until(received, { what: "the test event at the receiver", done: (n) => n >= 1, timeoutMs: 30_000 });
     await until(
       async () => {
-        await page.getByRole("button", { name: "Refresh", exact: true }).last().click();
+        await page.locator("#hooks-refresh").click();
         return (await page.locator("#hooks-deliveries td", { hasText: "1 attempt, answered 204" }).count()) === 1;
       },
       { what: "the test event listed as delivered", timeoutMs: 30_000, intervalMs: 500 },
@@ -86,9 +87,22 @@ describe("the /app console's Webhooks tab (issue 49)", () => {
     await page.getByRole("button", { name: "Redeliver" }).click();
     await page.locator("#hooks-status", { hasText: "Sent again" }).waitFor({ timeout: 30_000 });
     await until(received, { what: "the redelivery at the receiver", done: (n) => n >= 2, timeoutMs: 30_000 });
+    await until(
+      async () => {
+        await page.locator("#hooks-refresh").click();
+        return (await page.locator("#hooks-deliveries td", { hasText: "2 attempts, last answered 204" }).count()) === 1;
+      },
+      { what: "the redelivery listed as a second attempt", timeoutMs: 30_000, intervalMs: 500 },
+    );
   }, 90_000);
 
-  it("disables the endpoint, then deletes it after a confirm", async () => {
+  it("rotates the secret (the new one shown once), disables the endpoint, then deletes it after a confirm", async () => {
+    const first = await page.locator("#hooks-secret-value").textContent();
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    await page.locator("#hooks-status", { hasText: "Secret rotated" }).waitFor({ timeout: 30_000 });
+    const rotated = await page.locator("#hooks-secret-value").textContent();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(first);
     await page.getByRole("button", { name: "Disable" }).click();
     await page.getByRole("cell", { name: /^Disabled/ }).waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "Enable" }).waitFor();
