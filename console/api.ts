@@ -26,7 +26,7 @@ export interface Api {
   usage(): Promise<UsageReport>;
   rateLimits(): Promise<RateLimits>;
   /**
-   * Any other call of the API under /v2/{environment}: its JSON answer (undefined for a 204), waiting
+   * Any other call of the API under /v2/{environment}: its JSON answer (undefined for one with no body), waiting
    * out a 429 as the client does; an error answer thrown as the client's ProblemError.
    */
   send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<unknown>;
@@ -54,8 +54,12 @@ export function createApi(apiKey: string, onWait?: (seconds: number) => void): A
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (response.status === 204) return undefined;
-      const answer: unknown = await response.json().catch(() => undefined);
+      const text = await response.text();
+      // A 204, or a 202 with no body (…/redeliver): nothing to read.
+      if (response.ok && text === "") return undefined;
+      const answer: unknown = await Promise.resolve(text)
+        .then(JSON.parse)
+        .catch(() => undefined);
       if (response.ok && answer !== undefined) return answer;
       if (response.status !== 429) throw problemError(answer, response);
       const seconds =

@@ -20,6 +20,7 @@ import { showPastRuns } from "./past-runs-view";
 import { estimateJob, planBatches, sha256Hex } from "./run-job";
 import { download, forgetRun, offerDownloads, run } from "./run-view";
 import { wireTabs } from "./tabs";
+import { onHooksTab, useHooksApi, wireHooks } from "./webhooks-tab";
 import { count, estimateLine } from "./words";
 
 const KEY_STORAGE = "contact-info-console:api-key";
@@ -52,6 +53,7 @@ function useKey(key: string): void {
   );
   say("key-status", `Using a ${environmentOf(key)} key.`);
   useCrmApi(api);
+  useHooksApi(api);
   updateStart();
   void refreshAccount();
   void showEstimate();
@@ -178,7 +180,12 @@ async function start(): Promise<void> {
 }
 
 function wire(): void {
-  wireTabs((tab) => tab === "crm" && onCrmTab());
+  wireHooks();
+  useHooksApi(undefined);
+  wireTabs((tab) => {
+    if (tab === "crm") onCrmTab();
+    if (tab === "hooks") onHooksTab();
+  });
   wireCrm(() => void refreshAccount());
   const keyInput = byId<HTMLInputElement>("api-key");
   byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
@@ -192,6 +199,7 @@ function wire(): void {
     say("key-status", "Key forgotten.");
     clearAccount();
     useCrmApi(undefined);
+    useHooksApi(undefined);
   });
   const input = byId<HTMLInputElement>("file");
   input.addEventListener("change", () => {
