@@ -26,6 +26,7 @@ interface Attempt {
 
 export const EVENT_WORDS: Record<EventName, string> = {
   "batch.completed": "A batch finished",
+  "item.completed": "Items finished",
   "webhook.test": "A test event (Send test)",
 };
 

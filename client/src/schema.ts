@@ -2368,7 +2368,39 @@ export interface components {
              */
             secret: string;
         };
-        WebhookDeliveryDetail: {
+        WebhookLogDelivery: {
+            /**
+             * @description The webhook-id the receiver saw.
+             * @example msg_2b0e9d8a4f7c8b3e
+             */
+            id: string;
+            /** @description The endpoint; null for a batch's own webhookUrl. */
+            endpointId: string | null;
+            /** @enum {string} */
+            type: "batch.completed" | "item.completed" | "webhook.test";
+            /**
+             * @description pending: will be tried (again); succeeded; failed: gave up.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            attempts: {
+                /** Format: date-time */
+                at: string;
+                /** @description null when there was no answer. */
+                statusCode: number | null;
+                durationMs: number;
+                /**
+                 * @description Why there was no usable answer; null when there was one.
+                 * @enum {string|null}
+                 */
+                error: "timeout" | "refused" | "redirect" | "destination_refused" | "destination_unresolved" | null;
+            }[];
+        };
+        WebhookLogDeliveryDetail: {
             /**
              * @description The webhook-id the receiver saw.
              * @example msg_2b0e9d8a4f7c8b3e
@@ -9081,7 +9113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
+                    "application/json": components["schemas"]["WebhookLogDelivery"];
                 };
             };
             /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
@@ -9472,7 +9504,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        deliveries: components["schemas"]["WebhookLogDelivery"][];
                         nextCursor: string | null;
                     };
                 };
@@ -9632,7 +9664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                    "application/json": components["schemas"]["WebhookLogDeliveryDetail"];
                 };
             };
             /** @description A query parameter was given: this route takes none (code `invalid_query`). */

@@ -114,14 +114,14 @@ export const deliverySchema = z
     nextAttemptAt: z.iso.datetime().nullable(),
     attempts: z.array(attemptSchema),
   })
-  .meta({ id: "WebhookDelivery" });
+  .meta({ id: "WebhookLogDelivery" });
 export type DeliveryView = z.infer<typeof deliverySchema>;
 
 export const deliveryDetailSchema = deliverySchema
   .extend({
     payload: z.string().meta(documented(OPENAPI_METADATA && { description: "The body sent, byte for byte." })),
   })
-  .meta({ id: "WebhookDeliveryDetail" });
+  .meta({ id: "WebhookLogDeliveryDetail" });
 export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
 
 export const deliveryPageSchema = z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() });
