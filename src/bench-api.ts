@@ -13,6 +13,7 @@ export {
   default as service,
   McpSession,
   RateLimiter,
+  WebhookHub,
   WebhookSender,
 } from "./index";
 export { ITEMS_PER_MESSAGE } from "./queue-messages/item-message";

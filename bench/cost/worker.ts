@@ -10,6 +10,7 @@ import {
   RateLimiter,
   service,
   VendorGovernor,
+  WebhookHub,
   WebhookSender,
 } from "../../src/bench-api";
 import { meteredBatch, meteredEnv } from "./bindings";
@@ -35,6 +36,7 @@ export const MeteredCrmSync = metered("CrmSync", CrmSync);
 export const MeteredMcpSession = metered("McpSession", McpSession);
 export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
 export const MeteredVendorGovernor = metered("VendorGovernor", VendorGovernor);
+export const MeteredWebhookHub = metered("WebhookHub", WebhookHub);
 export const MeteredWebhookSender = metered("WebhookSender", WebhookSender);
 export {
   MeteredAccount as Account,
@@ -43,6 +45,7 @@ export {
   MeteredMcpSession as McpSession,
   MeteredRateLimiter as RateLimiter,
   MeteredVendorGovernor as VendorGovernor,
+  MeteredWebhookHub as WebhookHub,
   MeteredWebhookSender as WebhookSender,
 };
 

@@ -215,6 +215,8 @@ describe("item.completed webhooks", () => {
       done: (rows) => rows[0]?.state === "queued",
     });
     lost.mockRestore();
+    // Its other steps (publishing to the customer's endpoints) done: the alarm left is the re-drive's wait.
+    await untilAtRest(batchStub(env, batchId));
     try {
       setClockAhead(61_000);
       expect(await runDurableObjectAlarm(batchStub(env, batchId))).toBe(true);
