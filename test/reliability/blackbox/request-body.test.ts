@@ -112,7 +112,9 @@ function upload(headers: Record<string, string>): Promise<Upload> {
 // (each takes tens of milliseconds), hence room for 20.
 async function earlyAnswers(headers: Record<string, string>): Promise<Upload[]> {
   const attempts: Upload[] = [];
-  for (let i = 0; i < 20; i++) {
+  // wrangler dev's proxy (not the Worker) often resets a connection whose answer comes before the upload
+  // ends, more often on a busy machine: room for 60 attempts (about 2 s each at most).
+  for (let i = 0; i < 60; i++) {
     const attempt = await upload(headers);
     attempts.push(attempt);
     const fromDevProxy =
