@@ -12,9 +12,10 @@ import { loadavg } from "node:os";
 import { withKv } from "../scripts/kv-store";
 import { type ServerKey, startLocalServer } from "../scripts/local-server";
 import { apiKeyWrites, ENDPOINT_TYPES, issueApiKey } from "../src/tools-api";
-import { batchBody, quantile, submitBatch } from "./batch-stream";
+import { batchBody, submitBatch } from "./batch-stream";
+import { latencies, medianRatios, roundLine } from "./fairness";
 import { untilQuiet } from "./quiet";
-import { machine, median } from "./report";
+import { machine } from "./report";
 import { sized, writeResult } from "./smoke";
 
 // A smoke (BENCH_SMOKE=1): one round of 40 initializes, 20 reads alone, nothing written.
@@ -134,9 +135,8 @@ try {
     const statuses = Object.fromEntries([...(await flooded).entries()].sort());
     const floodMs = performance.now() - startedAt;
     rounds.push({ alone, loaded, statuses, floodMs });
-    const ratio = (q: number) => (quantile(loaded, q) / quantile(alone, q)).toFixed(2);
     console.log(
-      `round ${round}: B alone p50 ${quantile(alone, 0.5).toFixed(1)} ms p95 ${quantile(alone, 0.95).toFixed(1)} ms; during ${FLOOD} initializes (${(floodMs / 1000).toFixed(1)} s, ${JSON.stringify(statuses)}) p50 ${quantile(loaded, 0.5).toFixed(1)} ms p95 ${quantile(loaded, 0.95).toFixed(1)} ms (×${ratio(0.5)}, ×${ratio(0.95)}; ${loaded.length} reads)`,
+      `round ${round}: ${roundLine({ alone, loaded }, `during ${FLOOD} initializes (${(floodMs / 1000).toFixed(1)} s, ${JSON.stringify(statuses)})`)}; ${loaded.length} reads`,
     );
   }
   const rssAfterFloods = workerdRssMiB();
@@ -148,7 +148,6 @@ try {
   console.log(
     `memory (workerd RSS): ${rssAtStart} MiB before, ${rssAfterFloods} MiB after the floods, ${rssAfterIdle} MiB once ${closedIdle} idle sessions closed`,
   );
-  const ratios = (q: number) => rounds.map((r) => quantile(r.loaded, q) / quantile(r.alone, q));
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -157,11 +156,11 @@ try {
     floodInitializes: FLOOD,
     concurrency: CONCURRENCY,
     unlimited: UNLIMITED,
-    ratio: { p50: median(ratios(0.5)), p95: median(ratios(0.95)) },
+    ratio: medianRatios(rounds),
     memoryMiB: { atStart: rssAtStart, afterFloods: rssAfterFloods, afterIdle: rssAfterIdle, closedIdle },
     everyRound: rounds.map((r) => ({
-      aloneMs: { p50: quantile(r.alone, 0.5), p95: quantile(r.alone, 0.95) },
-      loadedMs: { p50: quantile(r.loaded, 0.5), p95: quantile(r.loaded, 0.95) },
+      aloneMs: latencies(r.alone),
+      loadedMs: latencies(r.loaded),
       readsDuringFlood: r.loaded.length,
       floodSeconds: Number((r.floodMs / 1000).toFixed(1)),
       statuses: r.statuses,

@@ -13,9 +13,10 @@ import {
   MAX_STREAMS_PER_CUSTOMER,
   REPLAY_STEP_PAUSE_MS,
 } from "../src/tools-api";
-import { batchBody, quantile, submitBatch } from "./batch-stream";
+import { batchBody, submitBatch } from "./batch-stream";
+import { latencies, medianRatios, roundLine } from "./fairness";
 import { untilQuiet } from "./quiet";
-import { machine, median } from "./report";
+import { machine } from "./report";
 import { sized, writeResult } from "./smoke";
 
 const ROUNDS = sized(Number(process.env.BENCH_ROUNDS ?? 3), 1);
@@ -147,12 +148,10 @@ try {
     stop.abort();
     await streams.done;
     rounds.push({ alone, loaded, eventsPerSecond, refusedOneMore: oneMore.status });
-    const ratio = (q: number) => (quantile(loaded, q) / quantile(alone, q)).toFixed(2);
     console.log(
-      `round ${round}: B alone p50 ${quantile(alone, 0.5).toFixed(1)} ms p95 ${quantile(alone, 0.95).toFixed(1)} ms; with ${REPLAYING_CUSTOMERS} × ${MAX_STREAMS_PER_CUSTOMER} replays p50 ${quantile(loaded, 0.5).toFixed(1)} ms p95 ${quantile(loaded, 0.95).toFixed(1)} ms (×${ratio(0.5)}, ×${ratio(0.95)}); A's replays ${eventsPerSecond.toFixed(0)} item events/s; A's ${MAX_STREAMS_PER_CUSTOMER + 1}th stream answered ${oneMore.status}`,
+      `round ${round}: ${roundLine({ alone, loaded }, `with ${REPLAYING_CUSTOMERS} × ${MAX_STREAMS_PER_CUSTOMER} replays`)}; A's replays ${eventsPerSecond.toFixed(0)} item events/s; A's ${MAX_STREAMS_PER_CUSTOMER + 1}th stream answered ${oneMore.status}`,
     );
   }
-  const ratios = (q: number) => rounds.map((r) => quantile(r.loaded, q) / quantile(r.alone, q));
   const report = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -163,10 +162,10 @@ try {
     itemsPerBatch: ITEMS,
     pacing: { itemEventsPerStep: ITEM_EVENTS_PER_STEP, pauseMs: REPLAY_STEP_PAUSE_MS },
     requestsOfB: REQUESTS,
-    ratio: { p50: median(ratios(0.5)), p95: median(ratios(0.95)) },
+    ratio: medianRatios(rounds),
     everyRound: rounds.map((r) => ({
-      aloneMs: { p50: quantile(r.alone, 0.5), p95: quantile(r.alone, 0.95) },
-      loadedMs: { p50: quantile(r.loaded, 0.5), p95: quantile(r.loaded, 0.95) },
+      aloneMs: latencies(r.alone),
+      loadedMs: latencies(r.loaded),
       replayEventsPerSecond: Math.round(r.eventsPerSecond),
       oneMoreStream: r.refusedOneMore,
     })),
