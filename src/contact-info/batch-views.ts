@@ -15,6 +15,8 @@ export type ItemReason = (typeof ITEM_REASONS)[number];
 export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
+/** Why a source was `skipped` when the reason is not the usual one (satisfied earlier, not configured). */
+export const SOURCE_REASONS = ["vendor_budget_exhausted"] as const;
 
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -55,6 +57,17 @@ export const sourceReportSchema = z
           OPENAPI_METADATA && {
             description:
               "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
+          },
+        ),
+      ),
+    reason: z
+      .enum(SOURCE_REASONS)
+      .optional()
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "Only with outcome skipped. vendor_budget_exhausted: the vendor had reached the operator's ceiling of calls for the UTC day (VENDOR_DAILY_CALLS), so it was not asked, the next one was, and nothing was charged for it; asked again from the next UTC day. Absent for the usual skips.",
           },
         ),
       ),
