@@ -16,7 +16,7 @@ export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as co
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
 /** Why a source was `skipped` when the reason is not the usual one (satisfied earlier, not configured). */
-export const SOURCE_REASONS = ["vendor_budget_exhausted"] as const;
+const SOURCE_REASONS = ["vendor_budget_exhausted"] as const;
 
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -45,7 +45,7 @@ export const sourceReportSchema = z
       documented(
         OPENAPI_METADATA && {
           description:
-            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields, it is not configured, or its vendor had reached its daily ceiling (reason vendor_budget_exhausted). For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
         },
       ),
     ),
