@@ -1,3 +1,4 @@
+import { log } from "../base/log";
 import { type CeilingGrant, MAX_CALLS_PER_TAKE } from "../vendor-governor/daily-ceiling";
 import { VendorHeldError } from "./call-gate";
 
@@ -50,6 +51,8 @@ export function ceilingGate(vendor: string, ceiling: number, counter: () => Ceil
         const served = waiters.splice(0, asked);
         for (const waiter of served.slice(0, grant.granted)) waiter.resolve();
         if (grant.granted < asked) {
+          // Once per consumer invocation that finds it spent: the operator sees the day's ceiling reached.
+          if (spentUntil === 0) log("vendor_ceiling_reached", { vendor, ceiling, calls: grant.calls });
           spentUntil = grant.resetsAt;
           for (const waiter of [...served.slice(grant.granted), ...waiters.splice(0)]) waiter.reject(spent());
         }
