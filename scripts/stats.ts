@@ -1,6 +1,7 @@
 // npm run stats -- [--environment live|test] [--base-url URL] [--json]
-// The operator's view of the data sources across every customer, last 30 days: the admin API's
-// GET /admin/sources (src/admin/source-stats.ts), with the deployment's ADMIN_TOKEN. The token is read
+// The operator's view of the data sources across every customer, last 30 days, and of each vendor's
+// calls today against its daily ceiling (VENDOR_DAILY_CALLS): the admin API's GET /admin/sources
+// (src/admin/source-stats.ts, vendor-ceilings.ts), with the deployment's ADMIN_TOKEN. The token is read
 // from CONTACT_INFO_ADMIN_TOKEN (or, against this machine, the development token) and never printed.
 import { parseArgs } from "node:util";
 import * as z from "zod";
@@ -11,7 +12,9 @@ import { CliError, fail, runCli } from "./cli";
 const USAGE = `npm run stats -- [--environment live|test] [--base-url URL] [--json]
 
 Every customer's traffic per data source over the last 30 days (UTC): items asked, hits, hit rate,
-verified-valid rate, contacts reported wrong, credits refunded, median latency, rate-limit answers.
+verified-valid rate, contacts reported wrong, credits refunded, median latency, rate-limit answers;
+then each vendor's paid calls today (UTC) against its daily ceiling (VENDOR_DAILY_CALLS), across
+every customer and environment.
 
   --environment  live (default) or test
   --base-url     ${BASE_URL_HELP}
@@ -42,10 +45,41 @@ const statsSchema = z.object({
       rateLimited: z.number(),
     }),
   ),
+  vendorCeilings: z.array(
+    z.object({ vendor: z.string(), day: z.string(), calls: z.number().nullable(), ceiling: z.number() }),
+  ),
 });
 type Stats = z.infer<typeof statsSchema>;
 
 const percent = (share: number | null) => (share === null ? "-" : `${(share * 100).toFixed(1)}%`);
+
+/** Rows of cells as columns: the first left-aligned, the others right-aligned. */
+function columns(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ");
+  return [line(header), ...rows.map(line)];
+}
+
+/** Each vendor's calls today against its VENDOR_DAILY_CALLS ceiling. */
+function ceilingTable(ceilings: Stats["vendorCeilings"]): string {
+  if (ceilings.length === 0) return "No vendor has a daily ceiling (VENDOR_DAILY_CALLS).";
+  const rows = ceilings.map(({ vendor, calls, ceiling }) => [
+    vendor,
+    calls === null ? "?" : String(calls),
+    String(ceiling),
+    calls === null || ceiling === 0 ? "-" : percent(calls / ceiling),
+    calls !== null && calls >= ceiling ? "at its ceiling: skipped until 00:00 UTC" : "",
+  ]);
+  const unread = ceilings.some(({ calls }) => calls === null) ? ["(?: its count could not be read: see the logs)"] : [];
+  return [
+    `Vendor calls today (${ceilings[0]!.day}, UTC), across every customer:`,
+    ...columns(["vendor", "calls", "ceiling", "used", ""], rows).map((line) => line.trimEnd()),
+    ...unread,
+  ].join("\n");
+}
 
 function table(stats: Stats): string {
   const header = ["source", "calls", "hits", "hit rate", "valid rate", "reported", "refunded", "median ms", "429s"];
@@ -60,14 +94,15 @@ function table(stats: Stats): string {
     card.medianLatencyMs === null ? "-" : String(card.medianLatencyMs),
     String(card.rateLimited),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join("  ");
   const unread = stats.unreadable > 0 ? ` (${stats.unreadable} of them could not be read: see the logs)` : "";
   const title = `${stats.environment}, ${stats.from} to ${stats.to}, ${stats.customers} customer(s)${unread}`;
-  return [title, line(header), ...rows.map(line), ...(rows.length === 0 ? ["(no source was asked)"] : [])].join("\n");
+  return [
+    title,
+    ...columns(header, rows),
+    ...(rows.length === 0 ? ["(no source was asked)"] : []),
+    "",
+    ceilingTable(stats.vendorCeilings),
+  ].join("\n");
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -14,6 +14,7 @@ export { ContactInfoBatch } from "./batch/contact-info-batch";
 export { CrmSync } from "./crm/crm-sync";
 export { McpSession } from "./mcp/mcp-session";
 export { RateLimiter } from "./rate-limit/rate-limiter";
+export { VendorCeiling } from "./vendor-governor/vendor-ceiling";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";
 export { WebhookHub } from "./webhooks/webhook-hub";
 export { WebhookSender } from "./webhooks/webhook-sender";

@@ -863,7 +863,7 @@ export interface components {
              */
             name: string;
             /**
-             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.
+             * @description found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields, it is not configured, or its vendor had reached its daily ceiling (reason vendor_budget_exhausted). For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.
              * @enum {string}
              */
             outcome: "found" | "not_found" | "unavailable" | "skipped";
@@ -872,6 +872,11 @@ export interface components {
              * @enum {string}
              */
             kind?: "verifier";
+            /**
+             * @description Only with outcome skipped. vendor_budget_exhausted: the vendor had reached the operator's ceiling of calls for the UTC day (VENDOR_DAILY_CALLS), so it was not asked, the next one was, and nothing was charged for it; asked again from the next UTC day. Absent for the usual skips.
+             * @enum {string}
+             */
+            reason?: "vendor_budget_exhausted";
         };
         /** @description RFC 9457 problem details, code `bad_request`. */
         BadRequestProblem: {

@@ -9,6 +9,7 @@ import { revocationSchema } from "../keys/api-key";
 import { adminToken } from "../middleware/admin-token";
 import { limiterStub } from "../rate-limit/stub";
 import { sourcesAcrossCustomers } from "./source-stats";
+import { vendorCeilings } from "./vendor-ceilings";
 
 // A revocation is a few ids.
 const MAX_ADMIN_BODY_BYTES = 4096;
@@ -33,12 +34,17 @@ export const adminApi = new Hono<{ Bindings: Env }>()
     log("api_key_revoked", { keyId });
     return c.body(null, 204);
   })
-  // Every customer's traffic per data source in one environment, last 30 days (npm run stats).
+  // Every customer's traffic per data source in one environment, last 30 days, and each vendor's calls
+  // today against its daily ceiling (npm run stats).
   .get("/sources", async (c) => {
     const environment = c.req.query("environment") ?? "live";
     if (!isEnvironment(environment)) throw badRequest("invalid_query", "environment must be live or test.");
     const range = scorecardRange(Date.now());
-    return c.json({ environment, ...range, ...(await sourcesAcrossCustomers(c.env, environment, range)) });
+    const [sources, ceilings] = await Promise.all([
+      sourcesAcrossCustomers(c.env, environment, range),
+      vendorCeilings(c.env),
+    ]);
+    return c.json({ environment, ...range, ...sources, vendorCeilings: ceilings });
   })
   .notFound((c) => problemResponse(notFound().init, requestIdOf(c.req.raw)))
   .onError((error, c) => {

@@ -34,6 +34,34 @@ export const nameList = <Name extends string>(known: readonly Name[], what: stri
   });
 };
 
+/**
+ * A comma-separated list of `name=value` entries, each name one of `known` and each value read by
+ * `read` (undefined: not a value), as a map; empty is an empty map. The one reader of such lists
+ * (VENDOR_RATE_LIMITS, CRM_RATE_LIMITS, VENDOR_PRICES, VENDOR_DAILY_CALLS): an entry it cannot read
+ * is refused whole, quoted, with `format` saying what it should look like.
+ */
+export const namedValues = <Value>(
+  known: readonly string[],
+  format: string,
+  read: (value: string) => Value | undefined,
+) =>
+  z.string().transform((text, ctx) => {
+    const values = new Map<string, Value>();
+    for (const entry of text
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const [name = "", value = "", ...rest] = entry.split("=").map((part) => part.trim());
+      const parsed = known.includes(name) && rest.length === 0 ? read(value) : undefined;
+      if (parsed === undefined) {
+        ctx.addIssue({ code: "custom", message: `entry "${entry}" is not ${format}` });
+        continue;
+      }
+      values.set(name, parsed);
+    }
+    return values;
+  });
+
 const configSchema = z
   .object({
     MAX_BATCH_ITEMS: whole(1),

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import { namedValues } from "./config";
 
 /**
  * A vendor's published limit: at most `limit` calls in any span of `seconds`. Each vendor
@@ -10,31 +10,25 @@ export interface RateWindow {
   seconds: number;
 }
 
+/** `LIMIT/SECONDS[+LIMIT/SECONDS…]`, each a whole number >= 1, as windows; undefined when it is not that. */
+function windowsOf(spec: string): RateWindow[] | undefined {
+  const windows: RateWindow[] = [];
+  for (const window of spec.split("+")) {
+    const match = /^(\d+)\/(\d+)$/.exec(window.trim());
+    if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) return undefined;
+    windows.push({ limit: Number(match[1]), seconds: Number(match[2]) });
+  }
+  return windows;
+}
+
 /**
  * A variable of `name=LIMIT/SECONDS[+LIMIT/SECONDS…]` entries, comma-separated, each replacing that
  * name's `declared` limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`); empty keeps them all. `what`
  * names the kind in the refusal of an entry ("vendor", "crm").
  */
 export const rateLimitOverrides = (declared: ReadonlyMap<string, readonly RateWindow[]>, what: string) =>
-  z.string().transform((value, ctx) => {
-    const limits = new Map(declared);
-    for (const entry of value
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean)) {
-      const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
-      const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
-      if (!declared.has(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `entry "${entry}" is not ${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
-        });
-        continue;
-      }
-      limits.set(
-        name,
-        windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) })),
-      );
-    }
-    return limits;
-  });
+  namedValues(
+    [...declared.keys()],
+    `${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
+    windowsOf,
+  ).transform((overrides) => new Map<string, readonly RateWindow[]>([...declared, ...overrides]));

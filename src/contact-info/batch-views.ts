@@ -15,6 +15,8 @@ export type ItemReason = (typeof ITEM_REASONS)[number];
 export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */
 export const SOURCE_OUTCOMES = ["found", "not_found", "unavailable", "skipped"] as const;
+/** Why a source was `skipped` when the reason is not the usual one (satisfied earlier, not configured). */
+const SOURCE_REASONS = ["vendor_budget_exhausted"] as const;
 
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -43,7 +45,7 @@ export const sourceReportSchema = z
       documented(
         OPENAPI_METADATA && {
           description:
-            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields or it is not configured. For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields, it is not configured, or its vendor had reached its daily ceiling (reason vendor_budget_exhausted). For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
         },
       ),
     ),
@@ -55,6 +57,17 @@ export const sourceReportSchema = z
           OPENAPI_METADATA && {
             description:
               "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
+          },
+        ),
+      ),
+    reason: z
+      .enum(SOURCE_REASONS)
+      .optional()
+      .meta(
+        documented(
+          OPENAPI_METADATA && {
+            description:
+              "Only with outcome skipped. vendor_budget_exhausted: the vendor had reached the operator's ceiling of calls for the UTC day (VENDOR_DAILY_CALLS), so it was not asked, the next one was, and nothing was charged for it; asked again from the next UTC day. Absent for the usual skips.",
           },
         ),
       ),

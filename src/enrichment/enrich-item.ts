@@ -2,7 +2,14 @@ import type { SourceCall } from "../contact-info/batch-contract";
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Contacts } from "../contact-info/contact";
 import { cachedFreshness, stampFound } from "./freshness";
-import { completedItem, decideItem, type ItemResult, outcomeOf, type SourcedResult } from "./item-decision";
+import {
+  atDailyCeiling,
+  completedItem,
+  decideItem,
+  type ItemResult,
+  outcomeOf,
+  type SourcedResult,
+} from "./item-decision";
 import type { ContactProvider, FindRequest } from "./provider";
 import type { ResultCache } from "./result-cache";
 import { type VerificationOptions, verifyEmails } from "./verification";
@@ -55,7 +62,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   const foundAt = new Date().toISOString();
   const emails = stampFound(found.emails, foundAt);
   const phones = stampFound(found.phones, foundAt);
-  const sources = reports.map(({ name, outcome }) => ({ name, outcome }));
+  const sources = reports.map(({ name, outcome, reason }) => ({ name, outcome, ...(reason ? { reason } : {}) }));
   const decision = decideItem({
     emails,
     phones,
@@ -79,7 +86,7 @@ export async function enrichItem(request: FindRequest, options: EnrichOptions): 
   const calls = sourceCalls(reports, request.person.companyDomain);
   if (result.status !== "completed") return { kind: "record", result, reports, calls };
   const verified = await verifyEmails(result.emails, request.person, verification);
-  const cacheable = decision.cacheable && verified.reports.every((report) => report.outcome !== "unavailable");
+  const cacheable = decision.cacheable && verified.reports.every(fullVerdict);
   const asked = [...result.sources, ...verified.reports];
   const verifiedResult: ItemResult = {
     ...result,
@@ -104,7 +111,7 @@ async function reverified(
 ): Promise<Resolution> {
   const verified = await verifyEmails(cached.emails, request.person, verification);
   const sources = [...cached.sources.filter((source) => source.kind !== "verifier"), ...verified.reports];
-  const cacheable = verified.reports.every((report) => report.outcome !== "unavailable");
+  const cacheable = verified.reports.every(fullVerdict);
   const result: ItemResult = {
     status: "completed",
     ...outcomeOf({ emails: verified.emails, phones: cached.phones }, sources),
@@ -117,6 +124,9 @@ async function reverified(
   };
   return { kind: "record", result, reports: verified.reports.map(timeless) };
 }
+
+/** A verifier's report that leaves nothing to ask again: it neither failed nor was at its daily ceiling. */
+const fullVerdict = (report: SourceReport): boolean => report.outcome !== "unavailable" && !atDailyCeiling(report);
 
 // Verifications are timed by the upstream's own log lines; the report only counts outcomes.
 const timeless = (report: SourceReport): ProviderReport => ({ ...report, ms: 0 });

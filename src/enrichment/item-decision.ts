@@ -49,6 +49,9 @@ export function outcomeOf(
   return sourceFound ? { outcome: "not_found", reason: "rejected_by_verification" } : { outcome: "not_found" };
 }
 
+/** A source skipped because its vendor had reached the day's ceiling (VENDOR_DAILY_CALLS). */
+export const atDailyCeiling = (source: SourceReport): boolean => source.reason === "vendor_budget_exhausted";
+
 export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCache: boolean): ItemResult => ({
   status: "completed",
   ...outcomeOf({ emails, phones }, sources),
@@ -66,22 +69,28 @@ export const completedItem = ({ emails, phones, sources }: SourcedResult, fromCa
  * count, see the consumer). On the last
  * attempt (or when no retry can help): complete with what was found; if nothing
  * was, an unavailable source fails the item with `source_unavailable`, never
- * `not_found`. Only answers with no unavailable source are cacheable.
+ * `not_found`; a vendor skipped at its daily ceiling counts as one that could not answer. Only
+ * answers with no source unavailable or at its ceiling are cacheable.
  */
 export function decideItem(facts: AttemptFacts): Decision {
   const { sources } = facts;
   const unavailable = sources.filter((source) => source.outcome === "unavailable").map((source) => source.name);
+  const spent = sources.filter(atDailyCeiling).map((source) => source.name);
   const answered = sources.some((source) => source.outcome === "found" || source.outcome === "not_found");
   const complete = (cacheable: boolean): Decision => ({
     kind: "record",
     result: completedItem(facts, false),
     cacheable,
   });
-  if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(unavailable.length === 0);
+  // A vendor at its daily ceiling is passed over, not waited for; but an answer without it is not a full one.
+  const full = unavailable.length === 0 && spent.length === 0;
+  if (facts.satisfied || (unavailable.length === 0 && answered)) return complete(full);
   if (facts.retryable && (facts.held || facts.attempt < facts.maxAttempts))
     return { kind: "retry", retryAfterSeconds: facts.retryAfterSeconds, held: facts.held };
   if (facts.emails.length + facts.phones.length > 0) return complete(false);
   const error =
-    unavailable.length > 0 ? itemErrors.sourcesUnavailable(unavailable, facts.attempt) : itemErrors.noSourceConfigured;
+    unavailable.length + spent.length > 0
+      ? itemErrors.sourcesUnavailable([...unavailable, ...spent], facts.attempt)
+      : itemErrors.noSourceConfigured;
   return { kind: "record", result: { status: "failed", error, sources }, cacheable: false };
 }

@@ -1,8 +1,9 @@
 import type { Config } from "../base/config";
 import type { Environment } from "../base/environment";
 import { optionalSecret } from "../base/secrets";
-import { governorStub } from "../vendor-governor/stub";
+import { ceilingStub, governorStub } from "../vendor-governor/stub";
 import { type CallGate, callGate } from "./call-gate";
+import { ceilingGate } from "./ceiling-gate";
 import { directoryProvider } from "./directory";
 import { patternProvider } from "./pattern-provider";
 import { type ContactProvider, unconfiguredProvider } from "./provider";
@@ -21,8 +22,9 @@ const globalFetch: Fetch = (input, init) => globalThis.fetch(input, init);
 
 /**
  * Makes one vendor's source or verifier, with its key, calling through that key's shared
- * budget (VendorGovernor) when VENDOR_GOVERNOR is on. Built per enricher, so one consumer
- * invocation shares one gate per vendor among its items.
+ * budget (VendorGovernor) when VENDOR_GOVERNOR is on, and the vendor's daily ceiling (VendorCeiling)
+ * when VENDOR_DAILY_CALLS names it. Built per enricher, so one consumer invocation shares one gate
+ * and one ceiling per vendor among its items.
  */
 function made(env: Env, vendors: VendorConfig, upstream: Upstream, vendor: FinderVendor): ContactProvider | undefined;
 function made(env: Env, vendors: VendorConfig, upstream: Upstream, vendor: VerifierVendor): EmailVerifier | undefined;
@@ -40,11 +42,14 @@ function made(
   let stub: ReturnType<typeof governorStub> | undefined;
   const gate: CallGate | undefined =
     limits && callGate(vendor.name, limits, () => (stub ??= governorStub(env, vendor.name, apiKey)));
-  return vendor.create(
-    apiKey,
-    vendors.urls.get(vendor.name) ?? vendor.defaultUrl,
-    gate ? { ...upstream, gate } : upstream,
-  );
+  const dailyCalls = vendors.dailyCalls.get(vendor.name);
+  const ceiling =
+    dailyCalls === undefined ? undefined : ceilingGate(vendor.name, dailyCalls, () => ceilingStub(env, vendor.name));
+  return vendor.create(apiKey, vendors.urls.get(vendor.name) ?? vendor.defaultUrl, {
+    ...upstream,
+    ...(gate ? { gate } : {}),
+    ...(ceiling ? { ceiling } : {}),
+  });
 }
 
 const finderNamed = new Map<string, FinderVendor>(FINDER_VENDORS.map((vendor) => [vendor.name, vendor]));

@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import { log } from "../base/log";
 import type { CallGate } from "./call-gate";
+import type { CallCeiling } from "./ceiling-gate";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 
 /** The upstream could not be reached at all (DNS, connection): not merely slow. */
@@ -26,6 +27,8 @@ export interface UpstreamCall {
   timeoutMs: number;
   /** A vendor's shared rate budget (callGate): absent for calls nobody budgets (DNS, the sandbox, VENDOR_GOVERNOR off). */
   gate?: CallGate;
+  /** A vendor's daily call ceiling (ceilingGate): absent for a vendor VENDOR_DAILY_CALLS does not name. */
+  ceiling?: CallCeiling;
 }
 
 /** Retry-After as seconds, from either of its forms (seconds or an HTTP date). */
@@ -60,8 +63,12 @@ export async function fetchJson<T>(
   schema: z.ZodType<T>,
   rules: StatusRules = {},
 ): Promise<T | null> {
-  // Before the try: a call the governor holds never reached the vendor, and says so.
+  // Before the try: a call the governor holds, or the day's ceiling refuses, never reached the vendor, and says
+  // so. A vendor known to be at its ceiling is refused before waiting for the rate; a call is counted against
+  // the ceiling only once the rate lets it go, so every call counted is a call made.
+  call.ceiling?.refuseWhenSpent();
   await call.gate?.take();
+  await call.ceiling?.take();
   // One deadline for the whole answer: its headers, then every byte of its body.
   const deadline = AbortSignal.timeout(call.timeoutMs);
   let response: Response;

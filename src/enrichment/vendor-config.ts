@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nameList, parseVars, url } from "../base/config";
+import { namedValues, nameList, parseVars, url } from "../base/config";
 import { rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
@@ -10,24 +10,23 @@ import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 const OWN_SOURCES = ["directory", "pattern"] as const;
 const SOURCE_NAMES = [...OWN_SOURCES, ...FINDER_VENDORS.map((vendor) => vendor.name)];
 const VERIFIER_NAMES = VERIFIER_VENDORS.map((vendor) => vendor.name);
-const vendorNamed = new Map(VENDORS.map((vendor) => [vendor.name, vendor]));
 
-/** VENDOR_PRICES: `vendor=USD`, comma-separated, each replacing that vendor's declared price per call; empty keeps them. */
-const vendorPrices = z.string().transform((value, ctx) => {
-  const prices = new Map<string, number>(VENDORS.map((vendor) => [vendor.name, vendor.pricePerCall]));
-  for (const entry of value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [name = "", price = ""] = entry.split("=").map((part) => part.trim());
-    if (!vendorNamed.has(name) || !/^\d+(\.\d+)?$/.test(price)) {
-      ctx.addIssue({ code: "custom", message: `entry "${entry}" is not vendor=USD, such as hunter=0.03` });
-      continue;
-    }
-    prices.set(name, Number(price));
-  }
-  return prices;
-});
+const VENDOR_NAMES = VENDORS.map((vendor) => vendor.name);
+
+/** VENDOR_PRICES: `vendor=USD` entries, each replacing that vendor's declared price per call; empty keeps them. */
+const vendorPrices = namedValues(VENDOR_NAMES, "vendor=USD, such as hunter=0.03", (price) =>
+  /^\d+(\.\d+)?$/.test(price) ? Number(price) : undefined,
+).transform(
+  (overrides) =>
+    new Map<string, number>([...VENDORS.map((vendor) => [vendor.name, vendor.pricePerCall] as const), ...overrides]),
+);
+
+/** VENDOR_DAILY_CALLS: `vendor=CALLS` entries, each capping that vendor's paid calls per UTC day; a vendor not named has no ceiling. */
+const vendorDailyCalls = namedValues(
+  VENDOR_NAMES,
+  `vendor=CALLS, such as hunter=5000 (vendors: ${VENDOR_NAMES.join(", ")}; a whole number >= 0)`,
+  (calls) => (/^\d+$/.test(calls) && Number.isSafeInteger(Number(calls)) ? Number(calls) : undefined),
+);
 
 const vendorConfigSchema = z
   .object({
@@ -37,6 +36,7 @@ const vendorConfigSchema = z
     // Each vendor's published limits, or those VENDOR_RATE_LIMITS gives for your plans.
     VENDOR_RATE_LIMITS: rateLimitOverrides(new Map(VENDORS.map((vendor) => [vendor.name, vendor.limits])), "vendor"),
     VENDOR_PRICES: vendorPrices,
+    VENDOR_DAILY_CALLS: vendorDailyCalls,
     WATERFALL_ORDER: z.enum(["learned", "fixed"], { error: 'must be "learned" or "fixed"' }),
     WATERFALL_EXPLORATION_PERCENT: z.preprocess(
       (value) => (typeof value === "string" ? Number(value.trim()) : value),
@@ -50,6 +50,8 @@ const vendorConfigSchema = z
     vendorLimits: vars.VENDOR_GOVERNOR === "on" ? vars.VENDOR_RATE_LIMITS : null,
     /** Each vendor's price per call, USD. */
     prices: vars.VENDOR_PRICES,
+    /** Each vendor's ceiling on paid calls per UTC day, across all customers (VendorCeiling); absent: none. */
+    dailyCalls: vars.VENDOR_DAILY_CALLS,
     /** The finders' order per item: learned from the customer's scorecards, or as ENRICHMENT_PROVIDERS lists them. */
     order: vars.WATERFALL_ORDER,
     /** The share of items (0..1) asked in a random order of the paid finders, so the order keeps learning. */

@@ -1,6 +1,7 @@
 import type { SourceReport } from "../contact-info/batch-views";
 import type { Email } from "../contact-info/contact";
 import type { NormalizedPerson } from "../contact-info/person";
+import { VendorBudgetExhaustedError } from "./ceiling-gate";
 import { youngerThan } from "./freshness";
 import { PermanentProviderError, TransientProviderError } from "./provider";
 import type { VerdictCache } from "./verdict-cache";
@@ -21,16 +22,17 @@ export interface Verified {
   reports: SourceReport[];
 }
 
-type VerifierOutcome = "found" | "unavailable" | "skipped";
+// `spent`: skipped at the vendor's daily ceiling (reported skipped, with that reason).
+type VerifierOutcome = "found" | "unavailable" | "skipped" | "spent";
 // How one verifier's answers on an item's addresses add up: any failure shows.
-const RANK: Record<VerifierOutcome, number> = { skipped: 0, found: 1, unavailable: 2 };
+const RANK: Record<VerifierOutcome, number> = { skipped: 0, spent: 1, found: 2, unavailable: 3 };
 
 /**
  * Verifies each email with the verifiers in order, until one tells (valid,
  * catch_all or invalid); `unknown` or an outage passes to the next. A verifier
  * that cannot answer never makes an address invalid: with no verdict the status
- * is `unknown`, or `unverified` when no verifier is configured. A cached verdict
- * asks none.
+ * is `unknown` (also when the verifiers were at their daily ceiling), or `unverified`
+ * when no verifier is configured. A cached verdict asks none.
  */
 export async function verifyEmails(
   emails: readonly Email[],
@@ -63,7 +65,12 @@ export async function verifyEmails(
   );
   return {
     emails: judged.filter((email): email is Email => email !== null),
-    reports: [...outcomes].map(([name, outcome]) => ({ name, outcome, kind: "verifier" as const })),
+    reports: [...outcomes].map(
+      ([name, outcome]): SourceReport =>
+        outcome === "spent"
+          ? { name, outcome: "skipped", kind: "verifier", reason: "vendor_budget_exhausted" }
+          : { name, outcome, kind: "verifier" },
+    ),
   };
 }
 
@@ -94,6 +101,12 @@ async function judge(
       }
       undecided = { result: "unknown", role: verdict.role || (undecided?.role ?? false) };
     } catch (error) {
+      // At its daily ceiling: passed over for the next verifier, as an outage is, but reported as what it is.
+      if (error instanceof VendorBudgetExhaustedError) {
+        note(verifier.name, "spent");
+        undecided ??= { result: "unknown", role: false };
+        continue;
+      }
       if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
       note(verifier.name, "unavailable");
       undecided ??= { result: "unknown", role: false };

@@ -2,6 +2,7 @@ import type { SourceCall } from "../contact-info/batch-contract";
 import type { SourceReport } from "../contact-info/batch-views";
 import { type ContactField, mergeContacts } from "../contact-info/contact";
 import { VendorHeldError } from "./call-gate";
+import { VendorBudgetExhaustedError } from "./ceiling-gate";
 import {
   type ContactProvider,
   type FindRequest,
@@ -35,7 +36,8 @@ export interface WaterfallResult extends FindResult {
  * that cannot answer (a provider error) is reported unavailable and passed over,
  * so it never stops the others answering; any other error is a fault of ours and
  * is thrown. Results are merged: one entry per address or number, the most
- * confident kept. Providers not asked are reported skipped.
+ * confident kept. Providers not asked are reported skipped: a vendor at its daily
+ * ceiling too, with that reason, and the next one is asked.
  */
 export async function runWaterfall(
   providers: readonly ContactProvider[],
@@ -60,6 +62,10 @@ export async function runWaterfall(
       const any = found.emails.length + found.phones.length > 0;
       reports.push({ name: provider.name, outcome: any ? "found" : "not_found", ms: Date.now() - started });
     } catch (error) {
+      if (error instanceof VendorBudgetExhaustedError) {
+        reports.push({ name: provider.name, outcome: "skipped", reason: "vendor_budget_exhausted", ms: 0 });
+        continue;
+      }
       if (!(error instanceof TransientProviderError || error instanceof PermanentProviderError)) throw error;
       if (error instanceof TransientProviderError) {
         transientFailures++;

@@ -8,3 +8,6 @@ import { sha256Hex } from "../base/sha256";
 export async function governorStub(env: Env, vendor: string, apiKey: string) {
   return env.VENDOR_GOVERNORS.getByName(`${vendor}:${await sha256Hex(apiKey)}`);
 }
+
+/** The daily call ceiling of one vendor (VendorCeiling): one object per vendor name, shared by every key and consumer. */
+export const ceilingStub = (env: Env, vendor: string) => env.VENDOR_CEILINGS.getByName(vendor);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { personKey } from "../../src/contact-info/person";
+import { itemCharge } from "../../src/credits/credits";
+import { VendorBudgetExhaustedError } from "../../src/enrichment/ceiling-gate";
 import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import {
@@ -232,5 +234,35 @@ describe("verifying an item's emails", () => {
     );
     expect(resolution).toMatchObject({ kind: "record", result: { emails: [{ status: "unknown" }] } });
     expect(resolution.kind === "record" && "cacheKey" in resolution.result).toBe(false);
+  });
+
+  it("passes a verifier at its daily ceiling over for the next, reports it, and charges it nothing", async () => {
+    const spent: EmailVerifier = {
+      name: "zerobounce",
+      verify: () => Promise.reject(new VendorBudgetExhaustedError("zerobounce: at its ceiling of 0 calls today")),
+    };
+    const cache = memoryCache();
+    for (const [verifiers, status] of [
+      [[spent, judging("valid")], "valid"],
+      [[spent], "unknown"],
+    ] as const) {
+      const resolution = await enrichItem(
+        request(),
+        options([answering("ok", found)], { verification: { verifiers }, cache: { store: cache, key: "k" } }),
+      );
+      expect(resolution).toMatchObject({ kind: "record", result: { outcome: "found", emails: [{ status }] } });
+      if (resolution.kind !== "record" || resolution.result.status !== "completed") throw new Error("not completed");
+      expect(resolution.result.sources).toContainEqual({
+        name: "zerobounce",
+        outcome: "skipped",
+        kind: "verifier",
+        reason: "vendor_budget_exhausted",
+      });
+      // Its verification is not charged (only a verifier that judged is), and the answer is not cached.
+      expect(itemCharge({ index: 0, ...resolution.result }, { email: 1, phone: 10, verification: 1 })).toBe(
+        verifiers.length === 1 ? 1 : 2,
+      );
+      expect("cacheKey" in resolution.result).toBe(false);
+    }
   });
 });

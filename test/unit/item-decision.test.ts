@@ -68,6 +68,40 @@ describe("deciding an item after an attempt", () => {
     });
   });
 
+  it("completes with what the others found when a vendor was at its daily ceiling, without caching it", () => {
+    const spent: SourceReport = { name: "hunter", outcome: "skipped", reason: "vendor_budget_exhausted" };
+    for (const sources of [
+      [spent, source("pdl", "found")],
+      [source("directory", "not_found"), spent, source("pdl", "not_found")],
+    ]) {
+      const found = sources.some((report) => report.outcome === "found");
+      expect(decideItem(facts({ emails: found ? [email] : [], sources, satisfied: found }))).toMatchObject({
+        kind: "record",
+        result: { status: "completed", outcome: found ? "found" : "not_found" },
+        cacheable: false,
+      });
+    }
+  });
+
+  it("fails with source_unavailable, naming the vendor, when the only ones to ask were at their daily ceiling", () => {
+    const sources: SourceReport[] = [
+      { name: "hunter", outcome: "skipped", reason: "vendor_budget_exhausted" },
+      source("pdl", "skipped"),
+    ];
+    expect(decideItem(facts({ sources }))).toEqual({
+      kind: "record",
+      result: {
+        status: "failed",
+        error: {
+          code: "source_unavailable",
+          message: "nothing was found, and hunter could not answer (attempt 1); resubmit the item later",
+        },
+        sources,
+      },
+      cacheable: false,
+    });
+  });
+
   it("completes found when something was found while another source was down, without caching it", () => {
     const sources = [source("pattern", "found"), source("hunter", "unavailable")];
     expect(decideItem(facts({ emails: [email], sources, retryable: true, attempt: 3 }))).toEqual({

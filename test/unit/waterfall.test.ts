@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Email } from "../../src/contact-info/contact";
 import { mergeContacts } from "../../src/contact-info/contact";
 import { personKey } from "../../src/contact-info/person";
+import { VendorBudgetExhaustedError } from "../../src/enrichment/ceiling-gate";
 import {
   type ContactProvider,
   type FindResult,
@@ -121,6 +122,24 @@ describe("the waterfall", () => {
       ["pdl", "found"],
     ]);
     expect(result.transientFailures).toBe(0);
+  });
+
+  it("reports a vendor at its daily ceiling skipped, with that reason, counts no failure, and asks the next", async () => {
+    const calls: string[] = [];
+    const result = await runWaterfall(
+      [
+        provider("hunter", new VendorBudgetExhaustedError("hunter: at its ceiling of 5000 calls today"), calls),
+        provider("pdl", { emails: [email("ada@a.example", 90, "pdl")], phones: [phone] }, calls),
+      ],
+      request,
+      70,
+    );
+    expect(calls).toEqual(["hunter", "pdl"]);
+    expect(result.reports.map(({ name, outcome, reason }) => ({ name, outcome, reason }))).toEqual([
+      { name: "hunter", outcome: "skipped", reason: "vendor_budget_exhausted" },
+      { name: "pdl", outcome: "found", reason: undefined },
+    ]);
+    expect(result).toMatchObject({ satisfied: true, transientFailures: 0, held: 0 });
   });
 
   it("throws an error that is no provider error: a fault of ours is not a source outage", async () => {
