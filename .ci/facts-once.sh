@@ -4,7 +4,9 @@
 #   (src/enrichment/<vendor>-*.ts, src/crm/<crm>.ts); configuration, the governor, the providers and
 #   the docs read the declaration;
 # - no module of src/ spells an operation as "METHOD /v2/…": /me/rate-limits, the document and the MCP
-#   tools derive operations from the routes' declarations (routes/api-routes.ts).
+#   tools derive operations from the routes' declarations (routes/api-routes.ts);
+# - the defaults the prose quotes (a batch's 10,000 items, "an email 1 credit, a phone 10") are
+#   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them).
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,16 @@ spelled=$(grep -rnE --include='*.ts' '"(GET|POST|PUT|PATCH|DELETE) /v2/' src || 
 if [ -n "$spelled" ]; then
   echo "Operations spelled out in src/ (derive them from the routes, apiOperations):" >&2
   echo "$spelled" >&2
+  status=1
+fi
+# Code lines (not comments) of src/ that write the default batch size or the prices themselves.
+# src/mcp/spend-tools.ts is being rewritten beside this (issue 47): it reads DEFAULT_MAX_BATCH_ITEMS after the merge.
+quoted=$(grep -rnE --include='*.ts' '10[,_]000|an email [0-9]+ credit' src |
+  grep -vE '^src/base/defaults\.ts:' | grep -vE '^src/mcp/spend-tools\.ts:' | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)' |
+  grep -iE 'item|batch|people|credit' || true)
+if [ -n "$quoted" ]; then
+  echo "Defaults written out in src/ (read DEFAULT_MAX_BATCH_ITEMS, DEFAULT_PRICES from src/base/defaults.ts):" >&2
+  echo "$quoted" >&2
   status=1
 fi
 exit $status
