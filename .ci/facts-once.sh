@@ -6,7 +6,8 @@
 # - no module of src/ spells an operation as "METHOD /v2/…": /me/rate-limits, the document and the MCP
 #   tools derive operations from the routes' declarations (routes/api-routes.ts);
 # - the defaults the prose quotes (a batch's 10,000 items, "an email 1 credit, a phone 10") are
-#   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them).
+#   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them);
+# - the UUID pattern is src/base/uuid.ts's.
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,13 @@ quoted=$(grep -rnE --include='*.ts' '10[,_]000|an email [0-9]+ credit' src |
 if [ -n "$quoted" ]; then
   echo "Defaults written out in src/ (read DEFAULT_MAX_BATCH_ITEMS, DEFAULT_PRICES from src/base/defaults.ts):" >&2
   echo "$quoted" >&2
+  status=1
+fi
+# The UUID pattern: src/base/uuid.ts's (src/mcp/door.ts reads isUuid after the merge of issue 47's MCP rewrite).
+uuids=$(grep -rnF --include='*.ts' '{8}-[0-9a-f]{4}' src | grep -vE '^src/base/uuid\.ts:|^src/mcp/door\.ts:' || true)
+if [ -n "$uuids" ]; then
+  echo "The UUID pattern written again (read UUID_PATTERN or isUuid from src/base/uuid.ts):" >&2
+  echo "$uuids" >&2
   status=1
 fi
 exit $status
