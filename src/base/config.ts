@@ -112,22 +112,28 @@ export type Config = z.output<typeof configSchema>;
 /** The price list, in credits: per kind of contact an item delivers, and per verification. */
 export type Prices = Config["prices"];
 
-// The Worker gets the same env object on every request of an isolate: parse it once.
-const parsed = new WeakMap<Env, Config>();
-
-export function readConfig(env: Env): Config {
-  let config = parsed.get(env);
-  if (!config) {
-    config = parseConfig(env);
-    parsed.set(env, config);
-  }
-  return config;
+/**
+ * How every configuration is read: a reader of `schema` (or of `schema()`, made on first use) over the
+ * Worker's vars. The Worker gets the same env object on every request of an isolate, so each env is
+ * parsed once; a var that does not fit throws, naming it.
+ */
+export function configOf<Schema extends z.ZodType>(schema: Schema | (() => Schema)): (env: Env) => z.output<Schema> {
+  const parsed = new WeakMap<Env, z.output<Schema>>();
+  return (env) => {
+    let config = parsed.get(env);
+    if (config === undefined) {
+      config = parseVars(typeof schema === "function" ? schema() : schema, env);
+      parsed.set(env, config);
+    }
+    return config;
+  };
 }
 
-const parseConfig = (env: Env): Config => parseVars(configSchema, env);
+/** The Worker's own configuration (the vendors', the CRMs' and the webhook hub's are beside their code). */
+export const readConfig = configOf(configSchema);
 
 /** Parses vars with `schema`, or throws naming each var that does not fit. */
-export function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
+function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new Error(

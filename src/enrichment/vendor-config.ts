@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nameList, parseVars, url } from "../base/config";
+import { configOf, nameList, url } from "../base/config";
 import { rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
@@ -29,8 +29,12 @@ const vendorPrices = z.string().transform((value, ctx) => {
   return prices;
 });
 
+// Each vendor's URL variable, optional: its declaration has the URL.
+const urlVars = Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()]));
+
 const vendorConfigSchema = z
   .object({
+    ...urlVars,
     ENRICHMENT_PROVIDERS: nameList(SOURCE_NAMES, "provider"),
     ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
@@ -54,31 +58,15 @@ const vendorConfigSchema = z
     order: vars.WATERFALL_ORDER,
     /** The share of items (0..1) asked in a random order of the paid finders, so the order keeps learning. */
     exploration: vars.WATERFALL_EXPLORATION_PERCENT / 100,
+    /** Where each vendor answers. */
+    urls: new Map(VENDORS.map((vendor) => [vendor.name, urlOf(vars, vendor.urlVariable) ?? vendor.defaultUrl])),
   }));
 
-// Each vendor's URL variable, optional: its declaration has the URL.
-const urlVarsSchema = z.object(
-  Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()])) as Record<
-    string,
-    z.ZodOptional<typeof url>
-  >,
-);
-
-export type VendorConfig = z.output<typeof vendorConfigSchema> & {
-  /** Where each vendor answers. */
-  urls: ReadonlyMap<string, string>;
+const urlOf = (vars: Record<string, unknown>, variable: string): string | undefined => {
+  const value = vars[variable];
+  return typeof value === "string" ? value : undefined;
 };
 
-// The same env object on every request of an isolate: parse it once.
-const parsed = new WeakMap<Env, VendorConfig>();
+export type VendorConfig = z.output<typeof vendorConfigSchema>;
 
-export function readVendorConfig(env: Env): VendorConfig {
-  let config = parsed.get(env);
-  if (!config) {
-    const urlVars = parseVars(urlVarsSchema, env);
-    const urls = new Map(VENDORS.map((vendor) => [vendor.name, urlVars[vendor.urlVariable] ?? vendor.defaultUrl]));
-    config = { ...parseVars(vendorConfigSchema, env), urls };
-    parsed.set(env, config);
-  }
-  return config;
-}
+export const readVendorConfig: (env: Env) => VendorConfig = configOf(vendorConfigSchema);
