@@ -1,4 +1,4 @@
-import * as z from "zod";
+import { nameValues } from "./name-values";
 
 /**
  * A vendor's published limit: at most `limit` calls in any span of `seconds`. Each vendor
@@ -10,31 +10,24 @@ export interface RateWindow {
   seconds: number;
 }
 
+/** `LIMIT/SECONDS[+LIMIT/SECONDS…]`, whole numbers >= 1, as windows; undefined if it is not. */
+export function parseWindows(spec: string): RateWindow[] | undefined {
+  const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
+  const read = windows.map((match) => match && { limit: Number(match[1]), seconds: Number(match[2]) });
+  return read.every((window) => window !== null && window.limit >= 1 && window.seconds >= 1)
+    ? read.filter((window) => window !== null)
+    : undefined;
+}
+
 /**
  * A variable of `name=LIMIT/SECONDS[+LIMIT/SECONDS…]` entries, comma-separated, each replacing that
  * name's `declared` limits (e.g. `hunter=30/1+1000/60,pdl=1000/60`); empty keeps them all. `what`
  * names the kind in the refusal of an entry ("vendor", "crm").
  */
 export const rateLimitOverrides = (declared: ReadonlyMap<string, readonly RateWindow[]>, what: string) =>
-  z.string().transform((value, ctx) => {
-    const limits = new Map(declared);
-    for (const entry of value
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean)) {
-      const [name = "", spec = ""] = entry.split("=").map((part) => part.trim());
-      const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
-      if (!declared.has(name) || windows.some((match) => !match || Number(match[1]) < 1 || Number(match[2]) < 1)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `entry "${entry}" is not ${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
-        });
-        continue;
-      }
-      limits.set(
-        name,
-        windows.map((match) => ({ limit: Number(match?.[1]), seconds: Number(match?.[2]) })),
-      );
-    }
-    return limits;
-  });
+  nameValues(
+    (name) => declared.has(name),
+    parseWindows,
+    (entry) =>
+      `entry "${entry}" is not ${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
+  ).transform((overrides) => new Map<string, readonly RateWindow[]>([...declared, ...overrides]));

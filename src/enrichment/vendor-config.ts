@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { configOf, nameList, url } from "../base/config";
+import { nameValues } from "../base/name-values";
 import { rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
@@ -13,21 +14,13 @@ const VERIFIER_NAMES = VERIFIER_VENDORS.map((vendor) => vendor.name);
 const vendorNamed = new Map(VENDORS.map((vendor) => [vendor.name, vendor]));
 
 /** VENDOR_PRICES: `vendor=USD`, comma-separated, each replacing that vendor's declared price per call; empty keeps them. */
-const vendorPrices = z.string().transform((value, ctx) => {
-  const prices = new Map<string, number>(VENDORS.map((vendor) => [vendor.name, vendor.pricePerCall]));
-  for (const entry of value
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [name = "", price = ""] = entry.split("=").map((part) => part.trim());
-    if (!vendorNamed.has(name) || !/^\d+(\.\d+)?$/.test(price)) {
-      ctx.addIssue({ code: "custom", message: `entry "${entry}" is not vendor=USD, such as hunter=0.03` });
-      continue;
-    }
-    prices.set(name, Number(price));
-  }
-  return prices;
-});
+const vendorPrices = nameValues(
+  (name) => vendorNamed.has(name),
+  (price) => (/^\d+(\.\d+)?$/.test(price) ? Number(price) : undefined),
+  (entry) => `entry "${entry}" is not vendor=USD, such as hunter=0.03`,
+).transform(
+  (prices) => new Map([...VENDORS.map((vendor): [string, number] => [vendor.name, vendor.pricePerCall]), ...prices]),
+);
 
 // Each vendor's URL variable, optional: its declaration has the URL.
 const urlVars = Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()]));
