@@ -7,7 +7,9 @@
 #   tools derive operations from the routes' declarations (routes/api-routes.ts);
 # - the defaults the prose quotes (a batch's 10,000 items, "an email 1 credit, a phone 10") are
 #   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them);
-# - the UUID pattern is src/base/uuid.ts's.
+# - the UUID pattern is src/base/uuid.ts's;
+# - configuration is read through configOf (src/base/config.ts): no other memo of parsed vars per env;
+# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=").
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +43,18 @@ uuids=$(grep -rnF --include='*.ts' '{8}-[0-9a-f]{4}' src | grep -vE '^src/base/u
 if [ -n "$uuids" ]; then
   echo "The UUID pattern written again (read UUID_PATTERN or isUuid from src/base/uuid.ts):" >&2
   echo "$uuids" >&2
+  status=1
+fi
+memos=$(grep -rnF --include='*.ts' 'WeakMap<Env' src | grep -vE '^src/base/config\.ts:' || true)
+if [ -n "$memos" ]; then
+  echo "Configuration memoised outside configOf (read it with configOf(schema), src/base/config.ts):" >&2
+  echo "$memos" >&2
+  status=1
+fi
+splits=$(grep -rnF --include='*.ts' 'split("=")' src bench scripts | grep -vE '^src/base/name-values\.ts:' || true)
+if [ -n "$splits" ]; then
+  echo "A name=value list read by hand (use nameValues or nameValueEntries, src/base/name-values.ts):" >&2
+  echo "$splits" >&2
   status=1
 fi
 exit $status
