@@ -4,7 +4,12 @@
 #   (src/enrichment/<vendor>-*.ts, src/crm/<crm>.ts); configuration, the governor, the providers and
 #   the docs read the declaration;
 # - no module of src/ spells an operation as "METHOD /v2/…": /me/rate-limits, the document and the MCP
-#   tools derive operations from the routes' declarations (routes/api-routes.ts).
+#   tools derive operations from the routes' declarations (routes/api-routes.ts);
+# - the defaults the prose quotes (a batch's 10,000 items, "an email 1 credit, a phone 10") are
+#   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them);
+# - the UUID pattern is src/base/uuid.ts's;
+# - configuration is read through configOf (src/base/config.ts): no other memo of parsed vars per env;
+# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=").
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +26,35 @@ spelled=$(grep -rnE --include='*.ts' '"(GET|POST|PUT|PATCH|DELETE) /v2/' src || 
 if [ -n "$spelled" ]; then
   echo "Operations spelled out in src/ (derive them from the routes, apiOperations):" >&2
   echo "$spelled" >&2
+  status=1
+fi
+# Code lines (not comments) of src/ that write the default batch size or the prices themselves.
+# src/mcp/spend-tools.ts is being rewritten beside this (issue 47): it reads DEFAULT_MAX_BATCH_ITEMS after the merge.
+quoted=$(grep -rnE --include='*.ts' '10[,_]000|an email [0-9]+ credit' src |
+  grep -vE '^src/base/defaults\.ts:' | grep -vE '^src/mcp/spend-tools\.ts:' | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)' |
+  grep -iE 'item|batch|people|credit' || true)
+if [ -n "$quoted" ]; then
+  echo "Defaults written out in src/ (read DEFAULT_MAX_BATCH_ITEMS, DEFAULT_PRICES from src/base/defaults.ts):" >&2
+  echo "$quoted" >&2
+  status=1
+fi
+# The UUID pattern: src/base/uuid.ts's (src/mcp/door.ts reads isUuid after the merge of issue 47's MCP rewrite).
+uuids=$(grep -rnF --include='*.ts' '{8}-[0-9a-f]{4}' src | grep -vE '^src/base/uuid\.ts:|^src/mcp/door\.ts:' || true)
+if [ -n "$uuids" ]; then
+  echo "The UUID pattern written again (read UUID_PATTERN or isUuid from src/base/uuid.ts):" >&2
+  echo "$uuids" >&2
+  status=1
+fi
+memos=$(grep -rnF --include='*.ts' 'WeakMap<Env' src | grep -vE '^src/base/config\.ts:' || true)
+if [ -n "$memos" ]; then
+  echo "Configuration memoised outside configOf (read it with configOf(schema), src/base/config.ts):" >&2
+  echo "$memos" >&2
+  status=1
+fi
+splits=$(grep -rnF --include='*.ts' 'split("=")' src bench scripts | grep -vE '^src/base/name-values\.ts:' || true)
+if [ -n "$splits" ]; then
+  echo "A name=value list read by hand (use nameValues or nameValueEntries, src/base/name-values.ts):" >&2
+  echo "$splits" >&2
   status=1
 fi
 exit $status

@@ -11,6 +11,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { type ServerKey, seedKeys, startLocalServer } from "../scripts/local-server";
+import { nameValueEntries, parseWindows } from "../src/tools-api";
 import { batchBody, quantile, submitAndFollow } from "./batch-stream";
 import { barChart } from "./chart";
 import { compareOrders } from "./live-order";
@@ -88,15 +89,11 @@ function parseLimits(text: string): Record<Vendor, Window[]> {
     Vendor,
     Window[]
   >;
-  for (const entry of text.split(",").filter(Boolean)) {
-    const [vendor, windows = ""] = entry.split("=");
-    if (!(VENDORS as readonly string[]).includes(vendor ?? ""))
+  for (const { entry, name: vendor, value } of nameValueEntries(text)) {
+    if (!(VENDORS as readonly string[]).includes(vendor))
       usage(`--limits: unknown vendor in ${entry} (one of ${VENDORS.join(", ")})`);
-    limits[vendor as Vendor] = windows.split("+").map((w) => {
-      const [limit, seconds] = w.split("/").map(Number);
-      if (!limit || !seconds) usage(`--limits: ${w} is not LIMIT/SECONDS, as in hunter=15/1+500/60`);
-      return { limit, seconds };
-    });
+    limits[vendor as Vendor] =
+      parseWindows(value) ?? usage(`--limits: ${value} is not LIMIT/SECONDS, as in hunter=15/1+500/60`);
   }
   return limits;
 }

@@ -6,6 +6,9 @@
 
 export type { Environment } from "./base/environment";
 export { JURISDICTIONS, type Jurisdiction } from "./base/jurisdiction";
+// The operators' `name=value,…` lists and rate windows, which bench/live.ts reads its --limits with.
+export { nameValueEntries } from "./base/name-values";
+export { parseWindows } from "./base/vendor-limits";
 // The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
 export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/events/event-plan";
 export type { DirectoryEntry } from "./enrichment/directory";

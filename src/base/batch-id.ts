@@ -1,9 +1,9 @@
 import * as z from "zod";
 import type { Jurisdiction } from "./jurisdiction";
 import { documented } from "./once";
+import { UUID_PATTERN } from "./uuid";
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID}$`);
+const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID_PATTERN}$`);
 
 /**
  * A batch id: a UUID, prefixed with its jurisdiction (`eu-…`) for a customer that has

@@ -34,34 +34,6 @@ export const nameList = <Name extends string>(known: readonly Name[], what: stri
   });
 };
 
-/**
- * A comma-separated list of `name=value` entries, each name one of `known` and each value read by
- * `read` (undefined: not a value), as a map; empty is an empty map. The one reader of such lists
- * (VENDOR_RATE_LIMITS, CRM_RATE_LIMITS, VENDOR_PRICES, VENDOR_DAILY_CALLS): an entry it cannot read
- * is refused whole, quoted, with `format` saying what it should look like.
- */
-export const namedValues = <Value>(
-  known: readonly string[],
-  format: string,
-  read: (value: string) => Value | undefined,
-) =>
-  z.string().transform((text, ctx) => {
-    const values = new Map<string, Value>();
-    for (const entry of text
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean)) {
-      const [name = "", value = "", ...rest] = entry.split("=").map((part) => part.trim());
-      const parsed = known.includes(name) && rest.length === 0 ? read(value) : undefined;
-      if (parsed === undefined) {
-        ctx.addIssue({ code: "custom", message: `entry "${entry}" is not ${format}` });
-        continue;
-      }
-      values.set(name, parsed);
-    }
-    return values;
-  });
-
 const configSchema = z
   .object({
     MAX_BATCH_ITEMS: whole(1),
@@ -140,22 +112,28 @@ export type Config = z.output<typeof configSchema>;
 /** The price list, in credits: per kind of contact an item delivers, and per verification. */
 export type Prices = Config["prices"];
 
-// The Worker gets the same env object on every request of an isolate: parse it once.
-const parsed = new WeakMap<Env, Config>();
-
-export function readConfig(env: Env): Config {
-  let config = parsed.get(env);
-  if (!config) {
-    config = parseConfig(env);
-    parsed.set(env, config);
-  }
-  return config;
+/**
+ * How every configuration is read: a reader of `schema` (or of `schema()`, made on first use) over the
+ * Worker's vars. The Worker gets the same env object on every request of an isolate, so each env is
+ * parsed once; a var that does not fit throws, naming it.
+ */
+export function configOf<Schema extends z.ZodType>(schema: Schema | (() => Schema)): (env: Env) => z.output<Schema> {
+  const parsed = new WeakMap<Env, z.output<Schema>>();
+  return (env) => {
+    let config = parsed.get(env);
+    if (config === undefined) {
+      config = parseVars(typeof schema === "function" ? schema() : schema, env);
+      parsed.set(env, config);
+    }
+    return config;
+  };
 }
 
-const parseConfig = (env: Env): Config => parseVars(configSchema, env);
+/** The Worker's own configuration (the vendors', the CRMs' and the webhook hub's are beside their code). */
+export const readConfig = configOf(configSchema);
 
 /** Parses vars with `schema`, or throws naming each var that does not fit. */
-export function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
+function parseVars<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
   const result = schema.safeParse(env);
   if (!result.success) {
     throw new Error(

@@ -10,3 +10,12 @@ export function applyMigrations(sql: SqlStorage, migrations: readonly string[]):
   if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
   else if (current < migrations.length) sql.exec("UPDATE schema_version SET version = ?", migrations.length);
 }
+
+/**
+ * Whether an object's SQLite has a schema yet. An object that creates its tables only when it is
+ * first written (a batch, a CRM sync) asks this in its constructor, and migrates only then: a read
+ * of a guessed id leaves no storage behind.
+ */
+export function hasSchema(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").toArray().length > 0;
+}

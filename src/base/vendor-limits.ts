@@ -1,4 +1,4 @@
-import { namedValues } from "./config";
+import { nameValues } from "./name-values";
 
 /**
  * A vendor's published limit: at most `limit` calls in any span of `seconds`. Each vendor
@@ -10,15 +10,13 @@ export interface RateWindow {
   seconds: number;
 }
 
-/** `LIMIT/SECONDS[+LIMIT/SECONDS…]`, each a whole number >= 1, as windows; undefined when it is not that. */
-function windowsOf(spec: string): RateWindow[] | undefined {
-  const windows: RateWindow[] = [];
-  for (const window of spec.split("+")) {
-    const match = /^(\d+)\/(\d+)$/.exec(window.trim());
-    if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) return undefined;
-    windows.push({ limit: Number(match[1]), seconds: Number(match[2]) });
-  }
-  return windows;
+/** `LIMIT/SECONDS[+LIMIT/SECONDS…]`, whole numbers >= 1, as windows; undefined if it is not. */
+export function parseWindows(spec: string): RateWindow[] | undefined {
+  const windows = spec.split("+").map((window) => /^(\d+)\/(\d+)$/.exec(window.trim()));
+  const read = windows.map((match) => match && { limit: Number(match[1]), seconds: Number(match[2]) });
+  return read.every((window) => window !== null && window.limit >= 1 && window.seconds >= 1)
+    ? read.filter((window) => window !== null)
+    : undefined;
 }
 
 /**
@@ -27,8 +25,9 @@ function windowsOf(spec: string): RateWindow[] | undefined {
  * names the kind in the refusal of an entry ("vendor", "crm").
  */
 export const rateLimitOverrides = (declared: ReadonlyMap<string, readonly RateWindow[]>, what: string) =>
-  namedValues(
-    [...declared.keys()],
-    `${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
-    windowsOf,
+  nameValues(
+    (name) => declared.has(name),
+    parseWindows,
+    (entry) =>
+      `entry "${entry}" is not ${what}=LIMIT/SECONDS[+LIMIT/SECONDS] (${what}s: ${[...declared.keys()].join(", ")}; whole numbers >= 1)`,
   ).transform((overrides) => new Map<string, readonly RateWindow[]>([...declared, ...overrides]));

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
 import { log } from "../base/log";
+import { hasSchema } from "../base/sql-migrations";
 import type { BatchOwner } from "../base/tenant";
 import type {
   CreatedBatch,
@@ -38,7 +39,7 @@ import { itemsPage } from "./item-store";
 import { recordFeedback, reportSoon } from "./record/feedback";
 import { deferItems } from "./record/item-records";
 import { recordOutcomes } from "./record/record-outcomes";
-import { hasSchema, migrate } from "./schema";
+import { migrate } from "./schema";
 
 /**
  * One batch: its items, their results and the counters, in this object's SQLite.

@@ -1,6 +1,8 @@
 import type { Prices } from "../base/config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
+import type { SourceReport } from "../contact-info/batch-views";
 import type { ContactField } from "../contact-info/contact";
+import type { ContactKind } from "../contact-info/feedback";
 import { itemErrors } from "../contact-info/item-errors";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the
@@ -15,22 +17,28 @@ import { itemErrors } from "../contact-info/item-errors";
  */
 export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
   if (outcome.status !== "completed") return 0;
-  const verifications = outcome.sources.filter(
-    (source) => source.kind === "verifier" && source.outcome === "found",
-  ).length;
+  const verifications = verificationsOf(outcome.sources);
   // A cached result whose emails were verified again pays those verifications only.
   if (outcome.fromCache)
     return outcome.reverified && outcome.emails.length > 0 ? verifications * prices.verification : 0;
   return (
-    (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) +
-    (outcome.phones.length > 0 ? prices.phone : 0)
+    (outcome.emails.length > 0 ? contactPrice("email", prices, verifications) : 0) +
+    (outcome.phones.length > 0 ? contactPrice("phone", prices, verifications) : 0)
   );
 }
 
+/** What an item pays for one kind of contact: an email with its `verifications`, or a phone. */
+export const contactPrice = (contact: ContactKind, prices: Prices, verifications: number): number =>
+  contact === "phone" ? prices.phone : prices.email + verifications * prices.verification;
+
+/** The verifications an item's sources paid for: each verifier that judged its emails. */
+export const verificationsOf = (sources: readonly Pick<SourceReport, "kind" | "outcome">[]): number =>
+  sources.filter((source) => source.kind === "verifier" && source.outcome === "found").length;
+
 /** The most one item asking for `fields` can cost, with `verifiers` email verifiers configured. */
 export const maxItemCharge = (fields: readonly ContactField[], prices: Prices, verifiers: number): number =>
-  (fields.includes("email") ? prices.email + verifiers * prices.verification : 0) +
-  (fields.includes("phone") ? prices.phone : 0);
+  (fields.includes("email") ? contactPrice("email", prices, verifiers) : 0) +
+  (fields.includes("phone") ? contactPrice("phone", prices, verifiers) : 0);
 
 export type ChargedOutcome = ItemOutcome & { credits: number };
 

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { parseVars, url } from "../base/config";
+import { configOf, url } from "../base/config";
 import { once } from "../base/once";
 import { type RateWindow, rateLimitOverrides } from "../base/vendor-limits";
 import type { CrmProvider } from "./crm";
@@ -9,38 +9,8 @@ import { CRMS } from "./crms";
 // with one URL answers (its URL variable), and which instance URLs a customer may connect to a CRM
 // with one per org (its host pattern variable; `*.` allows any subdomain), and the governor's windows.
 
-// Made on first use (src/base/once.ts): a sync or a connection needs it, a cold start does not.
-const crmVarsSchema = /* @__PURE__ */ once(() => {
-  const hostPattern = z
-    .string()
-    .regex(/^(\*\.)?[a-z0-9.-]+$/i, { error: "must be a host name, optionally starting *." })
-    .transform((pattern) => pattern.toLowerCase());
-  const variables = Object.values(CRMS).map(({ endpoint }) =>
-    "urlVariable" in endpoint
-      ? [endpoint.urlVariable, url.default(endpoint.defaultUrl)]
-      : [endpoint.hostPatternVariable, hostPattern.default(endpoint.defaultHostPattern)],
-  );
-  return z.record(z.string(), z.unknown()).pipe(z.object(Object.fromEntries(variables)));
-});
-
-// CRM_RATE_LIMITS: `crm=LIMIT/SECONDS[+…]` replacing a CRM's declared limits (HubSpot's 190 per 10 s on
-// Professional and Enterprise: `hubspot=190/10`); absent or empty keeps them.
-const crmLimitsSchema = /* @__PURE__ */ once(() =>
-  z.object({
-    CRM_RATE_LIMITS: z.preprocess(
-      (value) => value ?? "",
-      rateLimitOverrides(new Map(Object.values(CRMS).map((crm) => [crm.name, crm.limits])), "crm"),
-    ),
-  }),
-);
-
 /** Where a connection answers: the CRM's URL, or null when the customer gives an instance URL. */
 type CrmEndpoint = { url: string } | { hostPattern: string };
-
-// CRM_TIMEOUT_MS: each CRM call's whole time, its body's last byte included (wrangler.toml says why 10 s).
-const crmTimeoutSchema = /* @__PURE__ */ once(() =>
-  z.object({ CRM_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000) }),
-);
 
 export interface CrmConfig {
   endpoints: Readonly<Record<CrmProvider, CrmEndpoint>>;
@@ -49,26 +19,61 @@ export interface CrmConfig {
   timeoutMs: number;
 }
 
-const parsed = new WeakMap<Env, CrmConfig>();
+// Made on first use (src/base/once.ts): a sync or a connection needs it, a cold start does not.
+const crmConfigSchema = /* @__PURE__ */ once(() => {
+  const hostPattern = z
+    .string()
+    .regex(/^(\*\.)?[a-z0-9.-]+$/i, { error: "must be a host name, optionally starting *." })
+    .transform((pattern) => pattern.toLowerCase());
+  // Each CRM's variable, read as the endpoint it names.
+  const endpointVars = Object.fromEntries(
+    Object.values(CRMS).map(({ endpoint }) =>
+      "urlVariable" in endpoint
+        ? [endpoint.urlVariable, url.default(endpoint.defaultUrl).transform((url): CrmEndpoint => ({ url }))]
+        : [
+            endpoint.hostPatternVariable,
+            hostPattern.default(endpoint.defaultHostPattern).transform((hostPattern): CrmEndpoint => ({ hostPattern })),
+          ],
+    ),
+  );
+  return z
+    .object({
+      ...endpointVars,
+      // CRM_RATE_LIMITS: `crm=LIMIT/SECONDS[+…]` replacing a CRM's declared limits (HubSpot's 190 per 10 s on
+      // Professional and Enterprise: `hubspot=190/10`); absent or empty keeps them.
+      CRM_RATE_LIMITS: z.preprocess(
+        (value) => value ?? "",
+        rateLimitOverrides(new Map(Object.values(CRMS).map((crm) => [crm.name, crm.limits])), "crm"),
+      ),
+      // CRM_TIMEOUT_MS: each CRM call's whole time, its body's last byte included (wrangler.toml says why 10 s).
+      CRM_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
+    })
+    .transform(
+      (vars): CrmConfig => ({
+        endpoints: Object.fromEntries(
+          Object.values(CRMS).map(({ name, endpoint }) => [
+            name,
+            "urlVariable" in endpoint
+              ? (endpointIn(vars, endpoint.urlVariable) ?? { url: endpoint.defaultUrl })
+              : (endpointIn(vars, endpoint.hostPatternVariable) ?? { hostPattern: endpoint.defaultHostPattern }),
+          ]),
+        ) as Record<CrmProvider, CrmEndpoint>,
+        limits: vars.CRM_RATE_LIMITS,
+        timeoutMs: vars.CRM_TIMEOUT_MS,
+      }),
+    );
+});
 
-export function readCrmConfig(env: Env): CrmConfig {
-  let config = parsed.get(env);
-  if (!config) {
-    const vars = parseVars(crmVarsSchema(), env) as Record<string, string>;
-    const endpoints = Object.fromEntries(
-      Object.values(CRMS).map(({ name, endpoint }) => [
-        name,
-        "urlVariable" in endpoint
-          ? { url: vars[endpoint.urlVariable] ?? endpoint.defaultUrl }
-          : { hostPattern: vars[endpoint.hostPatternVariable] ?? endpoint.defaultHostPattern },
-      ]),
-    ) as Record<CrmProvider, CrmEndpoint>;
-    const limits = parseVars(crmLimitsSchema(), env).CRM_RATE_LIMITS;
-    config = { endpoints, limits, timeoutMs: parseVars(crmTimeoutSchema(), env).CRM_TIMEOUT_MS };
-    parsed.set(env, config);
-  }
-  return config;
-}
+export const readCrmConfig = configOf(crmConfigSchema);
+
+// The endpoint a CRM's variable was read as (its schema above made one, the default included).
+const endpointIn = (vars: Record<string, unknown>, variable: string): CrmEndpoint | undefined => {
+  const value = vars[variable];
+  if (typeof value !== "object" || value === null) return undefined;
+  if ("url" in value && typeof value.url === "string") return { url: value.url };
+  if ("hostPattern" in value && typeof value.hostPattern === "string") return { hostPattern: value.hostPattern };
+  return undefined;
+};
 
 /**
  * The origin `instanceUrl` names, when it is https on a host `pattern` allows and nothing else: no

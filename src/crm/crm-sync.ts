@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
 import { log } from "../base/log";
+import { hasSchema } from "../base/sql-migrations";
 import type { Tenant } from "../base/tenant";
 import type { ErrorCode } from "../http/error-codes";
 import { crmClient, openConnection } from "./connections";
@@ -36,8 +37,9 @@ export class CrmSync extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    this.#hasSchema = this.#sql.exec("SELECT 1 FROM sqlite_master WHERE name = 'sync'").toArray().length > 0;
-    if (this.#hasSchema) migrate(this.#sql);
+    this.#hasSchema = hasSchema(this.#sql);
+    // In one transaction, as every object migrates: a migration is all or nothing.
+    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
   }
 
   #read(): SyncRow | undefined {
@@ -46,7 +48,7 @@ export class CrmSync extends DurableObject<Env> {
 
   /** Starts a sync of a batch, or an undo (UndoStart: the records to restore); started twice, answers the first. */
   async start(start: SyncStart | UndoStart): Promise<SyncSummary> {
-    if (!this.#hasSchema) migrate(this.#sql);
+    if (!this.#hasSchema) this.ctx.storage.transactionSync(() => migrate(this.#sql));
     this.#hasSchema = true;
     const existing = readRow(this.#sql);
     if (existing) return summaryOf(this.#sql, existing);

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import { namedValues, nameList, parseVars, url } from "../base/config";
+import { configOf, nameList, url } from "../base/config";
+import { nameValues } from "../base/name-values";
 import { rateLimitOverrides } from "../base/vendor-limits";
 import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 
@@ -10,26 +11,31 @@ import { FINDER_VENDORS, VENDORS, VERIFIER_VENDORS } from "./vendors";
 const OWN_SOURCES = ["directory", "pattern"] as const;
 const SOURCE_NAMES = [...OWN_SOURCES, ...FINDER_VENDORS.map((vendor) => vendor.name)];
 const VERIFIER_NAMES = VERIFIER_VENDORS.map((vendor) => vendor.name);
+const vendorNamed = new Map(VENDORS.map((vendor) => [vendor.name, vendor]));
 
-const VENDOR_NAMES = VENDORS.map((vendor) => vendor.name);
-
-/** VENDOR_PRICES: `vendor=USD` entries, each replacing that vendor's declared price per call; empty keeps them. */
-const vendorPrices = namedValues(VENDOR_NAMES, "vendor=USD, such as hunter=0.03", (price) =>
-  /^\d+(\.\d+)?$/.test(price) ? Number(price) : undefined,
+/** VENDOR_PRICES: `vendor=USD`, comma-separated, each replacing that vendor's declared price per call; empty keeps them. */
+const vendorPrices = nameValues(
+  (name) => vendorNamed.has(name),
+  (price) => (/^\d+(\.\d+)?$/.test(price) ? Number(price) : undefined),
+  (entry) => `entry "${entry}" is not vendor=USD, such as hunter=0.03`,
 ).transform(
-  (overrides) =>
-    new Map<string, number>([...VENDORS.map((vendor) => [vendor.name, vendor.pricePerCall] as const), ...overrides]),
+  (prices) => new Map([...VENDORS.map((vendor): [string, number] => [vendor.name, vendor.pricePerCall]), ...prices]),
 );
 
 /** VENDOR_DAILY_CALLS: `vendor=CALLS` entries, each capping that vendor's paid calls per UTC day; a vendor not named has no ceiling. */
-const vendorDailyCalls = namedValues(
-  VENDOR_NAMES,
-  `vendor=CALLS, such as hunter=5000 (vendors: ${VENDOR_NAMES.join(", ")}; a whole number >= 0)`,
+const vendorDailyCalls = nameValues(
+  (name) => vendorNamed.has(name),
   (calls) => (/^\d+$/.test(calls) && Number.isSafeInteger(Number(calls)) ? Number(calls) : undefined),
+  (entry) =>
+    `entry "${entry}" is not vendor=CALLS, such as hunter=5000 (vendors: ${[...vendorNamed.keys()].join(", ")}; a whole number >= 0)`,
 );
+
+// Each vendor's URL variable, optional: its declaration has the URL.
+const urlVars = Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()]));
 
 const vendorConfigSchema = z
   .object({
+    ...urlVars,
     ENRICHMENT_PROVIDERS: nameList(SOURCE_NAMES, "provider"),
     ENRICHMENT_VERIFIERS: nameList(VERIFIER_NAMES, "verifier"),
     VENDOR_GOVERNOR: z.enum(["on", "off"], { error: 'must be "on" or "off"' }),
@@ -56,31 +62,15 @@ const vendorConfigSchema = z
     order: vars.WATERFALL_ORDER,
     /** The share of items (0..1) asked in a random order of the paid finders, so the order keeps learning. */
     exploration: vars.WATERFALL_EXPLORATION_PERCENT / 100,
+    /** Where each vendor answers. */
+    urls: new Map(VENDORS.map((vendor) => [vendor.name, urlOf(vars, vendor.urlVariable) ?? vendor.defaultUrl])),
   }));
 
-// Each vendor's URL variable, optional: its declaration has the URL.
-const urlVarsSchema = z.object(
-  Object.fromEntries(VENDORS.map((vendor) => [vendor.urlVariable, url.optional()])) as Record<
-    string,
-    z.ZodOptional<typeof url>
-  >,
-);
-
-export type VendorConfig = z.output<typeof vendorConfigSchema> & {
-  /** Where each vendor answers. */
-  urls: ReadonlyMap<string, string>;
+const urlOf = (vars: Record<string, unknown>, variable: string): string | undefined => {
+  const value = vars[variable];
+  return typeof value === "string" ? value : undefined;
 };
 
-// The same env object on every request of an isolate: parse it once.
-const parsed = new WeakMap<Env, VendorConfig>();
+export type VendorConfig = z.output<typeof vendorConfigSchema>;
 
-export function readVendorConfig(env: Env): VendorConfig {
-  let config = parsed.get(env);
-  if (!config) {
-    const urlVars = parseVars(urlVarsSchema, env);
-    const urls = new Map(VENDORS.map((vendor) => [vendor.name, urlVars[vendor.urlVariable] ?? vendor.defaultUrl]));
-    config = { ...parseVars(vendorConfigSchema, env), urls };
-    parsed.set(env, config);
-  }
-  return config;
-}
+export const readVendorConfig: (env: Env) => VendorConfig = configOf(vendorConfigSchema);

@@ -8,6 +8,7 @@ import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono, type OpenAPIRoute, type RouteConfig } from "@hono/zod-openapi";
 import * as z from "zod";
 import type { AppEnv } from "../app-env";
+import { DEFAULT_MAX_BATCH_ITEMS, inWords } from "../base/defaults";
 import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
@@ -93,7 +94,7 @@ function documentedApp(): OpenAPIHono {
     operationId: "itemCompleted",
     tags: ["Webhooks"],
     summary: "Items of a batch you submitted with webhookEvents including item.completed have finished",
-    description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a 10,000-item batch makes at least 100. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
+    description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a ${inWords(DEFAULT_MAX_BATCH_ITEMS)}-item batch makes at least ${DEFAULT_MAX_BATCH_ITEMS / MAX_ITEMS_PER_DELIVERY}. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
     security: noKey,
     request: { body: { content: { "application/json": { schema: itemCompletedEventSchema() } } } },
     responses: { 200: { description: "Received." } },

@@ -5,6 +5,7 @@
 // imports this module only for route docs its build drops, so esbuild drops it too (routes/declare.ts).
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { DEFAULT_MAX_BATCH_ITEMS } from "../base/defaults";
 import { parseEventsRequest } from "../contact-info/events-query";
 import { notDeliveredDetail } from "../contact-info/feedback";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
@@ -139,7 +140,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   invalid_idempotency_key: invalidIdempotencyKey(MAX_KEY_LENGTH),
   invalid_last_event_id: refusal(() => parseEventsRequest({}, "latest")),
   invalid_query: refusal(() => parseStatusQuery({ limit: String(MAX_PAGE_SIZE + 1) })),
-  invalid_request: refusal(() => parseSubmission({ items: [] }, 10_000, "live")),
+  invalid_request: refusal(() => parseSubmission({ items: [] }, DEFAULT_MAX_BATCH_ITEMS, "live")),
   malformed_json: malformedJson(),
   not_delivered: notDelivered(notDeliveredDetail(0, "email_bounced")),
   webhook_not_configured: webhookNotConfigured(),
@@ -166,7 +167,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   batch_deleted: batchDeleted("2026-11-23T09:30:00.000Z"),
   batch_expired: batchExpired("2026-12-22T10:00:00.000Z"),
   payload_too_large: payloadTooLarge(5_000_000),
-  too_many_items: tooManyItems(10_000, 12_000),
+  too_many_items: tooManyItems(DEFAULT_MAX_BATCH_ITEMS, 12_000),
   unsupported_media_type: unsupportedMediaType(),
   idempotency_key_reused: idempotencyKeyReused(),
   rate_limited: rateLimited("contact_info_request", {

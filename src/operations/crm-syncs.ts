@@ -22,7 +22,7 @@ import type { Caller } from "./caller";
 import { connectionOf, invalid } from "./crm";
 
 export const MAX_SYNC_PAGE = 1000;
-const DEFAULT_SYNC_PAGE = 100;
+export const DEFAULT_SYNC_PAGE = 100;
 
 /** Starts a sync of a completed batch into the CRM: a dry run unless `dryRun` is false. */
 export async function startCrmSync(caller: Caller, body: unknown) {

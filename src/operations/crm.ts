@@ -14,6 +14,7 @@ import {
   CrmUnavailableError,
   DEFAULT_RETRY_SECONDS,
 } from "../crm/crm-http";
+import { CRMS } from "../crm/crms";
 import {
   badRequest,
   crmBadAnswer,
@@ -56,7 +57,14 @@ export function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = "")
   throw badRequest("invalid_request", detail, errors);
 }
 
-const noSuchProvider = () => notFound("No such CRM: use hubspot or salesforce.");
+const noSuchProvider = () => notFound(`No such CRM: use ${CRM_PROVIDERS.join(" or ")}.`);
+
+// The CRMs a customer connects with their own instance URL (Salesforce), from the declarations.
+const withInstanceUrl = () =>
+  Object.values(CRMS)
+    .filter(({ endpoint }) => "hostPatternVariable" in endpoint)
+    .map(({ name }) => name)
+    .join(" or ");
 
 /**
  * A CRM error as the API answers it, for a call made on a request (connecting, reading a list): the CRM's
@@ -94,7 +102,8 @@ async function whileAsked<T>(
 export async function connectCrm({ env, apiKey }: Caller, provider: string, body: unknown) {
   if (!isCrmProvider(provider)) throw noSuchProvider();
   const parsed = connectRequestSchema().safeParse(body);
-  if (!parsed.success) invalid("The body must be {token} (and instanceUrl for salesforce).", parsed.error.issues);
+  if (!parsed.success)
+    invalid(`The body must be {token} (and instanceUrl for ${withInstanceUrl()}).`, parsed.error.issues);
   const endpoint = readCrmConfig(env).endpoints[provider];
   const { token, instanceUrl } = parsed.data;
   const pattern = "hostPattern" in endpoint ? endpoint.hostPattern : null;

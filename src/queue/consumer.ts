@@ -1,156 +1,181 @@
-import type { Learned } from "../account/learned";
 import { jurisdictionOfBatch } from "../base/batch-id";
-import { readConfig } from "../base/config";
+import { type Config, readConfig } from "../base/config";
 import { log, logError } from "../base/log";
 import { batchStub } from "../batch/stub";
 import type { ItemOutcome, RecordAnswer } from "../contact-info/batch-contract";
 import { itemErrors } from "../contact-info/item-errors";
 import { enricher } from "../enrichment/enricher";
 import { undeliverableScreen } from "../privacy/do-not-deliver";
-import { suppressedOutcomes } from "../privacy/suppression-check";
-import type { ItemMessage, PersonItem } from "../queue-messages/item-message";
-import { type ItemAttempt, planGroup, resolutionsOf, screenResolutions, type TriedMessage } from "./group-plan";
-import { resendHeld } from "./held-resend";
+import { type Screening, suppressedOutcomes } from "../privacy/suppression-check";
+import {
+  type GroupPlan,
+  type ItemAttempt,
+  planGroup,
+  resolutionsOf,
+  screenResolutions,
+  type TriedMessage,
+} from "./group-plan";
+import { groupByBatch, type ItemQueueMessage, retryEvery, settleMessages, withPeople } from "./group-plumbing";
 import { type PendingMessage, pendingCheckNeeded, pendingOnly } from "./pending-only";
 import { retryLater } from "./retry";
 
-type ItemQueueMessage = Message<ItemMessage>;
-
-function groupByBatch(messages: readonly ItemQueueMessage[]): Map<string, ItemQueueMessage[]> {
-  const groups = new Map<string, ItemQueueMessage[]>();
-  for (const message of messages) {
-    const group = groups.get(message.body.batchId);
-    if (group) group.push(message);
-    else groups.set(message.body.batchId, [message]);
-  }
-  return groups;
+/** What every stage of one batch's group reads. */
+interface Group {
+  env: Env;
+  config: Config;
+  enrich: ReturnType<typeof enricher>;
+  batchId: string;
 }
 
+/** The group's messages with their items still pending, and what the do-not-enrich screen found. */
+type Screened = { pending: PendingMessage[] } & Screening;
+
 /**
- * Enriches every item of every message, then records a whole batch-group with one
- * Durable Object call. What becomes of each item and message is planned by
- * `planGroup` (group-plan.ts): a message is acked once all its items are recorded,
- * retried (its recorded items skipped then, see pendingOnly) or, held back only by
- * our rate governor, sent again. This is the I/O around that plan.
+ * Consumes the item queue, one batch's group of messages at a time, in five stages: screen (items still
+ * pending, people not on the do-not-enrich list), enrich (the rest, their results screened by the
+ * do-not-deliver list), plan (`planGroup`, pure: what each item and message comes to), record (one
+ * Durable Object call for the group) and settle (ack, retry or resend each message). A stage that fails
+ * hands every message back to the queue; recording is idempotent, so nothing is lost or paid twice.
  */
 export async function consumeItems(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {
   const config = readConfig(env);
   const enrich = enricher(env, config);
-
   await Promise.all(
-    [...groupByBatch(messages)].map(async ([batchId, group]) => {
-      const started = Date.now();
-      const checked = pendingCheckNeeded(batchId, group);
-      // Outside a jurisdiction the messages carry their people: the do-not-enrich check runs beside
-      // the pending check, one round trip instead of two, and keeps the outcomes of items still pending.
-      const early = jurisdictionOfBatch(batchId) ? undefined : suppressedOutcomes(env, withPeople(group));
-      // Awaited below, unless no item is left pending: its failure is handled there, never left unhandled.
-      early?.catch(() => {});
-      // Without the check (a first delivery in `test`), record() tells which items were no longer pending.
-      const pending = checked ? await pendingOnly(env, batchId, group) : withPeople(group);
-      if (pending.length === 0) return;
-      let outcomes: ItemOutcome[];
-      let withholds: boolean;
-      let learned: Learned | undefined;
-      try {
-        const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
-        ({ outcomes, withholds, learned } = await (early ?? suppressedOutcomes(env, pending)));
-        outcomes = outcomes.filter(({ index }) => stillPending.has(index));
-      } catch (error) {
-        logError("suppression_check_failed", error, { batchId });
-        for (const { message } of pending) retryLater(message, config);
-        return;
-      }
-      // Suppressed people are never looked up: their items end failed, unenriched.
-      const suppressed = new Set(outcomes.map(({ index }) => index));
-      const enriched = await Promise.all(
-        pending.map(async ({ message, items }): Promise<TriedMessage<ItemQueueMessage>> => {
-          const { environment, fields, maxAgeDays, attemptsBefore = 0 } = message.body;
-          // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
-          const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
-          const attempt = attemptsBefore + message.attempts;
-          const attempts = await Promise.all(
-            items
-              .filter((item) => !suppressed.has(item.index))
-              .map(async (item): Promise<ItemAttempt> => {
-                try {
-                  const resolution = await enrich({
-                    environment,
-                    customerId,
-                    fields,
-                    maxAgeDays,
-                    learned,
-                    ...item,
-                    attempt,
-                  });
-                  return { index: item.index, attempt, kind: "resolved", resolution };
-                } catch (error) {
-                  logError("item_attempt_failed", error, { batchId, index: item.index, attempt });
-                  return { index: item.index, attempt, kind: "crashed" };
-                }
-              }),
-          );
-          return {
-            message,
-            deliveries: message.attempts,
-            indexes: message.body.items.map(({ index }) => index),
-            attempts,
-          };
-        }),
-      );
-      let tried = enriched;
-      try {
-        if (withholds) {
-          const screen = await undeliverableScreen(env, pending[0]?.message.body, resolutionsOf(enriched));
-          if (screen) tried = screenResolutions(enriched, screen);
-        }
-      } catch (error) {
-        logError("do_not_deliver_check_failed", error, { batchId });
-        for (const { message } of pending) retryLater(message, config);
-        return;
-      }
-      const plan = planGroup(tried, outcomes, config, Date.now());
-      const received = pending.reduce((sum, { items }) => sum + items.length, 0);
-      const retried = received - plan.outcomes.length;
-      let answer: RecordAnswer;
-      try {
-        answer = await batchStub(env, batchId).record(plan.outcomes, plan.deferrals);
-      } catch (error) {
-        logError("items_record_failed", error, { batchId, items: plan.outcomes.length });
-        for (const { message } of pending) {
-          const action = plan.actions.get(message);
-          retryLater(message, config, action?.kind === "retry" ? action.retryAfterSeconds : undefined);
-        }
-        return;
-      }
-      // Items no longer pending (finished by another delivery, or the batch deleted): their messages are done.
-      const dropped = new Set(answer.notPending);
-      await Promise.all(
-        pending.map(async ({ message }) => {
-          const done = message.body.items.every(({ index }) => dropped.has(index));
-          const action = done ? { kind: "ack" as const } : (plan.actions.get(message) ?? { kind: "ack" as const });
-          if (action.kind === "ack") message.ack();
-          // Held back only by our rate governor: sent again without counting the attempt.
-          else if (action.held && (await resendHeld(env, message, action.delaySeconds))) message.ack();
-          else message.retry({ delaySeconds: action.delaySeconds });
-        }),
-      );
-      const { providerCounts } = plan;
-      const { recorded } = answer;
-      if (dropped.size > 0) log("items_dropped", { batchId, items: dropped.size });
-      if (plan.outcomes.length === 0) log("items_retried", { batchId, items: received, ...providerCounts });
-      else if (dropped.size < received)
-        log("items_recorded", { batchId, received, recorded, retried, ms: Date.now() - started, ...providerCounts });
-    }),
+    [...groupByBatch(messages)].map(([batchId, group]) => consumeGroup({ env, config, enrich, batchId }, group)),
   );
 }
 
-/** The messages as pendingOnly answers them, each with the items that carry their person. */
-const withPeople = (group: readonly ItemQueueMessage[]): PendingMessage[] =>
-  group.map((message) => ({
-    message,
-    items: message.body.items.filter((item): item is PersonItem => "person" in item),
-  }));
+async function consumeGroup(group: Group, messages: readonly ItemQueueMessage[]): Promise<void> {
+  const started = Date.now();
+  const screened = await screen(group, messages);
+  if (screened === undefined) return;
+  const tried = await enrich(group, screened);
+  if (tried === undefined) return;
+  const plan = planGroup(tried, screened.outcomes, group.config, Date.now());
+  const answer = await record(group, screened.pending, plan);
+  if (answer === undefined) return;
+  await settle(group, screened.pending, plan, answer, started);
+}
+
+/**
+ * The group's items still pending, with those whose person is on the do-not-enrich list as failed
+ * outcomes (never looked up). Undefined when none is pending, or when the check failed (retried).
+ */
+async function screen({ env, config, batchId }: Group, messages: readonly ItemQueueMessage[]) {
+  const checked = pendingCheckNeeded(batchId, messages);
+  // Outside a jurisdiction the messages carry their people: the do-not-enrich check runs beside
+  // the pending check, one round trip instead of two, and keeps the outcomes of items still pending.
+  const early = jurisdictionOfBatch(batchId) ? undefined : suppressedOutcomes(env, withPeople(messages));
+  // Awaited below, unless no item is left pending: its failure is handled there, never left unhandled.
+  early?.catch(() => {});
+  // Without the check (a first delivery in `test`), record() tells which items were no longer pending.
+  const pending = checked ? await pendingOnly(env, batchId, messages) : withPeople(messages);
+  if (pending.length === 0) return undefined;
+  try {
+    const stillPending = new Set(pending.flatMap(({ items }) => items.map(({ index }) => index)));
+    const screening = await (early ?? suppressedOutcomes(env, pending));
+    const outcomes = screening.outcomes.filter(({ index }) => stillPending.has(index));
+    return { ...screening, outcomes, pending } satisfies Screened;
+  } catch (error) {
+    logError("suppression_check_failed", error, { batchId });
+    retryEvery(pending, config);
+    return undefined;
+  }
+}
+
+/**
+ * Each unsuppressed item looked up, an error of ours kept as `crashed` (planGroup retries it), then the
+ * results screened by the do-not-deliver list when the customer's holds anything. Undefined when that
+ * screen failed (retried).
+ */
+async function enrich(group: Group, { pending, outcomes, withholds, learned }: Screened) {
+  const { env, config, batchId } = group;
+  const suppressed = new Set(outcomes.map(({ index }) => index));
+  const enriched = await Promise.all(
+    pending.map(({ message, items }) => enrichMessage(group, message, items, suppressed, learned)),
+  );
+  if (!withholds) return enriched;
+  try {
+    const screen = await undeliverableScreen(env, pending[0]?.message.body, resolutionsOf(enriched));
+    return screen ? screenResolutions(enriched, screen) : enriched;
+  } catch (error) {
+    logError("do_not_deliver_check_failed", error, { batchId });
+    retryEvery(pending, config);
+    return undefined;
+  }
+}
+
+async function enrichMessage(
+  { enrich, batchId }: Group,
+  message: ItemQueueMessage,
+  items: PendingMessage["items"],
+  suppressed: ReadonlySet<number>,
+  learned: Screening["learned"],
+): Promise<TriedMessage<ItemQueueMessage>> {
+  const { environment, fields, maxAgeDays, attemptsBefore = 0 } = message.body;
+  // The caches are in KV, a global store: never for a batch kept in a jurisdiction (batch-id.ts).
+  const customerId = jurisdictionOfBatch(batchId) ? undefined : message.body.customerId;
+  const attempt = attemptsBefore + message.attempts;
+  const attempts = await Promise.all(
+    items
+      .filter((item) => !suppressed.has(item.index))
+      .map(async (item): Promise<ItemAttempt> => {
+        try {
+          const resolution = await enrich({ environment, customerId, fields, maxAgeDays, learned, ...item, attempt });
+          return { index: item.index, attempt, kind: "resolved", resolution };
+        } catch (error) {
+          logError("item_attempt_failed", error, { batchId, index: item.index, attempt });
+          return { index: item.index, attempt, kind: "crashed" };
+        }
+      }),
+  );
+  return { message, deliveries: message.attempts, indexes: message.body.items.map(({ index }) => index), attempts };
+}
+
+/** The plan's outcomes and deferrals, in one call to the batch. Undefined when it failed (retried). */
+async function record(
+  { env, config, batchId }: Group,
+  pending: readonly PendingMessage[],
+  plan: GroupPlan<ItemQueueMessage>,
+): Promise<RecordAnswer | undefined> {
+  try {
+    return await batchStub(env, batchId).record(plan.outcomes, plan.deferrals);
+  } catch (error) {
+    logError("items_record_failed", error, { batchId, items: plan.outcomes.length });
+    retryEvery(pending, config, (message) => {
+      const action = plan.actions.get(message);
+      return action?.kind === "retry" ? action.retryAfterSeconds : undefined;
+    });
+    return undefined;
+  }
+}
+
+/** Each message acked, retried or resent as planned, then the group's line in the log. */
+async function settle(
+  { env, batchId }: Group,
+  pending: readonly PendingMessage[],
+  plan: GroupPlan<ItemQueueMessage>,
+  answer: RecordAnswer,
+  started: number,
+): Promise<void> {
+  // Items no longer pending (finished by another delivery, or the batch deleted): their messages are done.
+  const dropped = new Set(answer.notPending);
+  await settleMessages(env, pending, plan.actions, dropped);
+  const { providerCounts } = plan;
+  const received = pending.reduce((sum, { items }) => sum + items.length, 0);
+  const retried = received - plan.outcomes.length;
+  if (dropped.size > 0) log("items_dropped", { batchId, items: dropped.size });
+  if (plan.outcomes.length === 0) log("items_retried", { batchId, items: received, ...providerCounts });
+  else if (dropped.size < received)
+    log("items_recorded", {
+      batchId,
+      received,
+      recorded: answer.recorded,
+      retried,
+      ms: Date.now() - started,
+      ...providerCounts,
+    });
+}
 
 /** Messages whose consumer kept crashing: their items recorded as `failed`, so the batch still completes. */
 export async function consumeDeadLetters(messages: readonly ItemQueueMessage[], env: Env): Promise<void> {

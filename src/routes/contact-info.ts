@@ -1,5 +1,6 @@
 // Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
 import * as z from "zod";
+import { DEFAULT_PRICES, pricesInWords } from "../base/defaults";
 import { once } from "../base/once";
 import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
@@ -108,8 +109,7 @@ export const estimateBatch = declareRoute({
     operationId: "estimateContactInfoBatch",
     tags: ["Contact info"],
     summary: "Estimate a batch before submitting it",
-    description:
-      "Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (an email 1 credit, a phone 10, unless configured otherwise). Creates nothing and charges nothing.",
+    description: `Takes the submit's body and answers what the batch would be: its items, invalid and duplicate ones, those your result cache would answer (live), and the most it could cost at today's prices (${pricesInWords(DEFAULT_PRICES)}, unless configured otherwise). Creates nothing and charges nothing.`,
     security: keyRequired,
     request: { params: environmentParams(), body: submissionBody() },
     responses: {

@@ -11,6 +11,7 @@ import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import {
   applyCrmSync,
+  DEFAULT_SYNC_PAGE,
   MAX_SYNC_PAGE,
   readCrmSync,
   startCrmSync,
@@ -29,7 +30,7 @@ const syncQuery = /* @__PURE__ */ once(() =>
       .int()
       .min(1)
       .max(MAX_SYNC_PAGE)
-      .default(100)
+      .default(DEFAULT_SYNC_PAGE)
       .meta({ description: `Records per page, 1 to ${MAX_SYNC_PAGE}.` }),
     cursor: z.string().optional().meta({ description: "The nextCursor of the previous page, unchanged." }),
   }),

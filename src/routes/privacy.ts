@@ -4,6 +4,7 @@ import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
+import { isUuid } from "../base/uuid";
 import {
   erasureRequestSchema,
   MAX_SUPPRESSIONS_PER_REQUEST,
@@ -32,8 +33,6 @@ import { problem } from "../openapi/problems";
 import { erasePersonOperation, suppressPeople } from "../operations/privacy";
 import { suppressionPaging } from "../privacy/storage/suppression-query";
 import { type DeclaredRoute, declareRoute } from "./declare";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Query values arrive as strings, which the route's schema parses; the document says what they mean.
 // Documentation only: made on first use, or on call (src/base/once.ts).
@@ -124,7 +123,7 @@ const getErasure = declareRoute({
     const id = c.req.param("id");
     const tenant = tenantOf(c.get("apiKey"));
     // Receipts live in the caller's own account: another customer's id is simply not there.
-    const receipt = UUID.test(id) ? await accountStub(c.env, tenant).erasure(id.toLowerCase()) : null;
+    const receipt = isUuid(id, true) ? await accountStub(c.env, tenant).erasure(id.toLowerCase()) : null;
     if (!receipt) throw notFound("No erasure with this id exists.");
     return c.json(receipt, 200);
   },

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { parseVars, whole } from "../base/config";
+import { configOf, whole } from "../base/config";
 import { parseSchedule } from "./schedule";
 
 // The hub's vars (wrangler.toml), checked once per isolate like the Worker's others (base/config.ts).
@@ -26,13 +26,4 @@ const hubConfigSchema = z
 
 export type HubConfig = z.output<typeof hubConfigSchema>;
 
-const parsed = new WeakMap<Env, HubConfig>();
-
-export function readHubConfig(env: Env): HubConfig {
-  let config = parsed.get(env);
-  if (!config) {
-    config = parseVars(hubConfigSchema, env);
-    parsed.set(env, config);
-  }
-  return config;
-}
+export const readHubConfig: (env: Env) => HubConfig = configOf(hubConfigSchema);

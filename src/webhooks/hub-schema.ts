@@ -2,7 +2,8 @@ import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from "./endpoint-events";
 
 const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 
-// The WebhookHub's tables (docs/storage.md, "WebhookHub"), append-only: a shipped entry is never edited.
+// The WebhookHub's tables (docs/storage.md, "WebhookHub"), one version while the project has never been
+// deployed (docs/storage.md, "Migrations"); from the first deploy on, a change is a migration appended here.
 export const HUB_MIGRATIONS: readonly string[] = [
   `CREATE TABLE endpoints (
      id TEXT PRIMARY KEY,
@@ -30,11 +31,14 @@ export const HUB_MIGRATIONS: readonly string[] = [
      next_attempt_at INTEGER,
      tries INTEGER NOT NULL DEFAULT 0,
      payload TEXT NOT NULL,
+     -- item.completed deliveries name their batch, so erasing its people and deleting it reach their payloads.
+     batch_id TEXT,
      CHECK ((endpoint_id IS NULL) = (own_url IS NOT NULL AND own_secret IS NOT NULL))
    );
    CREATE UNIQUE INDEX deliveries_once ON deliveries (coalesce(endpoint_id, ''), event_id);
    CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending';
    CREATE INDEX deliveries_by_endpoint ON deliveries (endpoint_id, seq);
+   CREATE INDEX deliveries_by_batch ON deliveries (batch_id) WHERE batch_id IS NOT NULL;
    CREATE TABLE attempts (
      delivery_seq INTEGER NOT NULL,
      at TEXT NOT NULL,
@@ -42,9 +46,6 @@ export const HUB_MIGRATIONS: readonly string[] = [
      duration_ms INTEGER NOT NULL,
      error TEXT
    );
-   CREATE INDEX attempts_by_delivery ON attempts (delivery_seq);`,
-  // item.completed deliveries name their batch, so erasing its people and deleting it reach their payloads.
-  `ALTER TABLE deliveries ADD COLUMN batch_id TEXT;
-   CREATE INDEX deliveries_by_batch ON deliveries (batch_id) WHERE batch_id IS NOT NULL;
+   CREATE INDEX attempts_by_delivery ON attempts (delivery_seq);
    CREATE TABLE scrub_fillers (n INTEGER PRIMARY KEY, zeros BLOB NOT NULL);`,
 ];

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../../src/base/sql-migrations";
 import { migrate } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
+import { migrate as migrateSync } from "../../src/crm/sync-schema";
 
 type MasterRow = { type: string; name: string; tbl_name: string; sql: string | null };
 
@@ -136,5 +137,29 @@ describe("the enums in SQL", () => {
     for (const message of Object.values(refused.messages)) expect(message).toMatch(/CHECK constraint failed/);
     expect(refused.row).toEqual([{ status: "pending", outcome: null }]);
     expect(refused.batch).toEqual({ environment: "live", webhook_state: "pending" });
+  });
+});
+
+// Before the first deploy every object's schema is one version (docs/storage.md, "Migrations").
+describe("the CRM sync's and the webhook hub's schemas", () => {
+  const versionIn = (stub: DurableObjectStub, build?: (sql: SqlStorage) => void) =>
+    runInDurableObject(stub, (_, state) => {
+      build?.(state.storage.sql);
+      return state.storage.sql.exec("SELECT version FROM schema_version").toArray();
+    });
+
+  it("are one version each", async () => {
+    const sync = env.CRM_SYNCS.get(env.CRM_SYNCS.idFromName(crypto.randomUUID()));
+    expect(await versionIn(sync, migrateSync)).toEqual([{ version: 1 }]);
+    const hub = env.WEBHOOK_HUBS.get(env.WEBHOOK_HUBS.idFromName(`test:${crypto.randomUUID()}`));
+    expect(await versionIn(hub)).toEqual([{ version: 1 }]);
+  });
+
+  it("a CRM sync read before it started leaves no table", async () => {
+    const sync = env.CRM_SYNCS.get(env.CRM_SYNCS.idFromName(crypto.randomUUID()));
+    const tables = await runInDurableObject(sync, (_, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray(),
+    );
+    expect(tables.filter(({ name }) => !String(name).startsWith("_cf_"))).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import {
   notDeliveredDetail,
   REFUND_WINDOW_DAYS,
 } from "../../contact-info/feedback";
+import { contactPrice, verificationsOf } from "../../credits/credits";
 import { ownedBy, type StatusRow } from "../batch-row";
 import { appendOutbox } from "./outbox";
 
@@ -57,8 +58,7 @@ export function decideRefund(
   if (item.credits === 0) return none("not_charged");
   if (item.reports.some((report) => report.contact === contact && report.refunded > 0)) return none("already_refunded");
   if (now - Date.parse(item.finishedAt) > REFUND_WINDOW_DAYS * DAY_MS) return none("refund_window_closed");
-  const verifications = item.sources.filter(({ kind, outcome }) => kind === "verifier" && outcome === "found").length;
-  const price = contact === "phone" ? prices.phone : prices.email + verifications * prices.verification;
+  const price = contactPrice(contact, prices, verificationsOf(item.sources));
   const refunded = Math.max(0, Math.min(price, item.credits - item.creditsRefunded));
   return refunded > 0 ? { refunded, reason: null, refundedBefore: 0 } : none("already_refunded");
 }
