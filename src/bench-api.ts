@@ -17,4 +17,5 @@ export {
   WebhookSender,
 } from "./index";
 export { ITEMS_PER_MESSAGE } from "./queue-messages/item-message";
+export { VendorCeiling } from "./vendor-governor/vendor-ceiling";
 export { VendorGovernor } from "./vendor-governor/vendor-governor";

@@ -9,6 +9,7 @@ import {
   McpSession,
   RateLimiter,
   service,
+  VendorCeiling,
   VendorGovernor,
   WebhookHub,
   WebhookSender,
@@ -35,6 +36,7 @@ export const MeteredBatch = metered("ContactInfoBatch", ContactInfoBatch);
 export const MeteredCrmSync = metered("CrmSync", CrmSync);
 export const MeteredMcpSession = metered("McpSession", McpSession);
 export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
+export const MeteredVendorCeiling = metered("VendorCeiling", VendorCeiling);
 export const MeteredVendorGovernor = metered("VendorGovernor", VendorGovernor);
 export const MeteredWebhookHub = metered("WebhookHub", WebhookHub);
 export const MeteredWebhookSender = metered("WebhookSender", WebhookSender);
@@ -44,6 +46,7 @@ export {
   MeteredCrmSync as CrmSync,
   MeteredMcpSession as McpSession,
   MeteredRateLimiter as RateLimiter,
+  MeteredVendorCeiling as VendorCeiling,
   MeteredVendorGovernor as VendorGovernor,
   MeteredWebhookHub as WebhookHub,
   MeteredWebhookSender as WebhookSender,
