@@ -1,7 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
 import { log } from "../base/log";
-import { hasSchema } from "../base/sql-migrations";
 import type { BatchOwner } from "../base/tenant";
 import type {
   CreatedBatch,
@@ -39,7 +38,7 @@ import { itemsPage } from "./item-store";
 import { recordFeedback, reportSoon } from "./record/feedback";
 import { deferItems } from "./record/item-records";
 import { recordOutcomes } from "./record/record-outcomes";
-import { migrate } from "./schema";
+import { hasSchema, migrate } from "./schema";
 
 /**
  * One batch: its items, their results and the counters, in this object's SQLite.

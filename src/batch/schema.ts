@@ -101,3 +101,6 @@ const MIGRATIONS: readonly string[] = [SCHEMA];
 export function migrate(sql: SqlStorage): void {
   applyMigrations(sql, MIGRATIONS);
 }
+
+// Whether a batch exists yet: asked as every object that makes its tables on first write asks it.
+export { hasSchema } from "../base/sql-migrations";

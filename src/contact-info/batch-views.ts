@@ -10,7 +10,7 @@ export const ITEM_STATUSES = ["pending", "completed", "failed"] as const;
 /** A completed item's outcome; finding nothing is not a failure. */
 export const ITEM_OUTCOMES = ["found", "not_found"] as const;
 /** Why a completed item is `not_found` although a source found something: every email it found failed verification. */
-export const ITEM_REASONS = ["rejected_by_verification"] as const;
+const ITEM_REASONS = ["rejected_by_verification"] as const;
 export type ItemReason = (typeof ITEM_REASONS)[number];
 export const WEBHOOK_STATES = ["pending", "queued", "delivered", "failed"] as const;
 /** What one data source said about an item; see sourceReportSchema. */

@@ -12,7 +12,7 @@ import { CRMS } from "./crms";
 /** Where a connection answers: the CRM's URL, or null when the customer gives an instance URL. */
 type CrmEndpoint = { url: string } | { hostPattern: string };
 
-export interface CrmConfig {
+interface CrmConfig {
   endpoints: Readonly<Record<CrmProvider, CrmEndpoint>>;
   /** Each CRM's windows at the vendor governor, per token. */
   limits: ReadonlyMap<string, readonly RateWindow[]>;
