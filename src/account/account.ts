@@ -1,12 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
-import type { DoNotDeliverList, ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
 import type { NewestFirstPage } from "../http/paging";
 import * as undeliverable from "../privacy/storage/do-not-deliver-list";
 import * as erasures from "../privacy/storage/erasure-receipts";
 import * as personIndex from "../privacy/storage/person-index";
 import * as suppressions from "../privacy/storage/suppression-list";
 import type { SuppressionPage } from "../privacy/storage/suppression-query";
+import type { DoNotDeliverList, ErasureReceipt, SuppressionList } from "../privacy/views";
 import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";

@@ -4,8 +4,8 @@ import type { Tenant } from "../base/tenant";
 import { batchStub } from "../batch/stub";
 import type { NormalizedPerson } from "../contact-info/person";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
-import type { ErasureReceipt } from "../contact-info/privacy-views";
 import { cacheKeysOfPeople, verdictCacheKey } from "../enrichment/result-cache";
+import type { ErasureReceipt } from "./views";
 
 // Erasure of a person across a customer's batches (POST …/privacy/erasures): the
 // account's person index names the batches that hold them, and only those are

@@ -1,5 +1,5 @@
-import type { DoNotDeliverList } from "../../contact-info/privacy-views";
 import { type NewestFirstPage, newestFirstPaging } from "../../http/paging";
+import type { DoNotDeliverList } from "../views";
 import { KEYS } from "./bound-keys";
 
 // The account's do-not-deliver list (docs/storage.md, do_not_deliver): keyed hashes of the contact

@@ -1,4 +1,4 @@
-import type { ErasureReceipt } from "../../contact-info/privacy-views";
+import type { ErasureReceipt } from "../views";
 import { unindexPerson } from "./person-index";
 import { addSuppressions } from "./suppression-list";
 

@@ -1,4 +1,4 @@
-import type { SuppressionList } from "../../contact-info/privacy-views";
+import type { SuppressionList } from "../views";
 import { KEYS } from "./bound-keys";
 import { type SuppressionPage, suppressionPaging } from "./suppression-query";
 

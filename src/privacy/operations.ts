@@ -3,13 +3,13 @@
 import { accountStub } from "../account/stub";
 import { tenantOf } from "../base/tenant";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
-import { parseErasureRequest, parseSuppressionRequest } from "../contact-info/privacy-requests";
-import { doNotDeliverKeySchema } from "../contact-info/privacy-views";
 import { eraseFromSyncs } from "../crm/sync-erasure";
 import { notFound } from "../http/errors";
-import { erasePerson } from "../privacy/erasure";
-import { doNotDeliverPaging } from "../privacy/storage/do-not-deliver-list";
-import type { Caller } from "./caller";
+import type { Caller } from "../operations/caller";
+import { erasePerson } from "./erasure";
+import { parseErasureRequest, parseSuppressionRequest } from "./requests";
+import { doNotDeliverPaging } from "./storage/do-not-deliver-list";
+import { doNotDeliverKeySchema } from "./views";
 
 /** Erases one person (the body as POST …/privacy/erasures takes it) and answers the receipt. */
 export function erasePersonOperation({ env, apiKey }: Caller, body: unknown) {

@@ -2,15 +2,15 @@
 // as the do-not-enrich list is, under /v2/{environment}/privacy (docs/storage.md, do_not_deliver).
 import * as z from "zod";
 import { once } from "../base/once";
-import { doNotDeliverKeySchema, doNotDeliverListSchema } from "../contact-info/privacy-views";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { deliverAgain, listDoNotDeliver } from "../operations/privacy";
-import { doNotDeliverPaging } from "../privacy/storage/do-not-deliver-list";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { deliverAgain, listDoNotDeliver } from "./operations";
+import { doNotDeliverPaging } from "./storage/do-not-deliver-list";
+import { doNotDeliverKeySchema, doNotDeliverListSchema } from "./views";
 
 // Query values arrive as strings, which the route's schema parses; the document says what they mean.
 // Documentation only: made on first use, or on call (src/base/once.ts).

@@ -1,10 +1,10 @@
 import { logError } from "../../base/log";
+import type { BatchRow } from "../../batch/batch-row";
+import type { CacheWrites } from "../../batch/record/cache-writes";
+import { retryStepLater, stepSucceeded } from "../../batch/step-retry";
 import { personHasher } from "../../contact-info/person-keys";
 import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../../enrichment/result-cache";
-import { zeroed } from "../../privacy/storage/scrub";
-import type { BatchRow } from "../batch-row";
-import type { CacheWrites } from "../record/cache-writes";
-import { retryStepLater, stepSucceeded } from "../step-retry";
+import { zeroed } from "./scrub";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes

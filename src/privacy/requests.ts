@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { documented } from "../base/once";
+import { type NormalizedPerson, normalizePerson, personInputSchema } from "../contact-info/person";
 import { badRequest } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
-import { type NormalizedPerson, normalizePerson, personInputSchema } from "./person";
 
 // The privacy routes' bodies: a person is given as a submit item is (personInputSchema),
 // with the same checks, so what can be submitted can be erased and suppressed.

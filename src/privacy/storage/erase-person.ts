@@ -1,15 +1,15 @@
 import type { Config } from "../../base/config";
 import { log } from "../../base/log";
+import type { BatchParts } from "../../batch/batch-parts";
+import { type BatchRow, requireBatchRow } from "../../batch/batch-row";
+import { batchHub } from "../../batch/events/webhook-hub-stub";
+import { reportStep } from "../../batch/record/outbox";
+import { recordOutcomes } from "../../batch/record/record-outcomes";
 import { itemErrors } from "../../contact-info/item-errors";
 import { storedItemKeys } from "../../contact-info/person-keys";
-import { noteSizeForScrub } from "../../privacy/storage/high-water";
-import { eraseItemsInPlace } from "../../privacy/storage/scrub";
-import type { BatchParts } from "../batch-parts";
-import { type BatchRow, requireBatchRow } from "../batch-row";
-import { batchHub } from "../events/webhook-hub-stub";
-import { reportStep } from "../record/outbox";
-import { recordOutcomes } from "../record/record-outcomes";
 import { cacheKeysToErase } from "./cache-purge";
+import { noteSizeForScrub } from "./high-water";
+import { eraseItemsInPlace } from "./scrub";
 
 // Erasure of one person from one batch (POST …/privacy/erasures): the items
 // that carry any of the person's identifier keys keep their place, status,

@@ -4,17 +4,6 @@ import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import {
-  erasureRequestSchema,
-  MAX_SUPPRESSIONS_PER_REQUEST,
-  suppressionRequestSchema,
-} from "../contact-info/privacy-requests";
-import {
-  erasureReceiptSchema,
-  suppressionKeySchema,
-  suppressionListSchema,
-  suppressionsAddedSchema,
-} from "../contact-info/privacy-views";
 import { notFound } from "../http/errors";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
@@ -29,9 +18,11 @@ import {
 } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { erasePersonOperation, suppressPeople } from "../operations/privacy";
-import { suppressionPaging } from "../privacy/storage/suppression-query";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { erasePersonOperation, suppressPeople } from "./operations";
+import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "./requests";
+import { suppressionPaging } from "./storage/suppression-query";
+import { erasureReceiptSchema, suppressionKeySchema, suppressionListSchema, suppressionsAddedSchema } from "./views";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
