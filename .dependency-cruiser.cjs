@@ -5,7 +5,7 @@
 // `npm run lint` runs this (.ci/run calls it).
 // Privacy's files that run inside the batch object, on its floor; and privacy's route declarations, on the routes floor.
 const PRIVACY_IN_BATCH = "(erase-person|erase-batch|cache-purge|retention)\\.ts";
-const PRIVACY_DOORS = "(routes|do-not-deliver-routes)";
+const PRIVACY_DOORS = "(routes|list-routes)";
 const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
@@ -17,11 +17,11 @@ const FLOORS = [
   // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
   ["queue-messages", "src/queue-messages/"],
   // Privacy's words and the SQL it runs inside the objects (src/privacy/ is one room over four floors, this
-  // the lowest): its request and response schemas (requests.ts, views.ts); the scrub (zero-overwrite,
+  // the lowest): its request and response schemas (schemas.ts); the scrub (zero-overwrite,
   // free-page filling) and the size note every writer leaves for it, the account's person index and the
   // batch's chunks of it, the do-not-enrich and do-not-deliver lists, erasure receipts. Pure functions over
   // SqlStorage and DurableObjectStorage that call no stub: the account and the batch object, above, import them.
-  ["privacy-storage", `src/privacy/(storage/(?!${PRIVACY_IN_BATCH})|(requests|views)\\.ts)`],
+  ["privacy-storage", `src/privacy/(storage/(?!${PRIVACY_IN_BATCH})|schemas\\.ts)`],
   // A user's spreadsheet read, mapped and written back; no Node or Worker API (the tools and the console share it).
   ["file-core", "src/file-core/"],
   // Pricing, the cap and a batch's estimate: pure.
@@ -32,6 +32,9 @@ const FLOORS = [
   ["rate-limit", "src/rate-limit/"],
   // The per-vendor-key call budget object and its pure lease decision.
   ["vendor-governor", "src/vendor-governor/"],
+  // CRM's part of the account object: the SQL of the customer's connections (tokens sealed) and of the
+  // syncs made from each batch, which the account runs on its storage and answers for (its `crm…` methods).
+  ["crm-storage", "src/crm/account-connections\\.ts"],
   // The per-customer account object: the batch list and usage, fed by the batches' outboxes, and the
   // tables privacy-storage keeps in it; below the batch object, which reports to it.
   ["account", "src/account/"],
@@ -45,7 +48,7 @@ const FLOORS = [
   ["batch", `src/(batch/|privacy/storage/${PRIVACY_IN_BATCH})`],
   // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
   // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
-  ["privacy", `src/privacy/(?!storage/|(requests|views|operations|${PRIVACY_DOORS})\\.ts)`],
+  ["privacy", `src/privacy/(?!storage/|(schemas|operations|${PRIVACY_DOORS})\\.ts)`],
   // Webhooks: signatures, the POST, the per-batch sender object (a batch's own webhookUrl), and the per-customer
   // hub object (endpoints, the delivery log, retries, redeliver and recover) with its operations. Its routes are
   // in src/routes/ (above: they use the middleware and the document's helpers); the batch reaches the hub through
@@ -58,7 +61,7 @@ const FLOORS = [
   ["queue", "src/queue/"],
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
-  ["crm", "src/crm/"],
+  ["crm", "src/crm/(?!account-connections\\.ts)"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
   ["operations", "src/(operations/|privacy/operations\\.ts)"],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.

@@ -7,9 +7,14 @@ import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf, readUsage } from "../operations/account";
 import { listBatchPage, readBatchPage } from "../operations/batches";
 import { erasePersonOperation, suppressPeople } from "../privacy/operations";
-import { erasureRequestSchema, MAX_SUPPRESSIONS_PER_REQUEST, suppressionRequestSchema } from "../privacy/requests";
 import { addSuppressions, erasePersonRoute } from "../privacy/routes";
-import { erasureReceiptSchema, suppressionsAddedSchema } from "../privacy/views";
+import {
+  erasureReceiptSchema,
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppressionRequestSchema,
+  suppressionsAddedSchema,
+} from "../privacy/schemas";
 import { apiOperations, getRateLimits } from "../routes/api-routes";
 import { getBatch } from "../routes/batch";
 import { listBatches } from "../routes/batch-list";

@@ -18,7 +18,7 @@ type PendingMessage = { message: { readonly body: ItemMessage }; items: readonly
 export interface Screening {
   outcomes: ItemOutcome[];
   withholds: boolean;
-  /** The finders' records for the learned order (live, WATERFALL_ORDER learned): the same account call. */
+  /** The finders' records for the learned order (live, WATERFALL_ORDER learned): asked of the account beside the check. */
   learned?: Learned;
 }
 
@@ -38,10 +38,17 @@ export async function suppressedOutcomes(env: Env, pending: readonly PendingMess
   const items = pending.flatMap(({ items }) => items.map(({ index, hashes }) => ({ index, keys: hashes.keys })));
   const keys = [...new Set(items.flatMap((item) => item.keys))];
   const learns = body.environment === "live" && readVendorConfig(env).order === "learned";
-  const domains = learns
-    ? [...new Set(pending.flatMap(({ items }) => items.flatMap(({ person }) => person.companyDomain ?? [])))]
-    : undefined;
-  const { suppressed, withholds, learned } = await accountStub(env, tenant).suppressedAmong(keys, domains);
+  const account = accountStub(env, tenant);
+  // The learned order's records are the account's usage, not privacy's: asked beside the check (its own
+  // call, at the same time), for the group's company domains, only when the waterfall learns its order.
+  const [{ suppressed, withholds }, learned] = await Promise.all([
+    account.privacyScreen(keys),
+    learns
+      ? account.learned([
+          ...new Set(pending.flatMap(({ items }) => items.flatMap(({ person }) => person.companyDomain ?? []))),
+        ])
+      : undefined,
+  ]);
   const listed = new Set(suppressed);
   const outcomes = items
     .filter((item) => item.keys.some((key) => listed.has(key)))

@@ -8,7 +8,6 @@ import { authProblems, environmentParams, internalError, keyRequired, unknownEnv
 import { requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
-import { doNotDeliverRoutes } from "../privacy/do-not-deliver-routes";
 import { privacyRoutes } from "../privacy/routes";
 import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../rate-limit/endpoint-types";
 import { batchRoutes } from "./batch";
@@ -68,7 +67,6 @@ export const API_ROUTES = {
     getRateLimits,
     ...usageRoutes,
     ...privacyRoutes,
-    ...doNotDeliverRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,
     ...webhookEndpointRoutes,

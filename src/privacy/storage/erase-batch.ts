@@ -5,7 +5,8 @@ import type { BatchParts } from "../../batch/batch-parts";
 import { type BatchRow, requireBatchRow } from "../../batch/batch-row";
 import { batchHub } from "../../batch/events/webhook-hub-stub";
 import { appendOutbox, reportToAccount } from "../../batch/record/outbox";
-import { cacheKeysToErase, savePurge } from "./cache-purge";
+import { savePurge } from "./cache-purge";
+import { cacheKeysToErase } from "./erase-person";
 import { deleteItems, zeroed } from "./scrub";
 
 /**
