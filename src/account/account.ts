@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import * as crm from "../crm/account-connections";
 import type { NewestFirstPage } from "../http/paging";
 import type { ErasureReceipt } from "../privacy/schemas";
-import { AccountPrivacy } from "../privacy/storage/account-privacy";
+import { AccountPrivacy, type PrivacyScreen } from "../privacy/storage/account-privacy";
 import type { KeyedHashListName } from "../privacy/storage/keyed-hash-list";
 import { appliedSeq, listBatches, upsertBatch } from "./batch-list";
 import type { Learned } from "./learned";
@@ -18,7 +18,8 @@ import type { BatchList, UsageReport } from "./views";
  * One customer in one environment, where its data must be exact together: one object, one SQLite database,
  * its RPC surface grouped by job, each group a thin door to the room that owns its SQL and decisions:
  * - the batch list and usage (this room: batch-list.ts, usage-store.ts), fed by the batches' reports;
- * - the learned order's records (usage-store.ts, learned.ts), read by the consumer on its own;
+ * - the consumer's read of a group (screenGroup): privacy's screen and the learned order's records, each its
+ *   room's read, answered together so a group costs one request;
  * - privacy (`privacy…`: src/privacy/storage/account-privacy.ts): the person index, erasure receipts,
  *   the do-not-enrich and do-not-deliver lists;
  * - CRM (`crm…`: src/crm/account-connections.ts): connections (tokens sealed) and the syncs of each batch.
@@ -68,12 +69,19 @@ export class Account extends DurableObject<Env> {
     return readSourceCounts(this.#sql, range);
   }
 
-  /** What the learned order weighs (learned.ts): the finders' records over the last 30 days, and per company domain. */
-  learned(domains: string[]): Learned {
-    return readLearned(this.#sql, scorecardRange(Date.now()), domains);
+  /**
+   * The consumer's one call per batch group of messages: two jobs' reads in one request. Privacy's screen of
+   * the group's hashed keys (account-privacy.ts) and, given the group's company domains (live, when the
+   * waterfall learns its order), what the learned order weighs (learned.ts): the finders' records over the
+   * last 30 days, and per domain. Each read is its own room's; answering both here saves a second request.
+   */
+  screenGroup(keys: string[], domains?: string[]): { screen: PrivacyScreen; learned?: Learned } {
+    const screen = this.#privacy.screen(keys);
+    if (domains === undefined) return { screen };
+    return { screen, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
   }
 
-  /** Which batches may hold a person (any of their hashed identifier keys), and the hashes their results are cached under. */
+  /** Which batches may hold a person (any of their hashed identifier keys), and the hashes of their cached results. */
   privacyHolders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
     return this.#privacy.holders(keys);
   }
@@ -84,11 +92,6 @@ export class Account extends DurableObject<Env> {
 
   privacyErasure(id: string): ErasureReceipt | null {
     return this.#privacy.erasure(id);
-  }
-
-  /** The consumer's check of a group: of `keys`, those suppressed; and whether the do-not-deliver list holds anything. */
-  privacyScreen(keys: string[]): { suppressed: string[]; withholds: boolean } {
-    return this.#privacy.screen(keys);
   }
 
   /** Puts keyed hashes on a list (the do-not-enrich or the do-not-deliver list); answers how many were new. */

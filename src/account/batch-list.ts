@@ -10,7 +10,10 @@ export const appliedSeq = (sql: SqlStorage, batchId: string): number =>
   sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batchId).toArray()[0]
     ?.reported_seq ?? 0;
 
-/** Writes the batch's row as the report says; counters only grow and dates once set stay, so reports applied in any order agree. */
+/**
+ * Writes the batch's row as the report says; counters only grow and dates once set stay, so reports applied
+ * in any order agree.
+ */
 export function upsertBatch(sql: SqlStorage, batch: BatchReport["batch"], reportedSeq: number): void {
   sql.exec(
     `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,

@@ -2,7 +2,6 @@
 // the do-not-deliver list (contact values reported through POST …/feedback), each listed newest first and
 // its keys removed alike (docs/storage.md, suppressions and do_not_deliver): one declaration serves both.
 import * as z from "zod";
-import { once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
@@ -28,22 +27,23 @@ interface ListDoors {
   removeKey: typeof unsuppress;
 }
 
+// Query values arrive as strings, which the route's schema parses; the document says what they mean.
+// Documentation only: called only inside a route's docs, so the Worker's build drops it (routes/declare.ts).
+function documentedListQuery(paging: ListDoors["paging"]) {
+  return paging.schema.extend({
+    limit: z
+      .int()
+      .min(1)
+      .max(paging.max)
+      .default(paging.defaultLimit)
+      .meta({ description: `Entries per page, 1 to ${paging.max}.`, example: 20 }),
+    cursor: paging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+  });
+}
+
 /** GET <path> (one page, newest first) and DELETE <path>/{key}, as both lists answer them. */
 function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
   const { paging } = doors;
-  // Query values arrive as strings, which the route's schema parses; the document says what they mean.
-  // Documentation only: made on call (src/base/once.ts).
-  const documentedListQuery = once(() =>
-    paging.schema.extend({
-      limit: z
-        .int()
-        .min(1)
-        .max(paging.max)
-        .default(paging.defaultLimit)
-        .meta({ description: `Entries per page, 1 to ${paging.max}.`, example: 20 }),
-      cursor: paging.schema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
-    }),
-  );
   const list = declareRoute({
     route: {
       method: "get",
@@ -58,7 +58,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
         summary: doors.list.summary,
         description: doors.list.description,
         security: keyRequired,
-        request: { params: environmentParams(), query: documentedListQuery() },
+        request: { params: environmentParams(), query: documentedListQuery(paging) },
         responses: {
           200: {
             description: "One page of the list.",

@@ -70,10 +70,13 @@ describe("a waterfall that learns its order", () => {
     expect(asked?.map(({ name }) => name).slice(0, 3)).toEqual(["directory", "pattern", "apollo"]);
 
     // Its call went into the records the next item is ordered by.
-    const learned = await until(async () => (await account.learned([DOMAIN])).domains[DOMAIN]?.apollo, {
-      what: "the item's call in the records",
-      done: (apollo) => apollo?.calls === 41,
-    });
+    const learned = await until(
+      async () => (await account.screenGroup([], [DOMAIN])).learned?.domains[DOMAIN]?.apollo,
+      {
+        what: "the item's call in the records",
+        done: (apollo) => apollo?.calls === 41,
+      },
+    );
     expect(learned?.hits).toBe(asked?.find(({ name }) => name === "apollo")?.outcome === "found" ? 41 : 40);
   });
 });

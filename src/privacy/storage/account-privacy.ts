@@ -14,6 +14,12 @@ import { addKeys, holdsAny, type KeyedHashListName, keysAmong, pageOf, removeKey
 /** Index entries of a batch's items: [hashed identifier key, hash of the item's person key]. */
 export type PersonIndexEntry = [key: string, personHash: string];
 
+/** The consumer's screen of a group (AccountPrivacy.screen). */
+export interface PrivacyScreen {
+  suppressed: string[];
+  withholds: boolean;
+}
+
 export class AccountPrivacy {
   readonly #storage: DurableObjectStorage;
   readonly #sql: SqlStorage;
@@ -95,9 +101,10 @@ export class AccountPrivacy {
   /**
    * The consumer's check, once per batch group of messages: of `keys`, those on the do-not-enrich list; and
    * whether the do-not-deliver list holds anything, so only a customer who reported feedback costs the
-   * consumer a second call (among "do_not_deliver"), once the group's contacts are found.
+   * consumer a second call (among "do_not_deliver"), once the group's contacts are found. Asked through
+   * the account's screenGroup, with the learned order's records when the waterfall learns its order.
    */
-  screen(keys: readonly string[]): { suppressed: string[]; withholds: boolean } {
+  screen(keys: readonly string[]): PrivacyScreen {
     return { suppressed: keysAmong(this.#sql, "suppressions", keys), withholds: holdsAny(this.#sql, "do_not_deliver") };
   }
 

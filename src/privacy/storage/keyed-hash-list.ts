@@ -17,7 +17,7 @@ export interface KeyedHashEntry {
   createdAt: string;
 }
 
-/** A list's query, paged like the batch list: its cursor carries "<prefix><createdAt>|<key>" of the last entry shown. */
+/** A list's query, paged like the batch list: its cursor carries "<prefix><createdAt>|<key>" of the last entry. */
 const pagingOf = (prefix: string) => newestFirstPaging(prefix, "[0-9a-f]{64}", 100);
 
 /** Each list's cursors, told apart by their prefix. */
@@ -30,7 +30,8 @@ export const keyedHashPaging: Record<KeyedHashListName, ReturnType<typeof paging
 export function addKeys(sql: SqlStorage, list: KeyedHashListName, keys: readonly string[], createdAt: string): number {
   return sql
     .exec(
-      `INSERT INTO ${list} (key, created_at) SELECT value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING RETURNING key`,
+      `INSERT INTO ${list} (key, created_at) SELECT value, ? FROM json_each(?) WHERE true
+       ON CONFLICT DO NOTHING RETURNING key`,
       createdAt,
       JSON.stringify(keys),
     )
