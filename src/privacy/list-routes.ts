@@ -19,9 +19,8 @@ interface ListDoors {
   path: string;
   paging: (typeof keyedHashPaging)[keyof typeof keyedHashPaging];
   keySchema: z.ZodString;
-  listSchema: () => z.ZodType;
   /** The document's words (dropped from the Worker's build with OPENAPI_METADATA, as every route's docs). */
-  list: { operationId: string; summary: string; description: string } | false;
+  list: { operationId: string; summary: string; description: string; schema: () => z.ZodType } | false;
   remove: { operationId: string; summary: string; description?: string } | false;
   read: typeof listSuppressions | typeof listDoNotDeliver;
   removeKey: typeof unsuppress;
@@ -63,7 +62,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
           200: {
             description: "One page of the list.",
             headers,
-            content: { "application/json": { schema: doors.listSchema() } },
+            content: { "application/json": { schema: doors.list.schema() } },
           },
           400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
           ...authProblems(),
@@ -108,11 +107,11 @@ export const keyedHashListRouteDeclarations: readonly DeclaredRoute[] = [
     path: "/privacy/suppressions",
     paging: keyedHashPaging.suppressions,
     keySchema: suppressionKeySchema,
-    listSchema: suppressionListSchema,
     list: OPENAPI_METADATA && {
       operationId: "listSuppressions",
       summary: "List the do-not-enrich list, newest first",
       description: "Hashed keys and dates, never the identifiers.",
+      schema: suppressionListSchema,
     },
     remove: OPENAPI_METADATA && {
       operationId: "removeSuppression",
@@ -125,12 +124,12 @@ export const keyedHashListRouteDeclarations: readonly DeclaredRoute[] = [
     path: "/privacy/do-not-deliver",
     paging: keyedHashPaging.do_not_deliver,
     keySchema: doNotDeliverKeySchema,
-    listSchema: doNotDeliverListSchema,
     list: OPENAPI_METADATA && {
       operationId: "listDoNotDeliver",
       summary: "List the do-not-deliver list, newest first",
       description:
         "The contact values you reported through POST …/feedback, which no later item returns to you: hashed keys and dates, never the values.",
+      schema: doNotDeliverListSchema,
     },
     remove: OPENAPI_METADATA && {
       operationId: "removeDoNotDeliver",

@@ -85,20 +85,16 @@ const keyedHashSchema = (docs: { description: string; example: string } | false)
 
 /** A keyed-hash list as a page shows it: its entries under `field`, newest first, and the next page's cursor. */
 function keyedHashListSchema(key: z.ZodString, ids: { entry: string; list: string }, field: string, createdAt: string) {
-  return once(() => {
-    const entry = z
-      .object({ key, createdAt: z.iso.datetime().meta({ description: createdAt }) })
-      .meta({ id: ids.entry });
-    return z
-      .object({
-        [field]: z.array(entry).meta({ description: "Newest first." }),
-        nextCursor: z
-          .string()
-          .nullable()
-          .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
-      })
-      .meta({ id: ids.list });
-  });
+  const entry = z.object({ key, createdAt: z.iso.datetime().meta({ description: createdAt }) }).meta({ id: ids.entry });
+  return z
+    .object({
+      [field]: z.array(entry).meta({ description: "Newest first." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+    })
+    .meta({ id: ids.list });
 }
 
 export const suppressionKeySchema = keyedHashSchema(
@@ -109,11 +105,13 @@ export const suppressionKeySchema = keyedHashSchema(
   },
 );
 
-export const suppressionListSchema = /* @__PURE__ */ keyedHashListSchema(
-  suppressionKeySchema,
-  { entry: "Suppression", list: "SuppressionList" },
-  "suppressions",
-  "When it was added.",
+export const suppressionListSchema = /* @__PURE__ */ once(() =>
+  keyedHashListSchema(
+    suppressionKeySchema,
+    { entry: "Suppression", list: "SuppressionList" },
+    "suppressions",
+    "When it was added.",
+  ),
 );
 
 export const suppressionsAddedSchema = /* @__PURE__ */ once(() =>
@@ -135,11 +133,13 @@ export const doNotDeliverKeySchema = keyedHashSchema(
   },
 );
 
-export const doNotDeliverListSchema = /* @__PURE__ */ keyedHashListSchema(
-  doNotDeliverKeySchema,
-  { entry: "DoNotDeliverEntry", list: "DoNotDeliverList" },
-  "doNotDeliver",
-  "When the value was first reported.",
+export const doNotDeliverListSchema = /* @__PURE__ */ once(() =>
+  keyedHashListSchema(
+    doNotDeliverKeySchema,
+    { entry: "DoNotDeliverEntry", list: "DoNotDeliverList" },
+    "doNotDeliver",
+    "When the value was first reported.",
+  ),
 );
 
 export type ErasureReceipt = z.infer<ReturnType<typeof erasureReceiptSchema>>;
