@@ -3,6 +3,9 @@
 // low in the house are vocabulary (shapes, codes, pure rules); rooms high up wire
 // them together. A new room gets a floor here, or its imports fail the check.
 // `npm run lint` runs this (.ci/run calls it).
+// Privacy's files that run inside the batch object, on its floor; and privacy's route declarations, on the routes floor.
+const PRIVACY_IN_BATCH = "(erase-person|erase-batch|cache-purge|retention)\\.ts";
+const PRIVACY_DOORS = "(routes|list-routes)";
 const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
@@ -13,11 +16,12 @@ const FLOORS = [
   ["contact-info", "src/contact-info/"],
   // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
   ["queue-messages", "src/queue-messages/"],
-  // Privacy's SQL, which each object runs on its own storage: the scrub (zero-overwrite, free-page filling)
-  // and the size note every writer leaves for it, the account's person index and the batch's chunks of it,
-  // the do-not-enrich and do-not-deliver lists, erasure receipts. Pure functions over SqlStorage and
-  // DurableObjectStorage that call no stub: the account and the batch object, above, import them.
-  ["privacy-storage", "src/privacy/storage/"],
+  // Privacy's words and the SQL it runs inside the objects (src/privacy/ is one room over four floors, this
+  // the lowest): its request and response schemas (schemas.ts); the scrub (zero-overwrite,
+  // free-page filling) and the size note every writer leaves for it, the account's person index and the
+  // batch's chunks of it, the do-not-enrich and do-not-deliver lists, erasure receipts. Pure functions over
+  // SqlStorage and DurableObjectStorage that call no stub: the account and the batch object, above, import them.
+  ["privacy-storage", `src/privacy/(storage/(?!${PRIVACY_IN_BATCH})|schemas\\.ts)`],
   // A user's spreadsheet read, mapped and written back; no Node or Worker API (the tools and the console share it).
   ["file-core", "src/file-core/"],
   // Pricing, the cap and a batch's estimate: pure.
@@ -28,18 +32,23 @@ const FLOORS = [
   ["rate-limit", "src/rate-limit/"],
   // The per-vendor-key call budget object and its pure lease decision.
   ["vendor-governor", "src/vendor-governor/"],
+  // CRM's part of the account object: the SQL of the customer's connections (tokens sealed) and of the
+  // syncs made from each batch, which the account runs on its storage and answers for (its `crm…` methods).
+  ["crm-storage", "src/crm/account-connections\\.ts"],
   // The per-customer account object: the batch list and usage, fed by the batches' outboxes, and the
   // tables privacy-storage keeps in it; below the batch object, which reports to it.
   ["account", "src/account/"],
   // What an item's result is: the enricher, the waterfall, each vendor, the result and verdict caches.
   ["enrichment", "src/enrichment/"],
   // The batch object: its class and core (row, schema, creation, the alarm's plan and steps, item store) in
-  // src/batch/, and its paths in sub-rooms (record/, fan-out/, events/, erasure/). One floor: the core and
+  // src/batch/, and its paths in sub-rooms (record/, fan-out/, events/). One floor: the core and
   // the sub-rooms import each other as they need, and no-circular keeps any import from leading back.
-  ["batch", "src/batch/"],
+  // Privacy's paths inside the batch object (privacy/storage/: a batch deleted, a person's items erased, the
+  // result cache purged, retention) stand on this floor with the object's core, which they call.
+  ["batch", `src/(batch/|privacy/storage/${PRIVACY_IN_BATCH})`],
   // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
   // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
-  ["privacy", "src/privacy/(?!storage/)"],
+  ["privacy", `src/privacy/(?!storage/|(schemas|operations|${PRIVACY_DOORS})\\.ts)`],
   // Webhooks: signatures, the POST, the per-batch sender object (a batch's own webhookUrl), and the per-customer
   // hub object (endpoints, the delivery log, retries, redeliver and recover) with its operations. Its routes are
   // in src/routes/ (above: they use the middleware and the document's helpers); the batch reaches the hub through
@@ -52,15 +61,15 @@ const FLOORS = [
   ["queue", "src/queue/"],
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
-  ["crm", "src/crm/"],
+  ["crm", "src/crm/(?!account-connections\\.ts)"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
-  ["operations", "src/operations/"],
+  ["operations", "src/(operations/|privacy/operations\\.ts)"],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
-  // Each REST route declared once, its handler calling an operation.
-  ["routes", "src/routes/"],
+  // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/).
+  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts)`],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
   // The MCP server: tools that call the operations, a session object, its door at /mcp.

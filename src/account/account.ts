@@ -1,15 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
-import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
-import type { DoNotDeliverList, ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import * as crm from "../crm/account-connections";
 import type { NewestFirstPage } from "../http/paging";
-import * as undeliverable from "../privacy/storage/do-not-deliver-list";
-import * as erasures from "../privacy/storage/erasure-receipts";
-import * as personIndex from "../privacy/storage/person-index";
-import * as suppressions from "../privacy/storage/suppression-list";
-import type { SuppressionPage } from "../privacy/storage/suppression-query";
-import * as crm from "./crm-connections";
+import type { ErasureReceipt } from "../privacy/schemas";
+import { AccountPrivacy, type PrivacyScreen } from "../privacy/storage/account-privacy";
+import type { KeyedHashListName } from "../privacy/storage/keyed-hash-list";
+import { appliedSeq, listBatches, upsertBatch } from "./batch-list";
 import type { Learned } from "./learned";
-import { batchListPaging, type ListPage } from "./list-query";
+import type { ListPage } from "./list-query";
 import type { BatchReport } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
@@ -18,78 +15,48 @@ import { addUsageRows, readLearned, readSourceCounts, readUsage } from "./usage-
 import type { BatchList, UsageReport } from "./views";
 
 /**
- * One customer in one environment: the list of its batches and its usage per
- * UTC day. Batch objects report to it from their alarms, never on a request's
- * critical path; each report carries numbered outbox rows, and each number is
- * applied once, so usage stays exact when a report is repeated.
+ * One customer in one environment, where its data must be exact together: one object, one SQLite database,
+ * its RPC surface grouped by job, each group a thin door to the room that owns its SQL and decisions:
+ * - the batch list and usage (this room: batch-list.ts, usage-store.ts), fed by the batches' reports;
+ * - the consumer's read of a group (screenGroup): privacy's screen and the learned order's records, each its
+ *   room's read, answered together so a group costs one request;
+ * - privacy (`privacy…`: src/privacy/storage/account-privacy.ts): the person index, erasure receipts,
+ *   the do-not-enrich and do-not-deliver lists;
+ * - CRM (`crm…`: src/crm/account-connections.ts): connections (tokens sealed) and the syncs of each batch.
+ * Batch objects report from their alarms, never on a request's critical path; each report carries numbered
+ * outbox rows, and each number is applied once, so usage stays exact when a report is repeated.
  */
 export class Account extends DurableObject<Env> {
   readonly #sql: SqlStorage;
+  readonly #privacy: AccountPrivacy;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     migrate(this.#sql);
+    this.#privacy = new AccountPrivacy(ctx.storage);
   }
 
-  /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
+  /**
+   * Applies a batch's report, in one transaction across the jobs it feeds (the batch list, usage, the person
+   * index, the batch's CRM syncs); answers the highest outbox seq now applied, which the batch may forget.
+   */
   report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
     return this.ctx.storage.transactionSync(() => {
-      // A batch emptied (deleted, or expired) holds no one any more.
-      if (batch.deletedAt === null && batch.expiredAt === null) personIndex.indexPeople(this.#sql, batch.id, people);
-      else personIndex.unindexBatch(this.#sql, batch.id);
+      this.#privacy.indexBatch(batch, people);
       // Past its retention, its syncs have gone with it (each expires at the batch's retention end).
       if (batch.expiredAt !== null) crm.forgetSyncs(this.#sql, batch.id);
-      const applied =
-        this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
-          ?.reported_seq ?? 0;
+      const applied = appliedSeq(this.#sql, batch.id);
       for (const entry of entries.filter(({ seq }) => seq > applied)) addUsageRows(this.#sql, entry.day, entry.usage);
       const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
-      // Counters only grow and dates once set stay, so reports applied in any order agree.
-      this.#sql.exec(
-        `INSERT INTO batches (id, total_items, completed_items, failed_items, created_at, completed_at, deleted_at, reported_seq,
-                              credits_charged, max_credits, people_complete, credits_refunded)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET
-           people_complete = max(people_complete, excluded.people_complete),
-           completed_items = max(completed_items, excluded.completed_items),
-           failed_items = max(failed_items, excluded.failed_items),
-           credits_charged = max(credits_charged, excluded.credits_charged),
-           credits_refunded = max(credits_refunded, excluded.credits_refunded),
-           completed_at = coalesce(completed_at, excluded.completed_at),
-           deleted_at = coalesce(deleted_at, excluded.deleted_at),
-           reported_seq = max(reported_seq, excluded.reported_seq)`,
-        batch.id,
-        batch.totalItems,
-        batch.completedItems,
-        batch.failedItems,
-        batch.createdAt,
-        batch.completedAt,
-        batch.deletedAt,
-        reportedSeq,
-        batch.creditsCharged,
-        batch.maxCredits,
-        batch.peopleComplete ? 1 : 0,
-        batch.creditsRefunded,
-      );
+      upsertBatch(this.#sql, batch, reportedSeq);
       return { reportedSeq };
     });
   }
 
   /** One page of the batches not deleted, newest first. */
   list(page: ListPage): BatchList {
-    const { shown, nextCursor } = batchListPaging.rows<SummaryColumns>(
-      this.#sql,
-      {
-        columns: `id, total_items, completed_items, failed_items, created_at, completed_at, credits_charged,
-                  credits_refunded, max_credits`,
-        from: "batches",
-        id: "id",
-        where: "deleted_at IS NULL",
-      },
-      page,
-    );
-    return { batches: shown.map(summaryOf), nextCursor };
+    return listBatches(this.#sql, page);
   }
 
   /** Usage per UTC day in the range, every day listed, and the totals. */
@@ -103,93 +70,74 @@ export class Account extends DurableObject<Env> {
   }
 
   /**
-   * Which batches may hold a person (any of their hashed identifier keys): those the index names, and
-   * those not yet wholly in it (their people are sent once they complete); never a scan of the batches.
+   * The consumer's one call per batch group of messages: two jobs' reads in one request. Privacy's screen of
+   * the group's hashed keys (account-privacy.ts) and, given the group's company domains (live, when the
+   * waterfall learns its order), what the learned order weighs (learned.ts): the finders' records over the
+   * last 30 days, and per domain. Each read is its own room's; answering both here saves a second request.
    */
-  holders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
-    return personIndex.holders(this.#sql, keys);
+  screenGroup(keys: string[], domains?: string[]): { screen: PrivacyScreen; learned?: Learned } {
+    const screen = this.#privacy.screen(keys);
+    if (domains === undefined) return { screen };
+    return { screen, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
   }
 
-  saveErasure(receipt: ErasureReceipt, keys: string[], suppress: boolean): void {
-    this.ctx.storage.transactionSync(() => erasures.saveErasure(this.#sql, receipt, keys, suppress));
+  /** Which batches may hold a person (any of their hashed identifier keys), and the hashes of their cached results. */
+  privacyHolders(keys: string[]): { batchIds: string[]; personHashes: string[] } {
+    return this.#privacy.holders(keys);
   }
 
-  erasure(id: string): ErasureReceipt | null {
-    return erasures.readErasure(this.#sql, id);
+  privacySaveErasure(receipt: ErasureReceipt, keys: string[], suppress: boolean): void {
+    this.#privacy.saveErasure(receipt, keys, suppress);
   }
 
-  suppress(keys: string[]): { added: number } {
-    return { added: suppressions.addSuppressions(this.#sql, keys, new Date().toISOString()) };
+  privacyErasure(id: string): ErasureReceipt | null {
+    return this.#privacy.erasure(id);
   }
 
-  unsuppress(key: string): boolean {
-    return suppressions.removeSuppression(this.#sql, key);
+  /** Puts keyed hashes on a list (the do-not-enrich or the do-not-deliver list); answers how many were new. */
+  privacyAdd(list: KeyedHashListName, keys: string[]): number {
+    return this.#privacy.add(list, keys);
   }
 
-  suppressions(page: SuppressionPage): SuppressionList {
-    return suppressions.listSuppressions(this.#sql, page);
+  privacyRemove(list: KeyedHashListName, key: string): boolean {
+    return this.#privacy.remove(list, key);
   }
 
-  /**
-   * Of `keys`, those on the suppression list: the consumer asks once per batch group of messages. And
-   * whether the do-not-deliver list holds anything, so only a customer who reported feedback costs the
-   * consumer a second call (undeliverableAmong), once the group's contacts are found. Given the group's
-   * company domains, also what the learned order weighs (learned.ts).
-   */
-  suppressedAmong(keys: string[], domains?: string[]): { suppressed: string[]; withholds: boolean; learned?: Learned } {
-    const withholds = undeliverable.withholdsAny(this.#sql);
-    const suppressed = suppressions.suppressedAmong(this.#sql, keys);
-    // Asked with the group's company domains when the waterfall learns its order: the finders' records.
-    if (domains === undefined) return { suppressed, withholds };
-    return { suppressed, withholds, learned: readLearned(this.#sql, scorecardRange(Date.now()), domains) };
+  privacyPage(list: KeyedHashListName, page: NewestFirstPage) {
+    return this.#privacy.page(list, page);
+  }
+
+  privacyAmong(list: KeyedHashListName, keys: string[]): string[] {
+    return this.#privacy.among(list, keys);
   }
 
   /** The CRM connections (their tokens sealed): crm/connections.ts is their one reader and writer. */
-  saveConnection(connection: crm.StoredConnection): void {
+  crmSaveConnection(connection: crm.StoredConnection): void {
     crm.saveConnection(this.#sql, connection);
   }
 
-  connection(provider: string): crm.StoredConnection | null {
+  crmConnection(provider: string): crm.StoredConnection | null {
     return crm.readConnection(this.#sql, provider);
   }
 
-  connections(): crm.StoredConnection[] {
+  crmConnections(): crm.StoredConnection[] {
     return crm.listConnections(this.#sql);
   }
 
-  removeConnection(provider: string): boolean {
+  crmRemoveConnection(provider: string): boolean {
     return crm.removeConnection(this.#sql, provider);
   }
 
   /** The CRM syncs made from each batch (crm/sync-erasure.ts is their one reader and writer). */
-  noteSync(batchId: string, syncId: string): void {
+  crmNoteSync(batchId: string, syncId: string): void {
     crm.noteSync(this.#sql, batchId, syncId);
   }
 
-  syncsOf(batchIds: string[]): { batchId: string; syncId: string }[] {
+  crmSyncsOf(batchIds: string[]): { batchId: string; syncId: string }[] {
     return crm.syncsOf(this.#sql, batchIds);
   }
 
-  forgetSyncs(batchId: string): void {
+  crmForgetSyncs(batchId: string): void {
     crm.forgetSyncs(this.#sql, batchId);
-  }
-
-  /** Puts contact values (keyed hashes, contact-info/feedback.ts) on the do-not-deliver list; idempotent. */
-  doNotDeliver(keys: string[]): void {
-    undeliverable.addUndeliverable(this.#sql, keys, new Date().toISOString());
-  }
-
-  /** Whether the key was on the do-not-deliver list (and is no more): its value may be delivered again. */
-  deliverAgain(key: string): boolean {
-    return undeliverable.removeUndeliverable(this.#sql, key);
-  }
-
-  undeliverables(page: NewestFirstPage): DoNotDeliverList {
-    return undeliverable.listUndeliverable(this.#sql, page);
-  }
-
-  /** Of `keys` (hashed contact values), those on the do-not-deliver list. */
-  undeliverableAmong(keys: string[]): string[] {
-    return undeliverable.undeliverableAmong(this.#sql, keys);
   }
 }

@@ -1,5 +1,5 @@
 import type { BatchSummary } from "../contact-info/batch-views";
-import type { PersonIndexEntry } from "../privacy/storage/person-index";
+import type { PersonIndexEntry } from "../privacy/storage/account-privacy";
 import type { UsageDelta } from "./usage";
 
 // What a batch object tells its account (docs/storage.md, "outbox").
@@ -23,6 +23,6 @@ export interface BatchReport {
   };
   /** The batch's outbox rows not yet acknowledged, in seq order; the account applies each seq once. */
   entries: OutboxEntry[];
-  /** The next of the batch's items for the person index (privacy/storage/person-index.ts), hashed; absent once all were sent. */
+  /** The next of the batch's items for the person index (privacy/storage/account-privacy.ts), hashed; absent once all were sent. */
   people?: PersonIndexEntry[];
 }

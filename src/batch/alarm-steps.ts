@@ -1,11 +1,11 @@
 import { type Config, readConfig } from "../base/config";
 import { log, logError } from "../base/log";
 import { itemErrors } from "../contact-info/item-errors";
+import { purgeStep } from "../privacy/storage/cache-purge";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
+import { expireItems } from "../privacy/storage/retention";
 import type { BatchParts } from "./batch-parts";
 import { type BatchRow, requireBatchRow } from "./batch-row";
-import { purgeStep } from "./erasure/cache-purge";
-import { expireItems } from "./erasure/retention";
 import { publishEvents } from "./events/endpoint-events";
 import { publishItemEvents } from "./events/endpoint-item-events";
 import { sendItemDeliveries } from "./events/item-deliveries";

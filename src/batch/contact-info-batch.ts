@@ -15,6 +15,8 @@ import type { EventsRequest } from "../contact-info/events-query";
 import type { FeedbackRead, FeedbackRequest } from "../contact-info/feedback";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookAttempt, WebhookEvent } from "../contact-info/webhook-event";
+import { eraseAndReport } from "../privacy/storage/erase-batch";
+import { erasePersonItems, itemsOfPerson } from "../privacy/storage/erase-person";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
 import { advance } from "./alarm-steps";
 import { type BatchParts, batchParts } from "./batch-parts";
@@ -28,8 +30,6 @@ import {
   webhookView,
 } from "./batch-row";
 import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } from "./creation";
-import { eraseAndReport } from "./erasure/erase-batch";
-import { erasePersonItems, itemsOfPerson } from "./erasure/erase-person";
 import type { EventsRead } from "./events/event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./events/item-deliveries";
 import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./events/webhook-state";
@@ -48,7 +48,7 @@ import { hasSchema, migrate } from "./schema";
  * is an item enqueued. Then the alarm drives the re-drive of lost messages, the
  * deadline, the webhook, the purge of an erased batch's cached results and retention. What it does next is
  * decided by `nextStep`; the steps' SQL lives beside it. The create path (creation.ts), the alarm's steps
- * (alarm-steps.ts) and the paths in the sub-rooms, record/, fan-out/, events/ and erasure/, are functions
+ * (alarm-steps.ts) and the paths in the sub-rooms, record/, fan-out/ and events/ (and privacy/storage/ for erasure), are functions
  * of the object's parts; this class holds its RPC methods.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
@@ -174,12 +174,12 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return !row || row.deleted_at !== null ? [] : pendingItems(this.#sql, row.id, indexes);
   }
 
-  /** Cancels and erases the batch, and tells its account before answering (erasure/erase-batch.ts). Null when not the owner's. */
+  /** Cancels and erases the batch, and tells its account before answering (privacy/storage/erase-batch.ts). Null when not the owner's. */
   async erase(owner: BatchOwner): Promise<{ deletedAt: string } | null> {
     const row = this.#ownedRow(owner);
     return row ? { deletedAt: await eraseAndReport(this.#parts, row, owner.environment) } : null;
   }
-  /** Erases one person's items (erasure/erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
+  /** Erases one person's items (privacy/storage/erase-person.ts): how many; 0 when the batch is not the owner's or its items are gone. */
   async erasePerson(owner: BatchOwner, keys: string[], erasedAt: string): Promise<{ items: number }> {
     const row = this.#ownedRow(owner);
     return { items: row ? await erasePersonItems(this.#parts, row, keys, erasedAt, readConfig(this.env)) : 0 };

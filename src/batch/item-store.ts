@@ -4,7 +4,7 @@ import type { StatusPage } from "../contact-info/status-query";
 import { encodeItemCursor } from "../http/item-cursor";
 
 // SQL of the items table (docs/storage.md): inserts, pages, the deadline, which are pending;
-// what record() writes is in record/item-records.ts, retention's delete in erasure/retention.ts.
+// what record() writes is in record/item-records.ts, retention's delete in privacy/storage/retention.ts.
 // Only pending items ever change, and the batch counters change in the same transaction as the
 // items they count.
 

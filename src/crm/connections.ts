@@ -35,7 +35,7 @@ export interface ConnectionInfo {
 export async function saveConnection(env: Env, tenant: Tenant, connection: CrmConnection): Promise<ConnectionInfo> {
   const accountId = await crmClient(env, connection).accountId();
   const connectedAt = new Date().toISOString();
-  await accountStub(env, tenant).saveConnection({
+  await accountStub(env, tenant).crmSaveConnection({
     provider: connection.provider,
     accountId,
     baseUrl: connection.baseUrl,
@@ -50,14 +50,14 @@ export type OpenConnection = CrmConnection & { accountId: string };
 
 /** The tenant's connection to `provider`, its token opened, or null when none is saved. */
 export async function openConnection(env: Env, tenant: Tenant, provider: CrmProvider): Promise<OpenConnection | null> {
-  const stored = await accountStub(env, tenant).connection(provider);
+  const stored = await accountStub(env, tenant).crmConnection(provider);
   if (!stored) return null;
   const token = await openToken(env, tenant, provider, stored.sealedToken);
   return { provider, baseUrl: stored.baseUrl, token, accountId: stored.accountId };
 }
 
 export async function listConnections(env: Env, tenant: Tenant): Promise<ConnectionInfo[]> {
-  return (await accountStub(env, tenant).connections()).flatMap(({ provider, accountId, connectedAt }) =>
+  return (await accountStub(env, tenant).crmConnections()).flatMap(({ provider, accountId, connectedAt }) =>
     isCrmProvider(provider) ? [{ provider, accountId, connectedAt }] : [],
   );
 }

@@ -11,7 +11,7 @@ import { syncStub } from "./stub";
 export const eraseFromSyncs =
   (env: Env, tenant: Tenant): EraseDerived =>
   async (batchIds, itemsOf, erasedAt) => {
-    const syncs = await accountStub(env, tenant).syncsOf([...batchIds]);
+    const syncs = await accountStub(env, tenant).crmSyncsOf([...batchIds]);
     for (const batchId of new Set(syncs.map((sync) => sync.batchId))) {
       const indexes = await itemsOf(batchId);
       if (indexes.length === 0) continue;
@@ -23,7 +23,7 @@ export const eraseFromSyncs =
 /** Deletes the syncs made from a deleted batch, then forgets them; repeated, it finds what is left. */
 export async function deleteSyncsOf(env: Env, tenant: Tenant, batchId: string): Promise<void> {
   const account = accountStub(env, tenant);
-  const syncs = await account.syncsOf([batchId]);
+  const syncs = await account.crmSyncsOf([batchId]);
   await Promise.all(syncs.map(({ syncId }) => syncStub(env, syncId).forget(tenant)));
-  await account.forgetSyncs(batchId);
+  await account.crmForgetSyncs(batchId);
 }

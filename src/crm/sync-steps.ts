@@ -73,7 +73,7 @@ async function suppressedIndexes(env: Env, row: SyncRow, items: readonly Item[])
   );
   const all = [...new Set(keyed.flatMap((item) => item.keys))];
   if (all.length === 0) return new Set();
-  const listed = new Set((await accountStub(env, tenant).suppressedAmong(all)).suppressed);
+  const listed = new Set(await accountStub(env, tenant).privacyAmong("suppressions", all));
   return new Set(keyed.filter((item) => item.keys.some((key) => listed.has(key))).map((item) => item.index));
 }
 

@@ -5,7 +5,7 @@ import { VERDICTS, type Verdict } from "./verifier";
 // Verdicts in the RESULT_CACHE namespace (docs/storage.md), per customer and
 // address, so a person found again is not verified again. Only verdicts on
 // addresses an item returns (valid, catch_all) are kept: those are the ones the
-// erasure of a batch can name and purge (batch/erasure/cache-purge.ts).
+// erasure of a batch can name and purge (privacy/storage/cache-purge.ts).
 
 // `verifiedAt`: when the verifier told.
 const cachedVerdictSchema = z.object({

@@ -2,21 +2,22 @@
 import * as z from "zod";
 import { batchListSchema, usageReportSchema } from "../account/views";
 import { batchPageJson, batchPageSchema, ITEM_STATUSES } from "../contact-info/batch-views";
-import {
-  erasureRequestSchema,
-  MAX_SUPPRESSIONS_PER_REQUEST,
-  suppressionRequestSchema,
-} from "../contact-info/privacy-requests";
-import { erasureReceiptSchema, suppressionsAddedSchema } from "../contact-info/privacy-views";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf, readUsage } from "../operations/account";
 import { listBatchPage, readBatchPage } from "../operations/batches";
-import { erasePersonOperation, suppressPeople } from "../operations/privacy";
+import { erasePersonOperation, suppressPeople } from "../privacy/operations";
+import { addSuppressions, erasePersonRoute } from "../privacy/routes";
+import {
+  erasureReceiptSchema,
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppressionRequestSchema,
+  suppressionsAddedSchema,
+} from "../privacy/schemas";
 import { apiOperations, getRateLimits } from "../routes/api-routes";
 import { getBatch } from "../routes/batch";
 import { listBatches } from "../routes/batch-list";
-import { addSuppressions, erasePersonRoute } from "../routes/privacy";
 import { getUsage } from "../routes/usage";
 import { queryOf, type ToolDeclaration } from "./tool";
 

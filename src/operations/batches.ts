@@ -3,12 +3,16 @@
 import { batchListPaging } from "../account/list-query";
 import { accountStub } from "../account/stub";
 import { isBatchId } from "../base/batch-id";
+import { readConfig } from "../base/config";
 import { tenantOf } from "../base/tenant";
 import { batchStub } from "../batch/stub";
 import type { BatchPageData } from "../contact-info/batch-views";
+import { parseEventsRequest } from "../contact-info/events-query";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { deleteSyncsOf } from "../crm/sync-erasure";
-import { batchDeleted, batchExpired, notFound } from "../http/errors";
+import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import { effectiveSettings } from "../rate-limit/endpoint-types";
+import { type HeldStream, holdStream } from "../rate-limit/stream-lease";
 import type { Caller } from "./caller";
 
 // Another customer's or environment's batch answers exactly like a missing one.
@@ -43,4 +47,39 @@ export async function deleteBatch({ env, apiKey, environment }: Caller, batchId:
   const deleted = await batchStub(env, id).erase({ customerId: apiKey.customerId, environment });
   if (!deleted) throw noSuchBatch();
   await deleteSyncsOf(env, tenantOf(apiKey), id);
+}
+
+/**
+ * Opens a batch's event stream (GET …/{id}/events): its place held from the customer's limiter first (a
+ * refused stream registers nothing with the batch), then the batch asked for its events after Last-Event-ID.
+ * Answers the stream and the place, which the door renews while it relays and releases at the end; on a
+ * problem the place is released before it is thrown.
+ */
+export async function openBatchEvents(
+  { env, apiKey, environment }: Caller,
+  batchId: string,
+  query: Record<string, string>,
+  lastEventId: string | undefined,
+): Promise<{ stream: ReadableStream<Uint8Array>; held: HeldStream }> {
+  const id = batchId.toLowerCase();
+  if (!isBatchId(id)) throw noSuchBatch();
+  const request = parseEventsRequest(query, lastEventId);
+  const limits = effectiveSettings(readConfig(env), apiKey.rateLimits);
+  const held = await holdStream(env, tenantOf(apiKey), apiKey.keyId, id, limits);
+  try {
+    const read = await batchStub(env, id).events({ customerId: apiKey.customerId, environment }, request);
+    if (read.kind === "none") throw noSuchBatch();
+    if (read.kind === "expired") throw batchExpired(read.expiredAt);
+    if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
+    if (read.kind === "unknown_event_id") {
+      throw badRequest(
+        "invalid_last_event_id",
+        `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`,
+      );
+    }
+    return { stream: read.stream, held };
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
 }

@@ -36,7 +36,7 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   const id = newBatchId(tenant.jurisdiction);
   const createdAt = new Date().toISOString();
   // Noted before it reads an item, so an erasure or the batch's deletion reaches it from the start.
-  await accountStub(caller.env, tenant).noteSync(request.batchId, id);
+  await accountStub(caller.env, tenant).crmNoteSync(request.batchId, id);
   const sync = await syncStub(caller.env, id).start({
     ...request,
     id,
@@ -98,7 +98,7 @@ export async function undoCrmSync({ env, apiKey }: Caller, syncId: string) {
   if (claim.kind === "account_changed") throw crmAccountChanged(claim.provider);
   if (claim.kind !== "undo") throw new Error("an undo answered an unknown kind");
   try {
-    await accountStub(env, tenant).noteSync(claim.start.batchId, undoId);
+    await accountStub(env, tenant).crmNoteSync(claim.start.batchId, undoId);
     return await syncStub(env, undoId).start(claim.start);
   } catch (error) {
     // Not started: the sync may be undone again.

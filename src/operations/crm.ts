@@ -133,7 +133,7 @@ export async function readCrmConnection({ env, apiKey }: Caller, provider: strin
 }
 
 export async function disconnectCrm({ env, apiKey }: Caller, provider: string): Promise<void> {
-  if (!isCrmProvider(provider) || !(await accountStub(env, tenantOf(apiKey)).removeConnection(provider)))
+  if (!isCrmProvider(provider) || !(await accountStub(env, tenantOf(apiKey)).crmRemoveConnection(provider)))
     throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
 }
 

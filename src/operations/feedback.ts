@@ -26,7 +26,7 @@ export async function reportFeedback({ env, apiKey, environment }: Caller, body:
   const { record } = read;
   const tenant = tenantOf(apiKey);
   const [key] = await personHasher(env, tenant).hash([deliveryKey(record.contact, request.value)]);
-  if (key) await accountStub(env, tenant).doNotDeliver([key]);
+  if (key) await accountStub(env, tenant).privacyAdd("do_not_deliver", [key]);
   return {
     batchId: request.batchId,
     index: request.index,

@@ -66,7 +66,7 @@ export async function undeliverableScreen(
   if (texts.size === 0) return null;
   const ordered = [...texts];
   const hashes = await personHasher(env, tenant).hash(ordered);
-  const listedHashes = new Set(await accountStub(env, tenant).undeliverableAmong(hashes));
+  const listedHashes = new Set(await accountStub(env, tenant).privacyAmong("do_not_deliver", hashes));
   if (listedHashes.size === 0) return null;
   const listedTexts = new Set(ordered.filter((_, i) => listedHashes.has(hashes[i] ?? "")));
   const listed: Listed = (kind, value) => listedTexts.has(deliveryKey(kind, value));

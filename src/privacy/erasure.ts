@@ -4,8 +4,8 @@ import type { Tenant } from "../base/tenant";
 import { batchStub } from "../batch/stub";
 import type { NormalizedPerson } from "../contact-info/person";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
-import type { ErasureReceipt } from "../contact-info/privacy-views";
 import { cacheKeysOfPeople, verdictCacheKey } from "../enrichment/result-cache";
+import type { ErasureReceipt } from "./schemas";
 
 // Erasure of a person across a customer's batches (POST …/privacy/erasures): the
 // account's person index names the batches that hold them, and only those are
@@ -45,7 +45,7 @@ export async function erasePerson(
   const hashed = await personHasher(env, tenant).hash(keys);
   const account = accountStub(env, tenant);
   const erasedAt = new Date().toISOString();
-  const { batchIds, personHashes } = await account.holders(hashed);
+  const { batchIds, personHashes } = await account.privacyHolders(hashed);
   await eraseDerived?.(batchIds, (id) => batchStub(env, id).personItems(tenant, keys), erasedAt);
   let items = 0;
   let batches = 0;
@@ -71,7 +71,7 @@ export async function erasePerson(
     }
   }
   const receipt: ErasureReceipt = { id: crypto.randomUUID(), erasedAt, items, batches };
-  await account.saveErasure(receipt, hashed, suppress);
+  await account.privacySaveErasure(receipt, hashed, suppress);
   log("person_erased", {
     erasureId: receipt.id,
     environment: tenant.environment,

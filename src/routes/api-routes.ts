@@ -8,6 +8,7 @@ import { authProblems, environmentParams, internalError, keyRequired, unknownEnv
 import { requestIdHeader } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
+import { privacyRoutes } from "../privacy/routes";
 import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../rate-limit/endpoint-types";
 import { batchRoutes } from "./batch";
 import { batchEventRoutes } from "./batch-events";
@@ -15,11 +16,9 @@ import { batchListRoutes } from "./batch-list";
 import { contactInfoRoutes } from "./contact-info";
 import { crmSyncRoutes } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
-import { doNotDeliverRoutes } from "./do-not-deliver";
 import { feedbackRoutes } from "./feedback";
 import { integrationRoutes } from "./integrations";
 import { metaRoutes } from "./meta";
-import { privacyRoutes } from "./privacy";
 import { usageRoutes } from "./usage";
 import { webhookDeliveryRoutes } from "./webhook-deliveries";
 import { webhookEndpointRoutes } from "./webhook-endpoints";
@@ -68,7 +67,6 @@ export const API_ROUTES = {
     getRateLimits,
     ...usageRoutes,
     ...privacyRoutes,
-    ...doNotDeliverRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,
     ...webhookEndpointRoutes,

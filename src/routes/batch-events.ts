@@ -1,23 +1,18 @@
 // The progress stream: GET /v2/{environment}/person/contact-info/{id}/events, as server-sent events.
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { isBatchId } from "../base/batch-id";
-import { readConfig } from "../base/config";
 import { log } from "../base/log";
 import { once } from "../base/once";
-import { tenantOf } from "../base/tenant";
 import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/events/event-plan";
-import { batchStub } from "../batch/stub";
-import { eventsQuerySchema, parseEventsRequest } from "../contact-info/events-query";
-import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import { eventsQuerySchema } from "../contact-info/events-query";
 import { relay } from "../http/sse-relay";
+import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, internalError, keyRequired, streamRefused } from "../openapi/common";
 import { batchStatusExample } from "../openapi/examples";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { effectiveSettings } from "../rate-limit/endpoint-types";
-import { holdStream } from "../rate-limit/stream-lease";
+import { openBatchEvents } from "../operations/batches";
 import {
   LEASE_EXPIRES_MS,
   LEASE_RENEW_MS,
@@ -131,33 +126,7 @@ const batchEvents = declareRoute({
   },
   handler: async (c) => {
     const id = c.req.param("id").toLowerCase();
-    if (!isBatchId(id)) throw notFound("No batch with this id exists.");
-    const request = parseEventsRequest(c.req.query(), c.req.header("last-event-id"));
-    const apiKey = c.get("apiKey");
-    // Before the batch is asked: a refused stream registers nothing with it.
-    const limits = effectiveSettings(readConfig(c.env), apiKey.rateLimits);
-    const held = await holdStream(c.env, tenantOf(apiKey), apiKey.keyId, id, limits);
-    let read: Awaited<ReturnType<ReturnType<typeof batchStub>["events"]>>;
-    try {
-      read = await batchStub(c.env, id).events(
-        { customerId: apiKey.customerId, environment: c.get("environment") },
-        request,
-      );
-      // Another customer's or environment's batch answers exactly like a missing one.
-      if (read.kind === "none") throw notFound("No batch with this id exists.");
-      if (read.kind === "expired") throw batchExpired(read.expiredAt);
-      if (read.kind === "deleted") throw batchDeleted(read.deletedAt);
-      if (read.kind === "unknown_event_id") {
-        throw badRequest(
-          "invalid_last_event_id",
-          `This batch's stream sent no event ${request.after}; its last event is ${read.lastSeq}.`,
-        );
-      }
-    } catch (error) {
-      await held.release();
-      throw error;
-    }
-    const { stream } = read;
+    const { stream, held } = await openBatchEvents(callerOf(c), id, c.req.query(), c.req.header("last-event-id"));
     const opened = Date.now();
     return streamSSE(c, async (sse) => {
       let refusal = "refused";

@@ -142,7 +142,7 @@ describe("a batch's deletion and retention reach its syncs", () => {
       );
       expect(tables).toEqual([]);
     }
-    expect(await accountStub(env, ownerOf(key)).syncsOf([batchId])).toEqual([]);
+    expect(await accountStub(env, ownerOf(key)).crmSyncsOf([batchId])).toEqual([]);
   });
 
   it("when the batch's retention ends, its syncs go with it", async () => {

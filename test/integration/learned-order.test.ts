@@ -71,8 +71,11 @@ describe("a waterfall that learns its order", () => {
 
     // Its call went into the records the next item is ordered by.
     const learned = await until(
-      async () => (await account.suppressedAmong([], [DOMAIN])).learned?.domains[DOMAIN]?.apollo,
-      { what: "the item's call in the records", done: (apollo) => apollo?.calls === 41 },
+      async () => (await account.screenGroup([], [DOMAIN])).learned?.domains[DOMAIN]?.apollo,
+      {
+        what: "the item's call in the records",
+        done: (apollo) => apollo?.calls === 41,
+      },
     );
     expect(learned?.hits).toBe(asked?.find(({ name }) => name === "apollo")?.outcome === "found" ? 41 : 40);
   });

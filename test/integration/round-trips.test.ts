@@ -135,7 +135,7 @@ describe("Durable Object round trips on the critical path", () => {
       const result = await deliver("contact-info-items", messages, 1, counted.env);
       expect(result.explicitAcks).toHaveLength(3);
       expect(counted.calls.map((c) => `${c.object}.${c.method}`).sort()).toEqual([
-        "account.suppressedAmong",
+        "account.screenGroup",
         "batch.record",
       ]);
       expect(await getStatus(key, id)).toMatchObject({ status: "completed", completedItems: 3 });
@@ -148,7 +148,7 @@ describe("Durable Object round trips on the critical path", () => {
       const result = await deliver("contact-info-items", messages, 2, counted.env);
       expect(result.explicitAcks).toHaveLength(3);
       expect(counted.calls.map((c) => `${c.object}.${c.method}`).sort()).toEqual([
-        "account.suppressedAmong",
+        "account.screenGroup",
         "batch.record",
         "batch.stillPending",
       ]);

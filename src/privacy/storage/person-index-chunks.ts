@@ -1,8 +1,8 @@
 import type { Environment } from "../../base/environment";
 import { personHasher, storedItemKeys } from "../../contact-info/person-keys";
-import type { PersonIndexEntry } from "./person-index";
+import type { PersonIndexEntry } from "./account-privacy";
 
-// The batch's part of its account's person index (person-index.ts): its
+// The batch's part of its account's person index (account-privacy.ts): its
 // items' hashed identifier keys, sent with its reports a chunk at a time, from
 // batch.people_indexed on, so an erasure asks only the batches holding a person.
 // Sent once the batch completes: until its last chunk is in, every erasure asks the

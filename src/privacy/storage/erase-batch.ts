@@ -1,12 +1,13 @@
 import { emptyUsage } from "../../account/usage";
 import type { Environment } from "../../base/environment";
 import { log } from "../../base/log";
-import { deleteItems, zeroed } from "../../privacy/storage/scrub";
-import type { BatchParts } from "../batch-parts";
-import { type BatchRow, requireBatchRow } from "../batch-row";
-import { batchHub } from "../events/webhook-hub-stub";
-import { appendOutbox, reportToAccount } from "../record/outbox";
-import { cacheKeysToErase, savePurge } from "./cache-purge";
+import type { BatchParts } from "../../batch/batch-parts";
+import { type BatchRow, requireBatchRow } from "../../batch/batch-row";
+import { batchHub } from "../../batch/events/webhook-hub-stub";
+import { appendOutbox, reportToAccount } from "../../batch/record/outbox";
+import { savePurge } from "./cache-purge";
+import { cacheKeysToErase } from "./erase-person";
+import { deleteItems, zeroed } from "./scrub";
 
 /**
  * Cancel and erase: every item (input, results) goes now, overwritten with zeros

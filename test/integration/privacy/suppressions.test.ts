@@ -8,7 +8,7 @@ import {
   request,
   submitBatch,
   waitForCompletion,
-} from "../helpers";
+} from "../../helpers";
 
 // The do-not-enrich list: PUT/GET/DELETE …/privacy/suppressions, and items of a
 // suppressed person ending failed/suppressed without a provider call or a charge.

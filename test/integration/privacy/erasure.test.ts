@@ -1,13 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { accountStub } from "../../src/account/stub";
-import { readConfig } from "../../src/base/config";
-import type { Environment } from "../../src/base/environment";
-import { batchStub } from "../../src/batch/stub";
-import { normalizePerson, personKey } from "../../src/contact-info/person";
-import { identifierKeys } from "../../src/contact-info/person-keys";
-import { verdictCacheKey } from "../../src/enrichment/result-cache";
+import { accountStub } from "../../../src/account/stub";
+import { readConfig } from "../../../src/base/config";
+import type { Environment } from "../../../src/base/environment";
+import { batchStub } from "../../../src/batch/stub";
+import { normalizePerson, personKey } from "../../../src/contact-info/person";
+import { identifierKeys } from "../../../src/contact-info/person-keys";
+import { verdictCacheKey } from "../../../src/enrichment/result-cache";
 import {
   createKey,
   createStoredBatch,
@@ -20,9 +20,9 @@ import {
   until,
   untilAtRest,
   waitForCompletion,
-} from "../helpers";
-import { keyedHash } from "../keyed-hash";
-import { captureLogs } from "../log-capture";
+} from "../../helpers";
+import { keyedHash } from "../../keyed-hash";
+import { captureLogs } from "../../log-capture";
 
 // Erasure of a person (POST …/privacy/erasures) across a customer's batches and
 // caches, found through the account's person index: the live pipeline through

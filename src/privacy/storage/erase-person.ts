@@ -1,15 +1,15 @@
 import type { Config } from "../../base/config";
 import { log } from "../../base/log";
+import type { BatchParts } from "../../batch/batch-parts";
+import { type BatchRow, requireBatchRow } from "../../batch/batch-row";
+import { batchHub } from "../../batch/events/webhook-hub-stub";
+import { reportStep } from "../../batch/record/outbox";
+import { recordOutcomes } from "../../batch/record/record-outcomes";
 import { itemErrors } from "../../contact-info/item-errors";
-import { storedItemKeys } from "../../contact-info/person-keys";
-import { noteSizeForScrub } from "../../privacy/storage/high-water";
-import { eraseItemsInPlace } from "../../privacy/storage/scrub";
-import type { BatchParts } from "../batch-parts";
-import { type BatchRow, requireBatchRow } from "../batch-row";
-import { batchHub } from "../events/webhook-hub-stub";
-import { reportStep } from "../record/outbox";
-import { recordOutcomes } from "../record/record-outcomes";
-import { cacheKeysToErase } from "./cache-purge";
+import { personHasher, storedItemKeys } from "../../contact-info/person-keys";
+import { batchCacheScope, erasableCacheKeys, verdictCacheKey } from "../../enrichment/result-cache";
+import { noteSizeForScrub } from "./high-water";
+import { eraseItemsInPlace } from "./scrub";
 
 // Erasure of one person from one batch (POST …/privacy/erasures): the items
 // that carry any of the person's identifier keys keep their place, status,
@@ -88,4 +88,37 @@ async function eraseFromHub(env: Env, sql: SqlStorage, row: BatchRow): Promise<v
     .toArray()
     .map(({ idx, erased_at }): [number, string] => [idx, erased_at]);
   if (erased.length > 0) await batchHub(env, row).eraseItems(row.id, erased);
+}
+
+/**
+ * The result-cache keys the batch's people may be cached under, and those of
+ * the verdicts on the addresses its items returned or kept for their end (the
+ * only verdicts cached, enrichment/verdict-cache.ts): none for a test batch (never cached).
+ * Read before the erase's transaction; person keys never change after creation.
+ */
+export async function cacheKeysToErase(
+  env: Env,
+  sql: SqlStorage,
+  row: BatchRow,
+  among: readonly number[] | null = null,
+): Promise<string[]> {
+  if (row.environment !== "live") return [];
+  // All items, or those of `among` (an erasure of one person).
+  const items = `(SELECT * FROM items WHERE ?1 IS NULL OR idx IN (SELECT value FROM json_each(?1))) AS items`;
+  const amongJson = among === null ? null : JSON.stringify(among);
+  const personKeys = sql
+    .exec<{ person_key: string }>(`SELECT DISTINCT person_key FROM ${items} WHERE person_key IS NOT NULL`, amongJson)
+    .toArray()
+    .map(({ person_key }) => person_key);
+  const addresses = sql
+    .exec<{ address: string }>(
+      `SELECT DISTINCT lower(e.value ->> 'address') AS address FROM ${items}, json_each(items.emails) AS e WHERE items.emails IS NOT NULL
+       UNION SELECT lower(e.value ->> 'address') FROM ${items}, json_each(items.found_earlier, '$.emails') AS e WHERE items.found_earlier IS NOT NULL`,
+      amongJson,
+    )
+    .toArray()
+    .flatMap(({ address }) => (typeof address === "string" ? [address] : []));
+  const { owner, fields } = batchCacheScope(row);
+  const verdictKeys = await Promise.all(addresses.map((address) => verdictCacheKey(owner, address)));
+  return [...(await erasableCacheKeys(owner, fields, personKeys, personHasher(env, owner))), ...verdictKeys];
 }

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Environment } from "../../src/base/environment";
-import { createKey, request, submitBatch, until, waitForCompletion } from "../helpers";
+import type { Environment } from "../../../src/base/environment";
+import { createKey, request, submitBatch, until, waitForCompletion } from "../../helpers";
 
 // One identity rule (issue 34, findings 1 and 5): erasure and the do-not-enrich list reach a person by
 // every name a finder could have asked with, however the name was composed; and what the account

@@ -1,13 +1,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { batchStub } from "../../src/batch/stub";
-import { normalizePerson, type PersonInput, personKey } from "../../src/contact-info/person";
-import { DEFAULT_MAX_AGE_DAYS } from "../../src/contact-info/submission";
-import type { ItemMessage } from "../../src/queue-messages/item-message";
-import { callsMentioning } from "../fakes/upstreams";
-import { createKey, deliver, faultyItemQueue, request, submitBatch, until, waitForCompletion } from "../helpers";
-import { keyedHashes } from "../keyed-hash";
+import { batchStub } from "../../../src/batch/stub";
+import { normalizePerson, type PersonInput, personKey } from "../../../src/contact-info/person";
+import { DEFAULT_MAX_AGE_DAYS } from "../../../src/contact-info/submission";
+import type { ItemMessage } from "../../../src/queue-messages/item-message";
+import { callsMentioning } from "../../fakes/upstreams";
+import { createKey, deliver, faultyItemQueue, request, submitBatch, until, waitForCompletion } from "../../helpers";
+import { keyedHashes } from "../../keyed-hash";
 
 // The result cache is per customer, and erasure reaches it: the live pipeline
 // through the real queue, the real local KV, and vendors faked at the HTTP boundary.

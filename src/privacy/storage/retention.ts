@@ -1,6 +1,6 @@
 import { emptyUsage } from "../../account/usage";
-import { deleteItems } from "../../privacy/storage/scrub";
-import { appendOutbox } from "../record/outbox";
+import { appendOutbox } from "../../batch/record/outbox";
+import { deleteItems } from "./scrub";
 
 /**
  * Retention: the items go; the batch row stays as a tombstone (no personal data) so its URL can answer 410.

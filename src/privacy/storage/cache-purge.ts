@@ -1,10 +1,8 @@
 import { logError } from "../../base/log";
-import { personHasher } from "../../contact-info/person-keys";
-import { batchCacheScope, erasableCacheKeys, type ResultCache, verdictCacheKey } from "../../enrichment/result-cache";
-import { zeroed } from "../../privacy/storage/scrub";
-import type { BatchRow } from "../batch-row";
-import type { CacheWrites } from "../record/cache-writes";
-import { retryStepLater, stepSucceeded } from "../step-retry";
+import type { CacheWrites } from "../../batch/record/cache-writes";
+import { retryStepLater, stepSucceeded } from "../../batch/step-retry";
+import type { ResultCache } from "../../enrichment/result-cache";
+import { zeroed } from "./scrub";
 
 // Erasure reaches the result cache: the deleted batch's people's keys are saved
 // (cache_purge) in the transaction that deletes its items, and its alarm deletes
@@ -17,39 +15,6 @@ const PURGE_KEYS_PER_RUN = 500;
 const PURGE_CHUNK = 50;
 // Keys per INSERT (one JSON array bound to one parameter, well under 2 MB).
 const KEYS_PER_INSERT = 1_000;
-
-/**
- * The result-cache keys the batch's people may be cached under, and those of
- * the verdicts on the addresses its items returned or kept for their end (the
- * only verdicts cached, enrichment/verdict-cache.ts): none for a test batch (never cached).
- * Read before the erase's transaction; person keys never change after creation.
- */
-export async function cacheKeysToErase(
-  env: Env,
-  sql: SqlStorage,
-  row: BatchRow,
-  among: readonly number[] | null = null,
-): Promise<string[]> {
-  if (row.environment !== "live") return [];
-  // All items, or those of `among` (an erasure of one person).
-  const items = `(SELECT * FROM items WHERE ?1 IS NULL OR idx IN (SELECT value FROM json_each(?1))) AS items`;
-  const amongJson = among === null ? null : JSON.stringify(among);
-  const personKeys = sql
-    .exec<{ person_key: string }>(`SELECT DISTINCT person_key FROM ${items} WHERE person_key IS NOT NULL`, amongJson)
-    .toArray()
-    .map(({ person_key }) => person_key);
-  const addresses = sql
-    .exec<{ address: string }>(
-      `SELECT DISTINCT lower(e.value ->> 'address') AS address FROM ${items}, json_each(items.emails) AS e WHERE items.emails IS NOT NULL
-       UNION SELECT lower(e.value ->> 'address') FROM ${items}, json_each(items.found_earlier, '$.emails') AS e WHERE items.found_earlier IS NOT NULL`,
-      amongJson,
-    )
-    .toArray()
-    .flatMap(({ address }) => (typeof address === "string" ? [address] : []));
-  const { owner, fields } = batchCacheScope(row);
-  const verdictKeys = await Promise.all(addresses.map((address) => verdictCacheKey(owner, address)));
-  return [...(await erasableCacheKeys(owner, fields, personKeys, personHasher(env, owner))), ...verdictKeys];
-}
 
 /** Saves the keys to purge; within the erase's transaction. */
 export function savePurge(sql: SqlStorage, keys: readonly string[]): void {

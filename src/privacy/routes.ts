@@ -1,22 +1,6 @@
-// Erasure of a person across the caller's batches, and the do-not-enrich list:
-// under /v2/{environment}/privacy (docs/storage.md, "Privacy").
-import * as z from "zod";
-import { accountStub } from "../account/stub";
-import { once } from "../base/once";
-import { tenantOf } from "../base/tenant";
-import { isUuid } from "../base/uuid";
-import {
-  erasureRequestSchema,
-  MAX_SUPPRESSIONS_PER_REQUEST,
-  suppressionRequestSchema,
-} from "../contact-info/privacy-requests";
-import {
-  erasureReceiptSchema,
-  suppressionKeySchema,
-  suppressionListSchema,
-  suppressionsAddedSchema,
-} from "../contact-info/privacy-views";
-import { notFound } from "../http/errors";
+// Privacy's doors, under /v2/{environment}/privacy (docs/storage.md, "Privacy"): erasure of a person across
+// the caller's batches and its receipt, people added to the do-not-enrich list, and the two lists of keyed
+// hashes (list-routes.ts). Each handler calls its operation (operations.ts).
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -30,25 +14,16 @@ import {
 } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { erasePersonOperation, suppressPeople } from "../operations/privacy";
-import { suppressionPaging } from "../privacy/storage/suppression-query";
-import { type DeclaredRoute, declareRoute } from "./declare";
-
-// Query values arrive as strings, which the route's schema parses; the document says what they mean.
-// Documentation only: made on first use, or on call (src/base/once.ts).
-const documentedListQuery = /* @__PURE__ */ once(() =>
-  suppressionPaging.schema.extend({
-    limit: z
-      .int()
-      .min(1)
-      .max(suppressionPaging.max)
-      .default(suppressionPaging.defaultLimit)
-      .meta({ description: `Entries per page, 1 to ${suppressionPaging.max}.`, example: 20 }),
-    cursor: suppressionPaging.schema.shape.cursor.meta({
-      description: "The nextCursor of the previous page, unchanged.",
-    }),
-  }),
-);
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { keyedHashListRouteDeclarations } from "./list-routes";
+import { erasePersonOperation, readErasure, suppressPeople } from "./operations";
+import {
+  erasureReceiptSchema,
+  erasureRequestSchema,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppressionRequestSchema,
+  suppressionsAddedSchema,
+} from "./schemas";
 
 const bodyProblems = () => ({
   400: problem(
@@ -119,14 +94,7 @@ const getErasure = declareRoute({
       500: internalError,
     },
   },
-  handler: async (c) => {
-    const id = c.req.param("id");
-    const tenant = tenantOf(c.get("apiKey"));
-    // Receipts live in the caller's own account: another customer's id is simply not there.
-    const receipt = isUuid(id, true) ? await accountStub(c.env, tenant).erasure(id.toLowerCase()) : null;
-    if (!receipt) throw notFound("No erasure with this id exists.");
-    return c.json(receipt, 200);
-  },
+  handler: async (c) => c.json(await readErasure(callerOf(c), c.req.param("id")), 200),
 });
 
 export const addSuppressions = declareRoute({
@@ -163,72 +131,10 @@ export const addSuppressions = declareRoute({
   },
 });
 
-const listSuppressions = declareRoute({
-  route: {
-    method: "get",
-    path: "/privacy/suppressions",
-    query: suppressionPaging.schema,
-    middleware: [rateLimit("rate_limits", { parallel: true })],
-  },
-  docs: OPENAPI_METADATA && {
-    operationId: "listSuppressions",
-    tags: ["Privacy"],
-    summary: "List the do-not-enrich list, newest first",
-    description: "Hashed keys and dates, never the identifiers.",
-    security: keyRequired,
-    request: { params: environmentParams(), query: documentedListQuery() },
-    responses: {
-      200: {
-        description: "One page of the list.",
-        headers,
-        content: { "application/json": { schema: suppressionListSchema() } },
-      },
-      400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
-      ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
-    },
-  },
-  handler: async (c) => {
-    const page = suppressionPaging.parse(c.req.query());
-    const tenant = tenantOf(c.get("apiKey"));
-    return c.json(await accountStub(c.env, tenant).suppressions(page), 200);
-  },
-});
-
-const removeSuppression = declareRoute({
-  route: {
-    method: "delete",
-    path: "/privacy/suppressions/{key}",
-    middleware: [rateLimit("contact_info_request")],
-  },
-  docs: OPENAPI_METADATA && {
-    operationId: "removeSuppression",
-    tags: ["Privacy"],
-    summary: "Remove a key from the do-not-enrich list",
-    security: keyRequired,
-    request: { params: environmentParams().extend({ key: suppressionKeySchema }) },
-    responses: {
-      204: { description: "Removed.", headers },
-      ...authProblems(),
-      404: problem(["not_found"], "The key is not on the list"),
-      500: internalError,
-    },
-  },
-  handler: async (c) => {
-    const key = c.req.param("key");
-    const tenant = tenantOf(c.get("apiKey"));
-    const removed = suppressionKeySchema.safeParse(key).success && (await accountStub(c.env, tenant).unsuppress(key));
-    if (!removed) throw notFound("This key is not on the suppression list.");
-    return c.body(null, 204);
-  },
-});
-
 /** This file's routes, in the order they are served and documented (routes/api-routes.ts lists the files). */
 export const privacyRoutes: readonly DeclaredRoute[] = [
   erasePersonRoute,
   getErasure,
   addSuppressions,
-  listSuppressions,
-  removeSuppression,
+  ...keyedHashListRouteDeclarations,
 ];
