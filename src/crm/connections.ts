@@ -3,13 +3,16 @@ import type { Tenant } from "../base/tenant";
 import { callGate } from "../enrichment/call-gate";
 import { readVendorConfig } from "../enrichment/vendor-config";
 import { governorStub } from "../vendor-governor/stub";
-import { type CrmClient, type CrmConnection, type CrmProvider, isCrmProvider } from "./crm";
+import type { CrmClient, CrmConnection } from "./crm";
 import { readCrmConfig } from "./crm-config";
-import { CRMS } from "./crms";
+import { CRMS, type CrmProvider, isCrmProvider } from "./crms";
 import { openToken, sealToken } from "./token-box";
 
+/** A connection to a CRM declared in crms.ts. */
+type KnownConnection = CrmConnection & { provider: CrmProvider };
+
 /** The client of a connection, its calls through the token's budget at the vendor governor (when governed). */
-export function crmClient(env: Env, connection: CrmConnection, signal?: AbortSignal): CrmClient {
+export function crmClient(env: Env, connection: KnownConnection, signal?: AbortSignal): CrmClient {
   const crm = CRMS[connection.provider];
   const config = readCrmConfig(env);
   const governed = readVendorConfig(env).vendorLimits !== null;
@@ -32,7 +35,7 @@ export interface ConnectionInfo {
 }
 
 /** Checks the token with the CRM (a refused one throws crm-http's CrmUnauthorizedError), then saves it sealed. */
-export async function saveConnection(env: Env, tenant: Tenant, connection: CrmConnection): Promise<ConnectionInfo> {
+export async function saveConnection(env: Env, tenant: Tenant, connection: KnownConnection): Promise<ConnectionInfo> {
   const accountId = await crmClient(env, connection).accountId();
   const connectedAt = new Date().toISOString();
   await accountStub(env, tenant).crmSaveConnection({
@@ -46,7 +49,7 @@ export async function saveConnection(env: Env, tenant: Tenant, connection: CrmCo
 }
 
 /** A saved connection: its token opened, and the CRM account (portal, org) the token belonged to when saved. */
-export type OpenConnection = CrmConnection & { accountId: string };
+export type OpenConnection = KnownConnection & { accountId: string };
 
 /** The tenant's connection to `provider`, its token opened, or null when none is saved. */
 export async function openConnection(env: Env, tenant: Tenant, provider: CrmProvider): Promise<OpenConnection | null> {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { configOf, url } from "../base/config";
 import { once } from "../base/once";
 import { type RateWindow, rateLimitOverrides } from "../base/vendor-limits";
-import type { CrmProvider } from "./crm";
+import type { CrmProvider } from "./crms";
 import { CRMS } from "./crms";
 
 // The CRMs' configuration, read from their declarations (crm.ts) as the vendors' is: where a CRM

@@ -5,7 +5,7 @@ import { hasSchema } from "../base/sql-migrations";
 import type { Tenant } from "../base/tenant";
 import type { ErrorCode } from "../http/error-codes";
 import { crmClient, openConnection } from "./connections";
-import type { CrmProvider } from "./crm";
+import type { CrmProvider } from "./crms";
 import { afterFailure } from "./sync-failures";
 import { migrate } from "./sync-schema";
 import { insertSync, type SyncStart, type UndoStart, undoRecords, undoRefusal, undoStartOf } from "./sync-start";

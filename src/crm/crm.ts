@@ -1,17 +1,14 @@
 import type { RateWindow } from "../base/vendor-limits";
 import type { CrmCall } from "./crm-http";
 
-export const CRM_PROVIDERS = ["hubspot", "salesforce"] as const;
-export type CrmProvider = (typeof CRM_PROVIDERS)[number];
-export const isCrmProvider = (name: string): name is CrmProvider => (CRM_PROVIDERS as readonly string[]).includes(name);
-
 /** The contact fields a sync may write, each to one CRM property (CrmDeclaration.properties). */
 export const SYNC_FIELDS = ["email", "phone"] as const;
 export type SyncField = (typeof SYNC_FIELDS)[number];
 
 /** What a connection holds besides its token: HubSpot needs nothing; Salesforce its instance URL. */
 export interface CrmConnection {
-  provider: CrmProvider;
+  /** The CRM's name (crms.ts `CrmProvider`). */
+  provider: string;
   token: string;
   /** Where the CRM answers for this customer (Salesforce's instanceUrl; HubSpot's configured URL). */
   baseUrl: string;
@@ -71,10 +68,11 @@ export interface CrmClient {
 /**
  * A CRM, declared once in its own file like a vendor (enrichment/vendor.ts): its name, where it
  * answers, its published limits (the vendor governor's budget), its batch size and the properties
- * a sync writes, and its client's factory. Adding a CRM is its file and a line in crms.ts.
+ * a sync writes, and its client's factory. Adding a CRM is its file and a line in crms.ts, from which
+ * the provider list (`CRM_PROVIDERS`) derives.
  */
-export interface CrmDeclaration {
-  readonly name: CrmProvider;
+export interface CrmDeclaration<Name extends string = string> {
+  readonly name: Name;
   /**
    * Where it answers: one URL for every customer (its variable overrides it: tests' fakes, `wrangler dev
    * --var`), or each customer's own instance URL, given on connecting and held to a host pattern.

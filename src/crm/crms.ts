@@ -1,6 +1,15 @@
-import type { CrmDeclaration, CrmProvider } from "./crm";
+import type { CrmDeclaration } from "./crm";
 import { hubspot } from "./hubspot";
 import { salesforce } from "./salesforce";
 
-// Every CRM a customer may connect (each declared in its own file: crm.ts).
-export const CRMS: Readonly<Record<CrmProvider, CrmDeclaration>> = { hubspot, salesforce };
+/** Declarations keyed by their own names. */
+type ByName<T> = { readonly [Name in keyof T & string]: CrmDeclaration<Name> };
+const byName = <T extends ByName<T>>(declarations: T): T => declarations;
+
+// Every CRM a customer may connect, each declared in its own file (crm.ts): adding one is its file and
+// its line here. The provider list, the sync's and the routes' enums and the messages derive from it.
+export const CRMS = byName({ hubspot, salesforce });
+
+export type CrmProvider = keyof typeof CRMS;
+export const CRM_PROVIDERS = Object.values(CRMS).map(({ name }) => name) as [CrmProvider, ...CrmProvider[]];
+export const isCrmProvider = (name: string): name is CrmProvider => Object.hasOwn(CRMS, name);

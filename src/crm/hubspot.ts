@@ -209,7 +209,7 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
   };
 }
 
-export const hubspot: CrmDeclaration = {
+export const hubspot: CrmDeclaration<"hubspot"> = {
   name: "hubspot",
   endpoint: { urlVariable: "HUBSPOT_API_URL", defaultUrl: "https://api.hubapi.com" },
   limits: [{ limit: 100, seconds: 10 }],

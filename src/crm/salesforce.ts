@@ -228,7 +228,7 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
   };
 }
 
-export const salesforce: CrmDeclaration = {
+export const salesforce: CrmDeclaration<"salesforce"> = {
   name: "salesforce",
   // Each org answers at its own My Domain (instanceUrl), on hosts this pattern allows.
   endpoint: { hostPatternVariable: "SALESFORCE_HOST_PATTERN", defaultHostPattern: "*.my.salesforce.com" },

@@ -5,7 +5,8 @@ import { once } from "../base/once";
 import type { Tenant } from "../base/tenant";
 import { encodeItemCursor } from "../http/item-cursor";
 import { zeroed } from "../privacy/storage/scrub";
-import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
+import { SYNC_FIELDS } from "./crm";
+import { CRM_PROVIDERS } from "./crms";
 import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
 import type { Candidates } from "./sync-plan";
 import {

@@ -4,7 +4,8 @@
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
 import { documented, once } from "../base/once";
-import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
+import { SYNC_FIELDS } from "./crm";
+import { CRM_PROVIDERS } from "./crms";
 
 export const SYNC_RULES = ["fill_empty", "overwrite", "skip_if_edited_by_user"] as const;
 export type SyncRule = (typeof SYNC_RULES)[number];

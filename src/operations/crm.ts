@@ -5,7 +5,6 @@ import { accountStub } from "../account/stub";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "../crm/connections";
-import { CRM_PROVIDERS, type CrmProvider, isCrmProvider } from "../crm/crm";
 import { instanceOrigin, readCrmConfig } from "../crm/crm-config";
 import {
   CrmBadAnswerError,
@@ -14,7 +13,7 @@ import {
   CrmUnavailableError,
   DEFAULT_RETRY_SECONDS,
 } from "../crm/crm-http";
-import { CRMS } from "../crm/crms";
+import { CRM_PROVIDERS, CRMS, type CrmProvider, isCrmProvider } from "../crm/crms";
 import {
   badRequest,
   crmBadAnswer,

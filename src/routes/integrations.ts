@@ -1,7 +1,7 @@
 // A customer's CRM connections: PUT, GET and DELETE /v2/{environment}/integrations/{provider}, and the list.
 import * as z from "zod";
 import { once } from "../base/once";
-import { CRM_PROVIDERS } from "../crm/crm";
+import { CRM_PROVIDERS } from "../crm/crms";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
