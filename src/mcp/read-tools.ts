@@ -35,6 +35,7 @@ export const getBatchTool: ToolDeclaration = {
   }),
   output: batchPageSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: getBatch,
   run: async (caller, args) =>
     JSON.parse(
@@ -54,6 +55,7 @@ export const listBatchesTool: ToolDeclaration = {
   }),
   output: batchListSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: listBatches,
   run: (caller, args) => listBatchPage(caller, queryOf(args, ["cursor", "limit"])),
 };
@@ -68,6 +70,7 @@ export const getUsageTool: ToolDeclaration = {
   }),
   output: usageReportSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: getUsage,
   run: (caller, args) => readUsage(caller, queryOf(args, ["from", "to"]), Date.now()),
 };
@@ -80,6 +83,7 @@ export const getRateLimitsTool: ToolDeclaration = {
   input: z.object({}),
   output: z.object({ limits: z.array(rateLimitInfoSchema()) }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+  scope: "read",
   countsAs: getRateLimits,
   withUsage: true,
   run: async (caller, _args, _context, admitted) => ({
@@ -95,6 +99,7 @@ export const erasePersonTool: ToolDeclaration = {
   input: erasureRequestSchema,
   output: erasureReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  scope: "erase",
   countsAs: erasePersonRoute,
   run: (caller, args) => erasePersonOperation(caller, args),
 };
@@ -106,6 +111,7 @@ export const suppressPersonTool: ToolDeclaration = {
   input: suppressionRequestSchema,
   output: suppressionsAddedSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: "erase",
   countsAs: addSuppressions,
   run: (caller, args) => suppressPeople(caller, args),
 };
