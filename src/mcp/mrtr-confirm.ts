@@ -18,7 +18,7 @@ import type { ToolContext } from "./tool";
 const STATE_TTL_SECONDS = 600;
 
 /** The inputRequests key of the one question. */
-export const CONFIRM_KEY = "confirm_spending";
+const CONFIRM_KEY = "confirm_spending";
 
 const confirmStateSchema = z.object({
   tool: z.string(),

@@ -25,7 +25,7 @@ export const keyPrincipal = (apiKey: ApiKeyRecord, config: Pick<Config, "mcpAllo
 });
 
 /** A principal as it crosses to the 2025 session's object (RPC) and back through the SDK's authInfo: checked, not cast. */
-export const principalWireSchema = z.object({
+const principalWireSchema = z.object({
   apiKey: apiKeyRecordSchema,
   scopes: z.array(z.enum(MCP_SCOPES)),
   allowanceCredits: z.int().min(0),

@@ -6,7 +6,7 @@ import type { Confirmation } from "./confirmation";
 import type { McpPrincipal, McpScope } from "./principal";
 
 /** A person's answer to a spending question; `batchId`: the batch the confirmation is for (MRTR), made once. */
-export interface Confirmed {
+interface Confirmed {
   answer: Confirmation;
   batchId?: string;
 }

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { Customer, McpTestServer } from "./server";
 
 export const REVISION = "2026-07-28";
-export const TASKS = "io.modelcontextprotocol/tasks";
+const TASKS = "io.modelcontextprotocol/tasks";
 
 /** A v2 client pinned to the revision (it sends server/discover first); `answer`: how it answers a confirmation. */
 export async function modernClient(
