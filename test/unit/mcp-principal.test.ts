@@ -1,7 +1,11 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ApiKeyRecord } from "../../src/keys/api-key";
 import { cancelledTask, detailedTask, TASK_POLL_MS, taskOfBatch } from "../../src/mcp/batch-task";
+import { callTool } from "../../src/mcp/call-tool";
 import { fromWire, keyPrincipal, toWire } from "../../src/mcp/principal";
+import { erasePersonTool } from "../../src/mcp/read-tools";
+import { startBatchTool } from "../../src/mcp/spend-tools";
 
 const KEY: ApiKeyRecord = {
   keyId: "key_1",
@@ -23,6 +27,26 @@ describe("keyPrincipal", () => {
     const principal = keyPrincipal(KEY, { mcpAllowanceCredits: 7 });
     expect(fromWire(toWire(principal))).toEqual(principal);
     expect(() => fromWire({ ...toWire(principal), scopes: ["admin"] })).toThrow();
+  });
+});
+
+describe("scopes", () => {
+  it("refuses a tool outside the principal's scopes with insufficient_scope, before anything runs", async () => {
+    const principal = { ...keyPrincipal(KEY, { mcpAllowanceCredits: 100 }), scopes: new Set(["read" as const]) };
+    const unused = () => {
+      throw new Error("nothing may run");
+    };
+    const context = { origin: "https://x.test", principal, tasks: false, progress: unused, confirm: unused };
+    const caller = { env, apiKey: KEY, environment: KEY.environment };
+    for (const [tool, scope] of [
+      [startBatchTool, "spend"],
+      [erasePersonTool, "erase"],
+    ] as const) {
+      const result = await callTool(tool, caller, {}, context);
+      expect(result).toMatchObject({ isError: true });
+      const text = "content" in result ? result.content[0]?.text : "";
+      expect(JSON.parse(text ?? "null")).toMatchObject({ code: "insufficient_scope", scope });
+    }
   });
 });
 
