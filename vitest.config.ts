@@ -8,13 +8,15 @@ import { FAKE_KEYS, fakeUpstreams } from "./test/fakes/upstreams.ts";
 
 // The Worker's required secrets (wrangler.toml, [secrets]), test values: the admin API's token
 // (src/middleware/admin-token.ts), the secret people's identifiers are hashed under
-// (src/contact-info/person-keys.ts), and the one CRM tokens are sealed under (src/crm/token-box.ts).
+// (src/contact-info/person-keys.ts), the one CRM tokens are sealed under (src/crm/token-box.ts), and
+// the one MCP confirmations' requestState is signed under (src/mcp/request-state.ts).
 // Wrangler looks for required secrets in the environment, and warns of any it does not find there;
 // the bindings below give them to the Worker whatever a developer's .dev.vars holds.
 const SECRETS = {
   ADMIN_TOKEN: "adm_testtoken",
   PERSON_KEY_SECRET: "pks_testsecret0000000000000000000000000",
   CRM_TOKEN_SECRET: "cts_testsecret0000000000000000000000000",
+  MCP_STATE_SECRET: "mss_testsecret0000000000000000000000000",
 };
 Object.assign(process.env, SECRETS);
 

@@ -29,17 +29,16 @@ if [ -n "$spelled" ]; then
   status=1
 fi
 # Code lines (not comments) of src/ that write the default batch size or the prices themselves.
-# src/mcp/spend-tools.ts is being rewritten beside this (issue 47): it reads DEFAULT_MAX_BATCH_ITEMS after the merge.
 quoted=$(grep -rnE --include='*.ts' '10[,_]000|an email [0-9]+ credit' src |
-  grep -vE '^src/base/defaults\.ts:' | grep -vE '^src/mcp/spend-tools\.ts:' | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)' |
+  grep -vE '^src/base/defaults\.ts:' | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)' |
   grep -iE 'item|batch|people|credit' || true)
 if [ -n "$quoted" ]; then
   echo "Defaults written out in src/ (read DEFAULT_MAX_BATCH_ITEMS, DEFAULT_PRICES from src/base/defaults.ts):" >&2
   echo "$quoted" >&2
   status=1
 fi
-# The UUID pattern: src/base/uuid.ts's (src/mcp/door.ts reads isUuid after the merge of issue 47's MCP rewrite).
-uuids=$(grep -rnF --include='*.ts' '{8}-[0-9a-f]{4}' src | grep -vE '^src/base/uuid\.ts:|^src/mcp/door\.ts:' || true)
+# The UUID pattern: src/base/uuid.ts's.
+uuids=$(grep -rnF --include='*.ts' '{8}-[0-9a-f]{4}' src | grep -vE '^src/base/uuid\.ts:' || true)
 if [ -n "$uuids" ]; then
   echo "The UUID pattern written again (read UUID_PATTERN or isUuid from src/base/uuid.ts):" >&2
   echo "$uuids" >&2

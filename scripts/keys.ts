@@ -1,4 +1,4 @@
-// npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
+// npm run keys -- <create|list|show|revoke|set-limits|set-mcp-allowance|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
 import {
   type ApiKeyRecord,
@@ -31,6 +31,10 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
   --base-url URL                 ${BASE_URL_HELP}; with --remote, the deployment (required)
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
+  show KEYID                     the key's record, without its webhook secret
+  set-mcp-allowance KEYID --credits N
+                                 the credits one MCP tool call with this key may commit without asking its person
+                                 (0: always ask; default MCP_ALLOWANCE_CREDITS, 100)
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
@@ -43,7 +47,7 @@ function wholeNumber(value: string | undefined, flag: string): number {
   return number;
 }
 
-const COMMANDS = ["create", "list", "revoke", "set-limits", "seed-dev"];
+const COMMANDS = ["create", "list", "show", "revoke", "set-limits", "set-mcp-allowance", "seed-dev"];
 
 interface Flags {
   customer?: string;
@@ -55,6 +59,7 @@ interface Flags {
   "endpoint-type"?: string;
   limit?: string;
   window?: string;
+  credits?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -69,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
       "endpoint-type": { type: "string" },
       limit: { type: "string" },
       window: { type: "string" },
+      credits: { type: "string" },
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
@@ -80,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.remote && values["persist-to"]) fail("--persist-to is for the local store; drop it with --remote");
   const store: Store = values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] };
   const [command, ...rest] = positionals;
-  if (!command) fail("give a command: create, list, revoke, set-limits or seed-dev");
+  if (!command) fail(`give a command: ${COMMANDS.join(", ")}`);
   if (!COMMANDS.includes(command)) fail(`unknown command ${command}; the commands are ${COMMANDS.join(", ")}`);
   await withKv(store, "API_KEYS", (kv) => run(command, rest, values, store, kv));
 }
@@ -189,6 +195,23 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       );
       console.log(
         `${customerId} (${environment}): ${type} limited to ${limit} per ${windowSeconds} s on ${keys.map(({ record }) => record.keyId).join(", ")} (in effect within API_KEY_CACHE_TTL_SECONDS).`,
+      );
+      return;
+    }
+    case "show": {
+      const { record } = await readKey(rest[0] ?? fail("show needs a KEYID"), kv, remote);
+      const { webhookSecret: _, ...shown } = record;
+      console.log(values.json ? JSON.stringify(shown) : JSON.stringify(shown, null, 2));
+      return;
+    }
+    case "set-mcp-allowance": {
+      const credits = Number(values.credits);
+      if (!values.credits || !Number.isSafeInteger(credits) || credits < 0)
+        fail("--credits must be a whole number of at least 0");
+      const { hash, record } = await readKey(rest[0] ?? fail("set-mcp-allowance needs a KEYID"), kv, remote);
+      await kv.putAll(apiKeyWrites(hash, { ...record, mcpAllowanceCredits: credits }));
+      console.log(
+        `${record.keyId}: an MCP tool call may commit ${credits} credit(s) without asking (in effect within API_KEY_CACHE_TTL_SECONDS).`,
       );
       return;
     }

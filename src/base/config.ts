@@ -59,6 +59,7 @@ const configSchema = z
     MCP_PROTOCOL_WINDOW_SECONDS: whole(1),
     MCP_MAX_SESSIONS_PER_KEY: whole(1),
     MCP_SESSION_IDLE_SECONDS: whole(1),
+    MCP_ALLOWANCE_CREDITS: whole(0),
     ITEM_MAX_ATTEMPTS: whole(1),
     ENRICHMENT_SATISFIED_CONFIDENCE: whole(0),
     PROVIDER_TIMEOUT_MS: whole(1),
@@ -92,6 +93,7 @@ const configSchema = z
     tier4: { limit: vars.TIER_4_LIMIT, windowSeconds: vars.TIER_4_WINDOW_SECONDS },
     mcpProtocol: { limit: vars.MCP_PROTOCOL_LIMIT, windowSeconds: vars.MCP_PROTOCOL_WINDOW_SECONDS },
     mcpSessions: { maxPerKey: vars.MCP_MAX_SESSIONS_PER_KEY, idleMs: vars.MCP_SESSION_IDLE_SECONDS * 1000 },
+    mcpAllowanceCredits: vars.MCP_ALLOWANCE_CREDITS,
     itemMaxAttempts: vars.ITEM_MAX_ATTEMPTS,
     prices: {
       email: vars.CREDITS_PER_EMAIL,

@@ -25,6 +25,8 @@ export const apiKeyRecordSchema = z.object({
   webhookSecret: z.string().optional(),
   /** Where the customer's objects live (`eu`); absent means no restriction. */
   jurisdiction: z.enum(JURISDICTIONS).optional(),
+  /** The credits one MCP tool call may commit without asking its person; absent: MCP_ALLOWANCE_CREDITS. */
+  mcpAllowanceCredits: z.number().int().nonnegative().optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 

@@ -5,7 +5,8 @@ import { limitOf } from "../middleware/rate-limit";
 import { admit } from "../operations/admit";
 import type { Caller } from "../operations/caller";
 import { rateLimited } from "../rate-limit/rate-limited";
-import { ToolRefusal } from "./refusal";
+import { ProtocolAnswer } from "./protocol-answer";
+import { insufficientScope, ToolRefusal } from "./refusal";
 import type { ToolContext, ToolDeclaration } from "./tool";
 
 /** A tool's failure as MCP carries it: isError, with {code, title, detail, …} as text (not structuredContent, which the output schema governs). */
@@ -25,7 +26,7 @@ function problemError({ code, title, detail, errors, extensions }: ProblemInit) 
 }
 
 /**
- * Runs one tool call as its REST route would: counted first against the REST operation's
+ * Runs one tool call as its REST route would: refused (insufficient_scope) if the caller may not, counted first against the REST operation's
  * endpoint type (a limited call does nothing and answers rate_limited with retryAfterSeconds),
  * then the operation; its problems become tool errors with the same codes. Logs carry the
  * tool, the key's id and the outcome, never an argument.
@@ -38,17 +39,26 @@ export async function callTool(
 ) {
   const fields = { tool: tool.name, keyId: caller.apiKey.keyId, environment: caller.environment };
   try {
+    if (!context.principal.scopes.has(tool.scope)) throw insufficientScope(tool.scope);
     const endpointType = limitOf(tool.countsAs.route.middleware);
     if (endpointType === undefined) throw new Error(`tool ${tool.name} counts as a route that is not rate limited`);
     const admitted = await admit(caller, endpointType, { withUsage: tool.withUsage ?? false });
     if (!admitted.decision.allowed) throw rateLimited(endpointType, admitted.decision);
     const result = await tool.run(caller, args, context, admitted);
+    if (result instanceof ProtocolAnswer) {
+      log("mcp_tool_call", { ...fields, outcome: result.result.resultType });
+      return result.result;
+    }
     log("mcp_tool_call", { ...fields, outcome: "ok" });
     return {
       content: [{ type: "text" as const, text: JSON.stringify(result) }],
       structuredContent: result as Record<string, unknown>,
     };
   } catch (error) {
+    if (error instanceof ProtocolAnswer) {
+      log("mcp_tool_call", { ...fields, outcome: error.result.resultType });
+      return error.result;
+    }
     if (error instanceof ApiError) {
       log("mcp_tool_call", { ...fields, outcome: error.init.code });
       return problemError(error.init);

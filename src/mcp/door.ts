@@ -1,12 +1,15 @@
-// /mcp: the MCP server's door (Streamable HTTP). Authenticates every request with the customer's API
-// key, reads a POST's body within MCP_BODY_LIMIT, counts it against the key's limits and its session
-// against the key's cap (the customer's RateLimiter, one call), and hands it to the session's Durable
-// Object (mcp-session.ts). Whatever fails answers a problem or a JSON-RPC error: never a stack trace.
+// /mcp: the MCP server's door (Streamable HTTP). Authenticates every request (principalOf), reads a
+// POST's body within MCP_BODY_LIMIT, counts it against the key's limits (and a 2025 session against the
+// key's cap: the customer's RateLimiter, one call), and hands it on: a request of the 2026-07-28 revision
+// (its `_meta` envelope) to a stateless server made for it (modern-server.ts), one of the 2025 revisions
+// to its session's Durable Object (mcp-session.ts). Whatever fails answers a problem or a JSON-RPC
+// error: never a stack trace.
 
 import { readConfig } from "../base/config";
 import { logError } from "../base/log";
 import { objectNamed } from "../base/placement";
 import { tenantName } from "../base/tenant";
+import { isUuid } from "../base/uuid";
 import { readLimited } from "../http/body";
 import { internalError, invalidApiKey } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
@@ -18,6 +21,7 @@ import { rateLimited } from "../rate-limit/rate-limited";
 import { limiterStub } from "../rate-limit/stub";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 import { isInitialize, protocolRequests } from "./messages";
+import { keyPrincipal, type McpPrincipal, toWire } from "./principal";
 import { RecentRefusals } from "./refusals";
 
 export const MCP_PATH = "/mcp";
@@ -33,8 +37,6 @@ const MCP_ENVELOPE_BYTES = 64 * 1024;
 const DRAIN_BYTES = 32 * 1024 * 1024;
 
 const refusals = new RecentRefusals();
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The key in x-api-key, else in Authorization: Bearer (what MCP clients' configurations can send). */
 function presentedKey(headers: Headers): string | undefined {
@@ -82,25 +84,43 @@ export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext
   }
 }
 
+/**
+ * Who calls: an API key (x-api-key, or Authorization: Bearer ck_…) is a principal with every scope and the
+ * key's allowance. The one place a request becomes a principal (an OAuth token's grant joins here).
+ */
+async function principalOf(request: Request, env: Env): Promise<McpPrincipal> {
+  return keyPrincipal(await authenticate(env, presentedKey(request.headers)), readConfig(env));
+}
+
 async function admitted(request: Request, env: Env, ctx: ExecutionContext, requestId: string): Promise<Response> {
   if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
-  let apiKey: ApiKeyRecord;
+  let principal: McpPrincipal;
   try {
-    apiKey = await authenticate(env, presentedKey(request.headers));
+    principal = await principalOf(request, env);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const response = problemResponse(error.init, requestId);
     response.headers.set("www-authenticate", 'Bearer realm="contact-info-batch"');
     return response;
   }
-  const presented = request.headers.get("mcp-session-id");
-  if (presented !== null && !UUID.test(presented)) return sessionNotFound();
+  const { apiKey } = principal;
   const body = request.method === "POST" ? await readBody(request, env) : undefined;
   const json = body === undefined || body === "unreadable" ? undefined : body.json;
+  // Loaded on an isolate's first MCP request, not at its startup (as the 2025 session server is).
+  const modern = await import("./modern-server");
+  if (body !== "unreadable" && !(await modern.isLegacy(request, json))) {
+    const requests = protocolRequests(json);
+    await admitProtocol(env, apiKey, {
+      keyId: apiKey.keyId,
+      protocolRequests: requests,
+      rules: readConfig(env).mcpSessions,
+    });
+    return modern.serveModern(request, env, principal, json);
+  }
+  const presented = request.headers.get("mcp-session-id");
+  if (presented !== null && !isUuid(presented)) return sessionNotFound();
   // A GET (the client's stream) or a DELETE (its end) carries no request: it only names its session.
   const requests = body === undefined ? 0 : body === "unreadable" ? 1 : protocolRequests(json);
-  const remembered = requests > 0 ? refusals.refused(apiKey.keyId, Date.now()) : undefined;
-  if (remembered) throw rateLimited("mcp_protocol", remembered);
   const opening = presented === null && isInitialize(json);
   const session = presented !== null ? { kind: "use" as const, id: presented } : undefined;
   const admission: McpAdmission = {
@@ -109,15 +129,7 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
     session: opening ? { kind: "open", id: crypto.randomUUID() } : session,
     rules: readConfig(env).mcpSessions,
   };
-  const answer = await limiterStub(env, apiKey).admitMcp(
-    admission,
-    effectiveSettings(readConfig(env), apiKey.rateLimits),
-  );
-  if (answer.kind === "revoked") throw invalidApiKey();
-  if (answer.kind === "rate_limited") {
-    refusals.note(apiKey.keyId, answer.decision, Date.now());
-    throw rateLimited("mcp_protocol", answer.decision);
-  }
+  const answer = await admitProtocol(env, apiKey, admission);
   if (answer.kind === "unknown_session") return sessionNotFound();
   for (const displaced of answer.displaced) {
     ctx.waitUntil(
@@ -130,7 +142,23 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
   if (!admission.session) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
   // The body was read here: the session gets it parsed, beside the request's method, URL and headers.
   const forwarded = new Request(request.url, { method: request.method, headers: request.headers });
-  return sessionStub(env, apiKey, admission.session.id).serve(forwarded, admission.session.id, apiKey, json);
+  return sessionStub(env, apiKey, admission.session.id).serve(forwarded, admission.session.id, toWire(principal), json);
+}
+
+/** Counts the request's protocol requests (and opens or checks its 2025 session): refused when revoked or over the limit. */
+async function admitProtocol(env: Env, apiKey: ApiKeyRecord, admission: McpAdmission) {
+  const remembered = admission.protocolRequests > 0 ? refusals.refused(apiKey.keyId, Date.now()) : undefined;
+  if (remembered) throw rateLimited("mcp_protocol", remembered);
+  const answer = await limiterStub(env, apiKey).admitMcp(
+    admission,
+    effectiveSettings(readConfig(env), apiKey.rateLimits),
+  );
+  if (answer.kind === "revoked") throw invalidApiKey();
+  if (answer.kind === "rate_limited") {
+    refusals.note(apiKey.keyId, answer.decision, Date.now());
+    throw rateLimited("mcp_protocol", answer.decision);
+  }
+  return answer;
 }
 
 const sessionStub = (env: Env, apiKey: ApiKeyRecord, sessionId: string) =>

@@ -12,6 +12,7 @@ export const reportFeedbackTool: ToolDeclaration = {
   input: feedbackRequestSchema,
   output: feedbackReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: "spend",
   countsAs: postFeedback,
   run: (caller, args) => reportFeedback(caller, args),
 };

@@ -2,9 +2,9 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
 import { log, logError } from "../base/log";
 import { type Tenant, tenantOf } from "../base/tenant";
-import type { ApiKeyRecord } from "../keys/api-key";
 import { limiterStub } from "../rate-limit/stub";
 import { sessionNotFound } from "./json-rpc-error";
+import type { PrincipalWire } from "./principal";
 import { idleStep } from "./session-idle";
 import type { SessionTransport } from "./session-server";
 
@@ -32,10 +32,11 @@ export class McpSession extends DurableObject<Env> {
   #ended = false;
 
   /**
-   * Serves one request of the session; `apiKey` is the record the door authenticated it with, `body`
-   * the POST's JSON the door read (within its limit).
+   * Serves one request of the session; `principal` is who the door authenticated it as (its key, scopes
+   * and allowance), `body` the POST's JSON the door read (within its limit).
    */
-  async serve(request: Request, sessionId: string, apiKey: ApiKeyRecord, body?: unknown): Promise<Response> {
+  async serve(request: Request, sessionId: string, principal: PrincipalWire, body?: unknown): Promise<Response> {
+    const { apiKey } = principal;
     this.#usedAt = Date.now();
     const opening = !request.headers.has("mcp-session-id");
     if (!this.#transport) {
@@ -52,7 +53,7 @@ export class McpSession extends DurableObject<Env> {
     const transport = await this.#transport;
     const response = await transport.handleRequest(request, {
       parsedBody: body,
-      authInfo: { token: "", clientId: apiKey.keyId, scopes: [], extra: { apiKey } },
+      authInfo: { token: "", clientId: apiKey.keyId, scopes: principal.scopes, extra: { principal } },
     });
     // An initialize refused opens nothing.
     if (opening && !response.ok) await this.close("refused");

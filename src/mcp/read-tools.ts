@@ -36,6 +36,7 @@ export const getBatchTool: ToolDeclaration = {
   }),
   output: batchPageSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: getBatch,
   run: async (caller, args) =>
     JSON.parse(
@@ -55,6 +56,7 @@ export const listBatchesTool: ToolDeclaration = {
   }),
   output: batchListSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: listBatches,
   run: (caller, args) => listBatchPage(caller, queryOf(args, ["cursor", "limit"])),
 };
@@ -69,6 +71,7 @@ export const getUsageTool: ToolDeclaration = {
   }),
   output: usageReportSchema(),
   annotations: readOnly,
+  scope: "read",
   countsAs: getUsage,
   run: (caller, args) => readUsage(caller, queryOf(args, ["from", "to"]), Date.now()),
 };
@@ -81,6 +84,7 @@ export const getRateLimitsTool: ToolDeclaration = {
   input: z.object({}),
   output: z.object({ limits: z.array(rateLimitInfoSchema()) }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
+  scope: "read",
   countsAs: getRateLimits,
   withUsage: true,
   run: async (caller, _args, _context, admitted) => ({
@@ -96,6 +100,7 @@ export const erasePersonTool: ToolDeclaration = {
   input: erasureRequestSchema,
   output: erasureReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  scope: "erase",
   countsAs: erasePersonRoute,
   run: (caller, args) => erasePersonOperation(caller, args),
 };
@@ -107,6 +112,7 @@ export const suppressPersonTool: ToolDeclaration = {
   input: suppressionRequestSchema,
   output: suppressionsAddedSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  scope: "erase",
   countsAs: addSuppressions,
   run: (caller, args) => suppressPeople(caller, args),
 };

@@ -13,11 +13,12 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import * as z from "zod";
 import { logError } from "../base/log";
-import { apiKeyRecordSchema } from "../keys/api-key";
 import { admit } from "../operations/admit";
 import { callTool } from "./call-tool";
 import { askToConfirm, CONFIRM_FORM } from "./confirmation";
 import { invalidParams } from "./invalid-params";
+import { fromWire } from "./principal";
+import { SERVER_INFO } from "./server-info";
 import type { ToolContext } from "./tool";
 import { listedTools, TOOLS } from "./tools";
 
@@ -35,9 +36,11 @@ export interface SessionTransport {
   close(): Promise<void>;
 }
 
-/** The caller the door authenticated this message's request with, checked again at this boundary rather than cast. */
+/** The principal the door authenticated this message's request with, checked again at this boundary rather than cast. */
+const principalOf = (extra: MessageExtraInfo | undefined) => fromWire(extra?.authInfo?.extra?.principal);
+
 const callerOf = (env: Env, extra: MessageExtraInfo | undefined) => {
-  const apiKey = apiKeyRecordSchema.parse(extra?.authInfo?.extra?.apiKey);
+  const { apiKey } = principalOf(extra);
   return { env, apiKey, environment: apiKey.environment };
 };
 
@@ -47,10 +50,10 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
     sessionIdGenerator: () => sessionId,
     onsessionclosed: onClosed,
   });
-  const server = new Server(
-    { name: "contact-info-batch", version: "2.0.0" },
-    { capabilities: { tools: {} }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
-  );
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const caller = callerOf(env, extra);
@@ -63,6 +66,8 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
     const progressToken = request.params._meta?.progressToken;
     const context: ToolContext = {
       origin: new URL(extra.requestInfo?.url ?? "https://invalid").origin,
+      principal: principalOf(extra),
+      tasks: false,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({
@@ -70,9 +75,9 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
           params: { progressToken, progress, total, message },
         });
       },
-      confirm: async (message) => {
+      confirm: async ({ message }) => {
         if (!server.getClientCapabilities()?.elicitation) return null;
-        return askToConfirm(async (again) => {
+        const answer = await askToConfirm(async (again) => {
           try {
             const params = {
               mode: "form" as const,
@@ -90,6 +95,7 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
             return { failed: timedOut ? "timeout" : "error" };
           }
         });
+        return { answer };
       },
     };
     return callTool(tool, caller, request.params.arguments ?? {}, context);

@@ -3,15 +3,29 @@ import type { Caller } from "../operations/caller";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import type { DeclaredRoute } from "../routes/declare";
 import type { Confirmation } from "./confirmation";
+import type { McpPrincipal, McpScope } from "./principal";
+
+/** A person's answer to a spending question; `batchId`: the batch the confirmation is for (MRTR), made once. */
+interface Confirmed {
+  answer: Confirmation;
+  batchId?: string;
+}
 
 /** What a running tool may do besides its operation: report progress, ask its user. */
 export interface ToolContext {
   /** Sends notifications/progress when the call carried a progress token; otherwise nothing. */
   progress(progress: number, total: number, message: string): Promise<void>;
-  /** Asks the user to confirm; null when the client cannot be asked (no elicitation capability). */
-  confirm(message: string): Promise<Confirmation | null>;
+  /**
+   * Asks the user to confirm spending at most `maxCredits`; null when the client cannot be asked (no
+   * elicitation capability). On the 2026-07-28 revision the first call throws the question (ProtocolAnswer).
+   */
+  confirm(question: { message: string; maxCredits: number }): Promise<Confirmed | null>;
   /** The public origin of the server (the status URLs webhooks carry are absolute). */
   origin: string;
+  /** Who calls: its scopes and its allowance. */
+  principal: McpPrincipal;
+  /** Whether the client declared the tasks extension (io.modelcontextprotocol/tasks) on this request. */
+  tasks: boolean;
 }
 
 /**
@@ -25,6 +39,8 @@ export interface ToolDeclaration {
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
+  /** What the caller must be allowed: read (reads, estimates), spend (paid tools) or erase (privacy acts). */
+  scope: McpScope;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** The REST route whose operation it runs: its call counts as that route's endpoint type (its rateLimit). */
   countsAs: DeclaredRoute;

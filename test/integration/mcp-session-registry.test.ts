@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { objectNamed } from "../../src/base/placement";
 import { tenantName } from "../../src/base/tenant";
+import { MCP_SCOPES } from "../../src/mcp/principal";
 import { type McpAdmission, REGISTRY_GRACE_MS } from "../../src/rate-limit/mcp-sessions";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, setClockAhead } from "../helpers";
@@ -85,7 +86,8 @@ describe("a session's object", () => {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     });
-    const response = await session.serve(request, sessionId, record, initialize);
+    const principal = { apiKey: record, scopes: [...MCP_SCOPES], allowanceCredits: 100 };
+    const response = await session.serve(request, sessionId, principal, initialize);
     expect([response.status, await response.json()]).toEqual([
       404,
       { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },

@@ -22,6 +22,13 @@ const CUSTOMERS = [
   "mistaken",
   "flood",
   "defaults",
+  "modern",
+  "modern_declines",
+  "stranger",
+  "replayer",
+  "over_allowance",
+  "zero_allowance",
+  "tasker",
 ] as const;
 export type Customer = (typeof CUSTOMERS)[number];
 
@@ -40,6 +47,8 @@ export async function startMcpTestServer(vars: Record<string, string> = {}): Pro
         const issued = await issueApiKey({ customerId: `cus_mcp_${customer}`, environment: "test" });
         const limit = (type: string) =>
           customer === "slow" ? 1 : customer === "flood" && type === "mcp_protocol" ? 20 : 10_000_000;
+        // Its person is asked before every paid call, whatever maxCredits its agent passes.
+        if (customer === "zero_allowance") issued.record.mcpAllowanceCredits = 0;
         if (customer !== "defaults")
           issued.record.rateLimits = Object.fromEntries(
             ENDPOINT_TYPES.map((type) => [type, { limit: limit(type), windowSeconds: 3600 }]),

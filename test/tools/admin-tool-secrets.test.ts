@@ -167,6 +167,20 @@ describe("the operator tools leave no webhook secret or personal data behind", (
     );
   });
 
+  it("set-mcp-allowance, then show: the allowance on the record, never the webhook secret", () => {
+    const keyId = created[1]!.keyId;
+    expect(npmRun("keys", "set-mcp-allowance", keyId, "--credits", "0")).toContain(
+      `${keyId}: an MCP tool call may commit 0 credit(s)`,
+    );
+    const shown = npmRun("keys", "show", keyId);
+    expect(shown).toContain('"mcpAllowanceCredits": 0');
+    expect(shown).not.toContain("whsec_");
+    expectNothingLeft(
+      "set-mcp-allowance and show",
+      created.map((c) => c.webhookSecret),
+    );
+  });
+
   it("directory import", () => {
     expect(EMAILS.length).toBeGreaterThan(3);
     const output = npmRun("directory", "import", "directory/sample.csv");
