@@ -11,13 +11,13 @@ import { readLimited } from "../http/body";
 import { internalError, invalidApiKey } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
 import type { ApiKeyRecord } from "../keys/api-key";
-import { authenticate } from "../operations/authenticate";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import type { McpAdmission } from "../rate-limit/mcp-sessions";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { limiterStub } from "../rate-limit/stub";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 import { isInitialize, protocolRequests } from "./messages";
+import { mcpPrincipal } from "./oauth/grant-principal";
 import { RecentRefusals } from "./refusals";
 
 export const MCP_PATH = "/mcp";
@@ -35,12 +35,6 @@ const DRAIN_BYTES = 32 * 1024 * 1024;
 const refusals = new RecentRefusals();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The key in x-api-key, else in Authorization: Bearer (what MCP clients' configurations can send). */
-function presentedKey(headers: Headers): string | undefined {
-  const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return headers.get("x-api-key") ?? bearer;
-}
 
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -84,15 +78,8 @@ export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext
 
 async function admitted(request: Request, env: Env, ctx: ExecutionContext, requestId: string): Promise<Response> {
   if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
-  let apiKey: ApiKeyRecord;
-  try {
-    apiKey = await authenticate(env, presentedKey(request.headers));
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const response = problemResponse(error.init, requestId);
-    response.headers.set("www-authenticate", 'Bearer realm="contact-info-batch"');
-    return response;
-  }
+  // An API key (x-api-key, or Bearer ck_…) at both doors, an OAuth token at /mcp; a 401 carries its challenge.
+  const { apiKey } = await mcpPrincipal(request, env);
   const presented = request.headers.get("mcp-session-id");
   if (presented !== null && !UUID.test(presented)) return sessionNotFound();
   const body = request.method === "POST" ? await readBody(request, env) : undefined;
