@@ -29,13 +29,13 @@ export async function discover(origin: string): Promise<{ challenge: string; met
   return { challenge, metadata, resource: resourceMetadata.resource };
 }
 
-export async function register(metadata: Metadata, clientName: string): Promise<string> {
+export async function register(metadata: Metadata, clientName: string, callback = CALLBACK): Promise<string> {
   const response = await fetch(metadata.registration_endpoint, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
       client_name: clientName,
-      redirect_uris: [CALLBACK],
+      redirect_uris: [callback],
       token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
