@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * The assistants connected to this environment with OAuth (claude.ai, ChatGPT, …)
-         * @description Each connection a person made on the consent page with one of this customer's keys of this environment: the assistant's name as it registered, what it may do (read, spend, erase), and when it was made and last used. Never the key. Rate limited as contact_info_status (Tier 4).
+         * @description Each connection a person made on the consent page with one of this customer's keys of this environment: the assistant's name as it registered, what it may do (read, spend, erase), and when it was made and last used. Never the key. Rate limited as rate_limits (Tier 4).
          */
         get: operations["listConnections"];
         put?: never;
@@ -4986,10 +4986,10 @@ export interface operations {
                      *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
                      *       "title": "Too Many Requests",
                      *       "status": 429,
-                     *       "detail": "Rate limit of 100 requests per 60 s for contact_info_status exceeded; retry in 12 s.",
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
                      *       "code": "rate_limited",
                      *       "requestId": "8f0c2e1a9b7d4c3e",
-                     *       "endpointType": "contact_info_status",
+                     *       "endpointType": "rate_limits",
                      *       "limit": 100,
                      *       "windowSeconds": 60,
                      *       "retryAfterSeconds": 12

@@ -24,7 +24,7 @@ const list = declareRoute({
   route: {
     method: "get",
     path: "/me/connections",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit("rate_limits", { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listConnections",
