@@ -62,6 +62,9 @@ const FLOORS = [
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
   ["crm", "src/crm/(?!account-connections\\.ts)"],
+  // The assistants connected with OAuth, per customer and environment: their object (what each may do, its
+  // allowance, when last used) and its vocabulary; the operations list and end them, the MCP door asks it.
+  ["connections", "src/connections/"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
   ["operations", "src/(operations/|privacy/operations\\.ts)"],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.

@@ -30,7 +30,8 @@ const empty = join(work, "empty.js");
 writeFileSync(empty, 'export default { fetch: () => new Response("ok") };\n');
 writeFileSync(
   join(work, "cf-stub.mjs"),
-  "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n",
+  // DurableObject for ours, WorkerEntrypoint for the OAuth provider's.
+  "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\nexport class WorkerEntrypoint extends DurableObject {}\n",
 );
 writeFileSync(
   join(work, "measure.mjs"),

@@ -2,6 +2,8 @@ import { adminApi, isAdminPath } from "./admin/admin-api";
 import { app } from "./app";
 import { log } from "./base/log";
 import { MCP_PATH, serveMcp } from "./mcp/door";
+import { serveOAuth } from "./mcp/oauth/oauth-door";
+import { isOAuthPath, KEY_DOOR_PATH } from "./mcp/oauth/paths";
 import { consumeDeadLetters, consumeItems } from "./queue/consumer";
 import { QUEUES } from "./queue/names";
 import { type QueueConsumer, validatingConsumer } from "./queue/validating-consumer";
@@ -11,6 +13,7 @@ import { webhookMessageSchema } from "./queue-messages/webhook-message";
 
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
+export { McpConnections } from "./connections/mcp-connections";
 export { CrmSync } from "./crm/crm-sync";
 export { McpSession } from "./mcp/mcp-session";
 export { RateLimiter } from "./rate-limit/rate-limiter";
@@ -28,10 +31,14 @@ const consumers = new Map<string, QueueConsumer>([
 
 export default {
   // The admin API is a Hono app of its own, so the public app (and its OpenAPI document) never lists it;
-  // the MCP server speaks JSON-RPC over Streamable HTTP, through the SDK's transport, beside both.
+  // the MCP server speaks JSON-RPC over Streamable HTTP, through the SDK's transport, beside both, at two
+  // doors: /mcp (an OAuth protected resource, or an API key in x-api-key) and /mcp/key (an API key only);
+  // its OAuth authorization server and consent page answer their own paths.
   fetch: (request, env, ctx) => {
     if (isAdminPath(request.url)) return adminApi.fetch(request, env, ctx);
-    if (new URL(request.url).pathname === MCP_PATH) return serveMcp(request, env, ctx);
+    const { pathname } = new URL(request.url);
+    if (pathname === MCP_PATH || pathname === KEY_DOOR_PATH) return serveMcp(request, env, ctx);
+    if (isOAuthPath(pathname)) return serveOAuth(request, env, ctx);
     return app.fetch(request, env, ctx);
   },
   async queue(batch, env) {

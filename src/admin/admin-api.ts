@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { scorecardRange } from "../account/usage-query";
 import { isEnvironment } from "../base/environment";
 import { log, logError } from "../base/log";
+import { connectionsStub } from "../connections/stub";
 import { readJsonBody } from "../http/body";
 import { badRequest, internalError, notFound } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
@@ -31,7 +32,9 @@ export const adminApi = new Hono<{ Bindings: Env }>()
     if (!parsed.success) throw badRequest("invalid_request", "Send { keyId, customerId, environment, jurisdiction? }.");
     const { keyId, ...tenant } = parsed.data;
     await limiterStub(c.env, tenant).revoke(keyId);
-    log("api_key_revoked", { keyId });
+    // The assistants connected with the key (OAuth) end with it: their tokens are refused at their next request.
+    const connections = await connectionsStub(c.env, tenant).endForKey(keyId);
+    log("api_key_revoked", { keyId, connections });
     return c.body(null, 204);
   })
   // Every customer's traffic per data source in one environment, last 30 days, and each vendor's calls

@@ -11,11 +11,13 @@ export const ERROR_CODES = {
   invalid_last_event_id: 400,
   invalid_query: 400,
   invalid_request: 400,
+  invalid_authorization_request: 400,
   malformed_json: 400,
   not_delivered: 400,
   webhook_not_configured: 400,
   invalid_api_key: 401,
   missing_api_key: 401,
+  invalid_token: 401,
   environment_mismatch: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -40,6 +42,7 @@ export const ERROR_CODES = {
   too_many_streams: 429,
   internal_error: 500,
   crm_bad_answer: 502,
+  client_metadata_unavailable: 502,
   crm_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

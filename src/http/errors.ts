@@ -33,6 +33,26 @@ export const missingApiKey = (): ApiError =>
 export const invalidApiKey = (): ApiError =>
   unauthorized("invalid_api_key", "The API key is unknown or has been revoked.");
 
+/**
+ * An OAuth access token at /mcp that is unknown, expired, for another resource, or whose connection
+ * was ended (or its key revoked); `challenge` is the WWW-Authenticate that sends the client to discovery.
+ */
+export const invalidToken = (challenge = 'Bearer error="invalid_token"'): ApiError =>
+  problem("invalid_token", "The access token is unknown or expired, or its connection was ended: authorize again.", {
+    headers: { "www-authenticate": challenge },
+  });
+
+/** An authorization request (the consent page) that cannot be answered with a redirect to the client. */
+export const invalidAuthorizationRequest = (detail: string): ApiError =>
+  badRequest("invalid_authorization_request", detail);
+
+/** The assistant's Client ID Metadata Document could not be fetched or is not valid: its publisher's fault. */
+export const clientMetadataUnavailable = (): ApiError =>
+  problem(
+    "client_metadata_unavailable",
+    "The assistant's client metadata document could not be fetched or is not valid; try again later, or tell its publisher.",
+  );
+
 export const malformedJson = (): ApiError => badRequest("malformed_json", "The body is not valid UTF-8 JSON.");
 
 export const invalidIdempotencyKey = (maxLength: number): ApiError =>

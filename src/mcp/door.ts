@@ -14,14 +14,14 @@ import { readLimited } from "../http/body";
 import { internalError, invalidApiKey } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
 import type { ApiKeyRecord } from "../keys/api-key";
-import { authenticate } from "../operations/authenticate";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import type { McpAdmission } from "../rate-limit/mcp-sessions";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { limiterStub } from "../rate-limit/stub";
 import { jsonRpcError, sessionNotFound } from "./json-rpc-error";
 import { isInitialize, protocolRequests } from "./messages";
-import { keyPrincipal, type McpPrincipal, toWire } from "./principal";
+import { mcpPrincipal } from "./oauth/grant-principal";
+import { toWire } from "./principal";
 import { RecentRefusals } from "./refusals";
 
 export const MCP_PATH = "/mcp";
@@ -37,12 +37,6 @@ const MCP_ENVELOPE_BYTES = 64 * 1024;
 const DRAIN_BYTES = 32 * 1024 * 1024;
 
 const refusals = new RecentRefusals();
-
-/** The key in x-api-key, else in Authorization: Bearer (what MCP clients' configurations can send). */
-function presentedKey(headers: Headers): string | undefined {
-  const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return headers.get("x-api-key") ?? bearer;
-}
 
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -84,25 +78,10 @@ export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext
   }
 }
 
-/**
- * Who calls: an API key (x-api-key, or Authorization: Bearer ck_…) is a principal with every scope and the
- * key's allowance. The one place a request becomes a principal (an OAuth token's grant joins here).
- */
-async function principalOf(request: Request, env: Env): Promise<McpPrincipal> {
-  return keyPrincipal(await authenticate(env, presentedKey(request.headers)), readConfig(env));
-}
-
 async function admitted(request: Request, env: Env, ctx: ExecutionContext, requestId: string): Promise<Response> {
   if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
-  let principal: McpPrincipal;
-  try {
-    principal = await principalOf(request, env);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const response = problemResponse(error.init, requestId);
-    response.headers.set("www-authenticate", 'Bearer realm="contact-info-batch"');
-    return response;
-  }
+  // An API key (x-api-key, or Bearer ck_…) at both doors, an OAuth token at /mcp; a 401 carries its challenge.
+  const principal = await mcpPrincipal(request, env);
   const { apiKey } = principal;
   const body = request.method === "POST" ? await readBody(request, env) : undefined;
   const json = body === undefined || body === "unreadable" ? undefined : body.json;

@@ -3,10 +3,8 @@
 // chose on the consent page.
 import * as z from "zod";
 import type { Config } from "../base/config";
+import { MCP_SCOPES, type McpScope } from "../connections/connection";
 import { type ApiKeyRecord, apiKeyRecordSchema } from "../keys/api-key";
-
-export const MCP_SCOPES = ["read", "spend", "erase"] as const;
-export type McpScope = (typeof MCP_SCOPES)[number];
 
 export interface McpPrincipal {
   apiKey: ApiKeyRecord;

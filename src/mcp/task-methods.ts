@@ -3,11 +3,12 @@
 // that is not one of the caller's batches is an error that shows nothing: the same for a missing one.
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import type { McpScope } from "../connections/connection";
 import { ApiError } from "../http/problem";
 import { deleteBatch, readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { cancelledTask, detailedTask } from "./batch-task";
-import type { McpPrincipal, McpScope } from "./principal";
+import type { McpPrincipal } from "./principal";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 

@@ -1,9 +1,10 @@
 import type * as z from "zod";
+import type { McpScope } from "../connections/connection";
 import type { Caller } from "../operations/caller";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
 import type { DeclaredRoute } from "../routes/declare";
 import type { Confirmation } from "./confirmation";
-import type { McpPrincipal, McpScope } from "./principal";
+import type { McpPrincipal } from "./principal";
 
 /** A person's answer to a spending question; `batchId`: the batch the confirmation is for (MRTR), made once. */
 interface Confirmed {

@@ -127,6 +127,10 @@ export function openApiDocument() {
         description: "Connect HubSpot or Salesforce, enrich a CRM list, and write the results back, previewed first.",
       },
       { name: "Webhooks", description: "Events we send to you." },
+      {
+        name: "Connections",
+        description: "The AI assistants a person connected with OAuth (claude.ai, ChatGPT): see them, end them.",
+      },
       { name: "Meta", description: "Health and documentation." },
     ],
   });

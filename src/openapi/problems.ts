@@ -5,55 +5,12 @@
 // imports this module only for route docs its build drops, so esbuild drops it too (routes/declare.ts).
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
-import { DEFAULT_MAX_BATCH_ITEMS } from "../base/defaults";
-import { parseEventsRequest } from "../contact-info/events-query";
-import { notDeliveredDetail } from "../contact-info/feedback";
-import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
-import { parseSubmission } from "../contact-info/submission";
-import { IncompleteBodyError } from "../http/body";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
-import {
-  batchDeleted,
-  batchExpired,
-  batchNotCompleted,
-  clientError,
-  crmAccountChanged,
-  crmBadAnswer,
-  crmListNotFound,
-  crmNotConnected,
-  crmRefused,
-  crmSyncNotAppliable,
-  crmSyncNotUndoable,
-  crmTokenRefused,
-  crmUnauthorized,
-  crmUnavailable,
-  environmentMismatch,
-  idempotencyInProgress,
-  idempotencyKeyReused,
-  internalError,
-  invalidApiKey,
-  invalidIdempotencyKey,
-  malformedJson,
-  methodNotAllowed,
-  missingApiKey,
-  notDelivered,
-  notFound,
-  payloadTooLarge,
-  problemInit,
-  tooManyItems,
-  tooManyStreams,
-  tooManyWebhookEndpoints,
-  unsupportedMediaType,
-  webhookNotConfigured,
-} from "../http/errors";
+import { problemInit } from "../http/errors";
 import { type ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
-import { MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { ENDPOINT_TYPES } from "../rate-limit/endpoint-types";
-import { rateLimited } from "../rate-limit/rate-limited";
-import { MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS } from "../rate-limit/stream-leases";
-import { MAX_ENDPOINTS } from "../webhooks/endpoint-events";
 import { type Header, requestIdHeader } from "./headers";
-import { refusal } from "./refusal";
+import { examples } from "./problem-examples";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
@@ -84,10 +41,12 @@ const problemMembers = () =>
     invalid_last_event_id: {},
     invalid_query: listedErrors,
     invalid_request: { errors: fieldErrors.optional(), errorCount: errorCount.optional() },
+    invalid_authorization_request: {},
     malformed_json: {},
     not_delivered: {},
     webhook_not_configured: {},
     invalid_api_key: {},
+    invalid_token: {},
     missing_api_key: {},
     environment_mismatch: {},
     not_found: {},
@@ -105,6 +64,7 @@ const problemMembers = () =>
     crm_refused: {},
     crm_unavailable: { retryAfterSeconds },
     crm_bad_answer: { retryAfterSeconds },
+    client_metadata_unavailable: {},
     batch_deleted: { deletedAt: z.iso.datetime().meta({ description: "When its owner deleted the batch." }) },
     batch_expired: { expiredAt: z.iso.datetime().meta({ description: "When retention deleted the batch's data." }) },
     payload_too_large: {
@@ -128,58 +88,6 @@ const problemMembers = () =>
     },
     internal_error: {},
   }) satisfies Record<ErrorCode, z.ZodRawShape>;
-
-/**
- * One example per code, made by the Worker's own factories or by running the parser
- * that raises it, so no error text is restated here (operations may pass their own).
- */
-const examples = (): Record<ErrorCode, ApiError> => ({
-  // The detail is whatever Hono's HTTPException said; the code is always this one.
-  bad_request: clientError(400, "The request could not be read."),
-  incomplete_body: new IncompleteBodyError(undefined),
-  invalid_idempotency_key: invalidIdempotencyKey(MAX_KEY_LENGTH),
-  invalid_last_event_id: refusal(() => parseEventsRequest({}, "latest")),
-  invalid_query: refusal(() => parseStatusQuery({ limit: String(MAX_PAGE_SIZE + 1) })),
-  invalid_request: refusal(() => parseSubmission({ items: [] }, DEFAULT_MAX_BATCH_ITEMS, "live")),
-  malformed_json: malformedJson(),
-  not_delivered: notDelivered(notDeliveredDetail(0, "email_bounced")),
-  webhook_not_configured: webhookNotConfigured(),
-  invalid_api_key: invalidApiKey(),
-  missing_api_key: missingApiKey(),
-  environment_mismatch: environmentMismatch("test"),
-  not_found: notFound(),
-  method_not_allowed: methodNotAllowed("PUT", ["GET"]),
-  idempotency_in_progress: idempotencyInProgress(42),
-  batch_not_completed: batchNotCompleted(),
-  crm_not_connected: crmNotConnected("hubspot"),
-  crm_unauthorized: crmUnauthorized("hubspot"),
-  crm_sync_not_appliable: crmSyncNotAppliable("This sync is running; apply a completed dry run."),
-  crm_sync_not_undoable: crmSyncNotUndoable(
-    "This sync was undone already (sync 3e1cab3a-0527-4fea-987c-d486f470829c).",
-  ),
-  too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS),
-  crm_token_refused: crmTokenRefused("hubspot"),
-  crm_list_not_found: crmListNotFound("hubspot", "123"),
-  crm_refused: crmRefused("hubspot", 403),
-  crm_unavailable: crmUnavailable("hubspot", 10),
-  crm_bad_answer: crmBadAnswer("hubspot", 10),
-  crm_account_changed: crmAccountChanged("hubspot"),
-  batch_deleted: batchDeleted("2026-11-23T09:30:00.000Z"),
-  batch_expired: batchExpired("2026-12-22T10:00:00.000Z"),
-  payload_too_large: payloadTooLarge(5_000_000),
-  too_many_items: tooManyItems(DEFAULT_MAX_BATCH_ITEMS, 12_000),
-  unsupported_media_type: unsupportedMediaType(),
-  idempotency_key_reused: idempotencyKeyReused(),
-  rate_limited: rateLimited("contact_info_request", {
-    limit: 50,
-    windowSeconds: 60,
-    used: 50,
-    remaining: 0,
-    resetSeconds: 12,
-  }),
-  too_many_streams: tooManyStreams("batch", MAX_STREAMS_PER_BATCH, STREAM_RETRY_AFTER_SECONDS),
-  internal_error: internalError(),
-});
 
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 

@@ -13,6 +13,7 @@ import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../r
 import { batchRoutes } from "./batch";
 import { batchEventRoutes } from "./batch-events";
 import { batchListRoutes } from "./batch-list";
+import { connectionRoutes } from "./connections";
 import { contactInfoRoutes } from "./contact-info";
 import { crmSyncRoutes } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
@@ -66,6 +67,7 @@ export const API_ROUTES = {
     ...feedbackRoutes,
     getRateLimits,
     ...usageRoutes,
+    ...connectionRoutes,
     ...privacyRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,

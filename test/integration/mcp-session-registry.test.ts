@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { objectNamed } from "../../src/base/placement";
 import { tenantName } from "../../src/base/tenant";
-import { MCP_SCOPES } from "../../src/mcp/principal";
+import { MCP_SCOPES } from "../../src/connections/connection";
 import { type McpAdmission, REGISTRY_GRACE_MS } from "../../src/rate-limit/mcp-sessions";
 import { limiterStub } from "../../src/rate-limit/stub";
 import { createKey, setClockAhead } from "../helpers";
