@@ -6,6 +6,9 @@
 // Privacy's files that run inside the batch object, on its floor; and privacy's route declarations, on the routes floor.
 const PRIVACY_IN_BATCH = "(erase-person|erase-batch|cache-purge|retention)\\.ts";
 const PRIVACY_DOORS = "(routes|list-routes)";
+// CRM's doors (its route declarations, on the routes floor) and its operations (on the operations floor).
+const CRM_DOORS = "(routes|connection-routes)";
+const CRM_OPERATIONS = "(operations|connection-operations)";
 const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
@@ -61,15 +64,15 @@ const FLOORS = [
   ["queue", "src/queue/"],
   // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
   // a batch's results back; it reads batches and the account, below it, and the operations call it.
-  ["crm", "src/crm/(?!account-connections\\.ts)"],
+  ["crm", `src/crm/(?!(account-connections|${CRM_OPERATIONS}|${CRM_DOORS})\\.ts)`],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
-  ["operations", "src/(operations/|privacy/operations\\.ts)"],
+  ["operations", `src/(operations/|privacy/operations\\.ts|crm/${CRM_OPERATIONS}\\.ts)`],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
-  // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/).
-  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts)`],
+  // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/, crm/).
+  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts|crm/${CRM_DOORS}\\.ts)`],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
   // The MCP server: tools that call the operations, a session object, its door at /mcp.

@@ -1,20 +1,9 @@
 // CRM connections, and a CRM list as a submit's items: the operations behind …/integrations/{provider}
-// and a submit's `source` (the syncs' are in crm-syncs.ts).
+// and a submit's `source` (the syncs' are in operations.ts).
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "../crm/connections";
-import { CRM_PROVIDERS, type CrmProvider, isCrmProvider } from "../crm/crm";
-import { instanceOrigin, readCrmConfig } from "../crm/crm-config";
-import {
-  CrmBadAnswerError,
-  CrmRefusedError,
-  CrmUnauthorizedError,
-  CrmUnavailableError,
-  DEFAULT_RETRY_SECONDS,
-} from "../crm/crm-http";
-import { CRMS } from "../crm/crms";
 import {
   badRequest,
   crmBadAnswer,
@@ -30,7 +19,18 @@ import {
 import { fieldErrorOf } from "../http/field-errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
-import type { Caller } from "./caller";
+import type { Caller } from "../operations/caller";
+import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "./connections";
+import { CRM_PROVIDERS, type CrmProvider, isCrmProvider } from "./crm";
+import { instanceOrigin, readCrmConfig } from "./crm-config";
+import {
+  CrmBadAnswerError,
+  CrmRefusedError,
+  CrmUnauthorizedError,
+  CrmUnavailableError,
+  DEFAULT_RETRY_SECONDS,
+} from "./crm-http";
+import { CRMS } from "./crms";
 
 /** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
 const CRM_LISTS_PAGE = 100;

@@ -2,13 +2,13 @@
 // POST …/{id}/undo.
 import * as z from "zod";
 import { once } from "../base/once";
-import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "../crm/sync-views";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import {
   applyCrmSync,
   DEFAULT_SYNC_PAGE,
@@ -17,8 +17,8 @@ import {
   startCrmSync,
   syncQuerySchema,
   undoCrmSync,
-} from "../operations/crm-syncs";
-import { type DeclaredRoute, declareRoute } from "./declare";
+} from "./operations";
+import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "./sync-views";
 
 // Documentation only: made on first use (src/base/once.ts).
 const syncParams = /* @__PURE__ */ once(() =>

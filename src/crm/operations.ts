@@ -4,8 +4,6 @@ import { accountStub } from "../account/stub";
 import { isBatchId, newBatchId } from "../base/batch-id";
 import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { syncStub } from "../crm/stub";
-import { syncRequestSchema } from "../crm/sync-views";
 import {
   batchNotCompleted,
   crmAccountChanged,
@@ -17,9 +15,11 @@ import {
 import { decodeItemCursor } from "../http/item-cursor";
 import { invalidCursor, limitParam } from "../http/paging";
 import { parseQuery } from "../http/query";
-import { readBatchPage } from "./batches";
-import type { Caller } from "./caller";
-import { connectionOf, invalid } from "./crm";
+import { readBatchPage } from "../operations/batches";
+import type { Caller } from "../operations/caller";
+import { connectionOf, invalid } from "./connection-operations";
+import { syncStub } from "./stub";
+import { syncRequestSchema } from "./sync-views";
 
 export const MAX_SYNC_PAGE = 1000;
 export const DEFAULT_SYNC_PAGE = 100;
