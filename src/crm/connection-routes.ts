@@ -17,14 +17,13 @@ import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import {
   connectCrm,
-  connectRequestSchema,
   disconnectCrm,
   listCrmConnections,
   listCrmLists,
-  listsQuerySchema,
   readCrmConnection,
 } from "./connection-operations";
 import { CRM_PROVIDERS } from "./crm";
+import { connectRequestSchema, listsQuerySchema } from "./schemas";
 
 // Documentation only: made on first use (src/base/once.ts).
 const connectionSchema = /* @__PURE__ */ once(() =>

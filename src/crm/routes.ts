@@ -9,16 +9,15 @@ import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRe
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { applyCrmSync, readCrmSync, startCrmSync, undoCrmSync } from "./operations";
 import {
-  applyCrmSync,
   DEFAULT_SYNC_PAGE,
   MAX_SYNC_PAGE,
-  readCrmSync,
-  startCrmSync,
+  syncPageSchema,
   syncQuerySchema,
-  undoCrmSync,
-} from "./operations";
-import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "./sync-views";
+  syncRequestSchema,
+  syncSummarySchema,
+} from "./schemas";
 
 // Documentation only: made on first use (src/base/once.ts).
 const syncParams = /* @__PURE__ */ once(() =>

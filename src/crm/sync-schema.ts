@@ -3,7 +3,7 @@
 // closed enums only: the providers grow with each CRM declared, so they are validated on read (sync-store.ts).
 // From the first deploy on, a change is a migration appended here.
 import { applyMigrations } from "../base/sql-migrations";
-import { RECORD_OUTCOMES, SYNC_MATCHES, SYNC_STATUSES } from "./sync-views";
+import { RECORD_OUTCOMES, SYNC_MATCHES, SYNC_STATUSES } from "./schemas";
 
 const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 

@@ -9,6 +9,7 @@ import { normalizePerson, personInputSchema } from "../contact-info/person";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { CrmClient, CrmRecord } from "./crm";
 import { CRMS } from "./crms";
+import type { RecordReason } from "./schemas";
 import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
 import {
   insertRecords,
@@ -21,7 +22,6 @@ import {
   skipPending,
   tenantOfRow,
 } from "./sync-store";
-import type { RecordReason } from "./sync-views";
 
 /** Batch items read per step. */
 const ITEMS_PER_STEP = 1000;

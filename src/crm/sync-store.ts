@@ -7,7 +7,6 @@ import { encodeItemCursor } from "../http/item-cursor";
 import { zeroed } from "../privacy/storage/scrub";
 import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
 import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
-import type { Candidates } from "./sync-plan";
 import {
   type Change,
   changeSchema,
@@ -23,7 +22,8 @@ import {
   type SyncPage,
   type SyncRecord,
   type SyncSummary,
-} from "./sync-views";
+} from "./schemas";
+import type { Candidates } from "./sync-plan";
 
 const rulesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.enum(SYNC_RULES)));
 const candidatesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.string()));

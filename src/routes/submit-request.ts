@@ -14,7 +14,7 @@ import {
   webhookUrlSchema,
 } from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
-import { crmSourceSchema } from "../crm/connection-operations";
+import { crmSourceSchema } from "../crm/schemas";
 import { jsonBodyProblems } from "../openapi/common";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";

@@ -2,8 +2,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/base/config";
+import type { SyncPage } from "../../src/crm/schemas";
 import { syncStub } from "../../src/crm/stub";
-import type { SyncPage } from "../../src/crm/sync-views";
 import {
   applySync,
   connect,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SyncPage } from "../../src/crm/sync-views";
+import type { SyncPage } from "../../src/crm/schemas";
 import {
   applySync,
   connect,

@@ -2,8 +2,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountStub } from "../../src/account/stub";
+import type { SyncPage } from "../../src/crm/schemas";
 import { syncStub } from "../../src/crm/stub";
-import type { SyncPage } from "../../src/crm/sync-views";
 import {
   applySync,
   connect,
