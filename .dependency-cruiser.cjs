@@ -37,7 +37,7 @@ const FLOORS = [
   ["vendor-governor", "src/vendor-governor/"],
   // CRM's part of the account object: the SQL of the customer's connections (tokens sealed) and of the
   // syncs made from each batch, which the account runs on its storage and answers for (its `crm…` methods).
-  ["crm-storage", "src/crm/account-connections\\.ts"],
+  ["crm-storage", "src/crm/storage/account-connections\\.ts"],
   // The per-customer account object: the batch list and usage, fed by the batches' outboxes, and the
   // tables privacy-storage keeps in it; below the batch object, which reports to it.
   ["account", "src/account/"],
@@ -62,9 +62,10 @@ const FLOORS = [
   // The queues' consumers: grouping, a group's pure plan, ack and retry, dead letters (the I/O around
   // the enricher and privacy's screenings, below).
   ["queue", "src/queue/"],
-  // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
-  // a batch's results back; it reads batches and the account, below it, and the operations call it.
-  ["crm", `src/crm/(?!(account-connections|${CRM_OPERATIONS}|${CRM_DOORS})\\.ts)`],
+  // CRMs (src/crm/ is one room over four floors, this its middle): each CRM declared in its own file,
+  // connections (sealed tokens), and the sync object that writes a batch's results back, its SQL in
+  // storage/; it reads batches and the account, below it. Its operations and doors stand on the floors above.
+  ["crm", `src/crm/(?!(storage/account-connections|${CRM_OPERATIONS}|${CRM_DOORS})\\.ts)`],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
   ["operations", `src/(operations/|privacy/operations\\.ts|crm/${CRM_OPERATIONS}\\.ts)`],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.

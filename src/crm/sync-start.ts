@@ -2,8 +2,8 @@
 // which goes straight to its records (those its sync wrote) and writes at once.
 import type { Tenant } from "../base/tenant";
 import type { Change, SyncRequest } from "./schemas";
+import { recordRowSchema, type SyncRow, tenantOfRow } from "./storage/sync-store";
 import { writtenChanges } from "./sync-plan";
-import { recordRowSchema, type SyncRow, tenantOfRow } from "./sync-store";
 
 /** What starts a sync: the validated request, its id and owner. */
 export interface SyncStart extends SyncRequest {

@@ -10,7 +10,6 @@ import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { CrmClient, CrmRecord } from "./crm";
 import { CRMS } from "./crms";
 import type { RecordReason } from "./schemas";
-import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
 import {
   insertRecords,
   keyTaken,
@@ -21,7 +20,8 @@ import {
   saveResult,
   skipPending,
   tenantOfRow,
-} from "./sync-store";
+} from "./storage/sync-store";
+import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
 
 /** Batch items read per step. */
 const ITEMS_PER_STEP = 1000;

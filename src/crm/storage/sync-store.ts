@@ -1,12 +1,12 @@
 // The sync object's SQL: its one row and its records, read back through zod (what storage hands back is
 // validated like any input), and the page GET …/crm-syncs/{id} shows.
 import * as z from "zod";
-import { once } from "../base/once";
-import type { Tenant } from "../base/tenant";
-import { encodeItemCursor } from "../http/item-cursor";
-import { zeroed } from "../privacy/storage/scrub";
-import { CRM_PROVIDERS, SYNC_FIELDS } from "./crm";
-import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
+import { once } from "../../base/once";
+import type { Tenant } from "../../base/tenant";
+import { encodeItemCursor } from "../../http/item-cursor";
+import { zeroed } from "../../privacy/storage/scrub";
+import { CRM_PROVIDERS, SYNC_FIELDS } from "../crm";
+import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "../personal-values";
 import {
   type Change,
   changeSchema,
@@ -22,8 +22,8 @@ import {
   type SyncPage,
   type SyncRecord,
   type SyncSummary,
-} from "./schemas";
-import type { Candidates } from "./sync-plan";
+} from "../schemas";
+import type { Candidates } from "../sync-plan";
 
 const rulesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.enum(SYNC_RULES)));
 const candidatesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.string()));
