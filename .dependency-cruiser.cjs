@@ -6,6 +6,9 @@
 // Privacy's files that run inside the batch object, on its floor; and privacy's route declarations, on the routes floor.
 const PRIVACY_IN_BATCH = "(erase-person|erase-batch|cache-purge|retention)\\.ts";
 const PRIVACY_DOORS = "(routes|list-routes)";
+// CRM's doors (its route declarations, on the routes floor) and its operations (on the operations floor).
+const CRM_DOORS = "(routes|connection-routes)";
+const CRM_OPERATIONS = "(operations|connection-operations)";
 const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
@@ -34,7 +37,7 @@ const FLOORS = [
   ["vendor-governor", "src/vendor-governor/"],
   // CRM's part of the account object: the SQL of the customer's connections (tokens sealed) and of the
   // syncs made from each batch, which the account runs on its storage and answers for (its `crm…` methods).
-  ["crm-storage", "src/crm/account-connections\\.ts"],
+  ["crm-storage", "src/crm/storage/account-connections\\.ts"],
   // The per-customer account object: the batch list and usage, fed by the batches' outboxes, and the
   // tables privacy-storage keeps in it; below the batch object, which reports to it.
   ["account", "src/account/"],
@@ -59,20 +62,21 @@ const FLOORS = [
   // The queues' consumers: grouping, a group's pure plan, ack and retry, dead letters (the I/O around
   // the enricher and privacy's screenings, below).
   ["queue", "src/queue/"],
-  // CRMs: each declared in its own file, connections (sealed tokens), and the sync object that writes
-  // a batch's results back; it reads batches and the account, below it, and the operations call it.
-  ["crm", "src/crm/(?!account-connections\\.ts)"],
+  // CRMs (src/crm/ is one room over four floors, this its middle): each CRM declared in its own file,
+  // connections (sealed tokens), and the sync object that writes a batch's results back, its SQL in
+  // storage/; it reads batches and the account, below it. Its operations and doors stand on the floors above.
+  ["crm", `src/crm/(?!(storage/account-connections|${CRM_OPERATIONS}|${CRM_DOORS})\\.ts)`],
   // The assistants connected with OAuth, per customer and environment: their object (what each may do, its
   // allowance, when last used) and its vocabulary; the operations list and end them, the MCP door asks it.
   ["connections", "src/connections/"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
-  ["operations", "src/(operations/|privacy/operations\\.ts)"],
+  ["operations", `src/(operations/|privacy/operations\\.ts|crm/${CRM_OPERATIONS}\\.ts)`],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
-  // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/).
-  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts)`],
+  // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/, crm/).
+  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts|crm/${CRM_DOORS}\\.ts)`],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
   // The MCP server: tools that call the operations, a session object, its door at /mcp.

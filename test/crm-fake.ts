@@ -1,6 +1,6 @@
 // The CRM tests' side of the fake CRMs (test/fakes/hubspot.ts): a portal of their own per test (one
 // token each), its controls, and the API calls a CRM test makes (connect, a list submitted, a sync run).
-import type { SyncPage } from "../src/crm/sync-views";
+import type { SyncPage } from "../src/crm/schemas";
 import { request, submitBatch, until, waitForCompletion } from "./helpers";
 
 const HUBSPOT = "https://hubspot.test";

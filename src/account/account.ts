@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import * as crm from "../crm/account-connections";
+import * as crm from "../crm/storage/account-connections";
 import type { NewestFirstPage } from "../http/paging";
 import type { ErasureReceipt } from "../privacy/schemas";
 import { AccountPrivacy, type PrivacyScreen } from "../privacy/storage/account-privacy";

@@ -2,6 +2,7 @@ import { accountStub } from "../account/stub";
 import type { Tenant } from "../base/tenant";
 import { callGate } from "../enrichment/call-gate";
 import { readVendorConfig } from "../enrichment/vendor-config";
+import { crmNotConnected } from "../http/errors";
 import { governorStub } from "../vendor-governor/stub";
 import type { CrmClient, CrmConnection } from "./crm";
 import { readCrmConfig } from "./crm-config";
@@ -57,6 +58,13 @@ export async function openConnection(env: Env, tenant: Tenant, provider: CrmProv
   if (!stored) return null;
   const token = await openToken(env, tenant, provider, stored.sealedToken);
   return { provider, baseUrl: stored.baseUrl, token, accountId: stored.accountId };
+}
+
+/** The tenant's connection to `provider`, its token opened; crm_not_connected when none is saved. */
+export async function connectionOf(env: Env, tenant: Tenant, provider: CrmProvider): Promise<OpenConnection> {
+  const connection = await openConnection(env, tenant, provider);
+  if (!connection) throw crmNotConnected(provider);
+  return connection;
 }
 
 export async function listConnections(env: Env, tenant: Tenant): Promise<ConnectionInfo[]> {

@@ -6,12 +6,12 @@ import type { Tenant } from "../base/tenant";
 import type { ErrorCode } from "../http/error-codes";
 import { crmClient, openConnection } from "./connections";
 import type { CrmProvider } from "./crms";
+import type { SyncPage, SyncSummary } from "./schemas";
+import { migrate } from "./storage/sync-schema";
+import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./storage/sync-store";
 import { afterFailure } from "./sync-failures";
-import { migrate } from "./sync-schema";
 import { insertSync, type SyncStart, type UndoStart, undoRecords, undoRefusal, undoStartOf } from "./sync-start";
 import { readItems, recheckItems, syncRecords } from "./sync-steps";
-import { eraseRecords, ownedBy, pageOf, readRow, type SyncRow, summaryOf, tenantOfRow } from "./sync-store";
-import type { SyncPage, SyncSummary } from "./sync-views";
 
 type Refusal =
   | { kind: "none" }

@@ -5,7 +5,7 @@
 // a refused write (they may quote a value). Not personal: the item's index, the CRM's record id (the
 // customer's own id for the record), and whether a write was made.
 import type { SyncField } from "./crm";
-import type { RecordError, RecordOutcome, RecordReason, SYNC_MATCHES } from "./sync-views";
+import type { RecordError, RecordOutcome, RecordReason, SYNC_MATCHES } from "./schemas";
 
 /** A stored record as an erasure reads it. */
 export interface ErasableRecord {

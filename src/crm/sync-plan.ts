@@ -1,6 +1,6 @@
 // What a sync writes into one CRM record: pure decisions, tested alone (test/unit/crm-sync-plan.test.ts).
 import type { CrmRecord, SyncField } from "./crm";
-import type { Change, RecordOutcome, RecordReason, SyncRule } from "./sync-views";
+import type { Change, RecordOutcome, RecordReason, SyncRule } from "./schemas";
 
 /** What the batch found for a record, per field: the value to write, if any. */
 export type Candidates = Partial<Record<SyncField, string>>;

@@ -1,9 +1,9 @@
 // A sync's one row, as it starts: a sync of a batch (POST …/crm-syncs), or the undo of one (POST …/undo),
 // which goes straight to its records (those its sync wrote) and writes at once.
 import type { Tenant } from "../base/tenant";
+import type { Change, SyncRequest } from "./schemas";
+import { recordRowSchema, type SyncRow, tenantOfRow } from "./storage/sync-store";
 import { writtenChanges } from "./sync-plan";
-import { recordRowSchema, type SyncRow, tenantOfRow } from "./sync-store";
-import type { Change, SyncRequest } from "./sync-views";
 
 /** What starts a sync: the validated request, its id and owner. */
 export interface SyncStart extends SyncRequest {

@@ -9,7 +9,7 @@ import { normalizePerson, personInputSchema } from "../contact-info/person";
 import { identifierKeys, personHasher } from "../contact-info/person-keys";
 import type { CrmClient, CrmRecord } from "./crm";
 import { CRMS } from "./crms";
-import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
+import type { RecordReason } from "./schemas";
 import {
   insertRecords,
   keyTaken,
@@ -20,8 +20,8 @@ import {
   saveResult,
   skipPending,
   tenantOfRow,
-} from "./sync-store";
-import type { RecordReason } from "./sync-views";
+} from "./storage/sync-store";
+import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from "./sync-plan";
 
 /** Batch items read per step. */
 const ITEMS_PER_STEP = 1000;

@@ -12,12 +12,12 @@ import { normalizePerson, personKey } from "../contact-info/person";
 import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
 import { invalidWebhookUrl, parseSubmission, type Submission } from "../contact-info/submission";
 import { type Estimate, estimateOf } from "../credits/estimate";
+import { itemsFromSource } from "../crm/connection-operations";
 import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
 import { destinationOf } from "../webhooks/webhook-destination";
 import type { Caller } from "./caller";
-import { itemsFromSource } from "./crm";
 
 function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
   return (

@@ -2,6 +2,8 @@
 // here because it reads the list (each route's rateLimit middleware names its endpoint type).
 import * as z from "zod";
 import type { Environment } from "../base/environment";
+import { integrationRoutes } from "../crm/connection-routes";
+import { crmSyncRoutes } from "../crm/routes";
 import { callerOf } from "../middleware/caller";
 import { limitOf, rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
@@ -15,10 +17,8 @@ import { batchEventRoutes } from "./batch-events";
 import { batchListRoutes } from "./batch-list";
 import { connectionRoutes } from "./connections";
 import { contactInfoRoutes } from "./contact-info";
-import { crmSyncRoutes } from "./crm-syncs";
 import { type DeclaredRoute, declareRoute } from "./declare";
 import { feedbackRoutes } from "./feedback";
-import { integrationRoutes } from "./integrations";
 import { metaRoutes } from "./meta";
 import { usageRoutes } from "./usage";
 import { webhookDeliveryRoutes } from "./webhook-deliveries";

@@ -14,11 +14,11 @@ import {
   webhookUrlSchema,
 } from "../contact-info/submission";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { crmSourceSchema } from "../crm/schemas";
 import { jsonBodyProblems } from "../openapi/common";
 import { submitRequestExample } from "../openapi/examples";
 import { header } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { crmSourceSchema } from "../operations/crm";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
@@ -61,7 +61,7 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
       }),
     })
     // The rules the envelope's parse adds to the fields' own (contact-info/submission.ts,
-    // operations/crm.ts's itemsFromSource), stated in JSON Schema: items or source, one of them;
+    // crm/connection-operations.ts's itemsFromSource), stated in JSON Schema: items or source, one of them;
     // webhookEvents only with webhookUrl.
     .meta({
       id: "SubmitRequest",

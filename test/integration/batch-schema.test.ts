@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { applyMigrations } from "../../src/base/sql-migrations";
 import { migrate } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
-import { migrate as migrateSync } from "../../src/crm/sync-schema";
+import { migrate as migrateSync } from "../../src/crm/storage/sync-schema";
 
 type MasterRow = { type: string; name: string; tbl_name: string; sql: string | null };
 

@@ -4,7 +4,7 @@ import type { SyncRecord } from "../../console/crm-api";
 import { diffCells, diffLines, type Person, reportLines, undoPreview } from "../../console/crm-diff";
 import { csvBlob } from "../../console/file-adapter";
 
-// Shaped as GET …/crm-syncs/{id} answers (src/crm/sync-views.ts).
+// Shaped as GET …/crm-syncs/{id} answers (src/crm/schemas.ts).
 const RECORDS: SyncRecord[] = [
   {
     index: 0,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CrmRecord } from "../../src/crm/crm";
 import { instanceOrigin } from "../../src/crm/crm-config";
 import { CrmBadAnswerError, CrmRefusedError, CrmUnauthorizedError, CrmUnavailableError } from "../../src/crm/crm-http";
+import type { Change } from "../../src/crm/schemas";
 import { afterFailure, MAX_WAITS } from "../../src/crm/sync-failures";
 import {
   outcomeOf,
@@ -13,7 +14,6 @@ import {
   writtenChanges,
 } from "../../src/crm/sync-plan";
 import { BatchGoneError } from "../../src/crm/sync-steps";
-import type { Change } from "../../src/crm/sync-views";
 
 // What a sync writes into one record, decided alone: each rule, and the nevers.
 

@@ -1,11 +1,7 @@
 // CRM syncs: the operations behind …/crm-syncs (start, read, apply, undo).
-import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { isBatchId, newBatchId } from "../base/batch-id";
-import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { syncStub } from "../crm/stub";
-import { syncRequestSchema } from "../crm/sync-views";
 import {
   batchNotCompleted,
   crmAccountChanged,
@@ -15,14 +11,13 @@ import {
   notFound,
 } from "../http/errors";
 import { decodeItemCursor } from "../http/item-cursor";
-import { invalidCursor, limitParam } from "../http/paging";
+import { invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
-import { readBatchPage } from "./batches";
-import type { Caller } from "./caller";
-import { connectionOf, invalid } from "./crm";
-
-export const MAX_SYNC_PAGE = 1000;
-export const DEFAULT_SYNC_PAGE = 100;
+import { readBatchPage } from "../operations/batches";
+import type { Caller } from "../operations/caller";
+import { connectionOf } from "./connections";
+import { DEFAULT_SYNC_PAGE, invalid, syncQuerySchema, syncRequestSchema } from "./schemas";
+import { syncStub } from "./stub";
 
 /** Starts a sync of a completed batch into the CRM: a dry run unless `dryRun` is false. */
 export async function startCrmSync(caller: Caller, body: unknown) {
@@ -31,8 +26,8 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   const request = parsed.data;
   const batch = await readBatchPage(caller, request.batchId, { limit: "1" });
   if (batch.status !== "completed") throw batchNotCompleted();
-  const { accountId } = await connectionOf(caller, request.provider);
   const tenant = tenantOf(caller.apiKey);
+  const { accountId } = await connectionOf(caller.env, tenant, request.provider);
   const id = newBatchId(tenant.jurisdiction);
   const createdAt = new Date().toISOString();
   // Noted before it reads an item, so an erasure or the batch's deletion reaches it from the start.
@@ -48,9 +43,6 @@ export async function startCrmSync(caller: Caller, body: unknown) {
   return { sync, location: `/v2/${caller.environment}/crm-syncs/${id}` };
 }
 
-export const syncQuerySchema = /* @__PURE__ */ once(() =>
-  z.strictObject({ limit: limitParam(MAX_SYNC_PAGE), cursor: z.string().optional() }),
-);
 const noSuchSync = () => notFound("No CRM sync with this id exists.");
 
 /** One page of a sync's records, in item order. */

@@ -1,10 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountStub } from "../../src/account/stub";
-import { connect, hubspotPortal, salesforceOrg } from "../crm-fake";
-import { createKey, expectProblem, request } from "../helpers";
-import { ownerOf } from "../test-keys";
+import { accountStub } from "../../../src/account/stub";
+import { connect, hubspotPortal, salesforceOrg } from "../../crm-fake";
+import { createKey, expectProblem, request } from "../../helpers";
+import { ownerOf } from "../../test-keys";
 
 // Connections (PUT/GET/DELETE …/integrations): the token is checked with the CRM before it is saved,
 // stored sealed, never returned.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SyncPage } from "../../src/crm/sync-views";
+import type { SyncPage } from "../../../src/crm/schemas";
 import {
   applySync,
   connect,
@@ -11,8 +11,8 @@ import {
   salesforceContact,
   salesforceControl,
   salesforceOrg,
-} from "../crm-fake";
-import { createKey, getStatus } from "../helpers";
+} from "../../crm-fake";
+import { createKey, getStatus } from "../../helpers";
 
 // A Salesforce list view in, its results back out, previewed first (the fake: test/fakes/salesforce.ts).
 

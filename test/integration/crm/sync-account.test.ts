@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { syncStub } from "../../src/crm/stub";
+import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
   connect,
@@ -17,8 +17,8 @@ import {
   salesforceOrg,
   startSync,
   untilSynced,
-} from "../crm-fake";
-import { createKey, expectProblem, request, until } from "../helpers";
+} from "../../crm-fake";
+import { createKey, expectProblem, request, until } from "../../helpers";
 
 // A sync belongs to the CRM account it was previewed against (HubSpot's portal, Salesforce's org: record ids mean
 // something only inside it): an apply on a connection now pointing to another portal is refused 409

@@ -6,8 +6,8 @@ import {
   SALESFORCE_INSTANCE,
   salesforceControl,
   salesforceOrg,
-} from "../crm-fake";
-import { createKey, expectProblem, request } from "../helpers";
+} from "../../crm-fake";
+import { createKey, expectProblem, request } from "../../helpers";
 
 // GET …/integrations/{provider}/lists: the contact lists a connection may read, to pick a submit's
 // source.listId (the console's list picker), a page at a time; not connected and a revoked token

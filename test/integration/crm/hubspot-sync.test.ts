@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { readConfig } from "../../src/base/config";
-import { syncStub } from "../../src/crm/stub";
-import type { SyncPage } from "../../src/crm/sync-views";
+import { readConfig } from "../../../src/base/config";
+import type { SyncPage } from "../../../src/crm/schemas";
+import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
   connect,
@@ -14,8 +14,8 @@ import {
   hubspotPortal,
   runSync,
   type SeedContact,
-} from "../crm-fake";
-import { createKey, getStatus, request, setClockAhead } from "../helpers";
+} from "../../crm-fake";
+import { createKey, getStatus, request, setClockAhead } from "../../helpers";
 
 // A HubSpot list in, its results back out under each rule, previewed first (the fake: test/fakes/hubspot.ts).
 

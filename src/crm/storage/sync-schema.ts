@@ -2,8 +2,8 @@
 // (docs/storage.md, "Migrations"); docs/storage.md describes every table and column. Its CHECKs list
 // closed enums only: the providers grow with each CRM declared, so they are validated on read (sync-store.ts).
 // From the first deploy on, a change is a migration appended here.
-import { applyMigrations } from "../base/sql-migrations";
-import { RECORD_OUTCOMES, SYNC_MATCHES, SYNC_STATUSES } from "./sync-views";
+import { applyMigrations } from "../../base/sql-migrations";
+import { RECORD_OUTCOMES, SYNC_MATCHES, SYNC_STATUSES } from "../schemas";
 
 const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 

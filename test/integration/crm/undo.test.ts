@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SyncPage } from "../../src/crm/sync-views";
+import type { SyncPage } from "../../../src/crm/schemas";
 import {
   applySync,
   connect,
@@ -17,8 +17,8 @@ import {
   salesforceOrg,
   undoSync,
   untilSynced,
-} from "../crm-fake";
-import { createKey, request } from "../helpers";
+} from "../../crm-fake";
+import { createKey, request } from "../../helpers";
 
 // Undoing a write-back (POST …/crm-syncs/{id}/undo) against the fake CRMs (test/fakes/hubspot.ts, salesforce.ts):
 // each property written goes back to its value from before, a blank included; one changed since is left.

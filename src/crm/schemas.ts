@@ -1,9 +1,13 @@
-// A CRM sync as the API shows it, and the request that starts one: zod schemas, the one source of the
-// types, the validation and the OpenAPI document. What only the document reads is made on first use,
+// CRM's schemas: a sync as the API shows it and the request that starts one, the sync's page query, a
+// connection's body and a submit's CRM list source: zod schemas, the one source of the types, the
+// validation and the OpenAPI document. What only the document reads is made on first use,
 // and descriptions are documentation only (src/base/once.ts), so the Worker's bundle carries neither.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
 import { documented, once } from "../base/once";
+import { badRequest } from "../http/errors";
+import { fieldErrorOf } from "../http/field-errors";
+import { limitParam } from "../http/paging";
 import { SYNC_FIELDS } from "./crm";
 import { CRM_PROVIDERS } from "./crms";
 
@@ -31,6 +35,36 @@ export const RECORD_REASONS = [
   "erased",
 ] as const;
 export type RecordReason = (typeof RECORD_REASONS)[number];
+
+/** Records per page of GET …/crm-syncs/{id}. */
+export const MAX_SYNC_PAGE = 1000;
+export const DEFAULT_SYNC_PAGE = 100;
+
+export const syncQuerySchema = /* @__PURE__ */ once(() =>
+  z.strictObject({ limit: limitParam(MAX_SYNC_PAGE), cursor: z.string().optional() }),
+);
+
+export const connectRequestSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({
+    token: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).max(4096),
+    instanceUrl: z.string({ error: "must be a string" }).max(2048).optional(),
+  }),
+);
+
+export const crmSourceSchema = /* @__PURE__ */ once(() =>
+  z.strictObject({
+    provider: z.enum(CRM_PROVIDERS, { error: `must be one of ${CRM_PROVIDERS.join(", ")}` }),
+    listId: z.string().min(1, { error: "must not be empty" }).max(200),
+  }),
+);
+
+export const listsQuerySchema = /* @__PURE__ */ once(() => z.strictObject({ cursor: z.string().max(2048).optional() }));
+
+/** A body that does not match its schema: invalid_request, each issue a field error (under `prefix`). */
+export function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never {
+  const errors = issues.map((issue) => fieldErrorOf(issue)).map((error) => ({ ...error, path: prefix + error.path }));
+  throw badRequest("invalid_request", detail, errors);
+}
 
 const ruleSchema = /* @__PURE__ */ once(() => z.enum(SYNC_RULES, { error: `must be one of ${SYNC_RULES.join(", ")}` }));
 

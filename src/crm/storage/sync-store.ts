@@ -1,14 +1,13 @@
 // The sync object's SQL: its one row and its records, read back through zod (what storage hands back is
 // validated like any input), and the page GET …/crm-syncs/{id} shows.
 import * as z from "zod";
-import { once } from "../base/once";
-import type { Tenant } from "../base/tenant";
-import { encodeItemCursor } from "../http/item-cursor";
-import { zeroed } from "../privacy/storage/scrub";
-import { SYNC_FIELDS } from "./crm";
-import { CRM_PROVIDERS } from "./crms";
-import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "./personal-values";
-import type { Candidates } from "./sync-plan";
+import { once } from "../../base/once";
+import type { Tenant } from "../../base/tenant";
+import { encodeItemCursor } from "../../http/item-cursor";
+import { zeroed } from "../../privacy/storage/scrub";
+import { SYNC_FIELDS } from "../crm";
+import { CRM_PROVIDERS } from "../crms";
+import { erasedRecord, PERSONAL_RECORD_COLUMNS } from "../personal-values";
 import {
   type Change,
   changeSchema,
@@ -24,7 +23,8 @@ import {
   type SyncPage,
   type SyncRecord,
   type SyncSummary,
-} from "./sync-views";
+} from "../schemas";
+import type { Candidates } from "../sync-plan";
 
 const rulesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.enum(SYNC_RULES)));
 const candidatesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.string()));

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { syncStub } from "../../src/crm/stub";
+import { syncStub } from "../../../src/crm/stub";
 import {
   connect,
   hubspotCalls,
@@ -12,8 +12,8 @@ import {
   salesforceOrg,
   startSync,
   untilSynced,
-} from "../crm-fake";
-import { createKey, expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../helpers";
+} from "../../crm-fake";
+import { createKey, expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../../helpers";
 
 // A CRM's fault said as one, and every paged read ending (the fake HubSpot misbehaving as
 // test/fakes/hubspot-faults.ts sets it): an HTML page, an unknown shape, a body that stalls or trickles

@@ -1,7 +1,6 @@
 // A customer's CRM connections: PUT, GET and DELETE /v2/{environment}/integrations/{provider}, and the list.
 import * as z from "zod";
 import { once } from "../base/once";
-import { CRM_PROVIDERS } from "../crm/crms";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -15,16 +14,16 @@ import {
 } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import {
   connectCrm,
-  connectRequestSchema,
   disconnectCrm,
   listCrmConnections,
   listCrmLists,
-  listsQuerySchema,
   readCrmConnection,
-} from "../operations/crm";
-import { type DeclaredRoute, declareRoute } from "./declare";
+} from "./connection-operations";
+import { CRM_PROVIDERS } from "./crms";
+import { connectRequestSchema, listsQuerySchema } from "./schemas";
 
 // Documentation only: made on first use (src/base/once.ts).
 const connectionSchema = /* @__PURE__ */ once(() =>

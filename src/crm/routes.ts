@@ -2,23 +2,22 @@
 // POST …/{id}/undo.
 import * as z from "zod";
 import { once } from "../base/once";
-import { syncPageSchema, syncRequestSchema, syncSummarySchema } from "../crm/sync-views";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { applyCrmSync, readCrmSync, startCrmSync, undoCrmSync } from "./operations";
 import {
-  applyCrmSync,
   DEFAULT_SYNC_PAGE,
   MAX_SYNC_PAGE,
-  readCrmSync,
-  startCrmSync,
+  syncPageSchema,
   syncQuerySchema,
-  undoCrmSync,
-} from "../operations/crm-syncs";
-import { type DeclaredRoute, declareRoute } from "./declare";
+  syncRequestSchema,
+  syncSummarySchema,
+} from "./schemas";
 
 // Documentation only: made on first use (src/base/once.ts).
 const syncParams = /* @__PURE__ */ once(() =>

@@ -1,24 +1,12 @@
 // CRM connections, and a CRM list as a submit's items: the operations behind …/integrations/{provider}
-// and a submit's `source` (the syncs' are in crm-syncs.ts).
+// and a submit's `source` (the syncs' are in operations.ts).
 import * as z from "zod";
 import { accountStub } from "../account/stub";
-import { once } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { crmClient, listConnections, type OpenConnection, openConnection, saveConnection } from "../crm/connections";
-import { instanceOrigin, readCrmConfig } from "../crm/crm-config";
-import {
-  CrmBadAnswerError,
-  CrmRefusedError,
-  CrmUnauthorizedError,
-  CrmUnavailableError,
-  DEFAULT_RETRY_SECONDS,
-} from "../crm/crm-http";
-import { CRM_PROVIDERS, CRMS, type CrmProvider, isCrmProvider } from "../crm/crms";
 import {
   badRequest,
   crmBadAnswer,
   crmListNotFound,
-  crmNotConnected,
   crmRefused,
   crmTokenRefused,
   crmUnauthorized,
@@ -26,35 +14,26 @@ import {
   notFound,
   tooManyItems,
 } from "../http/errors";
-import { fieldErrorOf } from "../http/field-errors";
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
-import type { Caller } from "./caller";
+import type { Caller } from "../operations/caller";
+import { connectionOf, crmClient, listConnections, saveConnection } from "./connections";
+import { instanceOrigin, readCrmConfig } from "./crm-config";
+import {
+  CrmBadAnswerError,
+  CrmRefusedError,
+  CrmUnauthorizedError,
+  CrmUnavailableError,
+  DEFAULT_RETRY_SECONDS,
+} from "./crm-http";
+import { CRM_PROVIDERS, CRMS, type CrmProvider, isCrmProvider } from "./crms";
+import { connectRequestSchema, crmSourceSchema, invalid, listsQuerySchema } from "./schemas";
 
 /** Lists per page of …/integrations/{provider}/lists (HubSpot's search answers up to its `count`). */
 const CRM_LISTS_PAGE = 100;
 // A submit from a CRM list answers within 30 s whatever the CRM does: its reads stop here (each call has
 // its own timeout too), leaving the rest of the 30 s for the batch's creation.
 const SOURCE_READ_DEADLINE_MS = 25_000;
-
-export const connectRequestSchema = /* @__PURE__ */ once(() =>
-  z.strictObject({
-    token: z.string({ error: "must be a string" }).min(1, { error: "must not be empty" }).max(4096),
-    instanceUrl: z.string({ error: "must be a string" }).max(2048).optional(),
-  }),
-);
-
-export const crmSourceSchema = /* @__PURE__ */ once(() =>
-  z.strictObject({
-    provider: z.enum(CRM_PROVIDERS, { error: `must be one of ${CRM_PROVIDERS.join(", ")}` }),
-    listId: z.string().min(1, { error: "must not be empty" }).max(200),
-  }),
-);
-
-export function invalid(detail: string, issues: z.core.$ZodIssue[], prefix = ""): never {
-  const errors = issues.map((issue) => fieldErrorOf(issue)).map((error) => ({ ...error, path: prefix + error.path }));
-  throw badRequest("invalid_request", detail, errors);
-}
 
 const noSuchProvider = () => notFound(`No such CRM: use ${CRM_PROVIDERS.join(" or ")}.`);
 
@@ -136,21 +115,13 @@ export async function disconnectCrm({ env, apiKey }: Caller, provider: string): 
     throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
 }
 
-export async function connectionOf({ env, apiKey }: Caller, provider: CrmProvider): Promise<OpenConnection> {
-  const connection = await openConnection(env, tenantOf(apiKey), provider);
-  if (!connection) throw crmNotConnected(provider);
-  return connection;
-}
-
-export const listsQuerySchema = /* @__PURE__ */ once(() => z.strictObject({ cursor: z.string().max(2048).optional() }));
-
 /** One page of the contact lists the connection may read, to pick the one a submit's `source` names. */
 export async function listCrmLists(caller: Caller, provider: string, query: Record<string, string>) {
   if (!isCrmProvider(provider)) throw noSuchProvider();
   const { cursor } = parseQuery(listsQuerySchema(), query);
   const theirs = cursor === undefined ? undefined : decodeCursor(cursor, 2048);
   if (theirs === null) throw invalidCursor();
-  const connection = await connectionOf(caller, provider);
+  const connection = await connectionOf(caller.env, tenantOf(caller.apiKey), provider);
   const page = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
     crmClient(caller.env, connection, signal).lists(theirs, CRM_LISTS_PAGE),
   );
@@ -173,7 +144,7 @@ export async function itemsFromSource(caller: Caller, body: unknown, maxItems: n
   const parsed = crmSourceSchema().safeParse(source);
   if (!parsed.success) invalid("source must be {provider, listId}.", parsed.error.issues, "source.");
   const { provider } = parsed.data;
-  const connection = await connectionOf(caller, provider);
+  const connection = await connectionOf(caller.env, tenantOf(caller.apiKey), provider);
   const members = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
     crmClient(caller.env, connection, signal).listMembers(parsed.data.listId, maxItems),
   );

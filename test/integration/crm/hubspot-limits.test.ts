@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hubspot } from "../../src/crm/hubspot";
-import { syncStub } from "../../src/crm/stub";
+import { hubspot } from "../../../src/crm/hubspot";
+import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
   connect,
@@ -16,8 +16,8 @@ import {
   type SeedContact,
   startSync,
   untilSynced,
-} from "../crm-fake";
-import { createKey, request, until } from "../helpers";
+} from "../../crm-fake";
+import { createKey, request, until } from "../../helpers";
 
 // HubSpot's limits and failures during a sync: batches of 100, 429 with its headers, 207 per-record
 // errors, a token revoked midway, read-only properties, duplicate records, suppressed and erased people.

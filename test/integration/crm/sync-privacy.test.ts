@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountStub } from "../../src/account/stub";
-import { syncStub } from "../../src/crm/stub";
-import type { SyncPage } from "../../src/crm/sync-views";
+import { accountStub } from "../../../src/account/stub";
+import type { SyncPage } from "../../../src/crm/schemas";
+import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
   connect,
@@ -13,9 +13,9 @@ import {
   runSync,
   type SeedContact,
   undoSync,
-} from "../crm-fake";
-import { createKey, request, submitBatch, waitForCompletion } from "../helpers";
-import { ownerOf } from "../test-keys";
+} from "../../crm-fake";
+import { createKey, request, submitBatch, waitForCompletion } from "../../helpers";
+import { ownerOf } from "../../test-keys";
 
 // Privacy reaches the CRM syncs made from a batch: erasing a person removes their values (the email
 // found, the one their CRM held before, the key they were matched by) from every sync record made from
