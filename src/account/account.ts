@@ -11,6 +11,11 @@ import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";
 import type { BatchReport } from "./report";
+import { type BudgetSettings, type ReservationDecision } from "../credits/budget";
+import * as budgets from "../credits/budget-store";
+import type { BudgetAlert } from "../credits/budget-store";
+import { type LedgerList, type LedgerPage, readLedger } from "../credits/ledger-store";
+import { chargeEntry } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
 import { scorecardRange, type UsageRange } from "./usage-query";
@@ -33,8 +38,9 @@ export class Account extends DurableObject<Env> {
   }
 
   /** Applies a batch's report; answers the highest outbox seq now applied, which the batch may forget. */
-  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
+  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number; alerts: BudgetAlert[] } {
     return this.ctx.storage.transactionSync(() => {
+      const usedBefore = budgets.usedThisMonth(this.#sql, Date.now());
       // A batch emptied (deleted, or expired) holds no one any more.
       if (batch.deletedAt === null && batch.expiredAt === null) personIndex.indexPeople(this.#sql, batch.id, people);
       else personIndex.unindexBatch(this.#sql, batch.id);
@@ -43,7 +49,8 @@ export class Account extends DurableObject<Env> {
       const applied =
         this.#sql.exec<{ reported_seq: number }>("SELECT reported_seq FROM batches WHERE id = ?", batch.id).toArray()[0]
           ?.reported_seq ?? 0;
-      for (const entry of entries.filter(({ seq }) => seq > applied)) addUsageRows(this.#sql, entry.day, entry.usage);
+      const fresh = entries.filter(({ seq }) => seq > applied);
+      for (const entry of fresh) addUsageRows(this.#sql, entry.day, entry.usage);
       const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
       // Counters only grow and dates once set stay, so reports applied in any order agree.
       this.#sql.exec(
@@ -72,8 +79,34 @@ export class Account extends DurableObject<Env> {
         batch.peopleComplete ? 1 : 0,
         batch.creditsRefunded,
       );
-      return { reportedSeq };
+      budgets.applyCharges(this.#sql, batch.id, fresh.map(chargeEntry));
+      budgets.noteAlerts(this.#sql, Date.now(), usedBefore);
+      return { reportedSeq, alerts: budgets.unsentAlerts(this.#sql) };
     });
+  }
+
+  /** The month's budget (credits/budget-store.ts), with the calling key's cap. */
+  budget(key: budgets.KeyCap): budgets.BudgetState {
+    return budgets.readBudget(this.#sql, Date.now(), key);
+  }
+
+  setBudget(settings: BudgetSettings, key: budgets.KeyCap): budgets.BudgetState {
+    this.ctx.storage.transactionSync(() => budgets.saveSettings(this.#sql, settings));
+    return budgets.readBudget(this.#sql, Date.now(), key);
+  }
+
+  /** Reserves a batch's cap before it is created, or refuses it: one transaction, so submits at once cannot overspend. */
+  reserve(batchId: string, cap: number, key: budgets.KeyCap): ReservationDecision {
+    return this.ctx.storage.transactionSync(() => budgets.reserve(this.#sql, Date.now(), batchId, cap, key));
+  }
+
+  /** The budget.threshold events the webhook hub now holds (the batch's alarm handed them over). */
+  alertsSent(alerts: BudgetAlert[]): void {
+    for (const alert of alerts) budgets.markAlertSent(this.#sql, alert, Date.now());
+  }
+
+  ledger(page: LedgerPage): LedgerList {
+    return readLedger(this.#sql, page);
   }
 
   /** One page of the batches not deleted, newest first. */

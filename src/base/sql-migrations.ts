@@ -10,3 +10,6 @@ export function applyMigrations(sql: SqlStorage, migrations: readonly string[]):
   if (current === 0) sql.exec("INSERT INTO schema_version (version) VALUES (?)", migrations.length);
   else if (current < migrations.length) sql.exec("UPDATE schema_version SET version = ?", migrations.length);
 }
+
+/** Values as an SQL list for a CHECK (… IN (…)) constraint, from the enum constant that names them. */
+export const inList = (values: readonly string[]): string => values.map((value) => `'${value}'`).join(", ");

@@ -2,6 +2,7 @@ import type { Prices } from "../base/config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { ContactField } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";
+import { chargeParts } from "./ledger";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the
 // estimate (which bounds the charge) read one rule.
@@ -13,19 +14,8 @@ import { itemErrors } from "../contact-info/item-errors";
  * from the customer's cache cost nothing (a cached result verified again: its verifications); followers (duplicates) never reach
  * here, they take 0.
  */
-export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
-  if (outcome.status !== "completed") return 0;
-  const verifications = outcome.sources.filter(
-    (source) => source.kind === "verifier" && source.outcome === "found",
-  ).length;
-  // A cached result whose emails were verified again pays those verifications only.
-  if (outcome.fromCache)
-    return outcome.reverified && outcome.emails.length > 0 ? verifications * prices.verification : 0;
-  return (
-    (outcome.emails.length > 0 ? prices.email + verifications * prices.verification : 0) +
-    (outcome.phones.length > 0 ? prices.phone : 0)
-  );
-}
+export const itemCharge = (outcome: ItemOutcome, prices: Prices): number =>
+  chargeParts(outcome, prices).reduce((sum, { credits }) => sum + credits, 0);
 
 /** The most one item asking for `fields` can cost, with `verifiers` email verifiers configured. */
 export const maxItemCharge = (fields: readonly ContactField[], prices: Prices, verifiers: number): number =>

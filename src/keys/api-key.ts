@@ -25,6 +25,8 @@ export const apiKeyRecordSchema = z.object({
   webhookSecret: z.string().optional(),
   /** Where the customer's objects live (`eu`); absent means no restriction. */
   jurisdiction: z.enum(JURISDICTIONS).optional(),
+  /** The operator's cap on what this key's batches may charge per UTC month, inside the customer's budget. */
+  monthlyCredits: z.number().int().min(0).optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 

@@ -13,6 +13,7 @@ import { IncompleteBodyError } from "../http/body";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
   batchDeleted,
+  budgetExceeded,
   batchExpired,
   batchNotCompleted,
   clientError,
@@ -88,6 +89,14 @@ const problemMembers = () =>
     webhook_not_configured: {},
     invalid_api_key: {},
     missing_api_key: {},
+    budget_exceeded: {
+      scope: z
+        .enum(["customer", "key"])
+        .meta({ description: "Whose budget refused: the customer's in this environment, or the calling key's cap." }),
+      monthlyCredits: z.int().min(0).meta({ description: "That budget: credits per UTC calendar month." }),
+      remaining: z.int().min(0).meta({ description: "Credits that remain of it (less what open batches reserve)." }),
+      cap: z.int().min(0).meta({ description: "What the batch would reserve: its maxCredits, else its estimate's maximum." }),
+    },
     environment_mismatch: {},
     not_found: {},
     method_not_allowed: {},
@@ -145,6 +154,7 @@ const examples = (): Record<ErrorCode, ApiError> => ({
   webhook_not_configured: webhookNotConfigured(),
   invalid_api_key: invalidApiKey(),
   missing_api_key: missingApiKey(),
+  budget_exceeded: budgetExceeded({ scope: "customer", monthlyCredits: 5000, remaining: 120, cap: 300 }),
   environment_mismatch: environmentMismatch("test"),
   not_found: notFound(),
   method_not_allowed: methodNotAllowed("PUT", ["GET"]),

@@ -10,6 +10,7 @@ import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
 import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../rate-limit/endpoint-types";
 import { batchRoutes } from "./batch";
+import { budgetRoutes } from "./budget";
 import { batchEventRoutes } from "./batch-events";
 import { batchListRoutes } from "./batch-list";
 import { contactInfoRoutes } from "./contact-info";
@@ -67,6 +68,7 @@ export const API_ROUTES = {
     ...feedbackRoutes,
     getRateLimits,
     ...usageRoutes,
+    ...budgetRoutes,
     ...privacyRoutes,
     ...doNotDeliverRoutes,
     ...integrationRoutes,
