@@ -782,6 +782,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "budget.threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * This month's charges reached one of your budget's alert percents
+         * @description Sent to the webhook endpoints subscribed to budget.threshold, once per UTC month and alert percent (PUT …/me/budget sets them; default 50, 80 and 100), when the charges a batch reports take the month's used credits to it. Its webhook-id is the same for every endpoint and retry. Signed and retried like item.completed.
+         */
+        post: operations["budgetThreshold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -916,6 +936,20 @@ export interface components {
              * @enum {string}
              */
             kind?: "verifier";
+        };
+        BudgetThresholdEvent: {
+            /** @enum {string} */
+            type: "budget.threshold";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** @description The alert percent reached. */
+                percent: number;
+                /** @description Credits charged this month when it was reached. */
+                usedThisMonth: number;
+                /** @description The monthly budget then. */
+                monthlyCredits: number;
+            };
         };
         /** @description RFC 9457 problem details, code `bad_request`. */
         BadRequestProblem: {
@@ -11024,6 +11058,28 @@ export interface operations {
                         items: components["schemas"]["Item"][];
                     };
                 };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    budgetThreshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BudgetThresholdEvent"];
             };
         };
         responses: {

@@ -1,6 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { type SummaryColumns, summaryOf } from "../contact-info/batch-views";
 import type { DoNotDeliverList, ErasureReceipt, SuppressionList } from "../contact-info/privacy-views";
+import type { BudgetSettings, ReservationDecision } from "../credits/budget";
+import type { BudgetAlert } from "../credits/budget-charges";
+import * as charges from "../credits/budget-charges";
+import * as budgets from "../credits/budget-store";
+import { type LedgerList, type LedgerPage, readLedger } from "../credits/ledger-store";
 import type { NewestFirstPage } from "../http/paging";
 import * as undeliverable from "../privacy/storage/do-not-deliver-list";
 import * as erasures from "../privacy/storage/erasure-receipts";
@@ -11,10 +16,6 @@ import * as crm from "./crm-connections";
 import type { Learned } from "./learned";
 import { batchListPaging, type ListPage } from "./list-query";
 import type { BatchReport } from "./report";
-import { type BudgetSettings, type ReservationDecision } from "../credits/budget";
-import * as budgets from "../credits/budget-store";
-import type { BudgetAlert } from "../credits/budget-store";
-import { type LedgerList, type LedgerPage, readLedger } from "../credits/ledger-store";
 import { chargeEntry } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
@@ -79,9 +80,9 @@ export class Account extends DurableObject<Env> {
         batch.peopleComplete ? 1 : 0,
         batch.creditsRefunded,
       );
-      budgets.applyCharges(this.#sql, batch.id, fresh.map(chargeEntry));
-      budgets.noteAlerts(this.#sql, Date.now(), usedBefore);
-      return { reportedSeq, alerts: budgets.unsentAlerts(this.#sql) };
+      charges.applyCharges(this.#sql, batch.id, fresh.map(chargeEntry));
+      charges.noteAlerts(this.#sql, Date.now(), usedBefore);
+      return { reportedSeq, alerts: charges.unsentAlerts(this.#sql) };
     });
   }
 
@@ -102,7 +103,7 @@ export class Account extends DurableObject<Env> {
 
   /** The budget.threshold events the webhook hub now holds (the batch's alarm handed them over). */
   alertsSent(alerts: BudgetAlert[]): void {
-    for (const alert of alerts) budgets.markAlertSent(this.#sql, alert, Date.now());
+    for (const alert of alerts) charges.markAlertSent(this.#sql, alert, Date.now());
   }
 
   ledger(page: LedgerPage): LedgerList {

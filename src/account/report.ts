@@ -1,5 +1,5 @@
 import type { BatchSummary } from "../contact-info/batch-views";
-import type { ChargeEntry } from "../credits/budget-store";
+import type { ChargeEntry } from "../credits/budget-charges";
 import type { LedgerLine } from "../credits/ledger";
 import type { PersonIndexEntry } from "../privacy/storage/person-index";
 import type { UsageDelta } from "./usage";

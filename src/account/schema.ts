@@ -85,7 +85,7 @@ const MIGRATIONS: readonly string[] = [
      batch_id TEXT NOT NULL,
      sync_id TEXT NOT NULL,
      PRIMARY KEY (batch_id, sync_id)
-   ) WITHOUT ROWID;` + BUDGET_TABLES,
+   ) WITHOUT ROWID;${BUDGET_TABLES}`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { once } from "../base/once";
-import type { BudgetAlert } from "./budget-store";
+import type { BudgetAlert } from "./budget-charges";
 
 // The budget.threshold event: sent to the webhook endpoints subscribed to it when the month's charges
 // reach one of the budget's alert percents, once per month and percent.

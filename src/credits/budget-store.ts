@@ -2,7 +2,6 @@ import * as z from "zod";
 import { inList } from "../base/sql-migrations";
 import {
   type BudgetSettings,
-  crossedPercents,
   DEFAULT_ALERT_PERCENTS,
   decideReservation,
   type Limit,
@@ -12,7 +11,7 @@ import {
   remainingOf,
   utcMonth,
 } from "./budget";
-import { LEDGER_CONTACTS, LEDGER_KINDS, type LedgerLine } from "./ledger";
+import { LEDGER_CONTACTS, LEDGER_KINDS } from "./ledger";
 
 // The budget's and the ledger's tables in the account object (docs/storage.md, "Account"): the one
 // reader and writer of them. The account runs these in its own transactions; the decisions are budget.ts's.
@@ -111,13 +110,22 @@ function reservedNow(sql: SqlStorage, now: number, keyId?: string): number {
   );
   let reserved = 0;
   for (const row of rows)
-    reserved += outstanding({ cap: row.cap, applied: row.applied, completed: row.completed === 1, charged: row.charged ?? 0 });
+    reserved += outstanding({
+      cap: row.cap,
+      applied: row.applied,
+      completed: row.completed === 1,
+      charged: row.charged ?? 0,
+    });
   return reserved;
 }
 
 function keyUsed(sql: SqlStorage, now: number, keyId: string): number {
   const row = sql
-    .exec<{ credits: number }>("SELECT credits FROM key_month_credits WHERE month = ? AND key_id = ?", utcMonth(now), keyId)
+    .exec<{ credits: number }>(
+      "SELECT credits FROM key_month_credits WHERE month = ? AND key_id = ?",
+      utcMonth(now),
+      keyId,
+    )
     .toArray()[0];
   return Math.max(0, row?.credits ?? 0);
 }
@@ -135,14 +143,24 @@ export interface BudgetState {
   remaining: number | null;
   resetsAt: string;
   alertPercents: number[];
-  key?: { keyId: string; monthlyCredits: number | null; usedThisMonth: number; reserved: number; remaining: number | null };
+  key?: {
+    keyId: string;
+    monthlyCredits: number | null;
+    usedThisMonth: number;
+    reserved: number;
+    remaining: number | null;
+  };
 }
 
 function limits(sql: SqlStorage, now: number, key: KeyCap): { customer: Limit; key: Limit } {
   const { monthlyCredits } = readSettings(sql);
   return {
     customer: { monthlyCredits, used: usedThisMonth(sql, now), reserved: reservedNow(sql, now) },
-    key: { monthlyCredits: key.monthlyCredits, used: keyUsed(sql, now, key.keyId), reserved: reservedNow(sql, now, key.keyId) },
+    key: {
+      monthlyCredits: key.monthlyCredits,
+      used: keyUsed(sql, now, key.keyId),
+      reserved: reservedNow(sql, now, key.keyId),
+    },
   };
 }
 
@@ -191,95 +209,4 @@ export function reserve(sql: SqlStorage, now: number, batchId: string, cap: numb
       utcMonth(now),
     );
   return decision;
-}
-
-/** What one outbox row of a batch brings to the budget and the ledger (applied once, by the account). */
-export interface ChargeEntry {
-  day: string;
-  credits: number;
-  creditsRefunded: number;
-  ledger: readonly LedgerLine[];
-}
-
-/**
- * Applies a batch's newly reported rows: its ledger lines, its reservation's charges and its key's month;
- * then settles the reservation once the batch completed and every charge it made is applied. The row
- * stays, settled: it names the batch's key for refunds that come later.
- */
-export function applyCharges(sql: SqlStorage, batchId: string, entries: readonly ChargeEntry[]): void {
-  const keyId = sql
-    .exec<{ key_id: string }>("SELECT key_id FROM reservations WHERE batch_id = ?", batchId)
-    .toArray()[0]?.key_id;
-  for (const { day, credits, creditsRefunded, ledger } of entries) {
-    for (const line of ledger)
-      sql.exec(
-        "INSERT INTO ledger (at, day, kind, batch_id, idx, contact, source, credits) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        line.at,
-        day,
-        line.kind,
-        batchId,
-        line.index,
-        line.contact,
-        line.source,
-        line.credits,
-      );
-    if (credits > 0) sql.exec("UPDATE reservations SET applied = applied + ? WHERE batch_id = ?", credits, batchId);
-    if (keyId !== undefined && credits !== creditsRefunded)
-      sql.exec(
-        `INSERT INTO key_month_credits (month, key_id, credits) VALUES (?, ?, ?)
-         ON CONFLICT (month, key_id) DO UPDATE SET credits = credits + excluded.credits`,
-        day.slice(0, 7),
-        keyId,
-        credits - creditsRefunded,
-      );
-  }
-  sql.exec(
-    `UPDATE reservations SET settled = 1 WHERE batch_id = ?1 AND settled = 0 AND EXISTS (
-       SELECT 1 FROM batches AS b WHERE b.id = ?1 AND b.completed_at IS NOT NULL AND b.credits_charged <= reservations.applied)`,
-    batchId,
-  );
-}
-
-/** One budget.threshold event not yet handed to the webhook hub. */
-export interface BudgetAlert {
-  month: string;
-  percent: number;
-  usedThisMonth: number;
-  monthlyCredits: number;
-}
-
-/** Notes the alert percents the month reached as its used credits went from `before` to now. */
-export function noteAlerts(sql: SqlStorage, now: number, before: number): void {
-  const { monthlyCredits, alertPercents } = readSettings(sql);
-  const month = utcMonth(now);
-  const after = usedThisMonth(sql, now);
-  const sent = sql
-    .exec<{ percent: number }>("SELECT percent FROM budget_alerts WHERE month = ?", month)
-    .toArray()
-    .map(({ percent }) => percent);
-  for (const percent of crossedPercents(alertPercents, monthlyCredits, before, after, sent))
-    sql.exec(
-      "INSERT INTO budget_alerts (month, percent, used, monthly_credits) VALUES (?, ?, ?, ?)",
-      month,
-      percent,
-      after,
-      monthlyCredits,
-    );
-}
-
-export const unsentAlerts = (sql: SqlStorage): BudgetAlert[] =>
-  sql
-    .exec<{ month: string; percent: number; used: number; monthly_credits: number }>(
-      "SELECT month, percent, used, monthly_credits FROM budget_alerts WHERE sent_at IS NULL ORDER BY month, percent",
-    )
-    .toArray()
-    .map((row) => ({ month: row.month, percent: row.percent, usedThisMonth: row.used, monthlyCredits: row.monthly_credits }));
-
-export function markAlertSent(sql: SqlStorage, { month, percent }: BudgetAlert, now: number): void {
-  sql.exec(
-    "UPDATE budget_alerts SET sent_at = ? WHERE month = ? AND percent = ?",
-    new Date(now).toISOString(),
-    month,
-    percent,
-  );
 }

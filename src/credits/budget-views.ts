@@ -15,7 +15,8 @@ export const budgetStateSchema = /* @__PURE__ */ once(() =>
         .nullable()
         .meta({ description: "Credits this UTC calendar month may charge in this environment; null: no budget." }),
       usedThisMonth: credits().meta({
-        description: "Credits charged this month less those refunded: GET …/me/usage's credits less creditsRefunded over the month.",
+        description:
+          "Credits charged this month less those refunded: GET …/me/usage's credits less creditsRefunded over the month.",
       }),
       reserved: credits().meta({
         description:
@@ -37,7 +38,10 @@ export const budgetStateSchema = /* @__PURE__ */ once(() =>
           remaining: credits(),
         })
         .optional()
-        .meta({ description: "The calling key's own monthly cap (set by the operator), when it has one: the same counts, for its batches." }),
+        .meta({
+          description:
+            "The calling key's own monthly cap (set by the operator), when it has one: the same counts, for its batches.",
+        }),
     })
     .meta({ id: "Budget" }),
 );
@@ -54,3 +58,13 @@ export const ledgerPageSchema = /* @__PURE__ */ once(() =>
     })
     .meta({ id: "LedgerPage" }),
 );
+
+/** What a 402 budget_exceeded adds to the problem's members (http/errors.ts, budgetExceeded). */
+export const budgetExceededMembers = () => ({
+  scope: z
+    .enum(["customer", "key"])
+    .meta({ description: "Whose budget refused: the customer's in this environment, or the calling key's cap." }),
+  monthlyCredits: credits().meta({ description: "That budget: credits per UTC calendar month." }),
+  remaining: credits().meta({ description: "Credits that remain of it (less what open batches reserve)." }),
+  cap: credits().meta({ description: "What the batch would reserve: its maxCredits, else its estimate's maximum." }),
+});

@@ -100,9 +100,11 @@ export function crossedPercents(
   sent: readonly number[],
 ): number[] {
   if (monthlyCredits === null || monthlyCredits === 0 || after <= before) return [];
-  return percents
-    .filter((percent) => !sent.includes(percent))
-    // Those reached before but not sent (the budget was set or lowered mid-month) go with this charge.
-    .filter((percent) => after * 100 >= monthlyCredits * percent)
-    .sort((a, b) => a - b);
+  return (
+    percents
+      .filter((percent) => !sent.includes(percent))
+      // Those reached before but not sent (the budget was set or lowered mid-month) go with this charge.
+      .filter((percent) => after * 100 >= monthlyCredits * percent)
+      .sort((a, b) => a - b)
+  );
 }

@@ -9,13 +9,14 @@ import { parseEventsRequest } from "../contact-info/events-query";
 import { notDeliveredDetail } from "../contact-info/feedback";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
+import { budgetExceededMembers } from "../credits/budget-views";
 import { IncompleteBodyError } from "../http/body";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import {
   batchDeleted,
-  budgetExceeded,
   batchExpired,
   batchNotCompleted,
+  budgetExceeded,
   clientError,
   crmAccountChanged,
   crmBadAnswer,
@@ -89,14 +90,7 @@ const problemMembers = () =>
     webhook_not_configured: {},
     invalid_api_key: {},
     missing_api_key: {},
-    budget_exceeded: {
-      scope: z
-        .enum(["customer", "key"])
-        .meta({ description: "Whose budget refused: the customer's in this environment, or the calling key's cap." }),
-      monthlyCredits: z.int().min(0).meta({ description: "That budget: credits per UTC calendar month." }),
-      remaining: z.int().min(0).meta({ description: "Credits that remain of it (less what open batches reserve)." }),
-      cap: z.int().min(0).meta({ description: "What the batch would reserve: its maxCredits, else its estimate's maximum." }),
-    },
+    budget_exceeded: budgetExceededMembers(),
     environment_mismatch: {},
     not_found: {},
     method_not_allowed: {},

@@ -9,14 +9,17 @@ import { documented } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import { type BudgetSettings, budgetSettingsSchema } from "../credits/budget";
 import type { BudgetState, KeyCap } from "../credits/budget-store";
-import { budgetExceeded } from "../http/errors";
 import { LEDGER_COLUMNS, type LedgerEntry } from "../credits/ledger";
 import { CSV_BOM, csvLine } from "../file-core/csv-writer";
+import { budgetExceeded } from "../http/errors";
 import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
 import { parseBody, parseQuery } from "../http/query";
 import type { Caller } from "./caller";
 
-const keyCapOf = ({ apiKey }: Caller): KeyCap => ({ keyId: apiKey.keyId, monthlyCredits: apiKey.monthlyCredits ?? null });
+const keyCapOf = ({ apiKey }: Caller): KeyCap => ({
+  keyId: apiKey.keyId,
+  monthlyCredits: apiKey.monthlyCredits ?? null,
+});
 
 /** The month's budget in the caller's environment: set, used, reserved, remaining; and the key's cap when it has one. */
 export function budgetState(caller: Caller): Promise<BudgetState> {
@@ -53,7 +56,9 @@ const CURSOR_PREFIX = "ledger:";
 /** GET …/me/ledger's query: the usage report's range (from, to), and a page of it. */
 export const ledgerQuerySchema = usageQuerySchema.extend({
   limit: limitParam(MAX_LEDGER_PAGE).meta(
-    documented(OPENAPI_METADATA && { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` }),
+    documented(
+      OPENAPI_METADATA && { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` },
+    ),
   ),
   cursor: z
     .string()

@@ -64,7 +64,13 @@ export async function readSubmissionOrSource(caller: Caller, body: unknown): Pro
 }
 
 /** The estimate's maximum for items as submitted, none taken from the cache (it may expire before they run). */
-function maxCreditsOf(env: Env, environment: Environment, submission: Submission, items: NewItem[], leaders: (number | null)[]) {
+function maxCreditsOf(
+  env: Env,
+  environment: Environment,
+  submission: Submission,
+  items: NewItem[],
+  leaders: (number | null)[],
+) {
   const config = readConfig(env);
   const verifiers = verifiersFor(environment, env, config).length;
   return estimateOf(items, leaders, submission.fields, 0, config.prices, verifiers).maxCredits;

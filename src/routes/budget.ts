@@ -57,7 +57,11 @@ const putBudget = declareRoute({
       body: { required: true, content: { "application/json": { schema: budgetRequestSchema() } } },
     },
     responses: {
-      200: { description: "The budget now.", headers, content: { "application/json": { schema: budgetStateSchema() } } },
+      200: {
+        description: "The budget now.",
+        headers,
+        content: { "application/json": { schema: budgetStateSchema() } },
+      },
       400: problem(
         ["invalid_request", "malformed_json", "incomplete_body"],
         "monthlyCredits is not a whole number ≥ 0 or null, an alert percent is not 1 to 100 or repeats, or the body is not JSON",
@@ -104,7 +108,10 @@ const getLedger = declareRoute({
           "text/csv": { schema: z.string().meta({ description: "A header row, then one row per entry." }) },
         },
       },
-      400: problem(["invalid_query"], "A date, limit or cursor is invalid, the range is too long, or a parameter is unknown"),
+      400: problem(
+        ["invalid_query"],
+        "A date, limit or cursor is invalid, the range is too long, or a parameter is unknown",
+      ),
       ...authProblems(),
       404: unknownEnvironment,
       500: internalError,

@@ -40,7 +40,10 @@ describe("a reservation against the month's budget (issue 50)", () => {
 
   it("never limits without a budget, and a budget of 0 refuses any cap above 0", () => {
     expect(decideReservation(1e9, none, none)).toEqual({ ok: true, limited: false });
-    expect(decideReservation(0, { monthlyCredits: 0, used: 0, reserved: 0 }, none)).toEqual({ ok: true, limited: true });
+    expect(decideReservation(0, { monthlyCredits: 0, used: 0, reserved: 0 }, none)).toEqual({
+      ok: true,
+      limited: true,
+    });
     expect(decideReservation(1, { monthlyCredits: 0, used: 0, reserved: 0 }, none).ok).toBe(false);
   });
 

@@ -1,8 +1,8 @@
 import type { accountStub } from "../../account/stub";
 import { log } from "../../base/log";
 import type { Tenant } from "../../base/tenant";
+import type { BudgetAlert } from "../../credits/budget-charges";
 import { budgetThresholdEvent } from "../../credits/budget-event";
-import type { BudgetAlert } from "../../credits/budget-store";
 import { webhookHub } from "./webhook-hub-stub";
 
 /**

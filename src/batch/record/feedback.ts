@@ -164,7 +164,14 @@ export function recordFeedback(
       usage.sources[given.source] = { ...emptySource(), reported: 1, creditsRefunded: decision.refunded };
       const at = new Date().toISOString();
       const { contact, source } = given;
-      const refund: LedgerLine = { at, kind: "refund", index: request.index, contact, source, credits: decision.refunded };
+      const refund: LedgerLine = {
+        at,
+        kind: "refund",
+        index: request.index,
+        contact,
+        source,
+        credits: decision.refunded,
+      };
       appendOutbox(sql, at, usage, { ledger: decision.refunded > 0 ? [refund] : [] });
     }
     const { credits_refunded } = sql.exec<{ credits_refunded: number }>("SELECT credits_refunded FROM batch").one();

@@ -133,7 +133,8 @@ export function recordItems(
     for (const [index, items] of changed) {
       const outcome = first.get(index)!;
       if (outcome.credits > 0)
-        for (const part of chargeParts(outcome, prices)) ledger.push({ at: finishedAt, kind: "charge", index, ...part });
+        for (const part of chargeParts(outcome, prices))
+          ledger.push({ at: finishedAt, kind: "charge", index, ...part });
       if (outcome.status === "completed") completed += items;
       else failed += items;
       tally(usage, outcome, items);

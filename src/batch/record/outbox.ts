@@ -68,7 +68,11 @@ export async function reportToAccount(env: Env, sql: SqlStorage, row: BatchRow):
     entries,
   };
   if (people) report.people = people.entries;
-  const tenant = { customerId: row.customer_id, environment: row.environment, jurisdiction: jurisdictionOfBatch(row.id) };
+  const tenant = {
+    customerId: row.customer_id,
+    environment: row.environment,
+    jurisdiction: jurisdictionOfBatch(row.id),
+  };
   const account = accountStub(env, tenant);
   const { reportedSeq, alerts } = await account.report(report);
   sql.exec("DELETE FROM outbox WHERE seq <= ?", reportedSeq);
