@@ -1,4 +1,4 @@
-// npm run keys -- <create|list|revoke|set-limits|seed-dev> … [--local|--remote]
+// npm run keys -- <create|list|show|revoke|set-limits|set-budget|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
 import {
   type ApiKeyRecord,
@@ -16,6 +16,7 @@ import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, fail, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
+import { setKeyBudget, showKey } from "./key-budget";
 import { describeKey, keyIdOf, keysOf, listedRecordSchema, readKey } from "./key-records";
 import type { KvStore } from "./kv-namespace";
 import { type Store, withKv } from "./kv-store";
@@ -25,12 +26,16 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
                                  --jurisdiction eu: the customer's objects are created in the EU and its results
                                  never go to a global store; all keys of a customer share its jurisdiction
   list [--json]
+  show KEYID [--json]            the key's record (never its webhook secret), its monthly cap included
   revoke KEYID [--base-url URL]  writes the revoked record, then tells the running service (the admin API, with
                                  $CONTACT_INFO_ADMIN_TOKEN; against a server on this machine the development token),
                                  whose limiter refuses the key at once
   --base-url URL                 ${BASE_URL_HELP}; with --remote, the deployment (required)
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
+  set-budget KEYID --monthly-credits N|none
+                                 caps what the key's batches may charge per UTC month, inside its customer's
+                                 budget (PUT /v2/{env}/me/budget); none lifts the cap
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
 
@@ -43,7 +48,7 @@ function wholeNumber(value: string | undefined, flag: string): number {
   return number;
 }
 
-const COMMANDS = ["create", "list", "revoke", "set-limits", "seed-dev"];
+const COMMANDS = ["create", "list", "show", "revoke", "set-limits", "set-budget", "seed-dev"];
 
 interface Flags {
   customer?: string;
@@ -55,6 +60,7 @@ interface Flags {
   "endpoint-type"?: string;
   limit?: string;
   window?: string;
+  "monthly-credits"?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -69,6 +75,7 @@ async function main(argv: string[]): Promise<void> {
       "endpoint-type": { type: "string" },
       limit: { type: "string" },
       window: { type: "string" },
+      "monthly-credits": { type: "string" },
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
@@ -80,7 +87,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.remote && values["persist-to"]) fail("--persist-to is for the local store; drop it with --remote");
   const store: Store = values.remote ? { target: "--remote" } : { target: "--local", persistTo: values["persist-to"] };
   const [command, ...rest] = positionals;
-  if (!command) fail("give a command: create, list, revoke, set-limits or seed-dev");
+  if (!command) fail(`give a command: ${COMMANDS.join(", ")}`);
   if (!COMMANDS.includes(command)) fail(`unknown command ${command}; the commands are ${COMMANDS.join(", ")}`);
   await withKv(store, "API_KEYS", (kv) => run(command, rest, values, store, kv));
 }
@@ -140,6 +147,10 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       else for (const r of records) console.log(describeKey(r));
       return;
     }
+    case "show":
+      return showKey(rest[0], values.json, kv, remote);
+    case "set-budget":
+      return setKeyBudget(rest[0], values["monthly-credits"], kv, remote);
     case "revoke": {
       const keyId = rest[0] ?? fail(`revoke needs a KEYID`);
       if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)

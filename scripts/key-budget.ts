@@ -1,0 +1,45 @@
+// The key tool's commands for one key's monthly cap (issue 50): `set-budget KEYID --monthly-credits N|none`
+// writes it on the key's record; `show KEYID` prints the record, the cap included, never the webhook secret.
+import { apiKeyWrites } from "../src/tools-api";
+import { fail } from "./cli";
+import { describeKey, listedRecordSchema, readKey } from "./key-records";
+import type { KvStore } from "./kv-namespace";
+
+/** `none` lifts the cap; otherwise a whole number of credits ≥ 0. */
+function monthlyCreditsOf(value: string | undefined): number | null {
+  if (value === "none") return null;
+  const number = Number(value);
+  if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(number))
+    fail("--monthly-credits must be a whole number of credits (0 or more), or none");
+  return number;
+}
+
+export async function setKeyBudget(
+  keyId: string | undefined,
+  value: string | undefined,
+  kv: KvStore,
+  remote: boolean,
+): Promise<void> {
+  const id = keyId ?? fail("set-budget needs a KEYID");
+  const monthlyCredits = monthlyCreditsOf(value);
+  const { hash, record } = await readKey(id, kv, remote);
+  const { monthlyCredits: _, ...rest } = record;
+  await kv.putAll(apiKeyWrites(hash, monthlyCredits === null ? rest : { ...rest, monthlyCredits }));
+  console.log(
+    monthlyCredits === null
+      ? `${id}: no monthly cap of its own; the customer's budget applies (in effect within API_KEY_CACHE_TTL_SECONDS).`
+      : `${id}: its batches may charge at most ${monthlyCredits} credits per UTC month, inside ${record.customerId}'s budget (in effect within API_KEY_CACHE_TTL_SECONDS).`,
+  );
+}
+
+export async function showKey(keyId: string | undefined, json: boolean, kv: KvStore, remote: boolean): Promise<void> {
+  const { record } = await readKey(keyId ?? fail("show needs a KEYID"), kv, remote);
+  const shown = listedRecordSchema.parse(record);
+  if (json) console.log(JSON.stringify(shown));
+  else {
+    console.log(describeKey(shown));
+    console.log(
+      `monthly cap: ${shown.monthlyCredits === undefined ? "none (the customer's budget applies)" : `${shown.monthlyCredits} credits`}`,
+    );
+  }
+}
