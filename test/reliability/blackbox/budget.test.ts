@@ -77,7 +77,7 @@ beforeAll(async () => {
     BatchClient,
     BatchClient,
   ];
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await server?.stop();
