@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { estimateLine } from "../../console/words";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import {
   budgetSettingsSchema,
@@ -127,5 +128,17 @@ describe("the ledger's lines for a charge", () => {
     const cached = { ...outcome, fromCache: true, reverified: true };
     expect(chargeParts(cached, prices)).toEqual([{ contact: "email", source: "hunter", credits: 2 }]);
     expect(chargeParts({ ...outcome, fromCache: true }, prices)).toEqual([]);
+  });
+});
+
+describe("the console says the budget before spending", () => {
+  const estimate = { maxCredits: 22, validItems: 2, duplicateItems: 0, cachedItems: 0 };
+
+  it("says what remains, warns when the batch would be refused, and says nothing without a budget", () => {
+    expect(estimateLine({ ...estimate, remainingCredits: 100 }, "row")).toMatch(
+      /100 credits of this month's budget remain\.$/,
+    );
+    expect(estimateLine({ ...estimate, remainingCredits: 10 }, "row")).toMatch(/Only 10 credits .* would be refused/);
+    expect(estimateLine({ ...estimate, remainingCredits: null }, "row")).toMatch(/you pay only for what is found\.$/);
   });
 });
