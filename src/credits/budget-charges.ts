@@ -15,7 +15,8 @@ export interface ChargeEntry {
 
 /**
  * Applies a batch's newly reported rows: its ledger lines, its reservation's charges and its key's month;
- * then settles the reservation once the batch completed and every charge it made is applied. The row
+ * then settles the reservation once the batch completed (or was deleted: it records nothing after) and
+ * every charge it made is applied. The row
  * stays, settled: it names the batch's key for refunds that come later.
  */
 export function applyCharges(sql: SqlStorage, batchId: string, entries: readonly ChargeEntry[]): void {
@@ -47,7 +48,7 @@ export function applyCharges(sql: SqlStorage, batchId: string, entries: readonly
   }
   sql.exec(
     `UPDATE reservations SET settled = 1 WHERE batch_id = ?1 AND settled = 0 AND EXISTS (
-       SELECT 1 FROM batches AS b WHERE b.id = ?1 AND b.completed_at IS NOT NULL AND b.credits_charged <= reservations.applied)`,
+       SELECT 1 FROM batches AS b WHERE b.id = ?1 AND (b.completed_at IS NOT NULL OR b.deleted_at IS NOT NULL) AND b.credits_charged <= reservations.applied)`,
     batchId,
   );
 }

@@ -102,7 +102,7 @@ export function usedThisMonth(sql: SqlStorage, now: number): number {
  */
 function reservedNow(sql: SqlStorage, now: number, keyId?: string): number {
   const rows = sql.exec<{ cap: number; applied: number; completed: number | null; charged: number | null }>(
-    `SELECT r.cap, r.applied, b.completed_at IS NOT NULL AS completed, b.credits_charged AS charged
+    `SELECT r.cap, r.applied, (b.completed_at IS NOT NULL OR b.deleted_at IS NOT NULL) AS completed, b.credits_charged AS charged
      FROM reservations AS r LEFT JOIN batches AS b ON b.id = r.batch_id
      WHERE r.settled = 0 AND (b.id IS NOT NULL OR r.month = ?1) AND (?2 IS NULL OR r.key_id = ?2)`,
     utcMonth(now),

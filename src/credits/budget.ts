@@ -51,9 +51,9 @@ export function monthSpan(now: number): { from: string; to: string; resetsAt: st
 }
 
 /**
- * What a reservation still holds: until its batch completes, its cap less what the account has been told
- * it charged; once complete, only what it charged that the account has not yet been told (the report
- * that carried the completion may not carry every charge: reports are paged).
+ * What a reservation still holds: until its batch completes (or is deleted: it charges nothing after), its
+ * cap less what the account has been told it charged; then only what it charged that the account has not
+ * been told yet (the report that carried the completion may not carry every charge: reports are paged).
  */
 export const outstanding = (r: { cap: number; applied: number; completed: boolean; charged: number }): number =>
   Math.max(0, (r.completed ? r.charged : r.cap) - r.applied);
