@@ -69,7 +69,9 @@ export async function sendAndWait(
   const tracker = new RunTracker(checked.valid);
   const stop = new AbortController();
   const sent: Sent = { batchIds: [], creditsCharged: 0, newCredits: 0, repeatOf: undefined };
-  reporter.note(budgetLine(await client.budget()));
+  // Said once, before anything is spent; not kept beside the counts.
+  reporter.note(budgetLine(await client.budget()), true);
+  reporter.note("");
   const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
   reporter.note("");
   await Promise.all(
@@ -105,10 +107,10 @@ export async function estimate(client: Client, source: Source, checked: Checked)
   const parts: Estimate[] = [];
   for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) parts.push(await client.estimate(items));
   const total = sumEstimates(parts);
+  console.log(budgetLine(await client.budget()));
   console.log(
     `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
   );
-  console.log(budgetLine(await client.budget()));
 }
 
 /** The month's budget before spending (issue 50): what a batch may still reserve, or that none is set. */
