@@ -28,6 +28,7 @@ export const EVENT_WORDS: Record<EventName, string> = {
   "batch.completed": "A batch finished",
   "item.completed": "Items finished",
   "webhook.test": "A test event (Send test)",
+  "budget.threshold": "The monthly budget reached an alert percent",
 };
 
 const ATTEMPT_ERROR_WORDS = {

@@ -15,7 +15,13 @@ export const duration = (seconds: number): string =>
 
 /** What …/estimate answered, as a sentence: "Estimate: at most 44 credits for 5 rows (1 duplicate, free); …". */
 export function estimateLine(
-  estimate: { maxCredits: number; validItems: number; duplicateItems: number; cachedItems: number },
+  estimate: {
+    maxCredits: number;
+    validItems: number;
+    duplicateItems: number;
+    cachedItems: number;
+    remainingCredits?: number | null;
+  },
   noun: string,
 ): string {
   const cached = estimate.cachedItems > 0 ? `, ${num(estimate.cachedItems)} already in your cache (free)` : "";
@@ -26,7 +32,16 @@ export function estimateLine(
         ? ` (${cached.slice(2)})`
         : "";
   const total = `at most ${count(estimate.maxCredits, "credit")} for ${count(estimate.validItems, noun)}`;
-  return `Estimate: ${total}${duplicates}; you pay only for what is found.`;
+  return `Estimate: ${total}${duplicates}; you pay only for what is found.${budgetWords(estimate)}`;
+}
+
+/** What remains of the month's budget (GET …/me/budget), said before spending; nothing without a budget. */
+function budgetWords({ maxCredits, remainingCredits }: { maxCredits: number; remainingCredits?: number | null }) {
+  if (remainingCredits === undefined || remainingCredits === null) return "";
+  const left = `${count(remainingCredits, "credit")} of this month's budget remain`;
+  return maxCredits > remainingCredits
+    ? ` Only ${left}: the batch would be refused; send fewer rows or raise the budget.`
+    : ` ${left}.`;
 }
 
 export const PROVIDER_LABELS = { hubspot: "HubSpot", salesforce: "Salesforce" } as const;

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 // The sizes stand for a startup cost, measured by bench/startup.ts: a change that grows the bundle past
 // them has its startup measured again, the budget restated from the measurement, and the numbers kept in
 // bench/NOTES.md ("Startup"), rather than the budget raised silently.
-const BUDGET_KIB = { upload: 888, gzip: 266 };
+const BUDGET_KIB = { upload: 900, gzip: 270 };
 const DIST = "dist";
 const METAFILE = "meta.json";
 const KIB = 1024;

@@ -3,6 +3,7 @@
 // the progress shown as items finish; or, with --estimate, only priced. The passes over the
 // file are enrich-passes.ts; writing the results, enrich-output.ts.
 import {
+  type Budget,
   type Client,
   type Estimate,
   ProblemError,
@@ -68,6 +69,9 @@ export async function sendAndWait(
   const tracker = new RunTracker(checked.valid);
   const stop = new AbortController();
   const sent: Sent = { batchIds: [], creditsCharged: 0, newCredits: 0, repeatOf: undefined };
+  // Said once, before anything is spent; not kept beside the counts.
+  reporter.note(budgetLine(await client.budget()), true);
+  reporter.note("");
   const batches = await submitAll(client, source, checked, (text) => reporter.note(text));
   reporter.note("");
   await Promise.all(
@@ -103,7 +107,17 @@ export async function estimate(client: Client, source: Source, checked: Checked)
   const parts: Estimate[] = [];
   for await (const items of itemChunks(source, checked.mapping, BATCH_ITEMS)) parts.push(await client.estimate(items));
   const total = sumEstimates(parts);
+  console.log(budgetLine(await client.budget()));
   console.log(
     `estimate for ${checked.valid} rows to send: ${total.validItems} valid (${total.duplicateItems} duplicates, ${total.cachedItems} cached), ${total.invalidItems} invalid; at most ${total.maxCredits} credits. Nothing was submitted.`,
   );
+}
+
+/** The month's budget before spending (issue 50): what a batch may still reserve, or that none is set. */
+export function budgetLine({ monthlyCredits, usedThisMonth, reserved, remaining, resetsAt, key }: Budget): string {
+  const month =
+    monthlyCredits === null || remaining === null
+      ? `no monthly budget set (${usedThisMonth} credits used this month)`
+      : `budget: ${remaining} of ${monthlyCredits} credits remain this month (${usedThisMonth} used, ${reserved} reserved by open batches; resets ${resetsAt.slice(0, 10)})`;
+  return key ? `${month}; this key's cap: ${key.remaining} of ${key.monthlyCredits} remain` : month;
 }

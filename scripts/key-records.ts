@@ -62,5 +62,6 @@ export function describeKey(r: ApiKeyRecord): string {
     limits || "default limits",
     r.name,
     ...(r.jurisdiction ? [`jurisdiction ${r.jurisdiction}`] : []),
+    ...(r.monthlyCredits !== undefined ? [`monthly cap ${r.monthlyCredits} credits`] : []),
   ].join("\t");
 }

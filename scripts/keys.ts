@@ -1,4 +1,4 @@
-// npm run keys -- <create|list|show|revoke|set-limits|set-mcp-allowance|seed-dev> … [--local|--remote]
+// npm run keys -- <create|list|show|revoke|set-limits|set-budget|set-mcp-allowance|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
 import {
   type ApiKeyRecord,
@@ -17,6 +17,7 @@ import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, fail, runCli } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 import { describeKey, keyIdOf, keysOf, listedRecordSchema, readKey } from "./key-records";
+import { setKeyBudget, setMcpAllowance, showKey } from "./key-settings";
 import type { KvStore } from "./kv-namespace";
 import { type Store, withKv } from "./kv-store";
 
@@ -25,13 +26,16 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
                                  --jurisdiction eu: the customer's objects are created in the EU and its results
                                  never go to a global store; all keys of a customer share its jurisdiction
   list [--json]
+  show KEYID [--json]            the key's record (never its webhook secret): its monthly cap, its MCP allowance
   revoke KEYID [--base-url URL]  writes the revoked record, then tells the running service (the admin API, with
                                  $CONTACT_INFO_ADMIN_TOKEN; against a server on this machine the development token),
                                  whose limiter refuses the key at once
   --base-url URL                 ${BASE_URL_HELP}; with --remote, the deployment (required)
   set-limits (KEYID | --customer ID --environment test|live) --endpoint-type ${ENDPOINT_TYPES.join("|")} --limit N --window SECONDS
                                  limits are per customer and environment: every key of the customer there is written
-  show KEYID                     the key's record, without its webhook secret
+  set-budget KEYID --monthly-credits N|none
+                                 caps what the key's batches may charge per UTC month, inside its customer's
+                                 budget (PUT /v2/{env}/me/budget); none lifts the cap
   set-mcp-allowance KEYID --credits N
                                  the credits one MCP tool call with this key may commit without asking its person
                                  (0: always ask; default MCP_ALLOWANCE_CREDITS, 100)
@@ -47,7 +51,7 @@ function wholeNumber(value: string | undefined, flag: string): number {
   return number;
 }
 
-const COMMANDS = ["create", "list", "show", "revoke", "set-limits", "set-mcp-allowance", "seed-dev"];
+const COMMANDS = ["create", "list", "show", "revoke", "set-limits", "set-budget", "set-mcp-allowance", "seed-dev"];
 
 interface Flags {
   customer?: string;
@@ -60,6 +64,7 @@ interface Flags {
   limit?: string;
   window?: string;
   credits?: string;
+  "monthly-credits"?: string;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -75,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
       limit: { type: "string" },
       window: { type: "string" },
       credits: { type: "string" },
+      "monthly-credits": { type: "string" },
       local: { type: "boolean", default: false },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
@@ -146,6 +152,12 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       else for (const r of records) console.log(describeKey(r));
       return;
     }
+    case "show":
+      return showKey(rest[0], values.json, kv, remote);
+    case "set-budget":
+      return setKeyBudget(rest[0], values["monthly-credits"], kv, remote);
+    case "set-mcp-allowance":
+      return setMcpAllowance(rest[0], values.credits, kv, remote);
     case "revoke": {
       const keyId = rest[0] ?? fail(`revoke needs a KEYID`);
       if (remote && !values["base-url"] && !process.env.CONTACT_INFO_BASE_URL)
@@ -195,23 +207,6 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
       );
       console.log(
         `${customerId} (${environment}): ${type} limited to ${limit} per ${windowSeconds} s on ${keys.map(({ record }) => record.keyId).join(", ")} (in effect within API_KEY_CACHE_TTL_SECONDS).`,
-      );
-      return;
-    }
-    case "show": {
-      const { record } = await readKey(rest[0] ?? fail("show needs a KEYID"), kv, remote);
-      const { webhookSecret: _, ...shown } = record;
-      console.log(values.json ? JSON.stringify(shown) : JSON.stringify(shown, null, 2));
-      return;
-    }
-    case "set-mcp-allowance": {
-      const credits = Number(values.credits);
-      if (!values.credits || !Number.isSafeInteger(credits) || credits < 0)
-        fail("--credits must be a whole number of at least 0");
-      const { hash, record } = await readKey(rest[0] ?? fail("set-mcp-allowance needs a KEYID"), kv, remote);
-      await kv.putAll(apiKeyWrites(hash, { ...record, mcpAllowanceCredits: credits }));
-      console.log(
-        `${record.keyId}: an MCP tool call may commit ${credits} credit(s) without asking (in effect within API_KEY_CACHE_TTL_SECONDS).`,
       );
       return;
     }

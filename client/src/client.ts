@@ -8,6 +8,7 @@ import type {
   BatchItem,
   BatchReceipt,
   BatchStatus,
+  Budget,
   Environment,
   Estimate,
   Field,
@@ -81,6 +82,8 @@ export interface Client {
   submit(items: SubmitItem[], options?: SubmitOptions): Promise<Submitted>;
   /** What a submit of these items would make and cost at most, without making it. */
   estimate(items: SubmitItem[], options?: Pick<SubmitOptions, "fields" | "maxCredits" | "signal">): Promise<Estimate>;
+  /** This month's budget in the key's environment: set, used, reserved, remaining (GET …/me/budget). */
+  budget(options?: { signal?: AbortSignal }): Promise<Budget>;
   /** One page of a batch. */
   getBatch(id: string, options?: PageOptions): Promise<BatchStatus>;
   /**
@@ -99,6 +102,7 @@ const BATCHES = "/v2/{environment}/person/contact-info";
 const BATCH = "/v2/{environment}/person/contact-info/{id}";
 const ESTIMATE = "/v2/{environment}/person/contact-info/estimate";
 const EVENTS = "/v2/{environment}/person/contact-info/{id}/events";
+const BUDGET = "/v2/{environment}/me/budget";
 
 export function createClient(options: ClientOptions): Client {
   const { apiKey, onWait } = options;
@@ -145,6 +149,10 @@ export function createClient(options: ClientOptions): Client {
         () => api.POST(ESTIMATE, { params: { path: { environment } }, body: { items, fields, maxCredits }, signal }),
         signal,
       );
+      return data;
+    },
+    async budget({ signal } = {}) {
+      const { data } = await send(() => api.GET(BUDGET, { params: { path: { environment } }, signal }), signal);
       return data;
     },
     async getBatch(id, pageOptions = {}) {

@@ -24,6 +24,7 @@ export type {
   BatchItem,
   BatchReceipt,
   BatchStatus,
+  Budget,
   Environment,
   Estimate,
   Field,

@@ -14,6 +14,7 @@ export type BatchItem = BatchStatus["items"][number];
 export type BatchReceipt = operations["submitContactInfoBatch"]["responses"][202]["content"]["application/json"];
 export type SubmitRequest = operations["submitContactInfoBatch"]["requestBody"]["content"]["application/json"];
 export type Estimate = operations["estimateContactInfoBatch"]["responses"][200]["content"]["application/json"];
+export type Budget = operations["getBudget"]["responses"][200]["content"]["application/json"];
 export type SubmitItem = NonNullable<SubmitRequest["items"]>[number];
 export type Field = NonNullable<SubmitRequest["fields"]>[number];
 export type WebhookEvent = NonNullable<SubmitRequest["webhookEvents"]>[number];

@@ -212,6 +212,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/{environment}/me/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's budget: set, used, reserved, remaining
+         * @description For your customer account in this environment, the UTC calendar month. Every submit reserves its cap (maxCredits, else its estimate's maximum) against what remains, and is refused with 402 budget_exceeded when it does not fit; at completion the reservation shrinks to what the batch charged, and a refund gives credits back to the month. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["getBudget"];
+        /**
+         * Set or remove the monthly budget
+         * @description Sets what a UTC calendar month may charge in this environment (monthlyCredits null removes the budget) and the alert percents that send budget.threshold to webhook endpoints subscribed to it. Applies at once, to the current month too; open batches keep what they reserved. Rate limited as rate_limits (Tier 4).
+         */
+        put: operations["setBudget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/{environment}/me/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every charge and refund, one entry each
+         * @description One entry per charge (an item's email with its verifications, or its phone) or refund, over the UTC days from..to (as GET …/me/usage: default the last 30 days), in the order they were counted. Over any range its charges sum to usage's credits and its refunds to its creditsRefunded. Entries name the batch, the item's index and the source, never a contact value: erasing a person leaves them. With Accept: text/csv, the same page as CSV (UTF-8 with a BOM, columns at, kind, batchId, index, contact, source, credits, cells a spreadsheet would run neutralised with a leading '), its nextCursor in the Next-Cursor header. Rate limited as rate_limits (Tier 4).
+         */
+        get: operations["getLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/{environment}/privacy/erasures": {
         parameters: {
             query?: never;
@@ -778,6 +822,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "budget.threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * This month's charges reached one of your budget's alert percents
+         * @description Sent to the webhook endpoints subscribed to budget.threshold, once per UTC month and alert percent (PUT …/me/budget sets them; default 50, 80 and 100), when the charges a batch reports take the month's used credits to it. Its webhook-id is the same for every endpoint and retry. Signed and retried like item.completed.
+         */
+        post: operations["budgetThreshold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -917,6 +981,20 @@ export interface components {
              * @enum {string}
              */
             reason?: "vendor_budget_exhausted";
+        };
+        BudgetThresholdEvent: {
+            /** @enum {string} */
+            type: "budget.threshold";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** @description The alert percent reached. */
+                percent: number;
+                /** @description Credits charged this month when it was reached. */
+                usedThisMonth: number;
+                /** @description The monthly budget then. */
+                monthlyCredits: number;
+            };
         };
         /** @description RFC 9457 problem details, code `bad_request`. */
         BadRequestProblem: {
@@ -1211,6 +1289,38 @@ export interface components {
             code: "invalid_token";
             /** @description The x-request-id of the answer: quote it to support. */
             requestId: string;
+        };
+        /** @description RFC 9457 problem details, code `budget_exceeded`. */
+        BudgetExceededProblem: {
+            /**
+             * @description A stable tag URI per code (not resolvable).
+             * @enum {string}
+             */
+            type: "tag:contact-info-batch,2026:problems/budget_exceeded";
+            /** @enum {string} */
+            title: "Payment Required";
+            /** @enum {number} */
+            status: 402;
+            /** @description What went wrong, for people; may change. */
+            detail: string;
+            /**
+             * @description Stable, snake_case: switch on it.
+             * @enum {string}
+             */
+            code: "budget_exceeded";
+            /** @description The x-request-id of the answer: quote it to support. */
+            requestId: string;
+            /**
+             * @description Whose budget refused: the customer's in this environment, or the calling key's cap.
+             * @enum {string}
+             */
+            scope: "customer" | "key";
+            /** @description That budget: credits per UTC calendar month. */
+            monthlyCredits: number;
+            /** @description Credits that remain of it (less what open batches reserve). */
+            remaining: number;
+            /** @description What the batch would reserve: its maxCredits, else its estimate's maximum. */
+            cap: number;
         };
         /** @description RFC 9457 problem details, code `environment_mismatch`. */
         EnvironmentMismatchProblem: {
@@ -1900,6 +2010,8 @@ export interface components {
             cachedItems: number;
             /** @description The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it. */
             maxCredits: number;
+            /** @description What remains of this month's budget for this key (GET …/me/budget): the customer's, or the key's cap when lower; null when neither is set. A submit whose maxCredits (else this estimate's maxCredits) is more is refused with 402 budget_exceeded. */
+            remainingCredits: number | null;
         };
         BatchStatus: {
             /**
@@ -2182,6 +2294,80 @@ export interface components {
             createdAt: string;
             lastUsedAt: string | null;
         };
+        Budget: {
+            /** @description Credits this UTC calendar month may charge in this environment; null: no budget. */
+            monthlyCredits: number | null;
+            /** @description Credits charged this month less those refunded: GET …/me/usage's credits less creditsRefunded over the month. */
+            usedThisMonth: number;
+            /** @description What open batches hold: each reserved its cap (maxCredits, else its estimate's maximum) at submission, and holds it less what it charged until it completes. */
+            reserved: number;
+            /** @description monthlyCredits less usedThisMonth and reserved (never below 0); null: no budget. */
+            remaining: number | null;
+            /**
+             * Format: date-time
+             * @description When the next UTC month starts, and usedThisMonth with it.
+             */
+            resetsAt: string;
+            /** @description Percents of monthlyCredits whose crossing sends one budget.threshold event per month. */
+            alertPercents: number[];
+            /** @description The calling key's own monthly cap (set by the operator), when it has one: the same counts, for its batches. */
+            key?: {
+                keyId: string;
+                monthlyCredits: number;
+                usedThisMonth: number;
+                reserved: number;
+                remaining: number;
+            };
+        };
+        /**
+         * @example {
+         *       "monthlyCredits": 5000,
+         *       "alertPercents": [
+         *         50,
+         *         80,
+         *         100
+         *       ]
+         *     }
+         */
+        BudgetRequest: {
+            /**
+             * @description Credits the month may charge in this environment; null for no budget.
+             * @example 5000
+             */
+            monthlyCredits: number | null;
+            /**
+             * @description Percents of monthlyCredits whose crossing sends one budget.threshold event each month (at most 10, 1 to 100); default [50, 80, 100].
+             * @example [
+             *       50,
+             *       80,
+             *       100
+             *     ]
+             */
+            alertPercents?: number[];
+        };
+        LedgerPage: {
+            entries: components["schemas"]["LedgerEntry"][];
+            /** @description Pass it as cursor for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        LedgerEntry: {
+            /** @description When it was charged or refunded (ISO 8601, UTC). */
+            at: string;
+            /** @enum {string} */
+            kind: "charge" | "refund";
+            batchId: string;
+            /** @description The item's index in its batch. */
+            index: number;
+            /**
+             * @description What was paid for: an email (with its verifications) or a phone.
+             * @enum {string}
+             */
+            contact: "email" | "phone";
+            /** @description The data source that found the contact. */
+            source: string;
+            /** @description Credits charged, or given back by a refund (always positive). */
+            credits: number;
+        };
         ErasureReceipt: {
             /**
              * Format: uuid
@@ -2450,7 +2636,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "item.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test" | "budget.threshold")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2468,7 +2654,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("batch.completed" | "item.completed" | "webhook.test")[];
+            events: ("batch.completed" | "item.completed" | "webhook.test" | "budget.threshold")[];
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** @description Why the endpoint was disabled automatically; null otherwise. */
@@ -2492,7 +2678,7 @@ export interface components {
             /** @description The endpoint; null for a batch's own webhookUrl. */
             endpointId: string | null;
             /** @enum {string} */
-            type: "batch.completed" | "item.completed" | "webhook.test";
+            type: "batch.completed" | "item.completed" | "webhook.test" | "budget.threshold";
             /**
              * @description pending: will be tried (again); succeeded; failed: gave up.
              * @enum {string}
@@ -2524,7 +2710,7 @@ export interface components {
             /** @description The endpoint; null for a batch's own webhookUrl. */
             endpointId: string | null;
             /** @enum {string} */
-            type: "batch.completed" | "item.completed" | "webhook.test";
+            type: "batch.completed" | "item.completed" | "webhook.test" | "budget.threshold";
             /**
              * @description pending: will be tried (again); succeeded; failed: gave up.
              * @enum {string}
@@ -2832,6 +3018,31 @@ export interface operations {
                     "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
                 };
             };
+            /** @description The batch's cap (its maxCredits, else its estimate's maximum) is more than what remains of this month's budget, or of the key's cap (GET …/me/budget); nothing was created (code `budget_exceeded`). */
+            402: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/budget_exceeded",
+                     *       "title": "Payment Required",
+                     *       "status": 402,
+                     *       "detail": "This batch may cost up to 300 credits, and 120 remain of your monthly budget of 5000. Lower its maxCredits or its items, or raise the budget.",
+                     *       "code": "budget_exceeded",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "scope": "customer",
+                     *       "monthlyCredits": 5000,
+                     *       "remaining": 120,
+                     *       "cap": 300
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["BudgetExceededProblem"];
+                };
+            };
             /** @description The key belongs to the other environment (code `environment_mismatch`). */
             403: {
                 headers: {
@@ -3104,7 +3315,8 @@ export interface operations {
                      *       "invalidItems": 0,
                      *       "duplicateItems": 0,
                      *       "cachedItems": 0,
-                     *       "maxCredits": 33
+                     *       "maxCredits": 33,
+                     *       "remainingCredits": 4880
                      *     }
                      */
                     "application/json": components["schemas"]["BatchEstimate"];
@@ -5145,6 +5357,598 @@ export interface operations {
                      *       "requestId": "8f0c2e1a9b7d4c3e",
                      *       "endpointType": "contact_info_request",
                      *       "limit": 50,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The budget. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description A query parameter was given: this route takes none (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: sort unknown query parameter 'sort'.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "sort",
+                     *           "message": "unknown query parameter 'sort'"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    setBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The budget now. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Budget"];
+                };
+            };
+            /** @description monthlyCredits is not a whole number ≥ 0 or null, an alert percent is not 1 to 100 or repeats, or the body is not JSON (code `invalid_request` or `malformed_json` or `incomplete_body`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_request",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request body does not match the submission schema.",
+                     *       "code": "invalid_request",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "items",
+                     *           "message": "must hold at least one item"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidRequestProblem"] | components["schemas"]["MalformedJsonProblem"] | components["schemas"]["IncompleteBodyProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description A body over the size limit (code `payload_too_large`). */
+            413: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/payload_too_large",
+                     *       "title": "Payload Too Large",
+                     *       "status": 413,
+                     *       "detail": "The body must be at most 5000000 bytes.",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "maxBytes": 5000000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PayloadTooLargeProblem"];
+                };
+            };
+            /** @description The body is not application/json (code `unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description The media type to send. */
+                    "Accept-Post": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/unsupported_media_type",
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as JSON with content-type: application/json.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["UnsupportedMediaTypeProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
+                     *       "windowSeconds": 60,
+                     *       "retryAfterSeconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Something failed on our side; retry later (code `internal_error`). */
+            500: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/internal_error",
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "Something went wrong on our side; retry later.",
+                     *       "code": "internal_error",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InternalErrorProblem"];
+                };
+            };
+        };
+    };
+    getLedger: {
+        parameters: {
+            query?: {
+                /** @description First UTC day, YYYY-MM-DD; default 29 days before `to`. */
+                from?: string;
+                /** @description Last UTC day, YYYY-MM-DD, included; default today (UTC). */
+                to?: string;
+                /** @description Entries per page, 1 to 1000. */
+                limit?: number;
+                /** @description The nextCursor of the previous page, unchanged. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.
+                 * @example test
+                 */
+                environment: "live" | "test";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the ledger. */
+            200: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description text/csv only: the nextCursor of this page, absent on the last. */
+                    "Next-Cursor"?: string;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerPage"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A date, limit or cursor is invalid, the range is too long, or a parameter is unknown (code `invalid_query`). */
+            400: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/invalid_query",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "Invalid query: limit must be at most 1000.",
+                     *       "code": "invalid_query",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "errors": [
+                     *         {
+                     *           "path": "limit",
+                     *           "message": "must be at most 1000"
+                     *         }
+                     *       ],
+                     *       "errorCount": 1
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["InvalidQueryProblem"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (code `missing_api_key` or `invalid_api_key`). */
+            401: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description How to authenticate. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/missing_api_key",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the x-api-key header.",
+                     *       "code": "missing_api_key",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"] | components["schemas"]["InvalidApiKeyProblem"];
+                };
+            };
+            /** @description The key belongs to the other environment (code `environment_mismatch`). */
+            403: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/environment_mismatch",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "This is a test key; use it under /v2/test/.",
+                     *       "code": "environment_mismatch",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["EnvironmentMismatchProblem"];
+                };
+            };
+            /** @description Unknown environment (code `not_found`). */
+            404: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/not_found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No resource exists at this path.",
+                     *       "code": "not_found",
+                     *       "requestId": "8f0c2e1a9b7d4c3e"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description Over the rate limit for this endpoint type; nothing was done (code `rate_limited`). */
+            429: {
+                headers: {
+                    /** @description The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support. */
+                    "x-request-id": string;
+                    /** @description Seconds to wait; the same as retryAfterSeconds and the t of RateLimit. */
+                    "Retry-After": number;
+                    /** @description IETF RateLimit field: remaining quota (r) and seconds until a unit frees (t). */
+                    RateLimit: string;
+                    /** @description IETF RateLimit-Policy field: quota (q) per window of w seconds. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "tag:contact-info-batch,2026:problems/rate_limited",
+                     *       "title": "Too Many Requests",
+                     *       "status": 429,
+                     *       "detail": "Rate limit of 100 requests per 60 s for rate_limits exceeded; retry in 12 s.",
+                     *       "code": "rate_limited",
+                     *       "requestId": "8f0c2e1a9b7d4c3e",
+                     *       "endpointType": "rate_limits",
+                     *       "limit": 100,
                      *       "windowSeconds": 60,
                      *       "retryAfterSeconds": 12
                      *     }
@@ -8570,7 +9374,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events: ("batch.completed" | "item.completed" | "webhook.test")[];
+                    events: ("batch.completed" | "item.completed" | "webhook.test" | "budget.threshold")[];
                     description?: string;
                 };
             };
@@ -9140,7 +9944,7 @@ export interface operations {
                      *       "batch.completed"
                      *     ]
                      */
-                    events?: ("batch.completed" | "item.completed" | "webhook.test")[];
+                    events?: ("batch.completed" | "item.completed" | "webhook.test" | "budget.threshold")[];
                     description?: string | null;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -9896,7 +10700,7 @@ export interface operations {
             query?: {
                 endpointId?: string;
                 status?: "pending" | "succeeded" | "failed";
-                type?: "batch.completed" | "item.completed" | "webhook.test";
+                type?: "batch.completed" | "item.completed" | "webhook.test" | "budget.threshold";
                 since?: string;
                 limit?: string;
                 cursor?: string;
@@ -10676,6 +11480,28 @@ export interface operations {
                         items: components["schemas"]["Item"][];
                     };
                 };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    budgetThreshold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BudgetThresholdEvent"];
             };
         };
         responses: {

@@ -1,4 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
+import type { BudgetSettings, ReservationDecision } from "../credits/budget";
+import type { BudgetAlert } from "../credits/budget-charges";
+import * as charges from "../credits/budget-charges";
+import * as budgets from "../credits/budget-store";
+import { type LedgerList, type LedgerPage, readLedger } from "../credits/ledger-store";
 import * as crm from "../crm/storage/account-connections";
 import type { NewestFirstPage } from "../http/paging";
 import type { ErasureReceipt } from "../privacy/schemas";
@@ -8,6 +13,7 @@ import { appliedSeq, listBatches, upsertBatch } from "./batch-list";
 import type { Learned } from "./learned";
 import type { ListPage } from "./list-query";
 import type { BatchReport } from "./report";
+import { chargeEntry } from "./report";
 import { migrate } from "./schema";
 import type { SourceCounts } from "./scorecard";
 import { scorecardRange, type UsageRange } from "./usage-query";
@@ -41,17 +47,46 @@ export class Account extends DurableObject<Env> {
    * Applies a batch's report, in one transaction across the jobs it feeds (the batch list, usage, the person
    * index, the batch's CRM syncs); answers the highest outbox seq now applied, which the batch may forget.
    */
-  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number } {
+  report({ batch, entries, people = [] }: BatchReport): { reportedSeq: number; alerts: BudgetAlert[] } {
     return this.ctx.storage.transactionSync(() => {
+      const usedBefore = budgets.usedThisMonth(this.#sql, Date.now());
       this.#privacy.indexBatch(batch, people);
       // Past its retention, its syncs have gone with it (each expires at the batch's retention end).
       if (batch.expiredAt !== null) crm.forgetSyncs(this.#sql, batch.id);
       const applied = appliedSeq(this.#sql, batch.id);
-      for (const entry of entries.filter(({ seq }) => seq > applied)) addUsageRows(this.#sql, entry.day, entry.usage);
+      const fresh = entries.filter(({ seq }) => seq > applied);
+      for (const entry of fresh) addUsageRows(this.#sql, entry.day, entry.usage);
       const reportedSeq = Math.max(applied, ...entries.map(({ seq }) => seq));
       upsertBatch(this.#sql, batch, reportedSeq);
-      return { reportedSeq };
+      // The month's budget: the fresh entries' charges (reservations shrink, the ledger grows), then its alerts.
+      charges.applyCharges(this.#sql, batch.id, fresh.map(chargeEntry));
+      charges.noteAlerts(this.#sql, Date.now(), usedBefore);
+      return { reportedSeq, alerts: charges.unsentAlerts(this.#sql) };
     });
+  }
+
+  /** The month's budget (credits/budget-store.ts), with the calling key's cap. */
+  budget(key: budgets.KeyCap): budgets.BudgetState {
+    return budgets.readBudget(this.#sql, Date.now(), key);
+  }
+
+  setBudget(settings: BudgetSettings, key: budgets.KeyCap): budgets.BudgetState {
+    this.ctx.storage.transactionSync(() => budgets.saveSettings(this.#sql, settings));
+    return budgets.readBudget(this.#sql, Date.now(), key);
+  }
+
+  /** Reserves a batch's cap before it is created, or refuses it: one transaction, so submits at once cannot overspend. */
+  reserve(batchId: string, cap: number, key: budgets.KeyCap): ReservationDecision {
+    return this.ctx.storage.transactionSync(() => budgets.reserve(this.#sql, Date.now(), batchId, cap, key));
+  }
+
+  /** The budget.threshold events the webhook hub now holds (the batch's alarm handed them over). */
+  alertsSent(alerts: BudgetAlert[]): void {
+    for (const alert of alerts) charges.markAlertSent(this.#sql, alert, Date.now());
+  }
+
+  ledger(page: LedgerPage): LedgerList {
+    return readLedger(this.#sql, page);
   }
 
   /** One page of the batches not deleted, newest first. */

@@ -1,15 +1,27 @@
 import type { BatchSummary } from "../contact-info/batch-views";
+import type { ChargeEntry } from "../credits/budget-charges";
+import type { LedgerLine } from "../credits/ledger";
 import type { PersonIndexEntry } from "../privacy/storage/account-privacy";
 import type { UsageDelta } from "./usage";
 
 // What a batch object tells its account (docs/storage.md, "outbox").
 
-/** One outbox row: what items finished on `day` added to usage, numbered per batch. */
+/** One outbox row: what items finished on `day` added to usage, numbered per batch, and its ledger lines. */
 export interface OutboxEntry {
   seq: number;
   day: string;
   usage: UsageDelta;
+  /** One line per charge or refund the usage counts (credits/ledger.ts): their credits sum to its. */
+  ledger?: LedgerLine[];
 }
+
+/** What an outbox row brings to the budget and the ledger (credits/budget-store.ts). */
+export const chargeEntry = ({ day, usage, ledger = [] }: OutboxEntry): ChargeEntry => ({
+  day,
+  credits: usage.credits,
+  creditsRefunded: usage.creditsRefunded,
+  ledger,
+});
 
 export interface BatchReport {
   /**

@@ -1,6 +1,7 @@
 // Ordered schema migrations of the account Durable Object. Never edit a shipped
 // entry: append a new one. docs/storage.md describes every table and column.
 import { applyMigrations } from "../base/sql-migrations";
+import { BUDGET_TABLES } from "../credits/budget-store";
 
 // One version while the project has never been deployed (docs/storage.md, "Migrations").
 const MIGRATIONS: readonly string[] = [
@@ -84,7 +85,7 @@ const MIGRATIONS: readonly string[] = [
      batch_id TEXT NOT NULL,
      sync_id TEXT NOT NULL,
      PRIMARY KEY (batch_id, sync_id)
-   ) WITHOUT ROWID;`,
+   ) WITHOUT ROWID;${BUDGET_TABLES}`,
 ];
 
 export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);

@@ -19,3 +19,5 @@ export function applyMigrations(sql: SqlStorage, migrations: readonly string[]):
 export function hasSchema(sql: SqlStorage): boolean {
   return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").toArray().length > 0;
 }
+/** Values as an SQL list for a CHECK (… IN (…)) constraint, from the enum constant that names them. */
+export const inList = (values: readonly string[]): string => values.map((value) => `'${value}'`).join(", ");

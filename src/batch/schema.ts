@@ -1,9 +1,6 @@
 import { ENVIRONMENTS } from "../base/environment";
-import { applyMigrations } from "../base/sql-migrations";
+import { applyMigrations, inList } from "../base/sql-migrations";
 import { ITEM_OUTCOMES, ITEM_STATUSES, WEBHOOK_STATES } from "../contact-info/batch-views";
-
-// SQL's list of an enum's values.
-const inList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(", ");
 
 // A batch's schema, one version while the project has never been deployed (docs/storage.md,
 // "Migrations"); docs/storage.md describes every table and column. Its CHECKs list the closed enums'
@@ -79,7 +76,7 @@ const SCHEMA = `
   CREATE INDEX items_with_earlier_finds ON items (idx) WHERE found_earlier IS NOT NULL;
   CREATE INDEX items_by_event ON items (event_seq) WHERE event_seq IS NOT NULL;
   CREATE INDEX items_unnumbered ON items (idx) WHERE event_seq IS NULL AND status <> 'pending';
-  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL);
+  CREATE TABLE outbox (seq INTEGER PRIMARY KEY, day TEXT NOT NULL, usage TEXT NOT NULL, ledger TEXT);
   CREATE TABLE cache_purge (key TEXT NOT NULL);
   CREATE TABLE item_deliveries (
     seq INTEGER PRIMARY KEY,

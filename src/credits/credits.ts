@@ -4,6 +4,7 @@ import type { SourceReport } from "../contact-info/batch-views";
 import type { ContactField } from "../contact-info/contact";
 import type { ContactKind } from "../contact-info/feedback";
 import { itemErrors } from "../contact-info/item-errors";
+import type { LedgerLine } from "./ledger";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the
 // estimate (which bounds the charge) read one rule.
@@ -15,17 +16,8 @@ import { itemErrors } from "../contact-info/item-errors";
  * from the customer's cache cost nothing (a cached result verified again: its verifications); followers (duplicates) never reach
  * here, they take 0.
  */
-export function itemCharge(outcome: ItemOutcome, prices: Prices): number {
-  if (outcome.status !== "completed") return 0;
-  const verifications = verificationsOf(outcome.sources);
-  // A cached result whose emails were verified again pays those verifications only.
-  if (outcome.fromCache)
-    return outcome.reverified && outcome.emails.length > 0 ? verifications * prices.verification : 0;
-  return (
-    (outcome.emails.length > 0 ? contactPrice("email", prices, verifications) : 0) +
-    (outcome.phones.length > 0 ? contactPrice("phone", prices, verifications) : 0)
-  );
-}
+export const itemCharge = (outcome: ItemOutcome, prices: Prices): number =>
+  chargeParts(outcome, prices).reduce((sum, { credits }) => sum + credits, 0);
 
 /** What an item pays for one kind of contact: an email with its `verifications`, or a phone. */
 export const contactPrice = (contact: ContactKind, prices: Prices, verifications: number): number =>
@@ -72,4 +64,27 @@ export function chargeOutcomes(
     return { ...outcome, credits: cost };
   });
   return { outcomes: charged, credits };
+}
+
+type ChargePart = Omit<LedgerLine, "at" | "kind" | "index">;
+
+/**
+ * What an item pays, by kind of contact (the ledger's lines; their sum is `itemCharge`): an email (the
+ * first found, its source) with the verifications of the emails it delivers, and a phone. A miss, a
+ * failure and a result from the customer's cache pay nothing, but a cached result verified again pays
+ * its verifications.
+ */
+export function chargeParts(outcome: ItemOutcome, prices: Prices): ChargePart[] {
+  if (outcome.status !== "completed") return [];
+  const verifications = verificationsOf(outcome.sources);
+  const [email] = outcome.emails;
+  const [phone] = outcome.phones;
+  const parts: ChargePart[] = [];
+  if (email && !outcome.fromCache)
+    parts.push({ contact: "email", source: email.source, credits: contactPrice("email", prices, verifications) });
+  else if (email && outcome.reverified)
+    parts.push({ contact: "email", source: email.source, credits: verifications * prices.verification });
+  if (phone && !outcome.fromCache)
+    parts.push({ contact: "phone", source: phone.source, credits: contactPrice("phone", prices, verifications) });
+  return parts.filter(({ credits }) => credits > 0);
 }

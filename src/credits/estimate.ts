@@ -31,6 +31,10 @@ export const estimateSchema = /* @__PURE__ */ once(() =>
         description:
           "The most the batch could cost at today's prices, if every item left delivered every field asked for; misses cost nothing, so a run usually costs less. Pass it as the submit's maxCredits to hold the batch to it.",
       }),
+      remainingCredits: z.number().int().min(0).nullable().meta({
+        description:
+          "What remains of this month's budget for this key (GET …/me/budget): the customer's, or the key's cap when lower; null when neither is set. A submit whose maxCredits (else this estimate's maxCredits) is more is refused with 402 budget_exceeded.",
+      }),
     })
     .meta({ id: "BatchEstimate" }),
 );
@@ -45,7 +49,7 @@ export function estimateOf(
   cachedItems: number,
   prices: Prices,
   verifiers: number,
-): Estimate {
+): Omit<Estimate, "remainingCredits"> {
   const { total, invalid, queued, duplicates } = intakeCounts(items, leaders);
   return {
     itemCount: total,

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   invalid_api_key: 401,
   missing_api_key: 401,
   invalid_token: 401,
+  budget_exceeded: 402,
   environment_mismatch: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -56,6 +57,7 @@ export type CodeWithStatus<S extends ErrorStatus> = {
 export const STATUS_TITLES = {
   400: "Bad Request",
   401: "Unauthorized",
+  402: "Payment Required",
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",

@@ -193,3 +193,21 @@ export const tooManyWebhookEndpoints = (max: number): ApiError =>
     "too_many_webhook_endpoints",
     `This environment already has ${max} webhook endpoints, the most it may have: delete one first.`,
   );
+
+/**
+ * A submit whose cap (its maxCredits, else its estimate's maximum) is more than what remains of the
+ * month's budget: the customer's, or the calling key's (`scope`). Nothing was created.
+ */
+export const budgetExceeded = (refusal: {
+  scope: "customer" | "key";
+  monthlyCredits: number;
+  remaining: number;
+  cap: number;
+}): ApiError =>
+  problem(
+    "budget_exceeded",
+    `This batch may cost up to ${refusal.cap} credits, and ${refusal.remaining} remain of ${
+      refusal.scope === "key" ? "this API key's" : "your"
+    } monthly budget of ${refusal.monthlyCredits}. Lower its maxCredits or its items, or raise the budget.`,
+    { extensions: { ...refusal } },
+  );

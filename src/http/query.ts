@@ -26,3 +26,11 @@ export function knownParameters(taken: QueryParameters | undefined): (query: Rec
     parseQuery(names, query);
   };
 }
+
+/** A JSON body checked by `schema`, or a 400 `invalid_request` naming each bad field. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((issue) => fieldErrorOf(issue));
+  throw badRequest("invalid_request", `Invalid body: ${describeErrors(errors)}.`, errors);
+}

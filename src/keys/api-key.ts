@@ -27,6 +27,8 @@ export const apiKeyRecordSchema = z.object({
   jurisdiction: z.enum(JURISDICTIONS).optional(),
   /** The credits one MCP tool call may commit without asking its person; absent: MCP_ALLOWANCE_CREDITS. */
   mcpAllowanceCredits: z.number().int().nonnegative().optional(),
+  /** The operator's cap on what this key's batches may charge per UTC month, inside the customer's budget. */
+  monthlyCredits: z.number().int().min(0).optional(),
 });
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 

@@ -60,8 +60,11 @@ async function confirmedSubmission(
     agents === null
       ? ""
       : `The agent asks to commit ${agents} credits, more than the ${allowanceCredits} it may without asking. `;
+  // Under a monthly budget, the person sees what remains of it before spending (issue 50).
+  const remaining =
+    estimate.remainingCredits === null ? "" : ` ${estimate.remainingCredits} credits remain of this month's budget.`;
   const confirmed = await context.confirm({
-    message: `${over}Spend at most ${maxCredits} credits to enrich ${estimate.validItems} of ${estimate.itemCount} item(s) (${estimate.invalidItems} invalid, ${estimate.duplicateItems} duplicate; at most ${estimate.maxCredits} credits by the estimate) in ${caller.environment}?`,
+    message: `${over}Spend at most ${maxCredits} credits to enrich ${estimate.validItems} of ${estimate.itemCount} item(s) (${estimate.invalidItems} invalid, ${estimate.duplicateItems} duplicate; at most ${estimate.maxCredits} credits by the estimate) in ${caller.environment}?${remaining}`,
     maxCredits,
   });
   if (confirmed === null)

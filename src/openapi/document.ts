@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BATCH_ITEMS, inWords } from "../base/defaults";
 import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { budgetThresholdEventSchema } from "../credits/budget-event";
 import { knownParameters, type QueryParameters } from "../http/query";
 import { limitOf } from "../middleware/rate-limit";
 import { API_ROUTES } from "../routes/api-routes";
@@ -97,6 +98,18 @@ function documentedApp(): OpenAPIHono {
     description: `One delivery for the items one record of results finished (the items of a few queue messages, with their duplicates; the items that failed validation, at submission), at most ${MAX_ITEMS_PER_DELIVERY} items to a delivery, so a ${inWords(DEFAULT_MAX_BATCH_ITEMS)}-item batch makes at least ${DEFAULT_MAX_BATCH_ITEMS / MAX_ITEMS_PER_DELIVERY}. Every item of the batch is in exactly one delivery, as the status route shows it once finished. Each delivery has its own webhook-id, the same on every retry (deduplicate on it); deliveries may arrive in any order and before or after batch.completed. Signed, retried, re-driven and stopped by a DELETE like batch.completed.`,
     security: noKey,
     request: { body: { content: { "application/json": { schema: itemCompletedEventSchema() } } } },
+    responses: { 200: { description: "Received." } },
+  });
+  app.openAPIRegistry.registerWebhook({
+    method: "post",
+    path: "budget.threshold",
+    operationId: "budgetThreshold",
+    tags: ["Webhooks"],
+    summary: "This month's charges reached one of your budget's alert percents",
+    description:
+      "Sent to the webhook endpoints subscribed to budget.threshold, once per UTC month and alert percent (PUT …/me/budget sets them; default 50, 80 and 100), when the charges a batch reports take the month's used credits to it. Its webhook-id is the same for every endpoint and retry. Signed and retried like item.completed.",
+    security: noKey,
+    request: { body: { content: { "application/json": { schema: budgetThresholdEventSchema() } } } },
     responses: { 200: { description: "Received." } },
   });
   return app;

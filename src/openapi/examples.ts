@@ -27,6 +27,7 @@ export const estimateExample = {
   duplicateItems: 0,
   cachedItems: 0,
   maxCredits: 33,
+  remainingCredits: 4880,
 };
 
 export const receiptExample = {

@@ -5,6 +5,7 @@
 // imports this module only for route docs its build drops, so esbuild drops it too (routes/declare.ts).
 import type { OpenApiGeneratorV31, ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
+import { budgetExceededMembers } from "../credits/budget-views";
 import { ERROR_CODES, type ErrorCode } from "../http/error-codes";
 import { problemInit } from "../http/errors";
 import { type ApiError, MAX_LISTED_ERRORS, PROBLEM_CONTENT_TYPE, problemBody } from "../http/problem";
@@ -45,6 +46,7 @@ const problemMembers = () =>
     malformed_json: {},
     not_delivered: {},
     webhook_not_configured: {},
+    budget_exceeded: budgetExceededMembers(),
     invalid_api_key: {},
     invalid_token: {},
     missing_api_key: {},

@@ -17,6 +17,7 @@ import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
 import { destinationOf } from "../webhooks/webhook-destination";
+import { budgetState, remainingFor, reserveCap } from "./budget";
 import type { Caller } from "./caller";
 
 function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
@@ -62,6 +63,19 @@ export async function readSubmissionOrSource(caller: Caller, body: unknown): Pro
   return readSubmission(caller, await itemsFromSource(caller, body, maxBatchItems));
 }
 
+/** The estimate's maximum for items as submitted, none taken from the cache (it may expire before they run). */
+function maxCreditsOf(
+  env: Env,
+  environment: Environment,
+  submission: Submission,
+  items: NewItem[],
+  leaders: (number | null)[],
+) {
+  const config = readConfig(env);
+  const verifiers = verifiersFor(environment, env, config).length;
+  return estimateOf(items, leaders, submission.fields, 0, config.prices, verifiers).maxCredits;
+}
+
 /** What the batch would be and cost at most; creates nothing, charges nothing. */
 export async function estimateContactInfo(caller: Caller, submission: Submission): Promise<Estimate> {
   const { env, apiKey, environment } = caller;
@@ -80,7 +94,8 @@ export async function estimateContactInfo(caller: Caller, submission: Submission
     cachedItems = await countCached(env.RESULT_CACHE, keys);
   }
   const verifiers = verifiersFor(environment, env, config).length;
-  return estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers);
+  const estimate = estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers);
+  return { ...estimate, remainingCredits: remainingFor(await budgetState(caller)) };
 }
 
 export interface SubmitReceipt {
@@ -119,6 +134,9 @@ export async function submitContactInfo(
   const batchId = chosenId ?? newBatchId(apiKey.jurisdiction);
   const location = `/v2/${environment}/person/contact-info/${batchId}`;
   const { items, leaders } = await intake(submission, personHasher(env, apiKey));
+  // Reserved before the batch exists, so a refusal creates nothing; under a budget, the batch is held to it.
+  const cap = submission.maxCredits ?? maxCreditsOf(env, environment, submission, items, leaders);
+  const { limited } = await reserveCap(caller, batchId, cap);
   const createdAt = new Date().toISOString();
   const stub = batchStub(env, batchId);
   // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
@@ -143,7 +161,7 @@ export async function submitContactInfo(
     items: chunks[chunks.length - 1]!,
     leaders: leaders.slice(stagedItems),
     stagedItems,
-    maxCredits: submission.maxCredits,
+    maxCredits: limited ? cap : submission.maxCredits,
     maxAgeDays: submission.maxAgeDays,
     statusUrl: new URL(location, origin).href,
     ...(submission.webhookUrl

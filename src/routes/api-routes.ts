@@ -15,6 +15,7 @@ import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../r
 import { batchRoutes } from "./batch";
 import { batchEventRoutes } from "./batch-events";
 import { batchListRoutes } from "./batch-list";
+import { budgetRoutes } from "./budget";
 import { connectionRoutes } from "./connections";
 import { contactInfoRoutes } from "./contact-info";
 import { type DeclaredRoute, declareRoute } from "./declare";
@@ -68,6 +69,7 @@ export const API_ROUTES = {
     getRateLimits,
     ...usageRoutes,
     ...connectionRoutes,
+    ...budgetRoutes,
     ...privacyRoutes,
     ...integrationRoutes,
     ...crmSyncRoutes,

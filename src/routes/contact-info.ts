@@ -60,6 +60,10 @@ export const submitBatch = declareRoute({
         "The body is not JSON or does not match the schema, the Idempotency-Key is malformed, or the body was cut short",
       ),
       ...authProblems(),
+      402: problem(
+        ["budget_exceeded"],
+        "The batch's cap (its maxCredits, else its estimate's maximum) is more than what remains of this month's budget, or of the key's cap (GET …/me/budget); nothing was created",
+      ),
       404: unknownEnvironment,
       409: problem(
         ["idempotency_in_progress", ...sourceProblems.codes409],

@@ -1,9 +1,9 @@
 // The events an endpoint (POST /v2/{environment}/webhook-endpoints) may subscribe to. An endpoint
 // subscribed to an event nothing sends it would be a promise nobody keeps, so an event is named here
 // only once the hub is sent it: batch.completed and item.completed by every batch's alarm
-// (src/batch/events/), webhook.test by POST …/{id}/test; budget.threshold waits for the budget work,
-// and naming it is a 400 like any unknown event.
-export const ENDPOINT_EVENTS = ["batch.completed", "item.completed", "webhook.test"] as const;
+// (src/batch/events/), webhook.test by POST …/{id}/test, budget.threshold by the batch's alarm when its
+// report took the month past an alert percent (src/batch/events/budget-alerts.ts).
+export const ENDPOINT_EVENTS = ["batch.completed", "item.completed", "webhook.test", "budget.threshold"] as const;
 export type EndpointEvent = (typeof ENDPOINT_EVENTS)[number];
 
 export const ENDPOINT_STATUSES = ["enabled", "disabled"] as const;

@@ -111,6 +111,8 @@ describe("npm run enrich on small files", () => {
     expect(result.status).toBe(0);
     // The row naming no one is left out before the API is asked, as it would be from the run.
     expect(result.stdout).toContain("3 rows: 2 to send, 1 not sent (1 naming no one)");
+    // What remains of the month's budget, before anything is spent (issue 50).
+    expect(result.stdout).toContain("no monthly budget set (");
     expect(lastLine(result.stdout)).toBe(
       "estimate for 2 rows to send: 2 valid (1 duplicates, 0 cached), 0 invalid; at most 11 credits. Nothing was submitted.",
     );

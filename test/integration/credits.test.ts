@@ -211,6 +211,7 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
       duplicateItems: 1,
       cachedItems: 0,
       maxCredits: 3,
+      remainingCredits: null,
     });
     const list = await (await request("/v2/test/person/contact-info", { key })).json<BatchList>();
     expect(list.batches).toEqual([]);
@@ -249,6 +250,7 @@ describe("POST /v2/{environment}/person/contact-info/estimate", () => {
       duplicateItems: 1,
       cachedItems: 1,
       maxCredits: 11,
+      remainingCredits: null,
     });
   });
 

@@ -45,7 +45,8 @@ describe("GET /openapi.json", () => {
     const document = await documentOf();
     const parameters = document.paths["/v2/{environment}/person/contact-info/{id}"]!.get!.parameters!;
     expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(["limit", "cursor", "status"]);
-    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENTS]);
+    // A batch's own events, and the budget's, which only webhook endpoints get.
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENTS, "budget.threshold"]);
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(["SubmitRequest", "BatchStatus", "Item", "RateLimitedProblem", "TooManyItemsProblem"]),
     );

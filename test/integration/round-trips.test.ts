@@ -68,7 +68,7 @@ async function call(path: string, init: RequestInit) {
 }
 
 describe("Durable Object round trips on the critical path", () => {
-  it("submit: the limiter, then the batch (one call each; the account is told after the answer, by the batch)", async () => {
+  it("submit: the limiter, the account's reservation, then the batch (one call each; the usage is told after the answer, by the batch)", async () => {
     const { key } = await createKey();
     const { response, calls } = await call("/v2/test/person/contact-info", {
       method: "POST",
@@ -76,10 +76,12 @@ describe("Durable Object round trips on the critical path", () => {
       body: JSON.stringify({ items: [person(), person({ firstName: "Other" })] }),
     });
     expect(response.status).toBe(202);
-    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.admit", "batch.create"]);
-    const [limiter, batch] = calls as [Call, Call];
-    // In sequence: a write is counted before it does any work.
-    expect(limiter.settled).toBeLessThan(batch.started);
+    // The reservation against the month's budget (issue 50) is the one account call: exact only in one object.
+    expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual(["limiter.admit", "account.reserve", "batch.create"]);
+    const [limiter, reserve, batch] = calls as [Call, Call, Call];
+    // In sequence: a write is counted before it does any work, and reserved before the batch exists.
+    expect(limiter.settled).toBeLessThan(reserve.started);
+    expect(reserve.settled).toBeLessThan(batch.started);
     await waitForCompletion(key, ((await response.json()) as { batchId: string }).batchId);
   });
 
@@ -93,10 +95,11 @@ describe("Durable Object round trips on the critical path", () => {
     expect(response.status).toBe(202);
     expect(calls.map((c) => `${c.object}.${c.method}`)).toEqual([
       "limiter.admit",
+      "account.reserve",
       "batch.create",
       "limiter.completeKey",
     ]);
-    const [admit, create, complete] = calls as [Call, Call, Call];
+    const [admit, , create, complete] = calls as [Call, Call, Call, Call];
     expect(admit.settled).toBeLessThan(create.started);
     expect(create.settled).toBeLessThan(complete.started);
     await waitForCompletion(key, ((await response.json()) as { batchId: string }).batchId);

@@ -198,6 +198,19 @@ describe("a person confirms spending; the server enforces it", () => {
     expect(await holdings(client)).toEqual({ batches: 1, credits: creditsCharged });
   });
 
+  it("accepts: under a monthly budget, the question names what remains of it", async () => {
+    const budget = await rest("budgeted", "/me/budget", {
+      method: "PUT",
+      body: JSON.stringify({ monthlyCredits: 500 }),
+    });
+    expect(budget).toMatchObject({ monthlyCredits: 500, remaining: 500 });
+    const asked: string[] = [];
+    const client = await clientOf("budgeted", "accept", asked);
+    const result = await call(client, "enrich_contact_info", { items: [ADA], fields: ["email"] });
+    expect(result.isError).toBeFalsy();
+    expect(asked).toEqual([expect.stringContaining("500 credits remain of this month's budget")]);
+  });
+
   it.each([
     ["declines", "decline"],
     ["cancels", "cancel"],

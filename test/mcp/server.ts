@@ -28,6 +28,7 @@ const CUSTOMERS = [
   "replayer",
   "over_allowance",
   "zero_allowance",
+  "budgeted",
   "tasker",
 ] as const;
 export type Customer = (typeof CUSTOMERS)[number];

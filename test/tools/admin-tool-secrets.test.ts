@@ -173,8 +173,9 @@ describe("the operator tools leave no webhook secret or personal data behind", (
       `${keyId}: an MCP tool call may commit 0 credit(s)`,
     );
     const shown = npmRun("keys", "show", keyId);
-    expect(shown).toContain('"mcpAllowanceCredits": 0');
+    expect(shown).toContain("MCP allowance: 0 credits per tool call without asking");
     expect(shown).not.toContain("whsec_");
+    expect(JSON.parse(npmRun("keys", "show", keyId, "--json"))).toMatchObject({ keyId, mcpAllowanceCredits: 0 });
     expectNothingLeft(
       "set-mcp-allowance and show",
       created.map((c) => c.webhookSecret),

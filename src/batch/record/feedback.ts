@@ -14,6 +14,7 @@ import {
   REFUND_WINDOW_DAYS,
 } from "../../contact-info/feedback";
 import { contactPrice, verificationsOf } from "../../credits/credits";
+import type { LedgerLine } from "../../credits/ledger";
 import { ownedBy, type StatusRow } from "../batch-row";
 import { appendOutbox } from "./outbox";
 
@@ -161,7 +162,17 @@ export function recordFeedback(
       const usage = emptyUsage();
       usage.creditsRefunded = decision.refunded;
       usage.sources[given.source] = { ...emptySource(), reported: 1, creditsRefunded: decision.refunded };
-      appendOutbox(sql, new Date().toISOString(), usage);
+      const at = new Date().toISOString();
+      const { contact, source } = given;
+      const refund: LedgerLine = {
+        at,
+        kind: "refund",
+        index: request.index,
+        contact,
+        source,
+        credits: decision.refunded,
+      };
+      appendOutbox(sql, at, usage, { ledger: decision.refunded > 0 ? [refund] : [] });
     }
     const { credits_refunded } = sql.exec<{ credits_refunded: number }>("SELECT credits_refunded FROM batch").one();
     return {

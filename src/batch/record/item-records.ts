@@ -1,7 +1,8 @@
 import { emptyUsage, tally } from "../../account/usage";
 import type { Prices } from "../../base/config";
 import type { ItemDeferral, ItemOutcome } from "../../contact-info/batch-contract";
-import { type ChargedOutcome, chargeOutcomes } from "../../credits/credits";
+import { type ChargedOutcome, chargeOutcomes, chargeParts } from "../../credits/credits";
+import type { LedgerLine } from "../../credits/ledger";
 import { addFinished, type BatchRow } from "../batch-row";
 import { appendEndpointItemEvents } from "../events/endpoint-item-events";
 import { appendItemDeliveries } from "../events/item-deliveries";
@@ -128,15 +129,19 @@ export function recordItems(
     ) {
       count(storage.sql.exec<{ idx: number; item: number }>(RECORD_FOLLOWERS, JSON.stringify([...changed.keys()])));
     }
+    const ledger: LedgerLine[] = [];
     for (const [index, items] of changed) {
       const outcome = first.get(index)!;
+      if (outcome.credits > 0)
+        for (const part of chargeParts(outcome, prices))
+          ledger.push({ at: finishedAt, kind: "charge", index, ...part });
       if (outcome.status === "completed") completed += items;
       else failed += items;
       tally(usage, outcome, items);
       usage.credits += outcome.credits;
     }
     completedAt = addFinished(storage.sql, row, { completed, failed, credits: charged.credits }, finishedAt);
-    appendOutbox(storage.sql, finishedAt, usage);
+    appendOutbox(storage.sql, finishedAt, usage, { ledger });
     appendItemDeliveries(storage.sql, row, finished, finishedAt);
     appendEndpointItemEvents(storage.sql, finished, finishedAt);
   });
