@@ -3316,7 +3316,7 @@ export interface operations {
                      *       "duplicateItems": 0,
                      *       "cachedItems": 0,
                      *       "maxCredits": 33,
-                     *       "remainingCredits": 4880
+                     *       "remainingCredits": null
                      *     }
                      */
                     "application/json": components["schemas"]["BatchEstimate"];

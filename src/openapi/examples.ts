@@ -19,7 +19,10 @@ export const submitRequestExample = {
   maxCredits: 100,
 };
 
-/** What POST …/estimate answers for submitRequestExample: three people, each able to cost an email and a phone. */
+/**
+ * What POST …/estimate answers for submitRequestExample: three people, each able to cost an email and a phone,
+ * for a customer without a monthly budget (the /docs page's samples answer exactly this).
+ */
 export const estimateExample = {
   itemCount: 3,
   validItems: 3,
@@ -27,7 +30,7 @@ export const estimateExample = {
   duplicateItems: 0,
   cachedItems: 0,
   maxCredits: 33,
-  remainingCredits: 4880,
+  remainingCredits: null,
 };
 
 export const receiptExample = {
