@@ -1,4 +1,5 @@
-// /mcp: the MCP server's door (Streamable HTTP). Authenticates every request (principalOf), reads a
+// /mcp and /mcp/key: the MCP server's doors (Streamable HTTP). Authenticates every request as a principal
+// (oauth/grant-principal.ts: an API key at both, an OAuth token at /mcp only), reads a
 // POST's body within MCP_BODY_LIMIT, counts it against the key's limits (and a 2025 session against the
 // key's cap: the customer's RateLimiter, one call), and hands it on: a request of the 2026-07-28 revision
 // (its `_meta` envelope) to a stateless server made for it (modern-server.ts), one of the 2025 revisions
