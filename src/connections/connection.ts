@@ -7,8 +7,6 @@ import * as z from "zod";
 export const MCP_SCOPES = ["read", "spend", "erase"] as const;
 export type McpScope = (typeof MCP_SCOPES)[number];
 
-/** The credits one call may commit without asking the person, unless they chose otherwise (issue 48). */
-export const DEFAULT_ALLOWANCE_CREDITS = 100;
 /** The highest allowance the consent page takes: far above any one batch, below any float trouble. */
 export const MAX_ALLOWANCE_CREDITS = 1_000_000_000;
 

@@ -2,12 +2,14 @@
 // (client, exact redirect URI, PKCE, resource) and keeps it server-side under a handle bound to this
 // browser by a __Host- cookie (the CSRF protection); we check the person's key, record the connection
 // and complete the grant. The key never leaves this page: the grant carries only whose connection it is.
+
 import {
   AuthorizationError,
   type AuthRequest,
   CimdFetchError,
   type OAuthHelpers,
 } from "@cloudflare/workers-oauth-provider";
+import { readConfig } from "../../base/config";
 import { tenantOf } from "../../base/tenant";
 import { allowanceSchema, MCP_SCOPES, type McpScope, newConnectionId } from "../../connections/connection";
 import { connectionsStub } from "../../connections/stub";
@@ -16,7 +18,7 @@ import { clientMetadataUnavailable, invalidAuthorizationRequest } from "../../ht
 import { ApiError } from "../../http/problem";
 import { authenticate } from "../../operations/authenticate";
 import { authorizationServerFor } from "./authorization-server";
-import { CONSENT_FIELDS, consentPage, consentPolicy, DEFAULT_ALLOWANCE_TEXT } from "./consent-page";
+import { CONSENT_FIELDS, consentPage, consentPolicy } from "./consent-page";
 import { type GrantProps, grantUserId } from "./grant-props";
 
 // A handle, a key, three scopes and a number: a few hundred bytes.
@@ -68,7 +70,11 @@ export async function authorize(request: Request, env: Env): Promise<Response> {
   if (request.method !== "POST") {
     const consent = await refusing(() => oauth.beginConsent(parsed));
     if (consent instanceof Response) return consent;
-    const view = { handle: consent.handle, checked: askedScopes(parsed), allowance: DEFAULT_ALLOWANCE_TEXT };
+    const view = {
+      handle: consent.handle,
+      checked: askedScopes(parsed),
+      allowance: String(readConfig(env).mcpAllowanceCredits),
+    };
     return refusing(() => page(oauth, parsed, url, view, consent.headers));
   }
   const form = new URLSearchParams(new TextDecoder().decode(await readLimited(request, MAX_FORM_BYTES)));

@@ -2,7 +2,7 @@
 // an assistant act with their API key. Every string from the assistant (its name, its domain, the
 // redirect host) is escaped: dynamic registration and metadata documents let anyone choose them.
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
-import { DEFAULT_ALLOWANCE_CREDITS, MAX_ALLOWANCE_CREDITS, type McpScope } from "../../connections/connection";
+import { MAX_ALLOWANCE_CREDITS, type McpScope } from "../../connections/connection";
 
 const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -87,5 +87,3 @@ ${scopes}
 </form>
 </body></html>`;
 }
-
-export const DEFAULT_ALLOWANCE_TEXT = String(DEFAULT_ALLOWANCE_CREDITS);
