@@ -45,6 +45,16 @@ const server = createServer(async (request, response) => {
     batches.push((JSON.parse(body) as { items: unknown[] }).items.length);
     return json(202, { batchId: `b${batches.length - 1}`, status: "pending", totalItems: batches.at(-1) });
   }
+  // The month's budget, which the command prints before it submits: none set.
+  if (url.pathname.endsWith("/me/budget"))
+    return json(200, {
+      monthlyCredits: null,
+      usedThisMonth: 0,
+      reserved: 0,
+      remaining: null,
+      resetsAt: "2026-12-01T00:00:00.000Z",
+      alertPercents: [50, 80, 100],
+    });
   const id = Number(url.pathname.split("/").at(-1)?.slice(1));
   const total = batches[id] ?? 0;
   const limit = Number(url.searchParams.get("limit") ?? 1000);
@@ -66,6 +76,7 @@ const server = createServer(async (request, response) => {
     totalItems: total,
     completedItems: total,
     failedItems: 0,
+    creditsCharged: total,
     items,
     nextCursor: end < total ? String(end) : null,
   });

@@ -121,6 +121,8 @@ function updateReview(): void {
 async function chooseFile(chosen: File, encoding?: Encoding): Promise<void> {
   say("file-status", `Reading ${chosen.name}…`);
   byId("review").hidden = true;
+  // The last file's estimate is not this one's: gone until this file's own is in.
+  say("estimate", "");
   if (encoding === undefined) {
     byId<HTMLSelectElement>("encoding").value = "";
     byId("encoding-choice").hidden = true;

@@ -11,6 +11,7 @@ export {
   ContactInfoBatch,
   CrmSync,
   default as service,
+  McpConnections,
   McpSession,
   RateLimiter,
   WebhookHub,

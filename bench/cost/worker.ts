@@ -6,6 +6,7 @@ import {
   Account,
   ContactInfoBatch,
   CrmSync,
+  McpConnections,
   McpSession,
   RateLimiter,
   service,
@@ -34,6 +35,7 @@ export const MeteredAccount = metered("Account", Account);
 export const MeteredBatch = metered("ContactInfoBatch", ContactInfoBatch);
 // Every class wrangler.toml binds: one missing, and the first submit waits forever on its binding.
 export const MeteredCrmSync = metered("CrmSync", CrmSync);
+export const MeteredMcpConnections = metered("McpConnections", McpConnections);
 export const MeteredMcpSession = metered("McpSession", McpSession);
 export const MeteredRateLimiter = metered("RateLimiter", RateLimiter);
 export const MeteredVendorCeiling = metered("VendorCeiling", VendorCeiling);
@@ -44,6 +46,7 @@ export {
   MeteredAccount as Account,
   MeteredBatch as ContactInfoBatch,
   MeteredCrmSync as CrmSync,
+  MeteredMcpConnections as McpConnections,
   MeteredMcpSession as McpSession,
   MeteredRateLimiter as RateLimiter,
   MeteredVendorCeiling as VendorCeiling,

@@ -51,7 +51,8 @@ describe("the /app console on real exports (issue 51)", () => {
 
   async function run(target: Page, name: string, buffer: Buffer, mimeType: string): Promise<string> {
     await target.setInputFiles("#file", { name, mimeType, buffer });
-    await target.locator("#estimate", { hasText: "Estimate:" }).waitFor({ timeout: 30_000 });
+    // Reading a workbook and estimating wait on the page's thread and the server: room for a busy machine.
+    await target.locator("#estimate", { hasText: "Estimate:" }).waitFor({ timeout: 90_000 });
     await target.getByRole("button", { name: "Start", exact: true }).click();
     await target.locator("#run-status", { hasText: /^(Done|Already)/ }).waitFor({ timeout: 90_000 });
     return (await target.locator("#run-status").textContent()) ?? "";
