@@ -47,13 +47,3 @@ export async function desktopPage(browser: Browser, origin: string): Promise<Pag
   await onlyOrigin(page, origin);
   return page;
 }
-
-/**
- * The screenshot a page of docs/ shows (docs/sales-ops.md, the README), written by the test that
- * brings the page to that state, so the picture is never older than the page: the viewport at
- * 1280 px, as a reader's desktop shows it.
- */
-export async function docsScreenshot(page: Page, name: "console" | "console-crm"): Promise<void> {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `docs/${name}.png` });
-}

@@ -7,7 +7,7 @@ import type { LocalServer } from "../../scripts/local-server";
 import { restoreCell } from "../../src/file-core/index";
 import { hubspot } from "../fakes/hubspot";
 import { type LoopbackFake, serveOnLoopback } from "../fakes/loopback";
-import { desktopPage, docsScreenshot, launchChromium, seededServer } from "./chromium";
+import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 // Issue 37, the console's CRM tab: connect HubSpot (the fake of test/fakes/hubspot.ts, served on
 // 127.0.0.1 and named by HUBSPOT_API_URL), enrich a list, preview the write-back, apply it, read the
@@ -216,7 +216,6 @@ describe("the /app console's CRM tab (issue 37)", () => {
       .screenshot({ path: "artifacts/console-crm-write-back.png" });
     await page.getByLabel("Show only the records with something to write").uncheck();
     await capture("preview");
-    await docsScreenshot(page, "console-crm");
   });
 
   it("applies exactly the preview: a value a rep typed since is kept, the rest written, per record", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
 import type { LocalServer } from "../../scripts/local-server";
 import { readXlsx } from "../../src/file-core/xlsx";
-import { desktopPage, docsScreenshot, launchChromium, seededServer } from "./chromium";
+import { desktopPage, launchChromium, seededServer } from "./chromium";
 
 const TEST_KEY = DEV_KEYS.find((key) => key.environment === "test")!.key;
 
@@ -226,7 +226,6 @@ describe("the /app console in a real browser", () => {
 
   it("is captured at 1280 and 390 px wide, with no horizontal scrolling at 390", async () => {
     mkdirSync("artifacts", { recursive: true });
-    await docsScreenshot(page, "console");
     await page.screenshot({ path: "artifacts/console-1280.png", fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: "artifacts/console-390.png", fullPage: true });
