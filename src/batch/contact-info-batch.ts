@@ -34,9 +34,8 @@ import type { EventsRead } from "./events/event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./events/item-deliveries";
 import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./events/webhook-state";
 import { pendingItems } from "./fan-out/pending-items";
-import { itemsPage } from "./item-store";
+import { deferItems, itemsPage } from "./item-store";
 import { recordFeedback, reportSoon } from "./record/feedback";
-import { deferItems } from "./record/item-records";
 import { recordOutcomes } from "./record/record-outcomes";
 import { hasSchema, migrate } from "./schema";
 

@@ -1,10 +1,11 @@
-import type { ItemOutcome, NewItem } from "../contact-info/batch-contract";
+import type { ItemDeferral, ItemOutcome, NewItem } from "../contact-info/batch-contract";
 import type { ItemError } from "../contact-info/contact";
 import type { StatusPage } from "../contact-info/status-query";
 import { encodeItemCursor } from "../http/item-cursor";
+import { keepEarlierFinds } from "./record/earlier-finds";
 
-// SQL of the items table (docs/storage.md): inserts, pages, the deadline, which are pending;
-// what record() writes is in record/item-records.ts, retention's delete in privacy/storage/retention.ts.
+// SQL of the items table (docs/storage.md): inserts, pages, the deadline and deferrals, which are pending;
+// what record() writes is in record/record-outcomes.ts, retention's delete in privacy/storage/retention.ts.
 // Only pending items ever change, and the batch counters change in the same transaction as the
 // items they count.
 
@@ -136,4 +137,20 @@ export function pendingAmong(sql: SqlStorage, indexes: readonly number[]): numbe
     .exec<{ idx: number }>(PENDING_AMONG, JSON.stringify(indexes))
     .toArray()
     .map(({ idx }) => idx);
+}
+
+/**
+ * Items whose message went back to the queue to wait (a source's Retry-After, or
+ * the backoff) are due when the wait ends: the re-drive counts from then, never
+ * from the send, so a long wait is not mistaken for a lost message.
+ */
+export function deferItems(sql: SqlStorage, deferrals: readonly ItemDeferral[]): void {
+  if (deferrals.length === 0) return;
+  keepEarlierFinds(sql, deferrals);
+  sql.exec(
+    `UPDATE items SET due_at = max(coalesce(due_at, ''), d.value ->> 1)
+     FROM jsonb_each(?) AS d
+     WHERE items.idx = d.value ->> 0 AND +items.status = 'pending'`,
+    JSON.stringify(deferrals.map(({ index, dueAt }) => [index, dueAt])),
+  );
 }

@@ -105,7 +105,7 @@ function onlyRequested(result: FindResult, fields: readonly ContactField[]): Fin
   };
 }
 
-/** The data sources this attempt asked, timed, for their scorecards (verifiers are not timed: see enrich-item.ts). */
+/** The data sources this attempt asked, timed, for their scorecards (verifiers are not timed: see enricher.ts). */
 export const sourceCalls = (reports: readonly ProviderReport[], domain: string | undefined): SourceCall[] =>
   reports
     .filter(({ kind, outcome }) => kind === undefined && outcome !== "skipped")

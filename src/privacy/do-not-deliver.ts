@@ -3,7 +3,7 @@ import { jurisdictionOfBatch } from "../base/batch-id";
 import type { Contacts } from "../contact-info/contact";
 import { deliveryKey } from "../contact-info/feedback";
 import { personHasher } from "../contact-info/person-keys";
-import type { Resolution } from "../enrichment/enrich-item";
+import type { Resolution } from "../enrichment/enricher";
 import type { ItemMessage } from "../queue-messages/item-message";
 
 // The customer's do-not-deliver list (values reported through POST …/feedback) is applied to what

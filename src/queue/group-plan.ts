@@ -2,7 +2,7 @@ import type { Config } from "../base/config";
 import type { ItemDeferral, ItemOutcome } from "../contact-info/batch-contract";
 import type { Contacts } from "../contact-info/contact";
 import { itemErrors } from "../contact-info/item-errors";
-import type { Resolution } from "../enrichment/enrich-item";
+import type { Resolution } from "../enrichment/enricher";
 import type { UndeliverableScreen } from "../privacy/do-not-deliver";
 import { MAX_RETRY_AFTER_SECONDS, queueRetryDelaySeconds } from "./retry";
 

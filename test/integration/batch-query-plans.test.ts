@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
 import { DUE_ITEMS } from "../../src/batch/fan-out/fan-out";
 import { PENDING_AMONG } from "../../src/batch/item-store";
-import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/record/item-records";
+import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/record/record-outcomes";
 import { migrate } from "../../src/batch/schema";
 import { batchStub } from "../../src/batch/stub";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { personKey } from "../../src/contact-info/person";
 import { itemCharge } from "../../src/credits/credits";
 import { VendorBudgetExhaustedError } from "../../src/enrichment/ceiling-gate";
-import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
+import { type EnrichOptions, enrichItem } from "../../src/enrichment/enricher";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import {
   type ContactProvider,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import { personKey } from "../../src/contact-info/person";
 import { itemCharge } from "../../src/credits/credits";
-import { type EnrichOptions, enrichItem } from "../../src/enrichment/enrich-item";
+import { type EnrichOptions, enrichItem } from "../../src/enrichment/enricher";
 import { cachedFreshness, stampFound } from "../../src/enrichment/freshness";
 import type { SourcedResult } from "../../src/enrichment/item-decision";
 import type { ContactProvider } from "../../src/enrichment/provider";

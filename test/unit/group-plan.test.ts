@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ItemOutcome } from "../../src/contact-info/batch-contract";
 import { itemErrors } from "../../src/contact-info/item-errors";
-import type { Resolution } from "../../src/enrichment/enrich-item";
+import type { Resolution } from "../../src/enrichment/enricher";
 import { type ItemAttempt, planGroup, type TriedMessage } from "../../src/queue/group-plan";
 import { MAX_RETRY_AFTER_SECONDS } from "../../src/queue/retry";
 

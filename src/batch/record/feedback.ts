@@ -76,7 +76,7 @@ type ItemRow = {
   erased_at: string | null;
 };
 
-// Stored by record() (item-records.ts); read back through their schemas, an unreadable list as empty.
+// Stored by record() (record-outcomes.ts); read back through their schemas, an unreadable list as empty.
 const storedList = <T extends z.ZodType>(schema: T, text: string | null): z.infer<T>[] => {
   if (text === null) return [];
   try {
