@@ -9,6 +9,13 @@ const PRIVACY_DOORS = "(routes|list-routes)";
 // CRM's doors (its route declarations, on the routes floor) and its operations (on the operations floor).
 const CRM_DOORS = "(routes|connection-routes)";
 const CRM_OPERATIONS = "(operations|connection-operations)";
+// The batch room's doors (routes floor), its operations (operations floor) and a submit's schema (the API's words).
+const BATCH_DOORS = "(routes|read-routes|list-routes|event-routes|submit-request)";
+const BATCH_OPERATIONS = "(operations|read-operations)";
+// Credits' doors and operations (feedback, the budget and the ledger), and the refund, which runs inside the batch object.
+const CREDITS_DOORS = "(feedback-routes|budget-routes)";
+const CREDITS_OPERATIONS = "(feedback-operations|budget-operations)";
+const CREDITS_IN_BATCH = "refund";
 const FLOORS = [
   // The base: what every room may import (configuration, logging, names and placement of objects,
   // hashing, migrations, backoff), importing nothing but each other.
@@ -16,7 +23,7 @@ const FLOORS = [
   // HTTP vocabulary: the one error type and its codes, problem+json, body and query reading, paging.
   ["http", "src/http/"],
   // The API's words: a person and contact data, their validation, the batch's views and RPC shapes, events.
-  ["contact-info", "src/contact-info/"],
+  ["contact-info", "src/(contact-info/|batch/submission\\.ts)"],
   // The queues' message contracts: what producers (the batch object) send and consumers (queue/) read.
   ["queue-messages", "src/queue-messages/"],
   // Privacy's words and the SQL it runs inside the objects (src/privacy/ is one room over four floors, this
@@ -27,8 +34,9 @@ const FLOORS = [
   ["privacy-storage", `src/privacy/(storage/(?!${PRIVACY_IN_BATCH})|schemas\\.ts)`],
   // A user's spreadsheet read, mapped and written back; no Node or Worker API (the tools and the console share it).
   ["file-core", "src/file-core/"],
-  // Pricing, the cap and a batch's estimate: pure.
-  ["credits", "src/credits/"],
+  // Money (src/credits/ is one room over four floors, this the lowest): pricing, the cap, a batch's estimate, the
+  // budget and the ledger, and the SQL they run in the account.
+  ["credits", `src/credits/(?!(${CREDITS_IN_BATCH}|${CREDITS_OPERATIONS}|${CREDITS_DOORS})\\.ts)`],
   // Below the limiter, which keeps the customer's Idempotency-Key records.
   ["idempotency", "src/idempotency/"],
   // The per-customer limiter object, its windows and endpoint types, and the leases of open event streams.
@@ -48,7 +56,11 @@ const FLOORS = [
   // the sub-rooms import each other as they need, and no-circular keeps any import from leading back.
   // Privacy's paths inside the batch object (privacy/storage/: a batch deleted, a person's items erased, the
   // result cache purged, retention) stand on this floor with the object's core, which they call.
-  ["batch", `src/(batch/|privacy/storage/${PRIVACY_IN_BATCH})`],
+  // Feedback's refund (credits/refund.ts) runs inside the batch object too.
+  [
+    "batch",
+    `src/(batch/(?!(${BATCH_OPERATIONS}|${BATCH_DOORS}|submission)\\.ts)|privacy/storage/${PRIVACY_IN_BATCH}|credits/${CREDITS_IN_BATCH}\\.ts)`,
+  ],
   // Privacy's policy, over the objects below: the erasure of a person across a customer's batches, and
   // the screenings the consumer applies (do-not-enrich before enriching, do-not-deliver before recording).
   ["privacy", `src/privacy/(?!storage/|(schemas|operations|${PRIVACY_DOORS})\\.ts)`],
@@ -70,13 +82,19 @@ const FLOORS = [
   // allowance, when last used) and its vocabulary; the operations list and end them, the MCP door asks it.
   ["connections", "src/connections/"],
   // One implementation of each operation, whatever the door (a REST route, an MCP tool) calls it.
-  ["operations", `src/(operations/|privacy/operations\\.ts|crm/${CRM_OPERATIONS}\\.ts)`],
+  [
+    "operations",
+    `src/(operations/|privacy/operations\\.ts|crm/${CRM_OPERATIONS}\\.ts|batch/${BATCH_OPERATIONS}\\.ts|credits/${CREDITS_OPERATIONS}\\.ts)`,
+  ],
   // Named middleware with typed context variables (app-env.ts): environment, auth, rate limit, idempotency.
   ["middleware", "src/(middleware/|app-env\\.ts)"],
   // What each route declares of itself for the document (schemas, headers, problems, examples).
   ["openapi", "src/openapi/(?!document\\.ts)"],
   // Each REST route declared once, its handler calling an operation; a room may hold its own (privacy/, crm/).
-  ["routes", `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts|crm/${CRM_DOORS}\\.ts)`],
+  [
+    "routes",
+    `src/(routes/|privacy/${PRIVACY_DOORS}\\.ts|crm/${CRM_DOORS}\\.ts|batch/${BATCH_DOORS}\\.ts|credits/${CREDITS_DOORS}\\.ts)`,
+  ],
   // The operators' API: a Hono app of its own beside the public one (src/index.ts picks it by path).
   ["admin", "src/admin/"],
   // The MCP server: tools that call the operations, a session object, its door at /mcp.

@@ -1,6 +1,6 @@
 // npm run directory -- import FILE.csv|FILE.xlsx|FILE.jsonl [--local|--remote] [--dry-run]
 import { parseArgs } from "node:util";
-import { readCsvBytes } from "../src/file-core";
+import { readCsvBytes } from "../src/file-core/index";
 import {
   DIRECTORY_COLUMNS,
   type DirectoryEntry,

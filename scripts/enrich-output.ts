@@ -20,7 +20,7 @@ import {
   rowItem,
   tallyRow,
   writeXlsx,
-} from "../src/file-core";
+} from "../src/file-core/index";
 import { CliError } from "./cli";
 import type { Checked, Source } from "./enrich-passes";
 

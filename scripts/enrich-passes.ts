@@ -23,7 +23,7 @@ import {
   type Table,
   tallyRow,
   WINDOWS_1252_NOTICE,
-} from "../src/file-core";
+} from "../src/file-core/index";
 import { CliError, usageError } from "./cli";
 import { type CsvPassOptions, csvRecords, type InputKind, jsonlTable, xlsxTable } from "./file-input";
 

@@ -11,7 +11,7 @@ import {
   type Submitted,
   sumEstimates,
 } from "../client/src/index";
-import { BATCH_ITEMS, batchKey } from "../src/file-core";
+import { BATCH_ITEMS, batchKey } from "../src/file-core/index";
 import { type Checked, itemChunks, type Source } from "./enrich-passes";
 import type { progressReporter } from "./enrich-progress";
 

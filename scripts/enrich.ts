@@ -15,7 +15,7 @@ import {
   RESULT_FIELDS,
   RESULT_PREFIX,
   tallyLine,
-} from "../src/file-core";
+} from "../src/file-core/index";
 import { explain } from "./api-errors";
 import { BASE_URL_HELP, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, runCli, usageError } from "./cli";

@@ -20,7 +20,7 @@ import {
   tableFromRows,
   WorkbookTooLargeError,
   XlsxError,
-} from "../src/file-core";
+} from "../src/file-core/index";
 import { CliError, cannotRead, readFileBytes, usageError } from "./cli";
 
 export type InputKind = Sniffed["kind"];

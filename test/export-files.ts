@@ -4,7 +4,7 @@
 // bytes and check the same things of what comes back (checkEnriched).
 import { readFileSync } from "node:fs";
 import { expect } from "vitest";
-import { NOT_SENT, restoreCell, writeXlsx } from "../src/file-core";
+import { NOT_SENT, restoreCell, writeXlsx } from "../src/file-core/index";
 
 const headerOf = (name: string): string[] =>
   readFileSync(`test/exports/${name}`, "utf8")

@@ -3,8 +3,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
+import { DEFAULT_MAX_AGE_DAYS } from "../src/batch/submission";
 import { normalizePerson, type PersonInput, personKey } from "../src/contact-info/person";
-import { DEFAULT_MAX_AGE_DAYS } from "../src/contact-info/submission";
 import entry from "../src/index";
 import type { ItemMessage } from "../src/queue-messages/item-message";
 import { keyedHashes } from "./keyed-hash";

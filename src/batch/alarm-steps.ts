@@ -11,7 +11,7 @@ import { publishItemEvents } from "./events/endpoint-item-events";
 import { sendItemDeliveries } from "./events/item-deliveries";
 import { batchHub } from "./events/webhook-hub-stub";
 import { failWebhook, sendWebhook } from "./events/webhook-state";
-import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out/fan-out";
+import { enqueueing, type FanOutTarget, fanOut, redrive } from "./fan-out";
 import { timedOutItems } from "./item-store";
 import { fanOutRoom, nextStep, type Step } from "./next-step";
 import { reportStep } from "./record/outbox";

@@ -12,9 +12,10 @@ import type {
   StatusRead,
 } from "../contact-info/batch-contract";
 import type { EventsRequest } from "../contact-info/events-query";
-import type { FeedbackRead, FeedbackRequest } from "../contact-info/feedback";
 import type { StatusPage } from "../contact-info/status-query";
 import type { CompletedBatch, WebhookAttempt, WebhookEvent } from "../contact-info/webhook-event";
+import type { FeedbackRead, FeedbackRequest } from "../credits/feedback";
+import { recordFeedback, reportSoon } from "../credits/refund";
 import { eraseAndReport } from "../privacy/storage/erase-batch";
 import { erasePersonItems, itemsOfPerson } from "../privacy/storage/erase-person";
 import { noteSizeForScrub } from "../privacy/storage/high-water";
@@ -33,9 +34,8 @@ import { STAGED_ITEMS_TTL_MS, storeNewBatch, storeStagedChunk, takeFirstSteps } 
 import type { EventsRead } from "./events/event-streams";
 import { failItemDelivery, itemDeliveryEvent, saveItemDeliveryAttempt } from "./events/item-deliveries";
 import { completedBatchEvent, failQueuedWebhook, saveWebhookAttempt } from "./events/webhook-state";
-import { pendingItems } from "./fan-out/pending-items";
 import { deferItems, itemsPage } from "./item-store";
-import { recordFeedback, reportSoon } from "./record/feedback";
+import { pendingItems } from "./pending-items";
 import { recordOutcomes } from "./record/record-outcomes";
 import { hasSchema, migrate } from "./schema";
 
@@ -158,7 +158,7 @@ export class ContactInfoBatch extends DurableObject<Env> {
     return { recorded: completed + failed, notPending };
   }
 
-  /** A report that a delivered contact is wrong (record/feedback.ts): its refund, once; the account hears of it soon. */
+  /** A report that a delivered contact is wrong (credits/refund.ts): its refund, once; the account hears of it soon. */
   async feedback(owner: BatchOwner, request: FeedbackRequest): Promise<FeedbackRead> {
     const row = this.#hasSchema ? readStatusRow(this.#sql) : undefined;
     const read = recordFeedback(this.ctx.storage, row, owner, request, readConfig(this.env).prices);

@@ -6,7 +6,7 @@ import { fanOutTarget } from "./alarm-steps";
 import type { BatchParts } from "./batch-parts";
 import { insertBatchRow } from "./batch-row";
 import { appendInvalidItemDeliveries } from "./events/item-deliveries";
-import { fanOutNew } from "./fan-out/fan-out";
+import { fanOutNew } from "./fan-out";
 import { insertItems } from "./item-store";
 import { appendOutbox } from "./record/outbox";
 import { migrate } from "./schema";

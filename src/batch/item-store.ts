@@ -37,7 +37,7 @@ export interface ItemsToInsert {
 /**
  * Stores items of a new batch. The leaders `create` sends right after (the first
  * fan-out window) are stored as enqueued once, at creation; if that fails the
- * fan-out sends them and sets the time (fan-out/fan-out.ts). An item already stored (a
+ * fan-out sends them and sets the time (batch/fan-out.ts). An item already stored (a
  * staged chunk sent again by a retried submit) is kept as it is.
  */
 export function insertItems(

@@ -2,8 +2,8 @@ import type { Prices } from "../base/config";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { SourceReport } from "../contact-info/batch-views";
 import type { ContactField } from "../contact-info/contact";
-import type { ContactKind } from "../contact-info/feedback";
 import { itemErrors } from "../contact-info/item-errors";
+import type { ContactKind } from "./feedback";
 import type { LedgerLine } from "./ledger";
 
 // What items cost, in credits: pure, so the batch object (which charges) and the

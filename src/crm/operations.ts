@@ -2,6 +2,7 @@
 import { accountStub } from "../account/stub";
 import { isBatchId, newBatchId } from "../base/batch-id";
 import { tenantOf } from "../base/tenant";
+import { readBatchPage } from "../batch/read-operations";
 import {
   batchNotCompleted,
   crmAccountChanged,
@@ -13,7 +14,6 @@ import {
 import { decodeItemCursor } from "../http/item-cursor";
 import { invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
-import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { connectionOf } from "./connections";
 import { DEFAULT_SYNC_PAGE, invalid, syncQuerySchema, syncRequestSchema } from "./schemas";

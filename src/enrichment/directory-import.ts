@@ -16,7 +16,7 @@ import {
   type Table,
   TableBuilder,
   websiteDomain,
-} from "../file-core";
+} from "../file-core/index";
 import {
   DIRECTORY_EMAIL_STATUSES,
   type DirectoryEmailStatus,

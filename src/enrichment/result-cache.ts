@@ -1,10 +1,10 @@
 import * as z from "zod";
 import type { Environment } from "../base/environment";
 import { sha256Hex } from "../base/sha256";
+import { fieldsSchema } from "../batch/submission";
 import { sourceReportSchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS, type ContactField, emailSchema, phoneSchema } from "../contact-info/contact";
 import type { PersonHasher } from "../contact-info/person-keys";
-import { fieldsSchema } from "../contact-info/submission";
 
 // The RESULT_CACHE namespace (docs/storage.md): read by the enricher, written and
 // erased only by the batch object that recorded the result (see contact-info-batch.ts).

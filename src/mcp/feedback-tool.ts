@@ -1,7 +1,7 @@
 // The tool that reports a wrong contact: it runs the operation POST …/feedback runs.
-import { feedbackReceiptSchema, feedbackRequestSchema } from "../contact-info/feedback";
-import { reportFeedback } from "../operations/feedback";
-import { postFeedback } from "../routes/feedback";
+import { feedbackReceiptSchema, feedbackRequestSchema } from "../credits/feedback";
+import { reportFeedback } from "../credits/feedback-operations";
+import { postFeedback } from "../credits/feedback-routes";
 import type { ToolDeclaration } from "./tool";
 
 export const reportFeedbackTool: ToolDeclaration = {

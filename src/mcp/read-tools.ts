@@ -1,11 +1,13 @@
 // The tools that read or change no credits: each runs the operation its REST route runs.
 import * as z from "zod";
 import { batchListSchema, usageReportSchema } from "../account/views";
+import { listBatches } from "../batch/list-routes";
+import { listBatchPage, readBatchPage } from "../batch/read-operations";
+import { getBatch } from "../batch/read-routes";
 import { batchPageJson, batchPageSchema, ITEM_STATUSES } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf, readUsage } from "../operations/account";
-import { listBatchPage, readBatchPage } from "../operations/batches";
 import { erasePersonOperation, suppressPeople } from "../privacy/operations";
 import { addSuppressions, erasePersonRoute } from "../privacy/routes";
 import {
@@ -16,8 +18,6 @@ import {
   suppressionsAddedSchema,
 } from "../privacy/schemas";
 import { apiOperations, getRateLimits } from "../routes/api-routes";
-import { getBatch } from "../routes/batch";
-import { listBatches } from "../routes/batch-list";
 import { getUsage } from "../routes/usage";
 import { queryOf, type ToolDeclaration } from "./tool";
 

@@ -3,15 +3,15 @@
 // which then caps the batch exactly as maxCredits does on REST.
 import * as z from "zod";
 import { DEFAULT_MAX_BATCH_ITEMS, inWords } from "../base/defaults";
+import { estimateContactInfo, readSubmission, submitContactInfo } from "../batch/operations";
+import { readBatchPage } from "../batch/read-operations";
+import { estimateBatch, submitBatch } from "../batch/routes";
+import { fieldsSchema, maxCreditsSchema, type Submission, webhookUrlSchema } from "../batch/submission";
 import { batchSummarySchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
-import { fieldsSchema, maxCreditsSchema, type Submission, webhookUrlSchema } from "../contact-info/submission";
 import { estimateSchema } from "../credits/estimate";
-import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
-import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
-import { estimateBatch, submitBatch } from "../routes/contact-info";
 import { taskOfBatch } from "./batch-task";
 import { allowanceExceeded, confirmationDeclined, confirmationRequired, invalidConfirmation } from "./refusal";
 import type { ToolContext, ToolDeclaration } from "./tool";

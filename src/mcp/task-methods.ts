@@ -3,9 +3,9 @@
 // that is not one of the caller's batches is an error that shows nothing: the same for a missing one.
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { deleteBatch, readBatchPage } from "../batch/read-operations";
 import type { McpScope } from "../connections/connection";
 import { ApiError } from "../http/problem";
-import { deleteBatch, readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { cancelledTask, detailedTask } from "./batch-task";
 import type { McpPrincipal } from "./principal";

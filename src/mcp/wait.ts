@@ -1,5 +1,5 @@
+import { readBatchPage } from "../batch/read-operations";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
-import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import type { ToolContext } from "./tool";
 

@@ -1,10 +1,10 @@
 // One example problem per code, for the document (problems.ts): made by the Worker's own factories, so no
 // error text is restated. Nothing is made at the top level: the Worker's build drops this with the route docs.
 import { DEFAULT_MAX_BATCH_ITEMS } from "../base/defaults";
+import { parseSubmission } from "../batch/submission";
 import { parseEventsRequest } from "../contact-info/events-query";
-import { notDeliveredDetail } from "../contact-info/feedback";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
-import { parseSubmission } from "../contact-info/submission";
+import { notDeliveredDetail } from "../credits/feedback";
 import { IncompleteBodyError } from "../http/body";
 import type { ErrorCode } from "../http/error-codes";
 import {

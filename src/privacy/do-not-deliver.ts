@@ -1,8 +1,8 @@
 import { accountStub } from "../account/stub";
 import { jurisdictionOfBatch } from "../base/batch-id";
 import type { Contacts } from "../contact-info/contact";
-import { deliveryKey } from "../contact-info/feedback";
 import { personHasher } from "../contact-info/person-keys";
+import { deliveryKey } from "../credits/feedback";
 import type { Resolution } from "../enrichment/enricher";
 import type { ItemMessage } from "../queue-messages/item-message";
 

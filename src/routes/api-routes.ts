@@ -2,6 +2,12 @@
 // here because it reads the list (each route's rateLimit middleware names its endpoint type).
 import * as z from "zod";
 import type { Environment } from "../base/environment";
+import { batchEventRoutes } from "../batch/event-routes";
+import { batchListRoutes } from "../batch/list-routes";
+import { batchRoutes } from "../batch/read-routes";
+import { contactInfoRoutes } from "../batch/routes";
+import { budgetRoutes } from "../credits/budget-routes";
+import { feedbackRoutes } from "../credits/feedback-routes";
 import { integrationRoutes } from "../crm/connection-routes";
 import { crmSyncRoutes } from "../crm/routes";
 import { callerOf } from "../middleware/caller";
@@ -12,14 +18,8 @@ import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
 import { privacyRoutes } from "../privacy/routes";
 import { ENDPOINT_TYPES, type EndpointType, MCP_PROTOCOL_OPERATIONS } from "../rate-limit/endpoint-types";
-import { batchRoutes } from "./batch";
-import { batchEventRoutes } from "./batch-events";
-import { batchListRoutes } from "./batch-list";
-import { budgetRoutes } from "./budget";
 import { connectionRoutes } from "./connections";
-import { contactInfoRoutes } from "./contact-info";
 import { type DeclaredRoute, declareRoute } from "./declare";
-import { feedbackRoutes } from "./feedback";
 import { metaRoutes } from "./meta";
 import { usageRoutes } from "./usage";
 import { webhookDeliveryRoutes } from "./webhook-deliveries";

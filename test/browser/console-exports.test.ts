@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
 import type { LocalServer } from "../../scripts/local-server";
-import { NOT_SENT, readXlsx } from "../../src/file-core";
+import { NOT_SENT, readXlsx } from "../../src/file-core/index";
 import {
   checkEnriched,
   EXCEL_ROWS,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, describe, expect, it } from "vitest";
-import { NOT_SENT, readXlsx } from "../../src/file-core";
+import { NOT_SENT, readXlsx } from "../../src/file-core/index";
 import {
   checkEnriched,
   EXCEL_ROWS,

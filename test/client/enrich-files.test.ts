@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readXlsx, restoreCell, writeXlsx } from "../../src/file-core";
+import { readXlsx, restoreCell, writeXlsx } from "../../src/file-core/index";
 import { xlsxBomb } from "../zip-bomb";
 import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";

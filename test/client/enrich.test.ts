@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RESULT_FIELDS, RESULT_PREFIX } from "../../src/file-core";
+import { RESULT_FIELDS, RESULT_PREFIX } from "../../src/file-core/index";
 import { runTool } from "./run-tool";
 import { clientTestServer } from "./server";
 

@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BATCH_ROW } from "../../src/batch/batch-row";
-import { DUE_ITEMS } from "../../src/batch/fan-out/fan-out";
+import { DUE_ITEMS } from "../../src/batch/fan-out";
 import { PENDING_AMONG } from "../../src/batch/item-store";
 import { RECORD_FOLLOWERS, RECORD_ITEMS } from "../../src/batch/record/record-outcomes";
 import { migrate } from "../../src/batch/schema";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { UsageReport } from "../../src/account/views";
 import { batchStub } from "../../src/batch/stub";
-import type { FeedbackReceipt } from "../../src/contact-info/feedback";
+import type { FeedbackReceipt } from "../../src/credits/feedback";
 import { createKey, expectProblem, getStatus, request, submitBatch, until, waitForCompletion } from "../helpers";
 
 const DAY_MS = 86_400_000;

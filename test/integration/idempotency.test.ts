@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "../../src/base/config";
 import type { Tenant } from "../../src/base/tenant";
 import { batchStub } from "../../src/batch/stub";
-import { DEFAULT_MAX_AGE_DAYS } from "../../src/contact-info/submission";
+import { DEFAULT_MAX_AGE_DAYS } from "../../src/batch/submission";
 import { HOLD_MS, type StoredResponse } from "../../src/idempotency/record-policy";
 import { requestFingerprint } from "../../src/middleware/idempotency";
 import { effectiveSettings } from "../../src/rate-limit/endpoint-types";

@@ -10,7 +10,7 @@ import {
   parseOverride,
   rowItem,
   websiteDomain,
-} from "../../src/file-core";
+} from "../../src/file-core/index";
 
 describe("matching a header to fields", () => {
   it("takes our own names in any case or spacing", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DIRECTORY_COLUMNS } from "../../src/enrichment/directory-import";
-import { decideMapping, PERSON_FIELDS, parseCsvText } from "../../src/file-core";
+import { decideMapping, PERSON_FIELDS, parseCsvText } from "../../src/file-core/index";
 import apollo from "../../test/exports/apollo-people.csv?raw";
 import hubspot from "../../test/exports/hubspot-contacts.csv?raw";
 import linkedin from "../../test/exports/linkedin-connections.csv?raw";

@@ -10,7 +10,7 @@ import {
   sniffDelimiter,
   TableReader,
   tableFromRows,
-} from "../../src/file-core";
+} from "../../src/file-core/index";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 /** Windows-1252 bytes of Latin-1 text (what Excel on Windows saves). */

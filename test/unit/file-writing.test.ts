@@ -15,7 +15,7 @@ import {
   resultCells,
   resultColumnNames,
   writeXlsx,
-} from "../../src/file-core";
+} from "../../src/file-core/index";
 
 /** Our writer's output read by another parser (papaparse), BOM dropped. */
 const parsedByPapa = (text: string, delimiter = ",") => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideRefund } from "../../src/batch/record/feedback";
+import { decideRefund } from "../../src/credits/refund";
 
 const prices = { email: 1, phone: 10, verification: 2 };
 const delivered = "2026-11-01T00:00:00.000Z";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseItem, parseSubmission } from "../../src/contact-info/submission";
+import { parseItem, parseSubmission } from "../../src/batch/submission";
 import { ApiError } from "../../src/http/problem";
 import { COMPLETE_PERSON } from "../fixtures";
 

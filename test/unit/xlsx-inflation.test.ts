@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FileProblem, readTable } from "../../console/file-adapter";
-import { MAX_INFLATED_BYTES, readXlsx, WorkbookTooLargeError, writeXlsx } from "../../src/file-core";
+import { MAX_INFLATED_BYTES, readXlsx, WorkbookTooLargeError, writeXlsx } from "../../src/file-core/index";
 import { checkInflation } from "../../src/file-core/zip-inflation";
 import { xlsxBomb } from "../zip-bomb";
 

@@ -81,7 +81,7 @@ const outcomeRow = (outcome: ChargedOutcome) =>
  * outcomes recorded, those of the outcomes whose items were no longer pending
  * (finished before: a redelivery), and the outcomes as recorded (budget_exhausted included).
  */
-export function recordItems(
+function recordItems(
   storage: DurableObjectStorage,
   row: BatchRow,
   outcomes: readonly ItemOutcome[],

@@ -1,7 +1,7 @@
-import { backoff } from "../../base/backoff";
-import { log, logError } from "../../base/log";
-import type { ItemOutcome, NewBatch } from "../../contact-info/batch-contract";
-import { itemErrors } from "../../contact-info/item-errors";
+import { backoff } from "../base/backoff";
+import { log, logError } from "../base/log";
+import type { ItemOutcome, NewBatch } from "../contact-info/batch-contract";
+import { itemErrors } from "../contact-info/item-errors";
 import {
   chunkForSend,
   ITEMS_PER_MESSAGE,
@@ -16,9 +16,9 @@ import {
   type StoredPerson,
   sendSplitting,
   storedPersonItem,
-} from "../../queue-messages/item-message";
-import type { BatchRow } from "../batch-row";
-import { itemRedrive, redriveCutoff } from "../next-step";
+} from "../queue-messages/item-message";
+import type { BatchRow } from "./batch-row";
+import { itemRedrive, redriveCutoff } from "./next-step";
 
 // After a failed send, the alarm tries again in 1 s, then 2, 4, … up to a minute.
 const enqueueBackoff = backoff({ baseSeconds: 1, maxSeconds: 60 });

@@ -5,15 +5,15 @@ import { accountStub } from "../account/stub";
 import { isBatchId } from "../base/batch-id";
 import { readConfig } from "../base/config";
 import { tenantOf } from "../base/tenant";
-import { batchStub } from "../batch/stub";
 import type { BatchPageData } from "../contact-info/batch-views";
 import { parseEventsRequest } from "../contact-info/events-query";
 import { parseStatusQuery } from "../contact-info/status-query";
 import { deleteSyncsOf } from "../crm/sync-erasure";
 import { badRequest, batchDeleted, batchExpired, notFound } from "../http/errors";
+import type { Caller } from "../operations/caller";
 import { effectiveSettings } from "../rate-limit/endpoint-types";
 import { type HeldStream, holdStream } from "../rate-limit/stream-lease";
-import type { Caller } from "./caller";
+import { batchStub } from "./stub";
 
 // Another customer's or environment's batch answers exactly like a missing one.
 export const noSuchBatch = () => notFound("No batch with this id exists.");

@@ -8,8 +8,8 @@ import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { listBatchPage } from "../operations/batches";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { listBatchPage } from "./read-operations";
 
 // Query values arrive as strings, which batchListPaging.schema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.

@@ -3,7 +3,6 @@ import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import { log } from "../base/log";
 import { once } from "../base/once";
-import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "../batch/events/event-plan";
 import { eventsQuerySchema } from "../contact-info/events-query";
 import { relay } from "../http/sse-relay";
 import { callerOf } from "../middleware/caller";
@@ -12,15 +11,16 @@ import { authProblems, internalError, keyRequired, streamRefused } from "../open
 import { batchStatusExample } from "../openapi/examples";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { openBatchEvents } from "../operations/batches";
 import {
   LEASE_EXPIRES_MS,
   LEASE_RENEW_MS,
   MAX_STREAMS_PER_BATCH,
   MAX_STREAMS_PER_CUSTOMER,
 } from "../rate-limit/stream-leases";
-import { batchParams } from "./batch";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseText } from "./events/event-plan";
+import { openBatchEvents } from "./read-operations";
+import { batchParams } from "./read-routes";
 
 // Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 function streamExample() {

@@ -4,21 +4,21 @@
 import { newBatchId } from "../base/batch-id";
 import { readConfig } from "../base/config";
 import type { Environment } from "../base/environment";
-import { chunkByCloneBytes } from "../batch/rpc-chunks";
-import { batchStub } from "../batch/stub";
 import type { NewItem } from "../contact-info/batch-contract";
 import { type IntakeCounts, intakeCounts, leaderIndexes } from "../contact-info/leaders";
 import { normalizePerson, personKey } from "../contact-info/person";
 import { type PersonHasher, personHasher, personHashes } from "../contact-info/person-keys";
-import { invalidWebhookUrl, parseSubmission, type Submission } from "../contact-info/submission";
+import { budgetState, remainingFor, reserveCap } from "../credits/budget-operations";
 import { type Estimate, estimateOf } from "../credits/estimate";
 import { itemsFromSource } from "../crm/connection-operations";
 import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
+import type { Caller } from "../operations/caller";
 import { destinationOf } from "../webhooks/webhook-destination";
-import { budgetState, remainingFor, reserveCap } from "./budget";
-import type { Caller } from "./caller";
+import { chunkByCloneBytes } from "./rpc-chunks";
+import { batchStub } from "./stub";
+import { invalidWebhookUrl, parseSubmission, type Submission } from "./submission";
 
 function receiptMessage({ total, invalid, queued, duplicates }: IntakeCounts): string {
   return (

@@ -10,8 +10,8 @@ import { authProblems, environmentParams, internalError, keyRequired } from "../
 import { batchStatusExample } from "../openapi/examples";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { deleteBatch as deleteBatchOperation, readBatchPage } from "../operations/batches";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { deleteBatch as deleteBatchOperation, readBatchPage } from "./read-operations";
 
 // Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));

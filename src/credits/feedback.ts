@@ -1,5 +1,5 @@
 // Feedback on a delivered contact (POST /v2/{environment}/feedback): the request, the answer, and
-// what crosses the batch object's RPC boundary. The refund rule itself is batch/record/feedback.ts.
+// what crosses the batch object's RPC boundary. The refund rule itself is credits/refund.ts.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
 import { documented, once } from "../base/once";

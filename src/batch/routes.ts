@@ -13,8 +13,8 @@ import { batchLocationExample, estimateExample } from "../openapi/examples";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { receiptSchema } from "../openapi/schemas";
-import { estimateContactInfo, readSubmissionOrSource, submitContactInfo } from "../operations/contact-info";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { estimateContactInfo, readSubmissionOrSource, submitContactInfo } from "./operations";
 import { bodyProblems, sourceProblems, submissionBody } from "./submit-request";
 
 // Documentation only: made on first use (src/base/once.ts).

@@ -1,13 +1,19 @@
 import * as z from "zod";
 import type { Environment } from "../base/environment";
+import { CONTACT_FIELDS, type ContactField, type ItemError } from "../contact-info/contact";
+import { itemErrors } from "../contact-info/item-errors";
+import {
+  isCleanText,
+  MAX_FIELD_LENGTH,
+  PERSON_FIELDS,
+  type PersonInput,
+  personInputSchema,
+} from "../contact-info/person";
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "../contact-info/webhook-events";
+import { webhookUrlProblem } from "../contact-info/webhook-url";
 import { badRequest, tooManyItems } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
 import type { FieldError } from "../http/problem";
-import { CONTACT_FIELDS, type ContactField, type ItemError } from "./contact";
-import { itemErrors } from "./item-errors";
-import { isCleanText, MAX_FIELD_LENGTH, PERSON_FIELDS, type PersonInput, personInputSchema } from "./person";
-import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENTS, type WebhookEventType } from "./webhook-events";
-import { webhookUrlProblem } from "./webhook-url";
 
 const MAX_WEBHOOK_URL_LENGTH = 2048;
 

@@ -7,14 +7,14 @@ import { accountStub } from "../account/stub";
 import { parseUsageQuery, usageQuerySchema } from "../account/usage-query";
 import { documented } from "../base/once";
 import { tenantOf } from "../base/tenant";
-import { type BudgetSettings, budgetSettingsSchema } from "../credits/budget";
-import type { BudgetState, KeyCap } from "../credits/budget-store";
-import { LEDGER_COLUMNS, type LedgerEntry } from "../credits/ledger";
 import { CSV_BOM, csvLine } from "../file-core/csv-writer";
 import { budgetExceeded } from "../http/errors";
 import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
 import { parseBody, parseQuery } from "../http/query";
-import type { Caller } from "./caller";
+import type { Caller } from "../operations/caller";
+import { type BudgetSettings, budgetSettingsSchema } from "./budget";
+import type { BudgetState, KeyCap } from "./budget-store";
+import { LEDGER_COLUMNS, type LedgerEntry } from "./ledger";
 
 const keyCapOf = ({ apiKey }: Caller): KeyCap => ({
   keyId: apiKey.keyId,

@@ -1,9 +1,7 @@
 // The month's budget and the ledger: GET/PUT /v2/{environment}/me/budget, GET …/me/ledger (the
-// operations: src/operations/budget.ts; the rules and the SQL: src/credits/).
+// operations: src/credits/budget-operations.ts; the rules and the SQL: src/credits/).
 import * as z from "zod";
 import { once } from "../base/once";
-import { budgetRequestSchema, budgetStateSchema, ledgerPageSchema } from "../credits/budget-views";
-import { LEDGER_COLUMNS } from "../credits/ledger";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -17,8 +15,10 @@ import {
 } from "../openapi/common";
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { budgetState, ledgerCsv, ledgerQuerySchema, readLedgerPage, setBudget } from "../operations/budget";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { budgetState, ledgerCsv, ledgerQuerySchema, readLedgerPage, setBudget } from "./budget-operations";
+import { budgetRequestSchema, budgetStateSchema, ledgerPageSchema } from "./budget-views";
+import { LEDGER_COLUMNS } from "./ledger";
 
 const headers = { "x-request-id": requestIdHeader };
 const TAGS = ["Usage"];

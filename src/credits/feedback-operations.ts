@@ -2,17 +2,17 @@
 import { accountStub } from "../account/stub";
 import { isBatchId } from "../base/batch-id";
 import { tenantOf } from "../base/tenant";
+import { noSuchBatch } from "../batch/read-operations";
 import { batchStub } from "../batch/stub";
-import { deliveryKey, type FeedbackReceipt, parseFeedbackRequest } from "../contact-info/feedback";
 import { personHasher } from "../contact-info/person-keys";
 import { batchDeleted, batchExpired, notDelivered } from "../http/errors";
-import { noSuchBatch } from "./batches";
-import type { Caller } from "./caller";
+import type { Caller } from "../operations/caller";
+import { deliveryKey, type FeedbackReceipt, parseFeedbackRequest } from "./feedback";
 
 /**
  * Records a report that a contact an item returned is wrong (the body as POST …/feedback takes it):
  * the batch refunds what the item paid for that kind of contact, once and within the window
- * (batch/record/feedback.ts), and the value goes on the customer's do-not-deliver list. The list is written
+ * (credits/refund.ts), and the value goes on the customer's do-not-deliver list. The list is written
  * on every report, a repeat too, so a report whose answer was lost after the refund still lists it.
  */
 export async function reportFeedback({ env, apiKey, environment }: Caller, body: unknown): Promise<FeedbackReceipt> {

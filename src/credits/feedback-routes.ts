@@ -1,13 +1,14 @@
-// Feedback on a delivered contact: POST /v2/{environment}/feedback (operations/feedback.ts).
-import { feedbackReceiptSchema, feedbackRequestSchema, REFUND_WINDOW_DAYS } from "../contact-info/feedback";
+// Feedback on a delivered contact: POST /v2/{environment}/feedback (credits/feedback-operations.ts).
+
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
 import { requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
-import { reportFeedback } from "../operations/feedback";
-import { type DeclaredRoute, declareRoute } from "./declare";
+import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { feedbackReceiptSchema, feedbackRequestSchema, REFUND_WINDOW_DAYS } from "./feedback";
+import { reportFeedback } from "./feedback-operations";
 
 export const postFeedback = declareRoute({
   route: {

@@ -1,12 +1,12 @@
-import { jurisdictionOfBatch } from "../../base/batch-id";
+import { jurisdictionOfBatch } from "../base/batch-id";
 import {
   type MessageItem,
   type PersonItem,
   STORED_PERSON_COLUMNS,
   type StoredPerson,
   storedPersonItem,
-} from "../../queue-messages/item-message";
-import { pendingAmong } from "../item-store";
+} from "../queue-messages/item-message";
+import { pendingAmong } from "./item-store";
 
 // The consumer's question before it enriches (stillPending, queue/pending-only.ts): which of a
 // group's items the fan-out sent are still to be processed, with their people where the messages

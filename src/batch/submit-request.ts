@@ -5,6 +5,12 @@ import * as z from "zod";
 import { once } from "../base/once";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
+import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { crmSourceSchema } from "../crm/schemas";
+import { jsonBodyProblems } from "../openapi/common";
+import { submitRequestExample } from "../openapi/examples";
+import { header } from "../openapi/headers";
+import { problem } from "../openapi/problems";
 import {
   DEFAULT_MAX_AGE_DAYS,
   fieldsSchema,
@@ -12,13 +18,7 @@ import {
   maxCreditsSchema,
   webhookEventsSchema,
   webhookUrlSchema,
-} from "../contact-info/submission";
-import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
-import { crmSourceSchema } from "../crm/schemas";
-import { jsonBodyProblems } from "../openapi/common";
-import { submitRequestExample } from "../openapi/examples";
-import { header } from "../openapi/headers";
-import { problem } from "../openapi/problems";
+} from "./submission";
 
 // parseSubmission checks the envelope and each item apart (a bad item fails alone);
 // the document states the body whole, from the same field schemas.
@@ -60,7 +60,7 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
         example: 30,
       }),
     })
-    // The rules the envelope's parse adds to the fields' own (contact-info/submission.ts,
+    // The rules the envelope's parse adds to the fields' own (batch/submission.ts,
     // crm/connection-operations.ts's itemsFromSource), stated in JSON Schema: items or source, one of them;
     // webhookEvents only with webhookUrl.
     .meta({

@@ -1,9 +1,12 @@
 import * as z from "zod";
-import { emptySource, emptyUsage } from "../../account/usage";
-import type { Prices } from "../../base/config";
-import type { BatchOwner } from "../../base/tenant";
-import { type SourceReport, sourceReportSchema } from "../../contact-info/batch-views";
-import { type Email, emailSchema, type Phone, phoneSchema } from "../../contact-info/contact";
+import { emptySource, emptyUsage } from "../account/usage";
+import type { Prices } from "../base/config";
+import type { BatchOwner } from "../base/tenant";
+import { ownedBy, type StatusRow } from "../batch/batch-row";
+import { appendOutbox } from "../batch/record/outbox";
+import { type SourceReport, sourceReportSchema } from "../contact-info/batch-views";
+import { type Email, emailSchema, type Phone, phoneSchema } from "../contact-info/contact";
+import { contactPrice, verificationsOf } from "./credits";
 import {
   type ContactKind,
   contactKindsOf,
@@ -12,11 +15,8 @@ import {
   type NoRefundReason,
   notDeliveredDetail,
   REFUND_WINDOW_DAYS,
-} from "../../contact-info/feedback";
-import { contactPrice, verificationsOf } from "../../credits/credits";
-import type { LedgerLine } from "../../credits/ledger";
-import { ownedBy, type StatusRow } from "../batch-row";
-import { appendOutbox } from "./outbox";
+} from "./feedback";
+import type { LedgerLine } from "./ledger";
 
 // Feedback on a delivered contact (docs/storage.md, items.feedback): the refund rule, pure, and
 // its one transaction. A report names a contact by its place in the item's lists, never by value,
