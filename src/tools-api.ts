@@ -6,6 +6,8 @@
 
 export type { Environment } from "./base/environment";
 export { JURISDICTIONS, type Jurisdiction } from "./base/jurisdiction";
+// The CRMs a customer may connect and what people are told of each, which scripts/crm.ts offers.
+export { CRM_PROVIDERS, perCrm } from "./crm/crms";
 // The operators' `name=value,…` lists and rate windows, which bench/live.ts reads its --limits with.
 export { nameValueEntries } from "./base/name-values";
 export { parseWindows } from "./base/vendor-limits";

@@ -17,6 +17,7 @@ import { knownParameters, type QueryParameters } from "../http/query";
 import { limitOf } from "../middleware/rate-limit";
 import { API_ROUTES } from "../routes/api-routes";
 import type { DeclaredRoute } from "../routes/declare";
+import { crmLabels } from "../crm/crms";
 import { noKey } from "./common";
 import { problem, problemSchemaDefinitions } from "./problems";
 import { withRateLimitDocs } from "./rate-limit-docs";
@@ -137,7 +138,7 @@ export function openApiDocument() {
       { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
       {
         name: "CRM",
-        description: "Connect HubSpot or Salesforce, enrich a CRM list, and write the results back, previewed first.",
+        description: `Connect ${crmLabels()}, enrich a CRM list, and write the results back, previewed first.`,
       },
       { name: "Webhooks", description: "Events we send to you." },
       {
