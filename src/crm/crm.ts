@@ -69,7 +69,7 @@ export interface CrmClient {
  * What people and the API's reference are told of a CRM, each phrase said once, in its declaration: the
  * routes' descriptions, the document and the tools read these, never a CRM's name (.ci/facts-once.sh).
  */
-export interface CrmWords {
+interface CrmWords {
   /** Its name as people write it ("HubSpot"); the API's `provider` is the declaration's `name`. */
   readonly label: string;
   /** The token a connection saves ("a private app's token"); an instance URL is said from `endpoint`. */

@@ -2,10 +2,10 @@
 // error text is restated. Nothing is made at the top level: the Worker's build drops this with the route docs.
 import { DEFAULT_MAX_BATCH_ITEMS } from "../base/defaults";
 import { parseEventsRequest } from "../contact-info/events-query";
-import { CRM_PROVIDERS } from "../crm/crms";
 import { notDeliveredDetail } from "../contact-info/feedback";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
 import { parseSubmission } from "../contact-info/submission";
+import { CRM_PROVIDERS } from "../crm/crms";
 import { IncompleteBodyError } from "../http/body";
 import type { ErrorCode } from "../http/error-codes";
 import {
