@@ -242,8 +242,7 @@ export const salesforce: CrmDeclaration<"salesforce"> = {
   },
   // Each org answers at its own My Domain (instanceUrl), on hosts this pattern allows.
   endpoint: { hostPatternVariable: "SALESFORCE_HOST_PATTERN", defaultHostPattern: "*.my.salesforce.com" },
-  // No per-second window is published (a daily allocation per org); this keeps one sync from
-  // spending an org's allocation in a burst.
+  // No per-second window is published (a daily allocation per org): this keeps a sync from spending it in a burst.
   limits: [{ limit: 100, seconds: 10 }],
   batchSize: BATCH_SIZE,
   properties: PROPERTIES,
