@@ -10,17 +10,24 @@ import {
   type Environment,
   ProblemError,
 } from "../client/src/index";
+import { CRM_PROVIDERS, perCrm } from "../src/tools-api";
 import { explain } from "./api-errors";
 import { BASE_URL_HELP, isLoopback, resolveBaseUrl } from "./base-url";
 import { CliError, fail, runCli, usageError } from "./cli";
 import { DEV_KEYS } from "./dev-keys";
 
-const PROVIDERS: readonly CrmProvider[] = ["hubspot", "salesforce"];
+// The CRMs and their tokens as the declarations say them (src/crm/crms.ts), named nowhere here.
+const PROVIDERS: readonly CrmProvider[] = CRM_PROVIDERS;
+const ANY_PROVIDER = PROVIDERS.join(" or ");
+const TOKENS = perCrm(
+  ({ words, endpoint }) =>
+    `for ${words.label}, ${words.token}${"hostPatternVariable" in endpoint ? " and its instance URL" : ""}`,
+);
 const RULES = ["fill_empty", "overwrite", "skip_if_edited_by_user"] as const;
 
 const USAGE = `usage: npm run crm -- COMMAND [options]
   connect PROVIDER --token TOKEN [--instance-url URL]
-                     save a CRM's token (a HubSpot private app's; a Salesforce access token and its instance URL),
+                     save a CRM's token (${TOKENS}),
                      after the CRM accepted it. Connect a CRM sandbox to a test key.
   sync BATCH_ID --provider PROVIDER [--dry-run | --write] [--match externalId|email] [--email RULE] [--phone RULE]
                      write a completed batch's emails and phones into the CRM: by default a dry run, printed as a diff
@@ -29,7 +36,7 @@ const USAGE = `usage: npm run crm -- COMMAND [options]
   apply SYNC_ID      write a dry run exactly as previewed (records changed since are left alone)
   undo SYNC_ID       put back what an applied sync wrote (its values from before, blanks included); a property
                      changed in the CRM since the write is left as it is. A sync is undone once.
-  PROVIDER           hubspot or salesforce
+  PROVIDER           ${ANY_PROVIDER}
   --environment ENV  test (the default) or live
   --base-url URL     ${BASE_URL_HELP}
   --api-key KEY      default: $CONTACT_INFO_API_KEY; on this machine (127.0.0.1, localhost), the local development key`;
@@ -123,13 +130,13 @@ async function main(argv: string[]) {
   };
   try {
     if (command === "connect") {
-      const provider = oneOf(PROVIDERS, target, "PROVIDER") ?? fail("give the PROVIDER: hubspot or salesforce");
+      const provider = oneOf(PROVIDERS, target, "PROVIDER") ?? fail(`give the PROVIDER: ${ANY_PROVIDER}`);
       const token = values.token ?? fail("give the CRM's token with --token");
       const connection = await crm.connect(provider, token, values["instance-url"]);
       console.log(`connected ${connection.provider} (account ${connection.accountId}) to this ${environment} key`);
     } else if (command === "sync") {
       const batchId = target ?? fail("give the BATCH_ID to sync");
-      const provider = oneOf(PROVIDERS, values.provider, "--provider") ?? fail("give --provider hubspot or salesforce");
+      const provider = oneOf(PROVIDERS, values.provider, "--provider") ?? fail(`give --provider ${ANY_PROVIDER}`);
       if (values.write && values["dry-run"]) throw usageError("--dry-run or --write, not both");
       const email = oneOf(RULES, values.email, "--email");
       const phone = oneOf(RULES, values.phone, "--phone");

@@ -11,6 +11,8 @@ export { nameValueEntries } from "./base/name-values";
 export { parseWindows } from "./base/vendor-limits";
 // The caps and pacing of event streams, which bench/stream-fairness.ts runs against.
 export { ITEM_EVENTS_PER_STEP, REPLAY_STEP_PAUSE_MS } from "./batch/events/event-plan";
+// The CRMs a customer may connect and what people are told of each, which scripts/crm.ts offers.
+export { CRM_PROVIDERS, perCrm } from "./crm/crms";
 export type { DirectoryEntry } from "./enrichment/directory";
 export {
   DIRECTORY_COLUMNS,

@@ -2,6 +2,7 @@
 // its pages, check a problem answer; and the waits for a batch the real queue works on.
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { UsageReport } from "../src/account/views";
 import type { Environment } from "../src/base/environment";
 import { batchStub } from "../src/batch/stub";
 import type { BatchPage, BatchPageData } from "../src/contact-info/batch-views";
@@ -110,3 +111,6 @@ export async function expectProblem(response: Response, status: number, code: st
   expect(typeof body.requestId).toBe("string");
   return body;
 }
+
+/** The key's usage report (GET …/me/usage in the test environment). */
+export const usageOf = async (key: string) => (await request("/v2/test/me/usage", { key })).json<UsageReport>();

@@ -92,3 +92,14 @@ export async function untilAtRest(stub: DurableObjectStub<ContactInfoBatch>): Pr
     { what: "the new batch at rest", done: ({ step, alarm }) => step?.kind === "wait_until" && alarm === step.at },
   );
 }
+
+/** Until the batch's outbox is reported to its account: the usage, budget and ledger numbers are final. */
+export const untilOutboxReported = (batchId: string) =>
+  until(
+    () =>
+      runInDurableObject(
+        batchStub(env, batchId),
+        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
+      ),
+    { what: `batch ${batchId}'s outbox reported`, done: (n) => n === 0 },
+  );

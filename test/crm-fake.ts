@@ -1,7 +1,8 @@
 // The CRM tests' side of the fake CRMs (test/fakes/hubspot.ts): a portal of their own per test (one
 // token each), its controls, and the API calls a CRM test makes (connect, a list submitted, a sync run).
+import { expect } from "vitest";
 import type { SyncPage } from "../src/crm/schemas";
-import { request, submitBatch, until, waitForCompletion } from "./helpers";
+import { createKey, request, submitBatch, until, waitForCompletion } from "./helpers";
 
 const HUBSPOT = "https://hubspot.test";
 
@@ -86,6 +87,29 @@ const json = (method: string, key: string, body: unknown) => ({
 
 export const connect = (key: string, provider: string, body: unknown) =>
   request(`/v2/test/integrations/${provider}`, json("PUT", key, body));
+
+/** A key connected to the account `token` opens (a Salesforce org at SALESFORCE_INSTANCE): `key`, else a new one. */
+export async function connectedKey(provider: "hubspot" | "salesforce", token: string, key?: string): Promise<string> {
+  const connecting = key ?? (await createKey()).key;
+  const body = provider === "salesforce" ? { token, instanceUrl: SALESFORCE_INSTANCE } : { token };
+  expect((await connect(connecting, provider, body)).status).toBe(200);
+  return connecting;
+}
+
+/**
+ * The CRM tests' usual start: a HubSpot portal of the test's own holding `contacts`, its list `listId` of
+ * `members` (all of them by default), connected to a new key and enriched as a batch, completed.
+ */
+export async function hubspotListEnriched(
+  contacts: SeedContact[],
+  listId: string,
+  members = contacts.map((contact) => contact.id),
+  readOnly: string[] = [],
+) {
+  const token = await hubspotPortal(contacts, { [listId]: members }, readOnly);
+  const key = await connectedKey("hubspot", token);
+  return { key, token, batchId: await enrichList(key, "hubspot", listId) };
+}
 
 /** Submits the list as a batch and waits for it; answers its id. */
 export async function enrichList(key: string, provider: string, listId: string): Promise<string> {

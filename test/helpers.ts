@@ -12,9 +12,10 @@ export {
   type StatusBody,
   submit,
   submitBatch,
+  usageOf,
   waitForCompletion,
 } from "./api-calls";
-export { batchProgress, createStoredBatch, newBatch, untilAtRest } from "./batch-objects";
+export { batchProgress, createStoredBatch, newBatch, untilAtRest, untilOutboxReported } from "./batch-objects";
 export { person } from "./fixtures";
 export { deliver, faultyItemQueue, itemMessage, sentItems, sentMessage, worker } from "./item-queue";
 export { createKey } from "./test-keys";

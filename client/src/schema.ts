@@ -394,7 +394,7 @@ export interface paths {
         get: operations["getIntegration"];
         /**
          * Connect a CRM
-         * @description Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
+         * @description Saves the CRM's access token (HubSpot: a private app's token; Salesforce: an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
          */
         put: operations["connectIntegration"];
         post?: never;
@@ -437,7 +437,7 @@ export interface paths {
         };
         /**
          * List a CRM's contact lists
-         * @description The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: HubSpot's contact lists (POST /crm/v3/lists/search), Salesforce's Contact list views. A Salesforce Contacts report is not listed; its ID still works as source.listId. Rate limited as contact_info_status (Tier 4).
+         * @description The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: HubSpot's contact lists (POST /crm/v3/lists/search); Salesforce's Contact list views (a Contacts report is not listed; its ID still works as source.listId). Rate limited as contact_info_status (Tier 4).
          */
         get: operations["listIntegrationLists"];
         put?: never;
@@ -519,7 +519,7 @@ export interface paths {
         put?: never;
         /**
          * Undo a sync's writes: a new sync restores what was there before
-         * @description Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: HubSpot's history sourceType, Salesforce's field history) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased. Rate limited as contact_info_request (Tier 3).
+         * @description Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: HubSpot's history sourceType CRM_UI or a mobile app; Salesforce's field history) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased. Rate limited as contact_info_request (Tier 3).
          */
         post: operations["undoCrmSync"];
         delete?: never;
@@ -1960,7 +1960,7 @@ export interface components {
                 email?: string;
             }[];
             /**
-             * @description In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): a HubSpot list id; a Salesforce Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.
+             * @description In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): for HubSpot, a list id; for Salesforce, a Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.
              * @example {
              *       "provider": "hubspot",
              *       "listId": "123"
@@ -2486,7 +2486,7 @@ export interface components {
             /** @description What a submit's source.listId takes. */
             id: string;
             name: string;
-            /** @description Its members, when the CRM says (HubSpot's hs_list_size). */
+            /** @description Its members, when the CRM says. */
             size?: number;
         };
         CrmSyncSummary: {

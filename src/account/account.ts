@@ -39,7 +39,7 @@ export class Account extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    migrate(this.#sql);
+    migrate(ctx.storage);
     this.#privacy = new AccountPrivacy(ctx.storage);
   }
 

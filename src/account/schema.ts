@@ -88,4 +88,4 @@ const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;${BUDGET_TABLES}`,
 ];
 
-export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
+export const migrate = (storage: DurableObjectStorage): void => applyMigrations(storage, MIGRATIONS);

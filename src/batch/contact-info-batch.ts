@@ -64,8 +64,8 @@ export class ContactInfoBatch extends DurableObject<Env> {
     // An unknown batch id must not leave tables behind, so the schema is created
     // by `create` and only upgraded here for batches that already exist.
     this.#hasSchema = hasSchema(this.#sql);
-    // In one transaction: a migration that rebuilds a table is all or nothing.
-    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
+    // applyMigrations runs in one transaction: a migration that rebuilds a table is all or nothing.
+    if (this.#hasSchema) migrate(ctx.storage);
   }
 
   /**

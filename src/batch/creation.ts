@@ -20,7 +20,7 @@ export const STAGED_ITEMS_TTL_MS = 10 * 60_000;
 /** Stores a staged chunk's items (no batch row: nothing reads them), creating the schema if this is the first write. */
 export function storeStagedChunk(storage: DurableObjectStorage, hasSchema: boolean, chunk: StagedItems): void {
   storage.transactionSync(() => {
-    if (!hasSchema) migrate(storage.sql);
+    if (!hasSchema) migrate(storage);
     insertItems(storage.sql, { ...chunk, sentAtCreation: 0 });
   });
 }
@@ -49,7 +49,7 @@ export function storeNewBatch(
   let completedAt: string | null = null;
   storage.transactionSync(() => {
     // A new batch gets the latest schema in one script, not by replaying every migration.
-    if (!hasSchema) migrate(sql);
+    if (!hasSchema) migrate(storage);
     if (batch.stagedItems > 0) failed += stagedFailures(sql, batch.stagedItems);
     completedAt = failed === total ? batch.createdAt : null;
     insertBatchRow(sql, batch, total, failed, completedAt);

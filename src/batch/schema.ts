@@ -95,8 +95,8 @@ const SCHEMA = `
 const MIGRATIONS: readonly string[] = [SCHEMA];
 
 /** A batch's database at the latest version: a new one is created, an existing one brought up to date. */
-export function migrate(sql: SqlStorage): void {
-  applyMigrations(sql, MIGRATIONS);
+export function migrate(storage: DurableObjectStorage): void {
+  applyMigrations(storage, MIGRATIONS);
 }
 
 // Whether a batch exists yet: asked as every object that makes its tables on first write asks it.

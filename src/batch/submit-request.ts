@@ -6,6 +6,7 @@ import { once } from "../base/once";
 import { CONTACT_FIELDS } from "../contact-info/contact";
 import { personInputSchema } from "../contact-info/person";
 import { DEFAULT_WEBHOOK_EVENTS, MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
+import { CRM_PROVIDERS, perCrm } from "../crm/crms";
 import { crmSourceSchema } from "../crm/schemas";
 import { jsonBodyProblems } from "../openapi/common";
 import { submitRequestExample } from "../openapi/examples";
@@ -33,9 +34,8 @@ const documentedSubmission = /* @__PURE__ */ once(() =>
       source: crmSourceSchema()
         .optional()
         .meta({
-          description:
-            "In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): a HubSpot list id; a Salesforce Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.",
-          example: { provider: "hubspot", listId: "123" },
+          description: `In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): ${perCrm(({ words }) => `for ${words.label}, ${words.listId}`)}. Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.`,
+          example: { provider: CRM_PROVIDERS[0], listId: "123" },
         }),
       fields: fieldsSchema
         .optional()

@@ -42,7 +42,7 @@ export class McpConnections extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    migrate(this.#sql);
+    migrate(ctx.storage);
   }
 
   add(connection: Connection): void {

@@ -18,4 +18,4 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX connections_by_key ON connections (key_id);`,
 ];
 
-export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
+export const migrate = (storage: DurableObjectStorage): void => applyMigrations(storage, MIGRATIONS);

@@ -22,7 +22,7 @@ import {
   listCrmLists,
   readCrmConnection,
 } from "./connection-operations";
-import { CRM_PROVIDERS } from "./crms";
+import { CRM_PROVIDERS, perCrm } from "./crms";
 import { connectRequestSchema, listsQuerySchema } from "./schemas";
 
 // Documentation only: made on first use (src/base/once.ts).
@@ -30,15 +30,25 @@ const connectionSchema = /* @__PURE__ */ once(() =>
   z
     .object({
       provider: z.enum(CRM_PROVIDERS),
-      accountId: z.string().meta({ description: "The CRM's account: HubSpot's portal id, Salesforce's org id." }),
+      accountId: z.string().meta({
+        description: `The CRM's account: ${perCrm(({ words }) => `${words.label}'s ${words.account} id`, ", ")}.`,
+      }),
       connectedAt: z.iso.datetime(),
     })
     .meta({ id: "CrmConnection" }),
 );
 const providerParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: "hubspot" } }) }),
+  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: CRM_PROVIDERS[0] } }) }),
 );
 const headers = { "x-request-id": requestIdHeader };
+// What each CRM's connection saves: its token, and its own instance URL where it answers at one
+// (from the declarations, crm.ts CrmWords and endpoint).
+const tokens = () =>
+  perCrm(({ words, endpoint }) =>
+    "hostPatternVariable" in endpoint
+      ? `${words.label}: ${words.token} and its instanceUrl, https://<your domain> on a host the deployment allows, by default ${endpoint.defaultHostPattern}, with no credentials, path, query or fragment, saved as its origin`
+      : `${words.label}: ${words.token}`,
+  );
 const noConnection = /* @__PURE__ */ problem(["not_found"], "No such CRM, or no connection to it");
 
 const connectIntegration = declareRoute({
@@ -51,8 +61,7 @@ const connectIntegration = declareRoute({
     operationId: "connectIntegration",
     tags: ["CRM"],
     summary: "Connect a CRM",
-    description:
-      "Saves the CRM's access token (a HubSpot private app's token; for Salesforce an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data.",
+    description: `Saves the CRM's access token (${tokens()}), after the CRM accepted it (${perCrm(({ words }) => `${words.label}: ${words.tokenCheck}`)}). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (${perCrm(({ words }) => `a ${words.label} ${words.sandbox}`, ", ")}) to a test key: test results are sandbox data.`,
     security: keyRequired,
     request: {
       params: providerParams(),
@@ -172,11 +181,7 @@ const crmListSchema = /* @__PURE__ */ once(() =>
     .object({
       id: z.string().meta({ description: "What a submit's source.listId takes." }),
       name: z.string(),
-      size: z
-        .number()
-        .int()
-        .optional()
-        .meta({ description: "Its members, when the CRM says (HubSpot's hs_list_size)." }),
+      size: z.number().int().optional().meta({ description: "Its members, when the CRM says." }),
     })
     .meta({ id: "CrmList" }),
 );
@@ -192,8 +197,7 @@ const listIntegrationLists = declareRoute({
     operationId: "listIntegrationLists",
     tags: ["CRM"],
     summary: "List a CRM's contact lists",
-    description:
-      "The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: HubSpot's contact lists (POST /crm/v3/lists/search), Salesforce's Contact list views. A Salesforce Contacts report is not listed; its ID still works as source.listId.",
+    description: `The contact lists the connection's token may read, a page at a time (at most 100), to choose the list a submit's source names: ${perCrm(({ words }) => `${words.label}'s ${words.lists}`)}.`,
     security: keyRequired,
     request: {
       params: providerParams(),

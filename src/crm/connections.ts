@@ -22,6 +22,7 @@ export function crmClient(env: Env, connection: KnownConnection, signal?: AbortS
     provider: crm.name,
     fetch: (input, init) => fetch(input, init),
     timeoutMs: config.timeoutMs,
+    ...(crm.waitHeader ? { waitHeader: crm.waitHeader } : {}),
     ...(signal ? { signal } : {}),
     ...(governed
       ? { gate: callGate(crm.name, limits, async () => governorStub(env, crm.name, connection.token)) }

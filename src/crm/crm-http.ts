@@ -40,6 +40,8 @@ export class CrmRefusedError extends Error {
 export interface CrmCall {
   provider: string;
   fetch: Fetch;
+  /** The CRM's header naming its window to wait when a 429 has no Retry-After (CrmDeclaration.waitHeader). */
+  waitHeader?: string;
   /** Each call's whole time, its body's last byte included. */
   timeoutMs: number;
   /** The token's shared budget at the vendor governor; absent when calls are not governed. */
@@ -55,11 +57,11 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 // What the CRMs say of a token that lacks a scope (HubSpot's category; Salesforce's errorCode prefix).
 const SCOPE_WORDS = /"(?:category|errorCode)"\s*:\s*"(?:MISSING_SCOPES|INSUFFICIENT_ACCESS[A-Z_]*)"/;
 
-/** The wait a 429 names: Retry-After, else HubSpot's rolling window (X-HubSpot-RateLimit-Interval-Milliseconds). */
-function waitOf(response: Response): number {
+/** The wait a 429 names: Retry-After, else the CRM's own window header (in milliseconds), if it declares one. */
+function waitOf(response: Response, waitHeader: string | undefined): number {
   const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
   if (retryAfter !== undefined) return retryAfter;
-  const intervalMs = Number(response.headers.get("x-hubspot-ratelimit-interval-milliseconds"));
+  const intervalMs = waitHeader ? Number(response.headers.get(waitHeader)) : 0;
   return intervalMs > 0 ? Math.ceil(intervalMs / 1000) : DEFAULT_RETRY_SECONDS;
 }
 
@@ -140,7 +142,7 @@ export async function crmFetch(
   }
   if (response.status === 429 || response.status >= 500) {
     await response.body?.cancel();
-    const wait = waitOf(response);
+    const wait = waitOf(response, call.waitHeader);
     if (response.status === 429) await call.gate?.pause(wait);
     throw new CrmUnavailableError(`${call.provider} answered ${response.status}`, wait);
   }

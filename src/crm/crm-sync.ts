@@ -38,8 +38,8 @@ export class CrmSync extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     this.#hasSchema = hasSchema(this.#sql);
-    // In one transaction, as every object migrates: a migration is all or nothing.
-    if (this.#hasSchema) ctx.storage.transactionSync(() => migrate(this.#sql));
+    // applyMigrations runs in one transaction, as every object migrates: all or nothing.
+    if (this.#hasSchema) migrate(ctx.storage);
   }
 
   #read(): SyncRow | undefined {
@@ -48,7 +48,7 @@ export class CrmSync extends DurableObject<Env> {
 
   /** Starts a sync of a batch, or an undo (UndoStart: the records to restore); started twice, answers the first. */
   async start(start: SyncStart | UndoStart): Promise<SyncSummary> {
-    if (!this.#hasSchema) this.ctx.storage.transactionSync(() => migrate(this.#sql));
+    if (!this.#hasSchema) migrate(this.ctx.storage);
     this.#hasSchema = true;
     const existing = readRow(this.#sql);
     if (existing) return summaryOf(this.#sql, existing);

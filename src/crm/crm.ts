@@ -66,6 +66,29 @@ export interface CrmClient {
 }
 
 /**
+ * What people and the API's reference are told of a CRM, each phrase said once, in its declaration: the
+ * routes' descriptions, the document and the tools read these, never a CRM's name (.ci/facts-once.sh).
+ */
+interface CrmWords {
+  /** Its name as people write it ("HubSpot"); the API's `provider` is the declaration's `name`. */
+  readonly label: string;
+  /** The token a connection saves ("a private app's token"); an instance URL is said from `endpoint`. */
+  readonly token: string;
+  /** How connecting checks the token ("GET /account-info/v3/details"). */
+  readonly tokenCheck: string;
+  /** What its account is called, whose id is a connection's accountId ("portal"). */
+  readonly account: string;
+  /** Its test account, the one a test key connects ("developer test account"). */
+  readonly sandbox: string;
+  /** The lists …/integrations/{provider}/lists answers, and any it does not. */
+  readonly lists: string;
+  /** What a submit's source.listId takes ("a list id"). */
+  readonly listId: string;
+  /** How it tells that a person changed a property last (skip_if_edited_by_user). */
+  readonly editedBy: string;
+}
+
+/**
  * A CRM, declared once in its own file like a vendor (enrichment/vendor.ts): its name, where it
  * answers, its published limits (the vendor governor's budget), its batch size and the properties
  * a sync writes, and its client's factory. Adding a CRM is its file and a line in crms.ts, from which
@@ -73,6 +96,7 @@ export interface CrmClient {
  */
 export interface CrmDeclaration<Name extends string = string> {
   readonly name: Name;
+  readonly words: CrmWords;
   /**
    * Where it answers: one URL for every customer (its variable overrides it: tests' fakes, `wrangler dev
    * --var`), or each customer's own instance URL, given on connecting and held to a host pattern.
@@ -82,6 +106,8 @@ export interface CrmDeclaration<Name extends string = string> {
     | { readonly hostPatternVariable: string; readonly defaultHostPattern: string };
   /** Its published limits per token (the governor's windows). */
   readonly limits: readonly RateWindow[];
+  /** A header of its 429s giving the window to wait in milliseconds, read when Retry-After is absent. */
+  readonly waitHeader?: string;
   /** Records per read or update call. */
   readonly batchSize: number;
   /** The CRM property each sync field is written to. */

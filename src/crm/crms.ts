@@ -13,3 +13,13 @@ export const CRMS = byName({ hubspot, salesforce });
 export type CrmProvider = keyof typeof CRMS;
 export const CRM_PROVIDERS = Object.values(CRMS).map(({ name }) => name) as [CrmProvider, ...CrmProvider[]];
 export const isCrmProvider = (name: string): name is CrmProvider => Object.hasOwn(CRMS, name);
+
+/** One phrase per CRM, in the list's order: how the docs say a fact of each without naming one. */
+export const perCrm = (say: (crm: CrmDeclaration) => string, separator = "; "): string =>
+  Object.values(CRMS).map(say).join(separator);
+
+/** The CRMs' labels as a sentence lists them: "A", "A or B", "A, B or C". */
+export const crmLabels = (): string => {
+  const labels = Object.values(CRMS).map(({ words }) => words.label);
+  return labels.length < 2 ? labels.join("") : `${labels.slice(0, -1).join(", ")} or ${labels.at(-1)}`;
+};

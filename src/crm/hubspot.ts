@@ -211,8 +211,20 @@ function hubspotClient({ token, baseUrl }: CrmConnection, call: CrmCall): CrmCli
 
 export const hubspot: CrmDeclaration<"hubspot"> = {
   name: "hubspot",
+  words: {
+    label: "HubSpot",
+    token: "a private app's token",
+    tokenCheck: "GET /account-info/v3/details",
+    account: "portal",
+    sandbox: "developer test account",
+    lists: "contact lists (POST /crm/v3/lists/search)",
+    listId: "a list id",
+    editedBy: "history sourceType CRM_UI or a mobile app",
+  },
   endpoint: { urlVariable: "HUBSPOT_API_URL", defaultUrl: "https://api.hubapi.com" },
   limits: [{ limit: 100, seconds: 10 }],
+  // Its rolling window, when a 429 names no Retry-After.
+  waitHeader: "x-hubspot-ratelimit-interval-milliseconds",
   batchSize: BATCH_SIZE,
   properties: PROPERTIES,
   create: hubspotClient,

@@ -9,6 +9,7 @@ import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRe
 import { header, requestIdHeader } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
+import { perCrm } from "./crms";
 import { applyCrmSync, readCrmSync, startCrmSync, undoCrmSync } from "./operations";
 import {
   DEFAULT_SYNC_PAGE,
@@ -35,6 +36,9 @@ const syncQuery = /* @__PURE__ */ once(() =>
   }),
 );
 const headers = { "x-request-id": requestIdHeader };
+// How each CRM tells a person's edit, and names its account: from the declarations (crm.ts CrmWords).
+const editedBy = () => perCrm(({ words }) => `${words.label}'s ${words.editedBy}`);
+const accounts = () => perCrm(({ words }) => `${words.label} ${words.account}`, ", ");
 const noSuchSync = /* @__PURE__ */ problem(["not_found"], "No such sync for this customer and environment");
 const accepted = (description: string) => ({
   description,
@@ -51,8 +55,7 @@ const startSync = declareRoute({
     operationId: "startCrmSync",
     tags: ["CRM"],
     summary: "Write a batch's results into a CRM (a dry run first)",
-    description:
-      "Matches each item of a completed batch to a CRM record (match: externalId, the record id a CRM list source gave; or email, the item's input email) and decides each property by its rule: fill_empty (the default) writes only into an empty property, overwrite replaces, skip_if_edited_by_user replaces unless a person changed the property last (HubSpot's history sourceType CRM_UI or a mobile app; Salesforce's field history). It never writes a value the batch did not find, never blanks a value, never writes a value already there, never for a suppressed or erased person. A dry run (the default) writes nothing: review it, then POST …/apply. Syncs cost no credits.",
+    description: `Matches each item of a completed batch to a CRM record (match: externalId, the record id a CRM list source gave; or email, the item's input email) and decides each property by its rule: fill_empty (the default) writes only into an empty property, overwrite replaces, skip_if_edited_by_user replaces unless a person changed the property last (${editedBy()}). It never writes a value the batch did not find, never blanks a value, never writes a value already there, never for a suppressed or erased person. A dry run (the default) writes nothing: review it, then POST …/apply. Syncs cost no credits.`,
     security: keyRequired,
     request: {
       params: environmentParams(),
@@ -115,8 +118,7 @@ const applySync = declareRoute({
     operationId: "applyCrmSync",
     tags: ["CRM"],
     summary: "Apply a dry run exactly as previewed",
-    description:
-      "Writes the previewed writes of a completed dry run, into the CRM account (HubSpot portal, Salesforce org) it was previewed against: on a connection now pointing to another account it is refused with crm_account_changed and nothing is written. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. An apply refused before it wrote anything (the connection gone, the token refused, the account changed) leaves the dry run completed and applicable, its error saying why.",
+    description: `Writes the previewed writes of a completed dry run, into the CRM account (${accounts()}) it was previewed against: on a connection now pointing to another account it is refused with crm_account_changed and nothing is written. Each record is read again first: one whose previewed property changed since the preview is left whole (changed_since_preview); a value already there is unchanged. Applying again writes nothing new. An apply refused before it wrote anything (the connection gone, the token refused, the account changed) leaves the dry run completed and applicable, its error saying why.`,
     security: keyRequired,
     request: { params: syncParams() },
     responses: {
@@ -144,8 +146,7 @@ const undoSync = declareRoute({
     operationId: "undoCrmSync",
     tags: ["CRM"],
     summary: "Undo a sync's writes: a new sync restores what was there before",
-    description:
-      "Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: HubSpot's history sourceType, Salesforce's field history) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased.",
+    description: `Starts a new sync (its id answered, followed at GET …/crm-syncs/{id} like any other; its undoOf names this one) that puts each property this sync wrote back to its value from before the write, a blank included (the blank was there before). In each change of the undo, before is what the property holds now and after what the undo writes (null: blank). A property someone changed after the write (it no longer holds what was written, or a person edited it last: ${editedBy()}) is left alone, with reason changed_since_apply. It writes into the CRM account the sync wrote to (crm_account_changed otherwise, nothing written). A sync is undone once: undoing again, undoing a dry run never applied, a sync still running or an undo itself is refused with crm_sync_not_undoable (an undo that failed may be tried again). An undone dry run cannot be applied again. Undos cost no credits. Its records, like the sync's, hold personal values only until the batch's retention ends or the person is erased.`,
     security: keyRequired,
     request: { params: syncParams() },
     responses: {

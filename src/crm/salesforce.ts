@@ -230,10 +230,19 @@ function salesforceClient({ token, baseUrl }: CrmConnection, call: CrmCall): Crm
 
 export const salesforce: CrmDeclaration<"salesforce"> = {
   name: "salesforce",
+  words: {
+    label: "Salesforce",
+    token: "an access token",
+    tokenCheck: "its userinfo",
+    account: "org",
+    sandbox: "sandbox",
+    lists: "Contact list views (a Contacts report is not listed; its ID still works as source.listId)",
+    listId: "a Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column)",
+    editedBy: "field history",
+  },
   // Each org answers at its own My Domain (instanceUrl), on hosts this pattern allows.
   endpoint: { hostPatternVariable: "SALESFORCE_HOST_PATTERN", defaultHostPattern: "*.my.salesforce.com" },
-  // No per-second window is published (a daily allocation per org); this keeps one sync from
-  // spending an org's allocation in a burst.
+  // No per-second window is published (a daily allocation per org): this keeps a sync from spending it in a burst.
   limits: [{ limit: 100, seconds: 10 }],
   batchSize: BATCH_SIZE,
   properties: PROPERTIES,

@@ -9,7 +9,7 @@ import { badRequest } from "../http/errors";
 import { fieldErrorOf } from "../http/field-errors";
 import { limitParam } from "../http/paging";
 import { SYNC_FIELDS } from "./crm";
-import { CRM_PROVIDERS } from "./crms";
+import { CRM_PROVIDERS, perCrm } from "./crms";
 
 export const SYNC_RULES = ["fill_empty", "overwrite", "skip_if_edited_by_user"] as const;
 export type SyncRule = (typeof SYNC_RULES)[number];
@@ -159,7 +159,9 @@ const problemSchema = () => z.object({ code: z.string(), message: z.string() });
 
 const documentedChange = () =>
   changeSchema().extend({
-    property: z.string().meta({ description: "The CRM property (HubSpot email, phone; Salesforce Email, Phone)." }),
+    property: z.string().meta({
+      description: `The CRM property (${perCrm(({ words, properties }) => `${words.label} ${Object.values(properties).join(", ")}`)}).`,
+    }),
     before: z.string().nullable().meta({ description: "Its value when read (null: empty)." }),
     after: z.string().nullable().meta({
       description:

@@ -13,6 +13,7 @@ import { itemCompletedEventSchema } from "../contact-info/item-completed-event";
 import { batchCompletedEventSchema } from "../contact-info/webhook-event";
 import { MAX_ITEMS_PER_DELIVERY } from "../contact-info/webhook-events";
 import { budgetThresholdEventSchema } from "../credits/budget-event";
+import { crmLabels } from "../crm/crms";
 import { knownParameters, type QueryParameters } from "../http/query";
 import { limitOf } from "../middleware/rate-limit";
 import { API_ROUTES } from "../routes/api-routes";
@@ -137,7 +138,7 @@ export function openApiDocument() {
       { name: "Privacy", description: "Erase a person everywhere you hold them; the do-not-enrich list." },
       {
         name: "CRM",
-        description: "Connect HubSpot or Salesforce, enrich a CRM list, and write the results back, previewed first.",
+        description: `Connect ${crmLabels()}, enrich a CRM list, and write the results back, previewed first.`,
       },
       { name: "Webhooks", description: "Events we send to you." },
       {

@@ -5,6 +5,7 @@ import { parseSubmission } from "../batch/submission";
 import { parseEventsRequest } from "../contact-info/events-query";
 import { MAX_PAGE_SIZE, parseStatusQuery } from "../contact-info/status-query";
 import { notDeliveredDetail } from "../credits/feedback";
+import { CRM_PROVIDERS } from "../crm/crms";
 import { IncompleteBodyError } from "../http/body";
 import type { ErrorCode } from "../http/error-codes";
 import {
@@ -55,6 +56,9 @@ import { refusal } from "./refusal";
  * One example per code, made by the Worker's own factories or by running the parser
  * that raises it, so no error text is restated here (operations may pass their own).
  */
+// Each CRM problem as the first declared CRM says it.
+const crm = CRM_PROVIDERS[0];
+
 export const examples = (): Record<ErrorCode, ApiError> => ({
   // The detail is whatever Hono's HTTPException said; the code is always this one.
   bad_request: clientError(400, "The request could not be read."),
@@ -75,20 +79,20 @@ export const examples = (): Record<ErrorCode, ApiError> => ({
   method_not_allowed: methodNotAllowed("PUT", ["GET"]),
   idempotency_in_progress: idempotencyInProgress(42),
   batch_not_completed: batchNotCompleted(),
-  crm_not_connected: crmNotConnected("hubspot"),
-  crm_unauthorized: crmUnauthorized("hubspot"),
+  crm_not_connected: crmNotConnected(crm),
+  crm_unauthorized: crmUnauthorized(crm),
   crm_sync_not_appliable: crmSyncNotAppliable("This sync is running; apply a completed dry run."),
   crm_sync_not_undoable: crmSyncNotUndoable(
     "This sync was undone already (sync 3e1cab3a-0527-4fea-987c-d486f470829c).",
   ),
   too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS),
-  crm_token_refused: crmTokenRefused("hubspot"),
-  crm_list_not_found: crmListNotFound("hubspot", "123"),
-  crm_refused: crmRefused("hubspot", 403),
-  crm_unavailable: crmUnavailable("hubspot", 10),
-  crm_bad_answer: crmBadAnswer("hubspot", 10),
+  crm_token_refused: crmTokenRefused(crm),
+  crm_list_not_found: crmListNotFound(crm, "123"),
+  crm_refused: crmRefused(crm, 403),
+  crm_unavailable: crmUnavailable(crm, 10),
+  crm_bad_answer: crmBadAnswer(crm, 10),
   client_metadata_unavailable: clientMetadataUnavailable(),
-  crm_account_changed: crmAccountChanged("hubspot"),
+  crm_account_changed: crmAccountChanged(crm),
   budget_exceeded: budgetExceeded({ scope: "customer", monthlyCredits: 5000, remaining: 120, cap: 300 }),
   batch_deleted: batchDeleted("2026-11-23T09:30:00.000Z"),
   batch_expired: batchExpired("2026-12-22T10:00:00.000Z"),

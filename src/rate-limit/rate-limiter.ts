@@ -71,7 +71,7 @@ export class RateLimiter extends DurableObject<Env> {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
     // Synchronous, so it completes before the first call is delivered.
-    migrate(this.#sql);
+    migrate(ctx.storage);
     this.#hits = new HitLog(this.#sql);
     this.#windows = new WindowsInUse(this.#sql);
     this.#revoked = new Set(

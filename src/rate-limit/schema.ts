@@ -55,4 +55,4 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX mcp_sessions_by_use ON mcp_sessions (used_at);`,
 ];
 
-export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
+export const migrate = (storage: DurableObjectStorage): void => applyMigrations(storage, MIGRATIONS);

@@ -33,7 +33,7 @@ export class VendorCeiling extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    applyMigrations(this.#sql, MIGRATIONS);
+    applyMigrations(ctx.storage, MIGRATIONS);
   }
 
   /** Up to `want` calls now, each counted against today's `ceiling`; see `decideCeiling`. */

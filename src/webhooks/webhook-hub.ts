@@ -62,8 +62,8 @@ export class WebhookHub extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    // Synchronous, in one transaction, so it completes before the first call is delivered.
-    ctx.storage.transactionSync(() => applyMigrations(this.#sql, HUB_MIGRATIONS));
+    // Synchronous (one transaction), so it completes before the first call is delivered.
+    applyMigrations(ctx.storage, HUB_MIGRATIONS);
   }
 
   createEndpoint(input: { url: string; events: EndpointEvent[]; description?: string | undefined }) {

@@ -11,7 +11,7 @@ import { batchStub } from "../../src/batch/stub";
 /** SQLite's plan for `query`: one line per step. */
 async function planOf(query: string, ...bindings: SqlStorageValue[]): Promise<string[]> {
   return runInDurableObject(batchStub(env, crypto.randomUUID()), (_, state) => {
-    migrate(state.storage.sql);
+    migrate(state.storage);
     return state.storage.sql
       .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...bindings)
       .toArray()

@@ -17,10 +17,10 @@ const layoutFree = (sql: string | null) =>
     .trim() ?? null;
 
 /** Everything a schema is: sqlite_master, each table's columns and each index's columns, and the recorded version. */
-async function schemaOf(build: (sql: SqlStorage) => void) {
+async function schemaOf(build: (storage: DurableObjectStorage) => void) {
   return runInDurableObject(batchStub(env, crypto.randomUUID()), (_, state) => {
     const { sql } = state.storage;
-    build(sql);
+    build(state.storage);
     const master = sql
       .exec<MasterRow>("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
       .toArray()
@@ -59,9 +59,9 @@ describe("a new batch's schema", () => {
   });
 
   it("needs no migration afterwards: an existing batch at the latest version is left as it is", async () => {
-    const twice = await schemaOf((sql) => {
-      migrate(sql);
-      migrate(sql);
+    const twice = await schemaOf((storage) => {
+      migrate(storage);
+      migrate(storage);
     });
     expect(twice).toEqual(await schemaOf(migrate));
   });
@@ -74,11 +74,11 @@ describe("a migration appended to the list", () => {
     const { rows, version, columns } = await runInDurableObject(batchStub(env, crypto.randomUUID()), (_, state) => {
       const { sql } = state.storage;
       const first = ["CREATE TABLE t (a INTEGER)"];
-      applyMigrations(sql, first);
+      applyMigrations(state.storage, first);
       sql.exec("INSERT INTO t (a) VALUES (1)");
       const appended = [...first, "ALTER TABLE t ADD COLUMN b INTEGER NOT NULL DEFAULT 2"];
-      state.storage.transactionSync(() => applyMigrations(sql, appended));
-      applyMigrations(sql, appended);
+      state.storage.transactionSync(() => applyMigrations(state.storage, appended));
+      applyMigrations(state.storage, appended);
       return {
         rows: sql.exec("SELECT a, b FROM t").toArray(),
         version: sql.exec("SELECT version FROM schema_version").toArray(),
@@ -91,6 +91,43 @@ describe("a migration appended to the list", () => {
     expect(rows).toEqual([{ a: 1, b: 2 }]);
     expect(version).toEqual([{ version: 2 }]);
     expect(columns).toEqual(["a", "b"]);
+  });
+
+  it("that fails leaves no half-applied schema: neither its earlier statements nor a new version", async () => {
+    const { thrown, tables, version, columns } = await runInDurableObject(
+      batchStub(env, crypto.randomUUID()),
+      (_, state) => {
+        const { sql } = state.storage;
+        const first = ["CREATE TABLE t (a INTEGER)"];
+        applyMigrations(state.storage, first);
+        // A script whose first statement succeeds and whose second fails, then a migration after it.
+        const failing = "CREATE TABLE u (a INTEGER); ALTER TABLE t ADD COLUMN a INTEGER";
+        const appended = [...first, "ALTER TABLE t ADD COLUMN b INTEGER", failing, "CREATE TABLE v (a INTEGER)"];
+        let thrown = "";
+        try {
+          applyMigrations(state.storage, appended);
+        } catch (error) {
+          thrown = String(error);
+        }
+        return {
+          thrown,
+          tables: sql
+            .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .toArray()
+            .map((row) => row.name)
+            .filter((name) => !name.startsWith("_cf_")),
+          version: sql.exec("SELECT version FROM schema_version").toArray(),
+          columns: sql
+            .exec<{ name: string }>("PRAGMA table_info(t)")
+            .toArray()
+            .map((column) => column.name),
+        };
+      },
+    );
+    expect(thrown).toMatch(/duplicate column name/);
+    expect(tables).toEqual(["schema_version", "t"]);
+    expect(version).toEqual([{ version: 1 }]);
+    expect(columns).toEqual(["a"]);
   });
 });
 
@@ -109,8 +146,8 @@ describe("the enums in SQL", () => {
     sql.exec("INSERT INTO items (idx, input, status, outcome) VALUES (?, '{}', ?, ?)", idx, status, outcome);
 
   it("refuses an item status, item outcome, environment or webhook state outside its enum", async () => {
-    const refused = await inDurableObject((sql) => {
-      migrate(sql);
+    const refused = await inDurableObject((sql, storage) => {
+      migrate(storage);
       insertBatch(sql, "live", "pending");
       insertItem(sql, 0, "pending", null);
       const attempts = {
@@ -142,9 +179,9 @@ describe("the enums in SQL", () => {
 
 // Before the first deploy every object's schema is one version (docs/storage.md, "Migrations").
 describe("the CRM sync's and the webhook hub's schemas", () => {
-  const versionIn = (stub: DurableObjectStub, build?: (sql: SqlStorage) => void) =>
+  const versionIn = (stub: DurableObjectStub, build?: (storage: DurableObjectStorage) => void) =>
     runInDurableObject(stub, (_, state) => {
-      build?.(state.storage.sql);
+      build?.(state.storage);
       return state.storage.sql.exec("SELECT version FROM schema_version").toArray();
     });
 

@@ -1,12 +1,18 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { UsageReport } from "../../src/account/views";
-import { batchStub } from "../../src/batch/stub";
 import type { BudgetState } from "../../src/credits/budget-store";
 import type { LedgerEntry } from "../../src/credits/ledger";
 import { apiKeyWrites, hashApiKey } from "../../src/keys/api-key";
-import { createKey, expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  expectProblem,
+  request,
+  submit,
+  submitBatch,
+  untilOutboxReported,
+  usageOf,
+  waitForCompletion,
+} from "../helpers";
 
 // The sandbox finds Ada's work email (1 credit) and mobile (10): an estimate's maximum is 11 a person.
 const ada = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
@@ -17,21 +23,9 @@ const putBudget = (key: string, body: unknown) =>
 const budgetOf = async (key: string) => (await request("/v2/test/me/budget", { key })).json<BudgetState>();
 const ledgerOf = async (key: string, query = "") =>
   (await request(`/v2/test/me/ledger${query}`, { key })).json<{ entries: LedgerEntry[]; nextCursor: string | null }>();
-const usageTotals = async (key: string) =>
-  (await (await request("/v2/test/me/usage", { key })).json<UsageReport>()).totals;
+const usageTotals = async (key: string) => (await usageOf(key)).totals;
 const batchCount = async (key: string) =>
   (await (await request("/v2/test/person/contact-info", { key })).json<{ batches: unknown[] }>()).batches.length;
-
-/** The batch reported everything to its account: the budget's and the ledger's numbers are final. */
-const reported = (batchId: string) =>
-  until(
-    () =>
-      runInDurableObject(
-        batchStub(env, batchId),
-        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
-      ),
-    { what: `batch ${batchId}'s outbox reported`, done: (n) => n === 0 },
-  );
 
 describe("GET and PUT /v2/{environment}/me/budget (issue 50)", () => {
   it("has no budget at first, sets one with the default alert percents, and removes it with null", async () => {
@@ -88,7 +82,7 @@ describe("a submit reserves its cap against what remains (issue 50)", () => {
     const status = await waitForCompletion(key, batchId);
     expect(status.maxCredits).toBe(22);
     expect(status.creditsCharged).toBe(11);
-    await reported(batchId);
+    await untilOutboxReported(batchId);
     expect(await budgetOf(key)).toMatchObject({ usedThisMonth: 11, reserved: 0, remaining: 19 });
 
     const email = status.items[0]?.emails[0]?.address;
@@ -99,7 +93,7 @@ describe("a submit reserves its cap against what remains (issue 50)", () => {
       body: JSON.stringify({ batchId, index: 0, kind: "email_bounced", value: email }),
     });
     expect(refund.status).toBe(200);
-    await reported(batchId);
+    await untilOutboxReported(batchId);
     expect(await budgetOf(key)).toMatchObject({ usedThisMonth: 10, remaining: 20 });
 
     const { entries } = await ledgerOf(key);
@@ -135,7 +129,7 @@ describe("GET /v2/{environment}/me/ledger (issue 50)", () => {
     const other = await createKey();
     const batchId = await submitBatch(key, { items: [ada, { ...ada, firstName: "Augusta" }] });
     await waitForCompletion(key, batchId);
-    await reported(batchId);
+    await untilOutboxReported(batchId);
     const all = await ledgerOf(key);
     expect(all.entries.length).toBeGreaterThanOrEqual(3);
     const limit = all.entries.length - 1;

@@ -1,7 +1,6 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { BatchList, UsageReport } from "../../src/account/views";
+import type { BatchList } from "../../src/account/views";
 import { batchStub } from "../../src/batch/stub";
 import type { ItemOutcome, NewBatch } from "../../src/contact-info/batch-contract";
 import { normalizePerson, personKey } from "../../src/contact-info/person";
@@ -21,8 +20,9 @@ import {
   request,
   submit,
   submitBatch,
-  until,
   untilAtRest,
+  untilOutboxReported,
+  usageOf,
   waitForCompletion,
 } from "../helpers";
 import { keyedHash, validItem } from "../keyed-hash";
@@ -49,19 +49,6 @@ async function storedBatch(batch: NewBatch) {
   queue.mockRestore();
   return stub;
 }
-
-const usageOf = async (key: string) => (await request("/v2/test/me/usage", { key })).json<UsageReport>();
-
-/** Until the batch's outbox is reported to its account. */
-const outboxReported = (batchId: string) =>
-  until(
-    () =>
-      runInDurableObject(
-        batchStub(env, batchId),
-        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
-      ),
-    { what: `batch ${batchId}'s outbox reported`, done: (n) => n === 0 },
-  );
 
 describe("what an item is charged", () => {
   it("charges only what a leader delivers: misses, failures, cached results, duplicates and invalid items cost 0, also when recorded again", async () => {
@@ -103,7 +90,7 @@ describe("what an item is charged", () => {
     ]);
     expect(status.items[1]!.emails).toEqual([email]);
     expect(status).toMatchObject({ status: "completed", creditsCharged: 11, maxCredits: null });
-    await outboxReported(batch.id);
+    await untilOutboxReported(batch.id);
     expect((await usageOf(key)).totals.credits).toBe(11);
   });
 });
@@ -135,7 +122,7 @@ describe("maxCredits, the batch's cap", () => {
       creditsCharged: n,
       maxCredits: n,
     });
-    await outboxReported(batch.id);
+    await untilOutboxReported(batch.id);
     expect((await usageOf(key)).totals).toMatchObject({ credits: n, failed: k });
   });
 
@@ -174,7 +161,7 @@ describe("maxCredits, the batch's cap", () => {
     const status = await waitForCompletion(key, batchId);
     expect(status).toMatchObject({ creditsCharged: 2, maxCredits: 2, completedItems: 2, failedItems: 1 });
     expect(status.items.filter((item) => item.error?.code === "budget_exhausted")).toHaveLength(1);
-    await outboxReported(batchId);
+    await untilOutboxReported(batchId);
     const list = await (await request("/v2/test/person/contact-info", { key })).json<BatchList>();
     expect(list.batches).toEqual([expect.objectContaining({ id: batchId, creditsCharged: 2, maxCredits: 2 })]);
 

@@ -1,10 +1,18 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { UsageReport } from "../../src/account/views";
 import { batchStub } from "../../src/batch/stub";
 import type { FeedbackReceipt } from "../../src/credits/feedback";
-import { createKey, expectProblem, getStatus, request, submitBatch, until, waitForCompletion } from "../helpers";
+import {
+  createKey,
+  expectProblem,
+  getStatus,
+  request,
+  submitBatch,
+  until,
+  usageOf,
+  waitForCompletion,
+} from "../helpers";
 
 const DAY_MS = 86_400_000;
 // The sandbox finds a work email (1 credit, its verification free here) and a mobile (10) for this domain.
@@ -29,8 +37,7 @@ async function deliveredAda(key: string) {
   return { batchId, email, phone };
 }
 
-const usageTotals = async (key: string) =>
-  (await (await request("/v2/test/me/usage", { key })).json<UsageReport>()).totals;
+const usageTotals = async (key: string) => (await usageOf(key)).totals;
 
 describe("POST /v2/{environment}/feedback", () => {
   it("refunds a contact's price once, shows it on the batch and in usage, and counts it against its source", async () => {

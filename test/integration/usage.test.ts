@@ -1,10 +1,8 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../src/account/stub";
 import { emptySource, type UsageCounters } from "../../src/account/usage";
 import type { UsageReport } from "../../src/account/views";
-import { batchStub } from "../../src/batch/stub";
 import {
   createKey,
   deliver,
@@ -14,7 +12,7 @@ import {
   person,
   request,
   submitBatch,
-  until,
+  untilOutboxReported,
   waitForCompletion,
 } from "../helpers";
 
@@ -67,19 +65,6 @@ function expectedUsage(
   return usage;
 }
 
-const outboxEmpty = (batchId: string) =>
-  until(
-    () =>
-      runInDurableObject(
-        batchStub(env, batchId),
-        (_, state) => state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n,
-      ),
-    {
-      what: `batch ${batchId}'s outbox reported`,
-      done: (n) => n === 0,
-    },
-  );
-
 describe("GET /v2/{environment}/me/usage", () => {
   it("counts each finished item and its credits once, on the day it finished, after duplicate deliveries and a repeated report", async () => {
     const { key, record } = await createKey();
@@ -100,7 +85,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     expect(status.creditsCharged).toBe(status.items.reduce((sum, item) => sum + item.credits, 0));
     expect(status.creditsCharged).toBeGreaterThanOrEqual(3);
     expect(status.items.filter((item) => item.outcome !== "found").map((item) => item.credits)).toEqual([0, 0]);
-    await outboxEmpty(batchId);
+    await untilOutboxReported(batchId);
 
     // A report the account applied but whose answer was lost is sent again: applied once.
     const owner = { customerId: record.customerId, environment: "test" as const };
@@ -125,7 +110,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     const other = await createKey();
     const batchId = await submitBatch(key, { items: [person(), { bad: 1 }] });
     await waitForCompletion(key, batchId);
-    await outboxEmpty(batchId);
+    await untilOutboxReported(batchId);
     const before = await usageOf(key);
     expect(before.days).toHaveLength(30);
     expect(before.to).toBe(today());
@@ -135,7 +120,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     expect((await usageOf(other.key)).totals.items).toBe(0);
 
     expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
-    await outboxEmpty(batchId);
+    await untilOutboxReported(batchId);
     expect(await usageOf(key)).toEqual(before);
   });
 
@@ -147,7 +132,7 @@ describe("GET /v2/{environment}/me/usage", () => {
     const batchId = await submitBatch(key, { items: [person(), person({ firstName: "B" }), { bad: 1 }] });
     expect((await request(`/v2/test/person/contact-info/${batchId}`, { method: "DELETE", key })).status).toBe(204);
     vi.restoreAllMocks();
-    await outboxEmpty(batchId);
+    await untilOutboxReported(batchId);
     expect((await usageOf(key)).totals).toEqual({
       items: 1,
       found: 0,

@@ -11,13 +11,15 @@ import {
 import { VendorHeldError } from "../../src/enrichment/call-gate";
 
 // A CRM call's answers sorted: a 401 is the token, a 429 pauses the token's budget for the wait its
-// headers name (Retry-After, else HubSpot's X-HubSpot-RateLimit-Interval-Milliseconds), 5xx waits.
+// headers name (Retry-After, else the CRM's declared waitHeader: HubSpot's
+// X-HubSpot-RateLimit-Interval-Milliseconds), 5xx waits.
 
 function callAnswering(response: Response) {
   const taken: string[] = [];
   const paused: number[] = [];
   const call: CrmCall = {
     provider: "hubspot",
+    waitHeader: "x-hubspot-ratelimit-interval-milliseconds",
     timeoutMs: 1000,
     fetch: async () => response,
     gate: {

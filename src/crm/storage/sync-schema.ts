@@ -50,4 +50,4 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX records_by_key ON records (match_key);`,
 ];
 
-export const migrate = (sql: SqlStorage): void => applyMigrations(sql, MIGRATIONS);
+export const migrate = (storage: DurableObjectStorage): void => applyMigrations(storage, MIGRATIONS);

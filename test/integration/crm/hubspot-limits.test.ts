@@ -5,19 +5,18 @@ import { hubspot } from "../../../src/crm/hubspot";
 import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
-  connect,
-  enrichList,
+  connectedKey,
   hubspotCalls,
   hubspotContact,
   hubspotControl,
-  hubspotPortal,
+  hubspotListEnriched,
   hubspotPortalWith,
   runSync,
   type SeedContact,
   startSync,
   untilSynced,
 } from "../../crm-fake";
-import { createKey, request, until } from "../../helpers";
+import { request, until } from "../../helpers";
 
 // HubSpot's limits and failures during a sync: batches of 100, 429 with its headers, 207 per-record
 // errors, a token revoked midway, read-only properties, duplicate records, suppressed and erased people.
@@ -30,12 +29,8 @@ const contact = (n: number, extra: Record<string, string> = {}): SeedContact => 
   properties: { firstname: `Person${n}`, lastname: "Example", website: `co${n}.example`, ...extra },
 });
 
-async function listed(contacts: SeedContact[], members = contacts.map((entry) => entry.id), readOnly: string[] = []) {
-  const { key } = await createKey();
-  const token = await hubspotPortal(contacts, { "1": members }, readOnly);
-  expect((await connect(key, "hubspot", { token })).status).toBe(200);
-  return { key, token, batchId: await enrichList(key, "hubspot", "1") };
-}
+const listed = (contacts: SeedContact[], members?: string[], readOnly?: string[]) =>
+  hubspotListEnriched(contacts, "1", members, readOnly);
 
 const write = { provider: "hubspot", fields: { email: "overwrite" }, dryRun: false };
 
@@ -176,9 +171,8 @@ describe("HubSpot's documented limits, which the fake enforces", () => {
     });
     expect(await hubspotCalls(token)).toEqual({ "GET /crm/v3/lists/{listId}/memberships": 40, [READ]: 100 });
 
-    const { key } = await createKey();
     const larger = await hubspotPortalWith({ generated: { listId: "1", count: 10_001 }, tier: "professional" });
-    expect((await connect(key, "hubspot", { token: larger })).status).toBe(200);
+    const key = await connectedKey("hubspot", larger);
     const answer = await request("/v2/test/person/contact-info", {
       method: "POST",
       key,

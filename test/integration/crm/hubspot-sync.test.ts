@@ -6,12 +6,10 @@ import type { SyncPage } from "../../../src/crm/schemas";
 import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
-  connect,
-  enrichList,
   hubspotCalls,
   hubspotContact,
   hubspotControl,
-  hubspotPortal,
+  hubspotListEnriched,
   runSync,
   type SeedContact,
 } from "../../crm-fake";
@@ -37,11 +35,7 @@ const people: SeedContact[] = [
 ];
 
 async function listed(contacts = people) {
-  const { key } = await createKey();
-  const token = await hubspotPortal(contacts, { "7": contacts.map((contact) => contact.id) });
-  expect((await connect(key, "hubspot", { token })).status).toBe(200);
-  const batchId = await enrichList(key, "hubspot", "7");
-  return { key, token, batchId };
+  return hubspotListEnriched(contacts, "7");
 }
 
 const record = (sync: SyncPage, recordId: string) => sync.records.find((entry) => entry.recordId === recordId);

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  connect,
-  hubspotControl,
-  hubspotPortal,
-  SALESFORCE_INSTANCE,
-  salesforceControl,
-  salesforceOrg,
-} from "../../crm-fake";
+import { connect, connectedKey, hubspotControl, hubspotPortal, salesforceControl, salesforceOrg } from "../../crm-fake";
 import { createKey, expectProblem, request } from "../../helpers";
 
 // GET …/integrations/{provider}/lists: the contact lists a connection may read, to pick a submit's
@@ -44,7 +37,7 @@ describe("a CRM's lists", () => {
     await expectProblem(await lists(key, "salesforce"), 409, "crm_not_connected");
     const views = { "00B000000000001AAA": ["003000000000001AAA"], "00O000000000001AAA": [] };
     const token = await salesforceOrg([], views, { "00B000000000001AAA": "Trade show leads" });
-    expect((await connect(key, "salesforce", { token, instanceUrl: SALESFORCE_INSTANCE })).status).toBe(200);
+    await connectedKey("salesforce", token, key);
 
     expect(await (await lists(key, "salesforce")).json()).toEqual({
       lists: [{ id: "00B000000000001AAA", name: "Trade show leads" }],

@@ -9,6 +9,7 @@ import {
   hubspotCalls,
   hubspotContact,
   hubspotControl,
+  hubspotListEnriched,
   hubspotPortal,
   runSync,
   SALESFORCE_INSTANCE,
@@ -37,11 +38,8 @@ const preview = { provider: "hubspot", fields: { email: "overwrite" } };
 
 /** A key connected to portal A with a completed dry run of its list, and portal B holding the same record ids. */
 async function previewedOnA() {
-  const { key } = await createKey();
-  const portalA = await hubspotPortal(people, members);
+  const { key, token: portalA, batchId } = await hubspotListEnriched(people, "1");
   const portalB = await hubspotPortal(people, members);
-  expect((await connect(key, "hubspot", { token: portalA })).status).toBe(200);
-  const batchId = await enrichList(key, "hubspot", "1");
   const sync = await runSync(key, { ...preview, batchId });
   expect(sync).toMatchObject({ status: "completed", counts: { updated: 2 } });
   return { key, portalA, portalB, batchId, sync };
@@ -67,11 +65,8 @@ describe("a sync belongs to one CRM account", () => {
   });
 
   it("ends a started sync crm_account_changed when the connection moves to another portal under it", async () => {
-    const { key } = await createKey();
-    const portalA = await hubspotPortal(people, members);
+    const { key, token: portalA, batchId } = await hubspotListEnriched(people, "1");
     const portalB = await hubspotPortal(people, members);
-    expect((await connect(key, "hubspot", { token: portalA })).status).toBe(200);
-    const batchId = await enrichList(key, "hubspot", "1");
     // Portal A asks it to wait (429) at its first read; meanwhile the key is reconnected to B.
     await hubspotControl("throttle", { token: portalA, count: 1 });
     const started = await startSync(key, { ...preview, batchId, dryRun: false });

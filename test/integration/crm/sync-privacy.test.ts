@@ -6,15 +6,15 @@ import type { SyncPage } from "../../../src/crm/schemas";
 import { syncStub } from "../../../src/crm/stub";
 import {
   applySync,
-  connect,
-  enrichList,
+  connectedKey,
   hubspotContact,
+  hubspotListEnriched,
   hubspotPortal,
   runSync,
   type SeedContact,
   undoSync,
 } from "../../crm-fake";
-import { createKey, request, submitBatch, waitForCompletion } from "../../helpers";
+import { request, submitBatch, waitForCompletion } from "../../helpers";
 import { ownerOf } from "../../test-keys";
 
 // Privacy reaches the CRM syncs made from a batch: erasing a person removes their values (the email
@@ -30,10 +30,7 @@ const contact = (n: number, email?: string): SeedContact => ({
 const person1 = { firstName: "Person1", lastName: "Example", companyDomain: "co1.example", suppress: false };
 
 async function synced(body: Record<string, unknown>) {
-  const { key } = await createKey();
-  const token = await hubspotPortal([contact(1, BEFORE_1), contact(2)], { "1": ["1001", "1002"] });
-  expect((await connect(key, "hubspot", { token })).status).toBe(200);
-  const batchId = await enrichList(key, "hubspot", "1");
+  const { key, token, batchId } = await hubspotListEnriched([contact(1, BEFORE_1), contact(2)], "1");
   const sync = await runSync(key, { batchId, provider: "hubspot", fields: { email: "overwrite" }, ...body });
   expect(JSON.stringify(sync)).toContain(BEFORE_1);
   return { key, token, batchId, sync };
@@ -111,9 +108,7 @@ describe("a person's erasure reaches the syncs made from their items", () => {
   });
 
   it("matched by email: the email it was matched by goes too", async () => {
-    const { key } = await createKey();
-    const token = await hubspotPortal([contact(1, BEFORE_1)], {});
-    expect((await connect(key, "hubspot", { token })).status).toBe(200);
+    const key = await connectedKey("hubspot", await hubspotPortal([contact(1, BEFORE_1)], {}));
     const { suppress: _, ...input } = person1;
     const batchId = await submitBatch(key, { items: [{ ...input, email: BEFORE_1 }] });
     await waitForCompletion(key, batchId);

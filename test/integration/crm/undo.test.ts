@@ -7,6 +7,7 @@ import {
   hubspotCalls,
   hubspotContact,
   hubspotControl,
+  hubspotListEnriched,
   hubspotPortal,
   runSync,
   SALESFORCE_INSTANCE,
@@ -45,10 +46,7 @@ const usedCredits = async (key: string) =>
 const recordOf = (sync: SyncPage, recordId: string) => sync.records.find((entry) => entry.recordId === recordId);
 
 async function hubspotApplied() {
-  const { key } = await createKey();
-  const token = await hubspotPortal(people, { "7": people.map((contact) => contact.id) });
-  expect((await connect(key, "hubspot", { token })).status).toBe(200);
-  const batchId = await enrichList(key, "hubspot", "7");
+  const { key, token, batchId } = await hubspotListEnriched(people, "7");
   const preview = await runSync(key, { batchId, provider: "hubspot", fields: { email: "overwrite" } });
   expect(preview.counts.updated).toBe(4);
   const applied = await applySync(key, preview.id);

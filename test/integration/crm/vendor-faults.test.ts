@@ -3,17 +3,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { syncStub } from "../../../src/crm/stub";
 import {
-  connect,
+  connectedKey,
   hubspotCalls,
   hubspotControl,
   hubspotPortalWith,
-  SALESFORCE_INSTANCE,
   salesforceControl,
   salesforceOrg,
   startSync,
   untilSynced,
 } from "../../crm-fake";
-import { createKey, expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../../helpers";
+import { expectProblem, request, submit, submitBatch, until, waitForCompletion } from "../../helpers";
 
 // A CRM's fault said as one, and every paged read ending (the fake HubSpot misbehaving as
 // test/fakes/hubspot-faults.ts sets it): an HTML page, an unknown shape, a body that stalls or trickles
@@ -28,9 +27,8 @@ const contacts = members.map((id, n) => ({
 }));
 
 async function faultyPortal(fault: string) {
-  const { key } = await createKey();
   const token = await hubspotPortalWith({ contacts, lists: { "7": members }, tier: "professional" });
-  expect((await connect(key, "hubspot", { token })).status).toBe(200);
+  const key = await connectedKey("hubspot", token);
   await hubspotControl("fault", { token, fault });
   return { key, token };
 }
@@ -69,9 +67,8 @@ describe("a CRM's fault is said as one", () => {
   });
 
   it("names the token's scopes when Salesforce says INSUFFICIENT_ACCESS…", async () => {
-    const { key } = await createKey();
     const token = await salesforceOrg([], { "00B000000000001AAA": [] });
-    expect((await connect(key, "salesforce", { token, instanceUrl: SALESFORCE_INSTANCE })).status).toBe(200);
+    const key = await connectedKey("salesforce", token);
     await salesforceControl("fault", { token, fault: "insufficient-access" });
     const answer = await submit(key, { source: { provider: "salesforce", listId: "00B000000000001AAA" } });
     expect((await expectProblem(answer, 422, "crm_refused")).detail).toMatch(/scope/);
@@ -80,9 +77,8 @@ describe("a CRM's fault is said as one", () => {
 
 describe("a sync meeting HubSpot's fault", () => {
   it("waits it out as HubSpot's, never failing crm_refused", async () => {
-    const { key } = await createKey();
     const token = await hubspotPortalWith({ contacts, lists: { "7": members } });
-    expect((await connect(key, "hubspot", { token })).status).toBe(200);
+    const key = await connectedKey("hubspot", token);
     const batchId = await submitBatch(key, { source: { provider: "hubspot", listId: "7" } });
     await waitForCompletion(key, batchId);
     await hubspotControl("fault", { token, fault: "html" });
