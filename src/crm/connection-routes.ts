@@ -45,7 +45,7 @@ const connectIntegration = declareRoute({
   route: {
     method: "put",
     path: "/integrations/{provider}",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(connectCrm), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "connectIntegration",
@@ -91,7 +91,7 @@ const connectIntegration = declareRoute({
 });
 
 const listIntegrations = declareRoute({
-  route: { method: "get", path: "/integrations", middleware: [rateLimit("contact_info_status", { parallel: true })] },
+  route: { method: "get", path: "/integrations", middleware: [rateLimit(listCrmConnections, { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "listIntegrations",
     tags: ["CRM"],
@@ -119,7 +119,7 @@ const getIntegration = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readCrmConnection, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getIntegration",
@@ -145,7 +145,7 @@ const getIntegration = declareRoute({
 });
 
 const disconnectIntegration = declareRoute({
-  route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit(disconnectCrm)] },
   docs: OPENAPI_METADATA && {
     operationId: "disconnectIntegration",
     tags: ["CRM"],
@@ -186,7 +186,7 @@ const listIntegrationLists = declareRoute({
     method: "get",
     path: "/integrations/{provider}/lists",
     query: listsQuerySchema(),
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listCrmLists, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listIntegrationLists",

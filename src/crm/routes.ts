@@ -46,7 +46,7 @@ const accepted = (description: string) => ({
 });
 
 const startSync = declareRoute({
-  route: { method: "post", path: "/crm-syncs", middleware: [rateLimit("contact_info_request"), jsonBody()] },
+  route: { method: "post", path: "/crm-syncs", middleware: [rateLimit(startCrmSync), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "startCrmSync",
     tags: ["CRM"],
@@ -85,7 +85,7 @@ const getSync = declareRoute({
     method: "get",
     path: "/crm-syncs/{id}",
     query: syncQuerySchema(),
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readCrmSync, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getCrmSync",
@@ -110,7 +110,7 @@ const getSync = declareRoute({
 });
 
 const applySync = declareRoute({
-  route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit(applyCrmSync)] },
   docs: OPENAPI_METADATA && {
     operationId: "applyCrmSync",
     tags: ["CRM"],
@@ -139,7 +139,7 @@ const applySync = declareRoute({
 });
 
 const undoSync = declareRoute({
-  route: { method: "post", path: "/crm-syncs/{id}/undo", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/crm-syncs/{id}/undo", middleware: [rateLimit(undoCrmSync)] },
   docs: OPENAPI_METADATA && {
     operationId: "undoCrmSync",
     tags: ["CRM"],

@@ -11,7 +11,6 @@ import { estimateSchema } from "../credits/estimate";
 import { readBatchPage } from "../operations/batches";
 import type { Caller } from "../operations/caller";
 import { estimateContactInfo, readSubmission, submitContactInfo } from "../operations/contact-info";
-import { estimateBatch, submitBatch } from "../routes/contact-info";
 import { taskOfBatch } from "./batch-task";
 import { allowanceExceeded, confirmationDeclined, confirmationRequired, invalidConfirmation } from "./refusal";
 import type { ToolContext, ToolDeclaration } from "./tool";
@@ -83,7 +82,7 @@ export const estimateTool: ToolDeclaration = {
   output: estimateSchema(),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   scope: "read",
-  countsAs: estimateBatch,
+  operation: estimateContactInfo,
   run: (caller, args) => estimateContactInfo(caller, readSubmission(caller, args)),
 };
 
@@ -108,7 +107,7 @@ export const enrichTool: ToolDeclaration = {
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   scope: "spend",
-  countsAs: submitBatch,
+  operation: submitContactInfo,
   run: async (caller, args, context) => {
     const { submission, batchId } = await confirmedSubmission(caller, args, context, ENRICH_MAX_ITEMS);
     const receipt = await submitContactInfo(caller, submission, { batchId, origin: context.origin });
@@ -131,7 +130,7 @@ export const startBatchTool: ToolDeclaration = {
   output: z.object({ batchId: z.string(), itemCount: z.int().min(0), status: batchStatusSchema() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   scope: "spend",
-  countsAs: submitBatch,
+  operation: submitContactInfo,
   run: async (caller, args, context) => {
     const { submission, batchId } = await confirmedSubmission(caller, args, context);
     const receipt = await submitContactInfo(caller, submission, { batchId, origin: context.origin });

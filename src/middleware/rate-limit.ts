@@ -4,13 +4,14 @@ import { problemResponse } from "../http/problem";
 import { admit } from "../operations/admit";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
+import type { Operation } from "../rate-limit/operation";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { callerOf } from "./caller";
 import { idempotencyRequest } from "./idempotency";
 
 /**
- * Counts the request against its customer's limit for `endpointType` (admit, the
- * same count an MCP tool call makes) and adds the RateLimit fields to whatever the
+ * Counts the request against its customer's limit for the endpoint type its operation declares
+ * (`counted`, the operation the handler calls: admit, the same count its MCP tool's call makes) and adds the RateLimit fields to whatever the
  * route answers. The same call refuses a revoked key (401, as an unknown one).
  *
  * `parallel` is for reads: the count runs alongside the handler, and a request
@@ -21,7 +22,7 @@ import { idempotencyRequest } from "./idempotency";
  * the `idempotency()` middleware after this one acts on it.
  */
 export const rateLimit = (
-  endpointType: EndpointType,
+  { endpointType }: Pick<Operation, "endpointType">,
   { parallel = false, withUsage = false, idempotency = false } = {},
 ) =>
   limiting(
@@ -51,7 +52,7 @@ export const rateLimit = (
     }),
   );
 
-/** A route's rate limit, as its middleware says it: the one statement of which endpoint type a route counts as. */
+/** A route's rate limit, as its middleware says it: the endpoint type of the operation the route calls. */
 export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & { readonly endpointType: EndpointType };
 
 const limiting = (

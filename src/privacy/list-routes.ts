@@ -48,7 +48,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
       method: "get",
       path: doors.path,
       query: paging.schema,
-      middleware: [rateLimit("rate_limits", { parallel: true })],
+      middleware: [rateLimit(doors.read, { parallel: true })],
     },
     docs: OPENAPI_METADATA &&
       doors.list && {
@@ -76,7 +76,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
     route: {
       method: "delete",
       path: `${doors.path}/{key}`,
-      middleware: [rateLimit("contact_info_request")],
+      middleware: [rateLimit(doors.removeKey)],
     },
     docs: OPENAPI_METADATA &&
       doors.remove && {

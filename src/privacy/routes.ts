@@ -36,11 +36,11 @@ const bodyProblems = () => ({
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
 const headers = { "x-request-id": requestIdHeader };
 
-export const erasePersonRoute = declareRoute({
+const erasePersonRoute = declareRoute({
   route: {
     method: "post",
     path: "/privacy/erasures",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(erasePersonOperation), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "erasePerson",
@@ -75,7 +75,7 @@ const getErasure = declareRoute({
   route: {
     method: "get",
     path: "/privacy/erasures/{id}",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readErasure, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getErasure",
@@ -97,11 +97,11 @@ const getErasure = declareRoute({
   handler: async (c) => c.json(await readErasure(callerOf(c), c.req.param("id")), 200),
 });
 
-export const addSuppressions = declareRoute({
+const addSuppressions = declareRoute({
   route: {
     method: "put",
     path: "/privacy/suppressions",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(suppressPeople), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "addSuppressions",

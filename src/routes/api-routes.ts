@@ -1,5 +1,5 @@
 // Every route the API serves, and GET /v2/{environment}/me/rate-limits, which lists them: it lives
-// here because it reads the list (each route's rateLimit middleware names its endpoint type).
+// here because it reads the list (each route's rateLimit middleware carries its operation's endpoint type).
 import * as z from "zod";
 import type { Environment } from "../base/environment";
 import { integrationRoutes } from "../crm/connection-routes";
@@ -25,11 +25,11 @@ import { usageRoutes } from "./usage";
 import { webhookDeliveryRoutes } from "./webhook-deliveries";
 import { webhookEndpointRoutes } from "./webhook-endpoints";
 
-export const getRateLimits = declareRoute({
+const getRateLimits = declareRoute({
   route: {
     method: "get",
     path: "/me/rate-limits",
-    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })],
+    middleware: [rateLimit(rateLimitsOf, { parallel: true, withUsage: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getRateLimits",

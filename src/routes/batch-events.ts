@@ -70,7 +70,7 @@ const batchEvents = declareRoute({
     method: "get",
     path: "/person/contact-info/{id}/events",
     query: eventsQuerySchema,
-    middleware: [rateLimit("contact_info_status")],
+    middleware: [rateLimit(openBatchEvents)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "streamContactInfoBatchEvents",

@@ -28,12 +28,12 @@ const documentedListQuery = /* @__PURE__ */ once(() =>
   }),
 );
 
-export const listBatches = declareRoute({
+const listBatches = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info",
     query: batchListPaging.schema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listBatchPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listContactInfoBatches",

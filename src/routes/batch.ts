@@ -40,12 +40,12 @@ const documentedStatusQuery = /* @__PURE__ */ once(() =>
   }),
 );
 
-export const getBatch = declareRoute({
+const getBatch = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}",
     query: statusQuerySchema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readBatchPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getContactInfoBatch",
@@ -84,7 +84,7 @@ const deleteBatch = declareRoute({
   route: {
     method: "delete",
     path: "/person/contact-info/{id}",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(deleteBatchOperation)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "deleteContactInfoBatch",

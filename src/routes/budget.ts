@@ -24,7 +24,7 @@ const headers = { "x-request-id": requestIdHeader };
 const TAGS = ["Usage"];
 
 const getBudget = declareRoute({
-  route: { method: "get", path: "/me/budget", middleware: [rateLimit("rate_limits", { parallel: true })] },
+  route: { method: "get", path: "/me/budget", middleware: [rateLimit(budgetState, { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "getBudget",
     tags: TAGS,
@@ -44,7 +44,7 @@ const getBudget = declareRoute({
 });
 
 const putBudget = declareRoute({
-  route: { method: "put", path: "/me/budget", middleware: [rateLimit("rate_limits"), jsonBody()] },
+  route: { method: "put", path: "/me/budget", middleware: [rateLimit(setBudget), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "setBudget",
     tags: TAGS,
@@ -87,7 +87,7 @@ const getLedger = declareRoute({
     method: "get",
     path: "/me/ledger",
     query: ledgerQuerySchema,
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readLedgerPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getLedger",

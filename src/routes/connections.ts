@@ -24,7 +24,7 @@ const list = declareRoute({
   route: {
     method: "get",
     path: "/me/connections",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(listConnections, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listConnections",
@@ -48,7 +48,7 @@ const list = declareRoute({
 });
 
 const end = declareRoute({
-  route: { method: "delete", path: "/me/connections/{id}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/me/connections/{id}", middleware: [rateLimit(endConnection)] },
   docs: OPENAPI_METADATA && {
     operationId: "deleteConnection",
     tags: TAGS,

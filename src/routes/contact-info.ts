@@ -28,11 +28,11 @@ const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
   }),
 );
 
-export const submitBatch = declareRoute({
+const submitBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info",
-    middleware: [rateLimit("contact_info_request", { idempotency: true }), idempotency(), jsonBody()],
+    middleware: [rateLimit(submitContactInfo, { idempotency: true }), idempotency(), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "submitContactInfoBatch",
@@ -102,12 +102,12 @@ export const submitBatch = declareRoute({
   },
 });
 
-export const estimateBatch = declareRoute({
+const estimateBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info/estimate",
     // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(estimateContactInfo), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "estimateContactInfoBatch",

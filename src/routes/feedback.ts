@@ -9,11 +9,11 @@ import { problem } from "../openapi/problems";
 import { reportFeedback } from "../operations/feedback";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-export const postFeedback = declareRoute({
+const postFeedback = declareRoute({
   route: {
     method: "post",
     path: "/feedback",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(reportFeedback), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "reportFeedback",

@@ -9,12 +9,12 @@ import { problem } from "../openapi/problems";
 import { readSourceScorecards, readUsage } from "../operations/account";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-export const getUsage = declareRoute({
+const getUsage = declareRoute({
   route: {
     method: "get",
     path: "/me/usage",
     query: usageQuerySchema,
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readUsage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getUsage",
@@ -48,7 +48,7 @@ const getSourceScorecards = declareRoute({
   route: {
     method: "get",
     path: "/me/sources",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readSourceScorecards, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getSourceScorecards",

@@ -25,7 +25,7 @@ const list = declareRoute({
     method: "get",
     path: "/webhook-deliveries",
     query: deliveryQuerySchema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listDeliveries, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listWebhookDeliveries",
@@ -53,7 +53,7 @@ const read = declareRoute({
   route: {
     method: "get",
     path: "/webhook-deliveries/{id}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readDelivery, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getWebhookDelivery",
@@ -75,7 +75,7 @@ const resend = declareRoute({
   route: {
     method: "post",
     path: "/webhook-deliveries/{id}/redeliver",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(redeliver)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "redeliverWebhookDelivery",

@@ -54,7 +54,7 @@ const body = <T extends z.ZodType>(schema: T) => ({
 const TAGS = ["Webhooks"];
 
 const create = declareRoute({
-  route: { method: "post", path: "/webhook-endpoints", middleware: [rateLimit("contact_info_request"), jsonBody()] },
+  route: { method: "post", path: "/webhook-endpoints", middleware: [rateLimit(createEndpoint), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "createWebhookEndpoint",
     tags: TAGS,
@@ -79,7 +79,7 @@ const list = declareRoute({
   route: {
     method: "get",
     path: "/webhook-endpoints",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listEndpoints, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listWebhookEndpoints",
@@ -100,7 +100,7 @@ const read = declareRoute({
   route: {
     method: "get",
     path: "/webhook-endpoints/{id}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readEndpoint, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getWebhookEndpoint",
@@ -122,7 +122,7 @@ const update = declareRoute({
   route: {
     method: "patch",
     path: "/webhook-endpoints/{id}",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(updateEndpoint), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "updateWebhookEndpoint",
@@ -145,7 +145,7 @@ const update = declareRoute({
 });
 
 const remove = declareRoute({
-  route: { method: "delete", path: "/webhook-endpoints/{id}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/webhook-endpoints/{id}", middleware: [rateLimit(deleteEndpoint)] },
   docs: OPENAPI_METADATA && {
     operationId: "deleteWebhookEndpoint",
     tags: TAGS,
@@ -169,7 +169,7 @@ const rotate = declareRoute({
   route: {
     method: "post",
     path: "/webhook-endpoints/{id}/rotate-secret",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(rotateEndpointSecret)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "rotateWebhookEndpointSecret",
@@ -190,7 +190,7 @@ const rotate = declareRoute({
 });
 
 const test = declareRoute({
-  route: { method: "post", path: "/webhook-endpoints/{id}/test", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/webhook-endpoints/{id}/test", middleware: [rateLimit(testEndpoint)] },
   docs: OPENAPI_METADATA && {
     operationId: "testWebhookEndpoint",
     tags: TAGS,
@@ -212,7 +212,7 @@ const recover = declareRoute({
   route: {
     method: "post",
     path: "/webhook-endpoints/{id}/recover",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(recoverEndpoint), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "recoverWebhookEndpoint",
