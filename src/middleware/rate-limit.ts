@@ -21,12 +21,10 @@ import { idempotencyRequest } from "./idempotency";
  * `idempotency` (a write's): a request's Idempotency-Key is begun by the same call, and
  * the `idempotency()` middleware after this one acts on it.
  */
-export const rateLimit = (
-  { endpointType }: Pick<Operation, "endpointType">,
-  { parallel = false, withUsage = false, idempotency = false } = {},
-) =>
-  limiting(
-    endpointType,
+export const rateLimit = (operation: Operation, { parallel = false, withUsage = false, idempotency = false } = {}) => {
+  const { endpointType } = operation;
+  return limiting(
+    operation,
     createMiddleware<AppEnv>(async function rateLimit(c, next) {
       const caller = callerOf(c);
       const keyed = idempotency && !parallel ? await idempotencyRequest(c) : undefined;
@@ -51,14 +49,16 @@ export const rateLimit = (
       setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
     }),
   );
+};
 
-/** A route's rate limit, as its middleware says it: the endpoint type of the operation the route calls. */
-export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & { readonly endpointType: EndpointType };
+/** A route's rate limit, as its middleware says it: the operation the route calls, and its endpoint type. */
+export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & {
+  readonly endpointType: EndpointType;
+  readonly operation: Operation;
+};
 
-const limiting = (
-  endpointType: EndpointType,
-  middleware: ReturnType<typeof createMiddleware<AppEnv>>,
-): LimitingMiddleware => Object.assign(middleware, { endpointType });
+const limiting = (operation: Operation, middleware: ReturnType<typeof createMiddleware<AppEnv>>): LimitingMiddleware =>
+  Object.assign(middleware, { endpointType: operation.endpointType, operation });
 
 /** The endpoint type a route's middleware counts it as, if any (for the document, /me/rate-limits and MCP tools). */
 export function limitOf(middleware: unknown): EndpointType | undefined {
