@@ -1,6 +1,6 @@
 // A customer's CRM connections: PUT, GET and DELETE /v2/{environment}/integrations/{provider}, and the list.
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -25,21 +25,21 @@ import {
 import { CRM_PROVIDERS } from "./crms";
 import { connectRequestSchema, listsQuerySchema } from "./schemas";
 
-// Documentation only: made on first use (src/base/once.ts).
-const connectionSchema = /* @__PURE__ */ once(() =>
-  z
-    .object({
-      provider: z.enum(CRM_PROVIDERS),
-      accountId: z.string().meta({ description: "The CRM's account: HubSpot's portal id, Salesforce's org id." }),
-      connectedAt: z.iso.datetime(),
-    })
-    .meta({ id: "CrmConnection" }),
-);
-const providerParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: "hubspot" } }) }),
-);
-const headers = { "x-request-id": requestIdHeader };
-const noConnection = /* @__PURE__ */ problem(["not_found"], "No such CRM, or no connection to it");
+const connectionSchema = OPENAPI_METADATA
+  ? once(() =>
+      z
+        .object({
+          provider: z.enum(CRM_PROVIDERS),
+          accountId: z.string().meta({ description: "The CRM's account: HubSpot's portal id, Salesforce's org id." }),
+          connectedAt: z.iso.datetime(),
+        })
+        .meta({ id: "CrmConnection" }),
+    )
+  : notInTheWorker;
+const providerParams = () =>
+  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: "hubspot" } }) });
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
+const noConnection = () => problem(["not_found"], "No such CRM, or no connection to it");
 
 const connectIntegration = declareRoute({
   route: {
@@ -66,16 +66,20 @@ const connectIntegration = declareRoute({
       },
     },
     responses: {
-      200: { description: "Connected.", headers, content: { "application/json": { schema: connectionSchema() } } },
+      200: {
+        description: "Connected.",
+        headers: requestIdHeaders(),
+        content: { "application/json": { schema: connectionSchema() } },
+      },
       400: problem(
         ["invalid_request", "malformed_json", "incomplete_body"],
         "The body is not {token, instanceUrl?}, or instanceUrl is not allowed",
       ),
       ...authProblems(),
-      404: noConnection,
+      404: noConnection(),
       ...jsonBodyProblems(),
       422: problem(["crm_token_refused", "crm_refused"], "The CRM refused the token; nothing was saved"),
-      500: internalError,
+      500: internalError(),
       502: problem(["crm_bad_answer"], "The CRM answered what its API does not; nothing was saved", {
         headers: { "Retry-After": header("Seconds to wait.", 10, true) },
       }),
@@ -101,12 +105,12 @@ const listIntegrations = declareRoute({
     responses: {
       200: {
         description: "The connections (never their tokens).",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: z.object({ integrations: z.array(connectionSchema()) }) } },
       },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -130,12 +134,12 @@ const getIntegration = declareRoute({
     responses: {
       200: {
         description: "The connection (never its token).",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: connectionSchema() } },
       },
       ...authProblems(),
-      404: noConnection,
-      500: internalError,
+      404: noConnection(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -154,10 +158,10 @@ const disconnectIntegration = declareRoute({
     security: keyRequired,
     request: { params: providerParams() },
     responses: {
-      204: { description: "Disconnected.", headers },
+      204: { description: "Disconnected.", headers: requestIdHeaders() },
       ...authProblems(),
-      404: noConnection,
-      500: internalError,
+      404: noConnection(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -167,7 +171,7 @@ const disconnectIntegration = declareRoute({
   },
 });
 
-const crmListSchema = /* @__PURE__ */ once(() =>
+const crmListSchema = () =>
   z
     .object({
       id: z.string().meta({ description: "What a submit's source.listId takes." }),
@@ -178,8 +182,7 @@ const crmListSchema = /* @__PURE__ */ once(() =>
         .optional()
         .meta({ description: "Its members, when the CRM says (HubSpot's hs_list_size)." }),
     })
-    .meta({ id: "CrmList" }),
-);
+    .meta({ id: "CrmList" });
 
 const listIntegrationLists = declareRoute({
   route: {
@@ -202,7 +205,7 @@ const listIntegrationLists = declareRoute({
     responses: {
       200: {
         description: "One page of lists, in the CRM's order; nextCursor while more remain.",
-        headers,
+        headers: requestIdHeaders(),
         content: {
           "application/json": {
             schema: z.object({ lists: z.array(crmListSchema()), nextCursor: z.string().optional() }),
@@ -211,13 +214,13 @@ const listIntegrationLists = declareRoute({
       },
       400: problem(["invalid_query"], "The cursor is not one this API issued"),
       ...authProblems(),
-      404: noConnection,
+      404: noConnection(),
       409: problem(
         ["crm_not_connected", "crm_unauthorized"],
         "Not connected, or the CRM refused the saved token: reconnect",
       ),
       422: problem(["crm_refused"], "The CRM refused the request"),
-      500: internalError,
+      500: internalError(),
       502: problem(
         ["crm_bad_answer"],
         "The CRM answered what its API does not (a page, an unknown shape, pages without end)",

@@ -5,7 +5,6 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { parseUsageQuery, usageQuerySchema } from "../account/usage-query";
-import { documented } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import { type BudgetSettings, budgetSettingsSchema } from "../credits/budget";
 import type { BudgetState, KeyCap } from "../credits/budget-store";
@@ -60,14 +59,14 @@ const CURSOR_PREFIX = "ledger:";
 /** GET …/me/ledger's query: the usage report's range (from, to), and a page of it. */
 export const ledgerQuerySchema = usageQuerySchema.extend({
   limit: limitParam(MAX_LEDGER_PAGE).meta(
-    documented(
-      OPENAPI_METADATA && { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` },
-    ),
+    OPENAPI_METADATA
+      ? { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` }
+      : {},
   ),
   cursor: z
     .string()
     .optional()
-    .meta(documented(OPENAPI_METADATA && { description: "The nextCursor of the previous page, unchanged." })),
+    .meta(OPENAPI_METADATA ? { description: "The nextCursor of the previous page, unchanged." } : {}),
 });
 
 /** One page of the ledger over the UTC days from..to (the usage report's range and defaults), oldest first. */

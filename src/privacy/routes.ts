@@ -34,7 +34,7 @@ const bodyProblems = () => ({
 });
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
-const headers = { "x-request-id": requestIdHeader };
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 
 const erasePersonRoute = declareRoute({
   route: {
@@ -56,13 +56,13 @@ const erasePersonRoute = declareRoute({
     responses: {
       200: {
         description: "Erased.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -86,12 +86,12 @@ const getErasure = declareRoute({
     responses: {
       200: {
         description: "The receipt.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...authProblems(),
       404: problem(["not_found"], "No such erasure for this customer and environment"),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await readErasure(callerOf(c), c.req.param("id")), 200),
@@ -116,13 +116,13 @@ const addSuppressions = declareRoute({
     responses: {
       200: {
         description: "Added.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: suppressionsAddedSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

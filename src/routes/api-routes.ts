@@ -41,12 +41,12 @@ const getRateLimits = declareRoute({
     responses: {
       200: {
         description: "One entry per endpoint type.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: z.array(rateLimitInfoSchema()) } },
       },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

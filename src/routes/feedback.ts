@@ -28,7 +28,7 @@ const postFeedback = declareRoute({
     responses: {
       200: {
         description: "Recorded: what was refunded, or why nothing was.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: feedbackReceiptSchema() } },
       },
       400: problem(
@@ -45,7 +45,7 @@ const postFeedback = declareRoute({
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {
