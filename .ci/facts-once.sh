@@ -9,7 +9,8 @@
 #   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them);
 # - the UUID pattern is src/base/uuid.ts's;
 # - configuration is read through configOf (src/base/config.ts): no other memo of parsed vars per env;
-# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=").
+# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=");
+# - documentation is kept out of the Worker's bundle one way, under OPENAPI_METADATA (no pure-call marks).
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +55,12 @@ splits=$(grep -rnF --include='*.ts' 'split("=")' src bench scripts | grep -vE '^
 if [ -n "$splits" ]; then
   echo "A name=value list read by hand (use nameValues or nameValueEntries, src/base/name-values.ts):" >&2
   echo "$splits" >&2
+  status=1
+fi
+marks=$(grep -rnE --include='*.ts' '@__(PURE|NO_SIDE_EFFECTS)__' src || true)
+if [ -n "$marks" ]; then
+  echo "Documentation kept out of the bundle by a pure-call mark (write it under OPENAPI_METADATA, docs/contributing.md):" >&2
+  echo "$marks" >&2
   status=1
 fi
 exit $status
