@@ -113,6 +113,7 @@ const FLOORS = [
 const CHECKED = ["src", "scripts", "console", "client/src", "test", "bench"];
 
 const anyOf = (floors) => `^(${floors.map(([, path]) => path).join("|")})`;
+const floorNamed = (name) => FLOORS.find(([floor]) => floor === name);
 
 module.exports = {
   forbidden: [
@@ -129,6 +130,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/", pathNot: anyOf(FLOORS) },
       to: {},
+    },
+    {
+      name: "no-door-into-door",
+      comment:
+        "The MCP door reads no REST route: a tool runs an operation, which declares its endpoint type " +
+        "(src/rate-limit/operation.ts); what each type counts reaches it from the Worker's entry.",
+      severity: "error",
+      from: { path: anyOf([floorNamed("mcp")]) },
+      to: { path: anyOf([floorNamed("routes")]) },
     },
     ...FLOORS.slice(0, -1).map(([name, path], floor) => ({
       name: `no-import-up-from-${name}`,

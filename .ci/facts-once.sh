@@ -9,10 +9,11 @@
 #   src/base/defaults.ts's: code elsewhere reads them from there (comments may still say them);
 # - the UUID pattern is src/base/uuid.ts's;
 # - configuration is read through configOf (src/base/config.ts): no other memo of parsed vars per env;
-# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=").
+# - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=");
 # - a CRM is its file and one line (issue 47): no code of src/, scripts/, client/src/ or bench/ names a
 #   declared CRM (its `name` or its `words.label`) but its own file src/crm/<crm>.ts and crms.ts; the
-#   routes' prose, the document, the examples and the CLI read the declarations (perCrm, CRM_PROVIDERS).
+#   routes' prose, the document, the examples and the CLI read the declarations (perCrm, CRM_PROVIDERS);
+# - documentation is kept out of the Worker's bundle one way, under OPENAPI_METADATA (no pure-call marks).
 # `npm run lint` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,4 +80,10 @@ for name in $crm_names; do
     status=1
   fi
 done
+marks=$(grep -rnE --include='*.ts' '@__(PURE|NO_SIDE_EFFECTS)__' src || true)
+if [ -n "$marks" ]; then
+  echo "Documentation kept out of the bundle by a pure-call mark (write it under OPENAPI_METADATA, docs/contributing.md):" >&2
+  echo "$marks" >&2
+  status=1
+fi
 exit $status

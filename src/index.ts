@@ -10,6 +10,7 @@ import { type QueueConsumer, validatingConsumer } from "./queue/validating-consu
 import { abandonWebhooks, deliverWebhooks } from "./queue/webhook-consumer";
 import { itemMessageSchema } from "./queue-messages/item-message";
 import { webhookMessageSchema } from "./queue-messages/webhook-message";
+import { apiOperations } from "./routes/api-routes";
 
 export { Account } from "./account/account";
 export { ContactInfoBatch } from "./batch/contact-info-batch";
@@ -37,7 +38,7 @@ export default {
   fetch: (request, env, ctx) => {
     if (isAdminPath(request.url)) return adminApi.fetch(request, env, ctx);
     const { pathname } = new URL(request.url);
-    if (pathname === MCP_PATH || pathname === KEY_DOOR_PATH) return serveMcp(request, env, ctx);
+    if (pathname === MCP_PATH || pathname === KEY_DOOR_PATH) return serveMcp(request, env, ctx, apiOperations);
     if (isOAuthPath(pathname)) return serveOAuth(request, env, ctx);
     return app.fetch(request, env, ctx);
   },

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { documented } from "../base/once";
 import { badRequest } from "../http/errors";
 import { parseQuery } from "../http/query";
 
@@ -25,20 +24,20 @@ const day = z
 
 export const usageQuerySchema = z.strictObject({
   from: day.optional().meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.",
-        example: "2026-11-01",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "First UTC day, YYYY-MM-DD; default 29 days before `to`.",
+          example: "2026-11-01",
+        }
+      : {},
   ),
   to: day.optional().meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).",
-        example: "2026-11-30",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "Last UTC day, YYYY-MM-DD, included; default today (UTC).",
+          example: "2026-11-30",
+        }
+      : {},
   ),
 });
 

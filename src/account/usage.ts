@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { documented } from "../base/once";
 import type { ItemOutcome } from "../contact-info/batch-contract";
 import type { Email } from "../contact-info/contact";
 import { latencyBucket } from "./latency";
@@ -11,58 +10,54 @@ const count = z.number().int().nonnegative();
 
 const sourceUsageSchema = z.object({
   calls: count.meta(
-    documented(
-      OPENAPI_METADATA && { description: "Items for which this source was asked (its outcome was not skipped)." },
-    ),
+    OPENAPI_METADATA ? { description: "Items for which this source was asked (its outcome was not skipped)." } : {},
   ),
-  found: count.meta(documented(OPENAPI_METADATA && { description: "Items for which this source found something." })),
+  found: count.meta(OPENAPI_METADATA ? { description: "Items for which this source found something." } : {}),
   reported: count.meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "Contacts this source found that you reported wrong (POST …/feedback), counted once each.",
+        }
+      : {},
   ),
-  creditsRefunded: count.meta(documented(OPENAPI_METADATA && { description: "Credits refunded for those reports." })),
+  creditsRefunded: count.meta(OPENAPI_METADATA ? { description: "Credits refunded for those reports." } : {}),
   verifiedValid: count.meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "Items for which an email this source found was judged valid by a verifier.",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "Items for which an email this source found was judged valid by a verifier.",
+        }
+      : {},
   ),
   rateLimited: count.meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "Items whose last attempt found this source answering its rate limit (429 or its own status).",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "Items whose last attempt found this source answering its rate limit (429 or its own status).",
+        }
+      : {},
   ),
 });
 
 export const usageCountersSchema = z.object({
   items: count.meta(
-    documented(OPENAPI_METADATA && { description: "Items that finished: completed or failed, each counted once." }),
+    OPENAPI_METADATA ? { description: "Items that finished: completed or failed, each counted once." } : {},
   ),
   found: count,
   notFound: count,
   failed: count,
   fromCache: count,
   credits: count.meta(
-    documented(
-      OPENAPI_METADATA && { description: "Credits charged for the items that finished (see each item's credits)." },
-    ),
+    OPENAPI_METADATA ? { description: "Credits charged for the items that finished (see each item's credits)." } : {},
   ),
   creditsRefunded: count.meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "Credits refunded for contacts you reported wrong (POST …/feedback), on the day of the report.",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "Credits refunded for contacts you reported wrong (POST …/feedback), on the day of the report.",
+        }
+      : {},
   ),
   sources: z
     .record(z.string(), sourceUsageSchema)
-    .meta(documented(OPENAPI_METADATA && { description: "Per data source, by name." })),
+    .meta(OPENAPI_METADATA ? { description: "Per data source, by name." } : {}),
 });
 
 export type UsageCounters = z.infer<typeof usageCountersSchema>;

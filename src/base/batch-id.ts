@@ -1,6 +1,5 @@
 import * as z from "zod";
 import type { Jurisdiction } from "./jurisdiction";
-import { documented } from "./once";
 import { UUID_PATTERN } from "./uuid";
 
 const BATCH_ID = new RegExp(`^(?:(eu)-)?${UUID_PATTERN}$`);
@@ -14,13 +13,13 @@ export const batchIdSchema = z
   .string()
   .regex(BATCH_ID)
   .meta(
-    documented(
-      OPENAPI_METADATA && {
-        description:
-          "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
-        example: "3e1cab3a-0527-4fea-987c-d486f470829c",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description:
+            "The batch id from the submit receipt: a UUID, prefixed `eu-` for a customer whose data stays in the EU.",
+          example: "3e1cab3a-0527-4fea-987c-d486f470829c",
+        }
+      : {},
   );
 
 export const newBatchId = (jurisdiction: Jurisdiction | undefined): string =>

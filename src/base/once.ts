@@ -1,8 +1,3 @@
-// Documentation made at a module's top level is written `/* @__PURE__ */ once(() => …)`
-// (or as a plain function): a pure call of a function, which esbuild drops from the Worker
-// build once the route docs that read it are dropped (routes/declare.ts). A zod call chain,
-// even marked pure, it keeps: its arguments are calls too.
-
 /** `make`'s value, made on the first call and the same after (a schema with a meta id may register only once). */
 export function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -13,8 +8,10 @@ export function once<T>(make: () => T): () => T {
 }
 
 /**
- * A schema's description and examples, written `.meta(documented(OPENAPI_METADATA && {…}))`
- * on schemas the Worker also runs: there OPENAPI_METADATA is false, esbuild drops the text,
- * and zod gets empty meta. (A meta id stays outside: the Worker's shapes keep their names.)
+ * What a value only the OpenAPI document reads is in the Worker: written `OPENAPI_METADATA ? once(() => …) :
+ * notInTheWorker`, it is made once, on first use, where the document is built; the Worker's build defines
+ * OPENAPI_METADATA false, so esbuild drops the value and all that only it reads, and a read there throws.
  */
-export const documented = <T extends object>(meta: T | false): T | Record<never, never> => meta || {};
+export const notInTheWorker = (): never => {
+  throw new Error("documentation only: the Worker's build drops it (OPENAPI_METADATA is false)");
+};

@@ -2,7 +2,7 @@
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import { log } from "../base/log";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { eventsQuerySchema } from "../contact-info/events-query";
 import { relay } from "../http/sse-relay";
 import { callerOf } from "../middleware/caller";
@@ -22,7 +22,6 @@ import { ITEM_EVENTS_PER_STEP, PROGRESS_INTERVAL_MS, REPLAY_STEP_PAUSE_MS, sseTe
 import { openBatchEvents } from "./read-operations";
 import { batchParams } from "./read-routes";
 
-// Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
 function streamExample() {
   const { items, webhook, nextCursor, ...counters } = batchStatusExample;
   const done = { ...counters, status: "completed", completedItems: 2, completedAt: "2026-11-22T10:00:41.000Z" };
@@ -40,29 +39,33 @@ function streamExample() {
   ]);
 }
 
-const documentedEventsQuery = /* @__PURE__ */ once(() =>
-  z.object({
-    items: eventsQuerySchema.shape.items.meta({
-      description:
-        "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
-      example: "true",
-    }),
-  }),
-);
-
-const lastEventIdHeader = /* @__PURE__ */ once(() =>
-  z.object({
-    "Last-Event-ID": z
-      .string()
-      .regex(/^[0-9]+$/)
-      .optional()
-      .meta({
-        description:
-          "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
-        example: "2",
+const documentedEventsQuery = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        items: eventsQuerySchema.shape.items.meta({
+          description:
+            "true: an `item` event for every finished item (the item as GET …/{id} shows it); default false: the counters only.",
+          example: "true",
+        }),
       }),
-  }),
-);
+    )
+  : notInTheWorker;
+
+const lastEventIdHeader = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        "Last-Event-ID": z
+          .string()
+          .regex(/^[0-9]+$/)
+          .optional()
+          .meta({
+            description:
+              "The id of the last event you received: the stream resumes right after it, with no item event lost or repeated (EventSource sends it on reconnect). Without it, the stream starts from the batch's first event.",
+            example: "2",
+          }),
+      }),
+    )
+  : notInTheWorker;
 
 /** One Tier 4 request to open, and one unit of that budget held while open; capped per customer and per batch. */
 const batchEvents = declareRoute({
@@ -70,7 +73,7 @@ const batchEvents = declareRoute({
     method: "get",
     path: "/person/contact-info/{id}/events",
     query: eventsQuerySchema,
-    middleware: [rateLimit("contact_info_status")],
+    middleware: [rateLimit(openBatchEvents)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "streamContactInfoBatchEvents",
@@ -96,7 +99,7 @@ const batchEvents = declareRoute({
         description: "The stream of events.",
         headers: {
           "Cache-Control": header("Never cached.", "no-cache", true),
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
         content: {
           "text/event-stream": {
@@ -121,7 +124,7 @@ const batchEvents = declareRoute({
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
       429: streamRefused(100),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { batchListPaging } from "../account/list-query";
 import { batchListSchema } from "../account/views";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
@@ -13,27 +13,28 @@ import { listBatchPage } from "./read-operations";
 
 // Query values arrive as strings, which batchListPaging.schema parses; the document says what they
 // mean. Extended from the parsing schema, so a parameter it gains is documented too.
-// Documentation only: made on first use (src/base/once.ts).
-const documentedListQuery = /* @__PURE__ */ once(() =>
-  batchListPaging.schema.extend({
-    limit: z
-      .int()
-      .min(1)
-      .max(batchListPaging.max)
-      .default(batchListPaging.defaultLimit)
-      .meta({ description: `Batches per page, 1 to ${batchListPaging.max}.`, example: 20 }),
-    cursor: batchListPaging.schema.shape.cursor.meta({
-      description: "The nextCursor of the previous page, unchanged.",
-    }),
-  }),
-);
+const documentedListQuery = OPENAPI_METADATA
+  ? once(() =>
+      batchListPaging.schema.extend({
+        limit: z
+          .int()
+          .min(1)
+          .max(batchListPaging.max)
+          .default(batchListPaging.defaultLimit)
+          .meta({ description: `Batches per page, 1 to ${batchListPaging.max}.`, example: 20 }),
+        cursor: batchListPaging.schema.shape.cursor.meta({
+          description: "The nextCursor of the previous page, unchanged.",
+        }),
+      }),
+    )
+  : notInTheWorker;
 
-export const listBatches = declareRoute({
+const listBatches = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info",
     query: batchListPaging.schema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listBatchPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listContactInfoBatches",
@@ -47,14 +48,14 @@ export const listBatches = declareRoute({
       200: {
         description: "One page of batches.",
         headers: {
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
         content: { "application/json": { schema: batchListSchema() } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

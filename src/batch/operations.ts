@@ -15,6 +15,7 @@ import { verifiersFor } from "../enrichment/providers";
 import { countCached, resultCacheKey } from "../enrichment/result-cache";
 import { webhookNotConfigured } from "../http/errors";
 import type { Caller } from "../operations/caller";
+import { operation } from "../rate-limit/operation";
 import { destinationOf } from "../webhooks/webhook-destination";
 import { chunkByCloneBytes } from "./rpc-chunks";
 import { batchStub } from "./stub";
@@ -77,26 +78,29 @@ function maxCreditsOf(
 }
 
 /** What the batch would be and cost at most; creates nothing, charges nothing. */
-export async function estimateContactInfo(caller: Caller, submission: Submission): Promise<Estimate> {
-  const { env, apiKey, environment } = caller;
-  const config = readConfig(env);
-  const { items, leaders } = await intake(submission, personHasher(env, apiKey));
-  // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
-  // the leaders are what the batch would look up.
-  let cachedItems = 0;
-  if (environment === "live" && !apiKey.jurisdiction) {
-    const owner = { customerId: apiKey.customerId, environment };
-    const keys = items.flatMap((item, index) =>
-      item.error === null && leaders[index] === null && "hashes" in item
-        ? [resultCacheKey(owner, submission.fields, item.hashes.person)]
-        : [],
-    );
-    cachedItems = await countCached(env.RESULT_CACHE, keys);
-  }
-  const verifiers = verifiersFor(environment, env, config).length;
-  const estimate = estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers);
-  return { ...estimate, remainingCredits: remainingFor(await budgetState(caller)) };
-}
+export const estimateContactInfo = operation(
+  "contact_info_request",
+  async function estimateContactInfo(caller: Caller, submission: Submission): Promise<Estimate> {
+    const { env, apiKey, environment } = caller;
+    const config = readConfig(env);
+    const { items, leaders } = await intake(submission, personHasher(env, apiKey));
+    // Only live results are cached (enricher.ts), and never a customer's with a jurisdiction;
+    // the leaders are what the batch would look up.
+    let cachedItems = 0;
+    if (environment === "live" && !apiKey.jurisdiction) {
+      const owner = { customerId: apiKey.customerId, environment };
+      const keys = items.flatMap((item, index) =>
+        item.error === null && leaders[index] === null && "hashes" in item
+          ? [resultCacheKey(owner, submission.fields, item.hashes.person)]
+          : [],
+      );
+      cachedItems = await countCached(env.RESULT_CACHE, keys);
+    }
+    const verifiers = verifiersFor(environment, env, config).length;
+    const estimate = estimateOf(items, leaders, submission.fields, cachedItems, config.prices, verifiers);
+    return { ...estimate, remainingCredits: remainingFor(await budgetState(caller)) };
+  },
+);
 
 export interface SubmitReceipt {
   batchId: string;
@@ -121,53 +125,56 @@ async function refuseInsideDestination(env: Env, url: string, environment: Envir
  * Creates the batch and queues its valid items. `batchId` is one chosen before (an
  * Idempotency-Key's); `origin` makes the status URL webhooks carry absolute.
  */
-export async function submitContactInfo(
-  caller: Caller,
-  submission: Submission,
-  { batchId: chosenId, origin }: { batchId?: string; origin: string },
-): Promise<SubmitReceipt> {
-  const { env, apiKey, environment } = caller;
-  if (submission.webhookUrl && !apiKey.webhookSecret) {
-    throw webhookNotConfigured();
-  }
-  if (submission.webhookUrl) await refuseInsideDestination(env, submission.webhookUrl, environment);
-  const batchId = chosenId ?? newBatchId(apiKey.jurisdiction);
-  const location = `/v2/${environment}/person/contact-info/${batchId}`;
-  const { items, leaders } = await intake(submission, personHasher(env, apiKey));
-  // Reserved before the batch exists, so a refusal creates nothing; under a budget, the batch is held to it.
-  const cap = submission.maxCredits ?? maxCreditsOf(env, environment, submission, items, leaders);
-  const { limited } = await reserveCap(caller, batchId, cap);
-  const createdAt = new Date().toISOString();
-  const stub = batchStub(env, batchId);
-  // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
-  const chunks = chunkByCloneBytes(items);
-  let stagedItems = 0;
-  for (const chunk of chunks.slice(0, -1)) {
-    await stub.stage({
+export const submitContactInfo = operation(
+  "contact_info_request",
+  async function submitContactInfo(
+    caller: Caller,
+    submission: Submission,
+    { batchId: chosenId, origin }: { batchId?: string; origin: string },
+  ): Promise<SubmitReceipt> {
+    const { env, apiKey, environment } = caller;
+    if (submission.webhookUrl && !apiKey.webhookSecret) {
+      throw webhookNotConfigured();
+    }
+    if (submission.webhookUrl) await refuseInsideDestination(env, submission.webhookUrl, environment);
+    const batchId = chosenId ?? newBatchId(apiKey.jurisdiction);
+    const location = `/v2/${environment}/person/contact-info/${batchId}`;
+    const { items, leaders } = await intake(submission, personHasher(env, apiKey));
+    // Reserved before the batch exists, so a refusal creates nothing; under a budget, the batch is held to it.
+    const cap = submission.maxCredits ?? maxCreditsOf(env, environment, submission, items, leaders);
+    const { limited } = await reserveCap(caller, batchId, cap);
+    const createdAt = new Date().toISOString();
+    const stub = batchStub(env, batchId);
+    // One call for almost every batch; one too large for a call goes in chunks, staged, then the last with the batch.
+    const chunks = chunkByCloneBytes(items);
+    let stagedItems = 0;
+    for (const chunk of chunks.slice(0, -1)) {
+      await stub.stage({
+        createdAt,
+        firstIndex: stagedItems,
+        items: chunk,
+        leaders: leaders.slice(stagedItems, stagedItems + chunk.length),
+      });
+      stagedItems += chunk.length;
+    }
+    const batch = await stub.create({
+      id: batchId,
+      customerId: apiKey.customerId,
+      environment,
+      keyId: apiKey.keyId,
+      fields: submission.fields,
       createdAt,
-      firstIndex: stagedItems,
-      items: chunk,
-      leaders: leaders.slice(stagedItems, stagedItems + chunk.length),
+      items: chunks[chunks.length - 1]!,
+      leaders: leaders.slice(stagedItems),
+      stagedItems,
+      maxCredits: limited ? cap : submission.maxCredits,
+      maxAgeDays: submission.maxAgeDays,
+      statusUrl: new URL(location, origin).href,
+      ...(submission.webhookUrl
+        ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
+        : {}),
     });
-    stagedItems += chunk.length;
-  }
-  const batch = await stub.create({
-    id: batchId,
-    customerId: apiKey.customerId,
-    environment,
-    keyId: apiKey.keyId,
-    fields: submission.fields,
-    createdAt,
-    items: chunks[chunks.length - 1]!,
-    leaders: leaders.slice(stagedItems),
-    stagedItems,
-    maxCredits: limited ? cap : submission.maxCredits,
-    maxAgeDays: submission.maxAgeDays,
-    statusUrl: new URL(location, origin).href,
-    ...(submission.webhookUrl
-      ? { webhook: { url: submission.webhookUrl, secret: apiKey.webhookSecret!, events: submission.webhookEvents } }
-      : {}),
-  });
-  const message = receiptMessage(intakeCounts(items, leaders));
-  return { batchId, location, created: batch.created, itemCount: batch.totalItems, message };
-}
+    const message = receiptMessage(intakeCounts(items, leaders));
+    return { batchId, location, created: batch.created, itemCount: batch.totalItems, message };
+  },
+);

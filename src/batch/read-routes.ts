@@ -1,7 +1,7 @@
 // One batch: read it, or cancel and erase it. GET and DELETE /v2/{environment}/person/contact-info/{id}.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { batchPageJson, batchPageSchema } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE, statusQuerySchema } from "../contact-info/status-query";
 import { callerOf } from "../middleware/caller";
@@ -13,39 +13,46 @@ import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { deleteBatch as deleteBatchOperation, readBatchPage } from "./read-operations";
 
-// Documentation only: made on first use, on call, or in a pure call (src/base/once.ts).
-export const batchParams = /* @__PURE__ */ once(() => environmentParams().extend({ id: batchIdSchema }));
+export const batchParams = OPENAPI_METADATA
+  ? once(() => environmentParams().extend({ id: batchIdSchema }))
+  : notInTheWorker;
 
-const noSuchBatchProblem = /* @__PURE__ */ problem(
-  ["not_found"],
-  "No such batch for this customer and environment (another customer's batch looks the same)",
-);
+const noSuchBatchProblem = OPENAPI_METADATA
+  ? once(() =>
+      problem(
+        ["not_found"],
+        "No such batch for this customer and environment (another customer's batch looks the same)",
+      ),
+    )
+  : notInTheWorker;
 
 // Query values arrive as strings, which statusQuerySchema parses; the document says what
 // they mean (limit is an integer), from the same constants and enums. Extended from the
 // parsing schema, so a parameter it gains is documented too.
-const documentedStatusQuery = /* @__PURE__ */ once(() =>
-  statusQuerySchema.extend({
-    limit: z
-      .int()
-      .min(1)
-      .max(MAX_PAGE_SIZE)
-      .default(MAX_PAGE_SIZE)
-      .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, example: 100 }),
-    cursor: statusQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
-    status: statusQuerySchema.shape.status.meta({
-      description: "Only items in this status (their index stays their position in the whole batch).",
-      example: "completed",
-    }),
-  }),
-);
+const documentedStatusQuery = OPENAPI_METADATA
+  ? once(() =>
+      statusQuerySchema.extend({
+        limit: z
+          .int()
+          .min(1)
+          .max(MAX_PAGE_SIZE)
+          .default(MAX_PAGE_SIZE)
+          .meta({ description: `Items per page, 1 to ${MAX_PAGE_SIZE}.`, example: 100 }),
+        cursor: statusQuerySchema.shape.cursor.meta({ description: "The nextCursor of the previous page, unchanged." }),
+        status: statusQuerySchema.shape.status.meta({
+          description: "Only items in this status (their index stays their position in the whole batch).",
+          example: "completed",
+        }),
+      }),
+    )
+  : notInTheWorker;
 
-export const getBatch = declareRoute({
+const getBatch = declareRoute({
   route: {
     method: "get",
     path: "/person/contact-info/{id}",
     query: statusQuerySchema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readBatchPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getContactInfoBatch",
@@ -58,18 +65,18 @@ export const getBatch = declareRoute({
       200: {
         description: "The batch.",
         headers: {
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
         content: { "application/json": { schema: batchPageSchema(), example: batchStatusExample } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
-      404: noSuchBatchProblem,
+      404: noSuchBatchProblem(),
       410: problem(
         ["batch_expired", "batch_deleted"],
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -84,7 +91,7 @@ const deleteBatch = declareRoute({
   route: {
     method: "delete",
     path: "/person/contact-info/{id}",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(deleteBatchOperation)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "deleteContactInfoBatch",
@@ -98,12 +105,12 @@ const deleteBatch = declareRoute({
       204: {
         description: "Deleted (or deleted before).",
         headers: {
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
       },
       ...authProblems(),
-      404: noSuchBatchProblem,
-      500: internalError,
+      404: noSuchBatchProblem(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

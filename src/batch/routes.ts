@@ -1,7 +1,7 @@
 // Submit a batch, or ask what it would be: POST /v2/{environment}/person/contact-info and …/estimate.
 import * as z from "zod";
 import { DEFAULT_PRICES, pricesInWords } from "../base/defaults";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { estimateSchema } from "../credits/estimate";
 import { KEY_PATTERN, MAX_KEY_LENGTH } from "../idempotency/record-policy";
 import { callerOf } from "../middleware/caller";
@@ -17,22 +17,23 @@ import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { estimateContactInfo, readSubmissionOrSource, submitContactInfo } from "./operations";
 import { bodyProblems, sourceProblems, submissionBody } from "./submit-request";
 
-// Documentation only: made on first use (src/base/once.ts).
-const idempotencyKeyHeader = /* @__PURE__ */ once(() =>
-  z.object({
-    "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({
-      description:
-        "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
-      example: "crm-sync-2026-11-22-001",
-    }),
-  }),
-);
+const idempotencyKeyHeader = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        "Idempotency-Key": z.string().min(1).max(MAX_KEY_LENGTH).regex(KEY_PATTERN).optional().meta({
+          description:
+            "Makes the submit safe to retry for 24 h, across all API keys of the customer in this environment: the same key and request (method, path, query, Content-Type, body) replay the first answer, also after a failure between creating the batch and answering; another request is a 422; while the first is running, a 409.",
+          example: "crm-sync-2026-11-22-001",
+        }),
+      }),
+    )
+  : notInTheWorker;
 
-export const submitBatch = declareRoute({
+const submitBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info",
-    middleware: [rateLimit("contact_info_request", { idempotency: true }), idempotency(), jsonBody()],
+    middleware: [rateLimit(submitContactInfo, { idempotency: true }), idempotency(), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "submitContactInfoBatch",
@@ -51,7 +52,7 @@ export const submitBatch = declareRoute({
               "`true` when this answer replays the first answer to the same Idempotency-Key; absent otherwise.",
             schema: { type: "string", enum: ["true"] },
           },
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
         content: { "application/json": { schema: receiptSchema() } },
       },
@@ -64,7 +65,7 @@ export const submitBatch = declareRoute({
         ["budget_exceeded"],
         "The batch's cap (its maxCredits, else its estimate's maximum) is more than what remains of this month's budget, or of the key's cap (GET …/me/budget); nothing was created",
       ),
-      404: unknownEnvironment,
+      404: unknownEnvironment(),
       409: problem(
         ["idempotency_in_progress", ...sourceProblems.codes409],
         "A request with this Idempotency-Key is still running, or (source) the CRM is not connected or refused its token",
@@ -82,7 +83,7 @@ export const submitBatch = declareRoute({
         ["idempotency_key_reused", ...sourceProblems.codes422],
         "This Idempotency-Key was used with another request (method, path, query, Content-Type or body), or (source) the CRM has no such list or refused the request",
       ),
-      500: internalError,
+      500: internalError(),
       502: sourceProblems[502](),
       503: sourceProblems[503](),
     },
@@ -102,12 +103,12 @@ export const submitBatch = declareRoute({
   },
 });
 
-export const estimateBatch = declareRoute({
+const estimateBatch = declareRoute({
   route: {
     method: "post",
     path: "/person/contact-info/estimate",
     // Shares the submit's limit (contact_info_request): an estimate costs about what a submit does, and creates nothing.
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(estimateContactInfo), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "estimateContactInfoBatch",
@@ -120,7 +121,7 @@ export const estimateBatch = declareRoute({
       200: {
         description: "The estimate.",
         headers: {
-          "x-request-id": requestIdHeader,
+          "x-request-id": requestIdHeader(),
         },
         content: { "application/json": { schema: estimateSchema(), example: estimateExample } },
       },
@@ -129,11 +130,11 @@ export const estimateBatch = declareRoute({
         "The body is not JSON or does not match the schema, or the body was cut short",
       ),
       ...authProblems(),
-      404: unknownEnvironment,
+      404: unknownEnvironment(),
       ...bodyProblems(),
       409: problem([...sourceProblems.codes409], "(source) The CRM is not connected, or refused its token"),
       422: problem([...sourceProblems.codes422], "(source) The CRM has no such list, or refused the request"),
-      500: internalError,
+      500: internalError(),
       502: sourceProblems[502](),
       503: sourceProblems[503](),
     },

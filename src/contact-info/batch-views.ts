@@ -2,7 +2,7 @@
 // of both the TypeScript types and the OpenAPI document.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
-import { documented, once } from "../base/once";
+import { once } from "../base/once";
 import { emailSchema, itemErrorSchema, phoneSchema } from "./contact";
 
 const BATCH_STATUSES = ["pending", "processing", "completed"] as const;
@@ -33,49 +33,49 @@ export function batchStatus(totalItems: number, completedItems: number, failedIt
 export const sourceReportSchema = z
   .object({
     name: z.string().meta(
-      documented(
-        OPENAPI_METADATA && {
-          description:
-            "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
-          example: "directory",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "The data source: sandbox, directory, pattern, hunter, pdl, apollo, prospeo; or the verifier: sandbox, zerobounce, neverbounce.",
+            example: "directory",
+          }
+        : {},
     ),
     outcome: z.enum(SOURCE_OUTCOMES).meta(
-      documented(
-        OPENAPI_METADATA && {
-          description:
-            "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields, it is not configured, or its vendor had reached its daily ceiling (reason vendor_budget_exhausted). For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "found; not_found: it answered that it knows nothing; unavailable: it could not answer (timed out, 5xx, rate-limited or refused at the last attempt); skipped: not asked, because earlier sources had satisfied the fields, it is not configured, or its vendor had reached its daily ceiling (reason vendor_budget_exhausted). For a verifier: found: it judged the item's addresses (now, or in a cached verdict); unavailable: it could not judge one (that address is `unknown` unless a later verifier told); skipped: not asked.",
+          }
+        : {},
     ),
     kind: z
       .literal("verifier")
       .optional()
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description:
-              "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description:
+                "verifier: an email verifier, asked after the data sources about every email the item would return (ENRICHMENT_VERIFIERS); absent for a data source.",
+            }
+          : {},
       ),
     reason: z
       .enum(SOURCE_REASONS)
       .optional()
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description:
-              "Only with outcome skipped. vendor_budget_exhausted: the vendor had reached the operator's ceiling of calls for the UTC day (VENDOR_DAILY_CALLS), so it was not asked, the next one was, and nothing was charged for it; asked again from the next UTC day. Absent for the usual skips.",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description:
+                "Only with outcome skipped. vendor_budget_exhausted: the vendor had reached the operator's ceiling of calls for the UTC day (VENDOR_DAILY_CALLS), so it was not asked, the next one was, and nothing was charged for it; asked again from the next UTC day. Absent for the usual skips.",
+            }
+          : {},
       ),
   })
   .meta({ id: "SourceReport" });
 export type SourceReport = z.infer<typeof sourceReportSchema>;
 
-export const itemViewSchema = /* @__PURE__ */ once(() =>
+export const itemViewSchema = once(() =>
   z
     .object({
       index: z.number().int().min(0).meta({ description: "Position in the submitted items, from 0." }),
@@ -113,9 +113,9 @@ export const itemViewSchema = /* @__PURE__ */ once(() =>
     .meta({ id: "Item" }),
 );
 
-// Only the document reads the page's schema (the Worker sends pages pre-rendered): made on
-// first use (src/base/once.ts), so the Worker build drops it.
-const webhookViewSchema = /* @__PURE__ */ once(() =>
+// The page's schema (the Worker sends pages pre-rendered): the document's, and get_contact_info_batch's
+// output schema; made on first use (src/base/once.ts).
+const webhookViewSchema = once(() =>
   z
     .object({
       url: z.string().meta({ description: "Where batch.completed is POSTed." }),
@@ -136,7 +136,7 @@ const webhookViewSchema = /* @__PURE__ */ once(() =>
     .meta({ id: "WebhookDelivery" }),
 );
 
-export const batchSummarySchema = /* @__PURE__ */ once(() =>
+export const batchSummarySchema = once(() =>
   z.object({
     id: batchIdSchema,
     status: z
@@ -165,7 +165,7 @@ export const batchSummarySchema = /* @__PURE__ */ once(() =>
   }),
 );
 
-export const batchPageSchema = /* @__PURE__ */ once(() =>
+export const batchPageSchema = once(() =>
   batchSummarySchema()
     .extend({
       webhook: webhookViewSchema().nullable(),

@@ -1,7 +1,6 @@
 // The contact data a batch finds, as zod schemas: the one source of the
 // TypeScript types, of the values the providers may give, and of the OpenAPI document.
 import * as z from "zod";
-import { documented } from "../base/once";
 import { ITEM_ERROR_CODES, ITEM_ERRORS } from "./item-errors";
 
 export const CONTACT_FIELDS = ["email", "phone"] as const;
@@ -21,85 +20,82 @@ const confidence = z
   .min(0)
   .max(100)
   .meta(
-    documented(
-      OPENAPI_METADATA && {
-        description: "How sure the source is that the value belongs to this person, 0–100.",
-        example: 80,
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description: "How sure the source is that the value belongs to this person, 0–100.",
+          example: 80,
+        }
+      : {},
   );
 
 const verifiedAt = z.iso.datetime().optional();
 
 export const emailSchema = z
   .object({
-    address: z.string().meta(documented(OPENAPI_METADATA && { example: "ada.lovelace@analytical.example" })),
+    address: z.string().meta(OPENAPI_METADATA ? { example: "ada.lovelace@analytical.example" } : {}),
     type: z
       .enum(EMAIL_TYPES)
       .meta(
-        documented(
-          OPENAPI_METADATA && { description: "work: at the person's company domain; personal: a private mailbox." },
-        ),
+        OPENAPI_METADATA ? { description: "work: at the person's company domain; personal: a private mailbox." } : {},
       ),
     status: z.enum(EMAIL_STATUSES).meta(
-      documented(
-        OPENAPI_METADATA && {
-          description:
-            "valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "valid: a verifier said the mailbox is deliverable; catch_all: the domain accepts every address, so delivery proves nothing; unknown: the verifiers could not tell, or were unavailable; unverified: no verifier is configured. Addresses a verifier calls invalid, disposable or a spam trap are never returned.",
+          }
+        : {},
     ),
     role: z
       .literal(true)
       .optional()
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description:
-              "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description:
+                "Present (true) when a verifier says the address is a role or team mailbox (info@, sales@), not a person's.",
+            }
+          : {},
       ),
     confidence,
     source: z.string().meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: "The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.",
-          example: "directory",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "The provider that gave this value: sandbox, directory, pattern, hunter, pdl, apollo, prospeo.",
+            example: "directory",
+          }
+        : {},
     ),
     verifiedAt: verifiedAt.meta(
-      documented(
-        OPENAPI_METADATA && {
-          description:
-            "When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays.",
-          example: "2026-11-20T09:30:00.000Z",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "When a verifier last judged the address (valid, catch_all), or, where none did (unknown, unverified), when it was found. A cached result is served only while every contact is younger than the submit's maxAgeDays.",
+            example: "2026-11-20T09:30:00.000Z",
+          }
+        : {},
     ),
   })
   .meta({ id: "Email" });
 
 export const phoneSchema = z
   .object({
-    number: z.string().meta(documented(OPENAPI_METADATA && { description: "E.164", example: "+14155550132" })),
+    number: z.string().meta(OPENAPI_METADATA ? { description: "E.164", example: "+14155550132" } : {}),
     type: z
       .enum(PHONE_TYPES)
-      .meta(documented(OPENAPI_METADATA && { description: "The line type, where the source knows it." })),
+      .meta(OPENAPI_METADATA ? { description: "The line type, where the source knows it." } : {}),
     confidence,
     source: z
       .string()
-      .meta(
-        documented(OPENAPI_METADATA && { description: "The provider that gave this value.", example: "directory" }),
-      ),
+      .meta(OPENAPI_METADATA ? { description: "The provider that gave this value.", example: "directory" } : {}),
     verifiedAt: verifiedAt.meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: "When the number was found (nothing verifies phones).",
-          example: "2026-11-20T09:30:00.000Z",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description: "When the number was found (nothing verifies phones).",
+            example: "2026-11-20T09:30:00.000Z",
+          }
+        : {},
     ),
   })
   .meta({ id: "Phone" });
@@ -135,18 +131,18 @@ export type Outcome = "found" | "not_found";
 export const itemErrorSchema = z
   .object({
     code: z.enum(ITEM_ERROR_CODES).meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: `${Object.entries(ITEM_ERRORS)
-            .map(([code, meaning]) => `${code}: ${meaning}`)
-            .join("; ")}.`,
-          example: "invalid_input",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description: `${Object.entries(ITEM_ERRORS)
+              .map(([code, meaning]) => `${code}: ${meaning}`)
+              .join("; ")}.`,
+            example: "invalid_input",
+          }
+        : {},
     ),
     message: z
       .string()
-      .meta(documented(OPENAPI_METADATA && { example: "email must be an email address such as jane@example.com" })),
+      .meta(OPENAPI_METADATA ? { example: "email must be an email address such as jane@example.com" } : {}),
   })
   .meta({ id: "ItemError" });
 

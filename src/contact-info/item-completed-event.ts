@@ -1,25 +1,27 @@
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { itemViewSchema } from "./batch-views";
 import { MAX_ITEMS_PER_DELIVERY } from "./webhook-events";
 
 /** The item.completed event body, as receivers get it (and as the OpenAPI document describes it). */
-export const itemCompletedEventSchema = /* @__PURE__ */ once(() =>
-  z.object({
-    type: z.literal("item.completed"),
-    timestamp: z.iso.datetime().meta({ description: "When the items finished (the same on every retry)." }),
-    data: z.object({
-      batchId: z.uuid(),
-      items: z
-        .array(itemViewSchema())
-        .min(1)
-        .max(MAX_ITEMS_PER_DELIVERY)
-        .meta({
-          description: `The items one record finished, as the status route shows them, by index; at most ${MAX_ITEMS_PER_DELIVERY}. Each item of the batch is in exactly one delivery.`,
+export const itemCompletedEventSchema = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        type: z.literal("item.completed"),
+        timestamp: z.iso.datetime().meta({ description: "When the items finished (the same on every retry)." }),
+        data: z.object({
+          batchId: z.uuid(),
+          items: z
+            .array(itemViewSchema())
+            .min(1)
+            .max(MAX_ITEMS_PER_DELIVERY)
+            .meta({
+              description: `The items one record finished, as the status route shows them, by index; at most ${MAX_ITEMS_PER_DELIVERY}. Each item of the batch is in exactly one delivery.`,
+            }),
         }),
-    }),
-  }),
-);
+      }),
+    )
+  : notInTheWorker;
 
 /** Stable across retries and re-drives of delivery `seq`, and distinct from the batch's batch.completed id. */
 export const itemEventId = (batchId: string, seq: number): string => `evt_${batchId.replaceAll("-", "")}_${seq}`;

@@ -1,19 +1,21 @@
 import * as z from "zod";
 import { ENVIRONMENTS, type Environment } from "../base/environment";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { type BatchSummary, batchSummarySchema } from "./batch-views";
 
 /** The batch.completed event body, as receivers get it (and as the OpenAPI document describes it). */
-export const batchCompletedEventSchema = /* @__PURE__ */ once(() =>
-  z.object({
-    type: z.literal("batch.completed"),
-    timestamp: z.iso.datetime(),
-    // Without creditsRefunded: feedback comes after completion, and a retried delivery must send the same bytes.
-    data: batchSummarySchema()
-      .omit({ creditsRefunded: true })
-      .extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
-  }),
-);
+export const batchCompletedEventSchema = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        type: z.literal("batch.completed"),
+        timestamp: z.iso.datetime(),
+        // Without creditsRefunded: feedback comes after completion, and a retried delivery must send the same bytes.
+        data: batchSummarySchema()
+          .omit({ creditsRefunded: true })
+          .extend({ environment: z.enum(ENVIRONMENTS), statusUrl: z.url() }),
+      }),
+    )
+  : notInTheWorker;
 
 /** What the batch supplies for its event: a completed batch whose webhook awaits delivery. */
 export interface CompletedBatch {

@@ -5,13 +5,13 @@
 import * as z from "zod";
 import { accountStub } from "../account/stub";
 import { parseUsageQuery, usageQuerySchema } from "../account/usage-query";
-import { documented } from "../base/once";
 import { tenantOf } from "../base/tenant";
 import { CSV_BOM, csvLine } from "../file-core/csv-writer";
 import { budgetExceeded } from "../http/errors";
 import { decodeCursor, encodeCursor, invalidCursor, limitParam } from "../http/paging";
 import { parseBody, parseQuery } from "../http/query";
 import type { Caller } from "../operations/caller";
+import { operation } from "../rate-limit/operation";
 import { type BudgetSettings, budgetSettingsSchema } from "./budget";
 import type { BudgetState, KeyCap } from "./budget-store";
 import { LEDGER_COLUMNS, type LedgerEntry } from "./ledger";
@@ -22,15 +22,18 @@ const keyCapOf = ({ apiKey }: Caller): KeyCap => ({
 });
 
 /** The month's budget in the caller's environment: set, used, reserved, remaining; and the key's cap when it has one. */
-export function budgetState(caller: Caller): Promise<BudgetState> {
+export const budgetState = operation("rate_limits", function budgetState(caller: Caller): Promise<BudgetState> {
   return accountStub(caller.env, tenantOf(caller.apiKey)).budget(keyCapOf(caller));
-}
+});
 
 /** Sets (or, with monthlyCredits null, removes) the month's budget; a body that is not one is a 400. */
-export function setBudget(caller: Caller, body: unknown): Promise<BudgetState> {
-  const settings: BudgetSettings = parseBody(budgetSettingsSchema, body);
-  return accountStub(caller.env, tenantOf(caller.apiKey)).setBudget(settings, keyCapOf(caller));
-}
+export const setBudget = operation(
+  "rate_limits",
+  function setBudget(caller: Caller, body: unknown): Promise<BudgetState> {
+    const settings: BudgetSettings = parseBody(budgetSettingsSchema, body);
+    return accountStub(caller.env, tenantOf(caller.apiKey)).setBudget(settings, keyCapOf(caller));
+  },
+);
 
 /** What the caller may still reserve: the lower of the customer's remaining and its key's; null when neither is set. */
 export function remainingFor({ remaining, key }: BudgetState): number | null {
@@ -56,45 +59,48 @@ const CURSOR_PREFIX = "ledger:";
 /** GET …/me/ledger's query: the usage report's range (from, to), and a page of it. */
 export const ledgerQuerySchema = usageQuerySchema.extend({
   limit: limitParam(MAX_LEDGER_PAGE).meta(
-    documented(
-      OPENAPI_METADATA && { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` },
-    ),
+    OPENAPI_METADATA
+      ? { description: `Entries per page, 1 to ${MAX_LEDGER_PAGE}; default ${DEFAULT_LEDGER_PAGE}.` }
+      : {},
   ),
   cursor: z
     .string()
     .optional()
-    .meta(documented(OPENAPI_METADATA && { description: "The nextCursor of the previous page, unchanged." })),
+    .meta(OPENAPI_METADATA ? { description: "The nextCursor of the previous page, unchanged." } : {}),
 });
 
 /** One page of the ledger over the UTC days from..to (the usage report's range and defaults), oldest first. */
-export async function readLedgerPage(
-  caller: Caller,
-  query: Record<string, string>,
-  now: number,
-): Promise<{ entries: LedgerEntry[]; nextCursor: string | null }> {
-  const { limit, cursor, ...range } = parseQuery(ledgerQuerySchema, query);
-  const { from, to } = parseUsageQuery(
-    Object.fromEntries(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-    now,
-  );
-  let afterSeq: number | null = null;
-  if (cursor !== undefined) {
-    const text = decodeCursor(cursor, 64);
-    const seq = text?.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
-    if (!Number.isSafeInteger(seq) || seq < 0) throw invalidCursor();
-    afterSeq = seq;
-  }
-  const page = await accountStub(caller.env, tenantOf(caller.apiKey)).ledger({
-    from,
-    to,
-    limit: limit ?? DEFAULT_LEDGER_PAGE,
-    afterSeq,
-  });
-  return {
-    entries: page.entries,
-    nextCursor: page.lastSeq === null ? null : encodeCursor(`${CURSOR_PREFIX}${page.lastSeq}`),
-  };
-}
+export const readLedgerPage = operation(
+  "rate_limits",
+  async function readLedgerPage(
+    caller: Caller,
+    query: Record<string, string>,
+    now: number,
+  ): Promise<{ entries: LedgerEntry[]; nextCursor: string | null }> {
+    const { limit, cursor, ...range } = parseQuery(ledgerQuerySchema, query);
+    const { from, to } = parseUsageQuery(
+      Object.fromEntries(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      now,
+    );
+    let afterSeq: number | null = null;
+    if (cursor !== undefined) {
+      const text = decodeCursor(cursor, 64);
+      const seq = text?.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
+      if (!Number.isSafeInteger(seq) || seq < 0) throw invalidCursor();
+      afterSeq = seq;
+    }
+    const page = await accountStub(caller.env, tenantOf(caller.apiKey)).ledger({
+      from,
+      to,
+      limit: limit ?? DEFAULT_LEDGER_PAGE,
+      afterSeq,
+    });
+    return {
+      entries: page.entries,
+      nextCursor: page.lastSeq === null ? null : encodeCursor(`${CURSOR_PREFIX}${page.lastSeq}`),
+    };
+  },
+);
 
 /** The entries as CSV a spreadsheet opens safely (file-core's writer): a header row, then one row per entry. */
 export const ledgerCsv = (entries: readonly LedgerEntry[]): string =>

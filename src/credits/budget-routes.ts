@@ -1,7 +1,8 @@
 // The month's budget and the ledger: GET/PUT /v2/{environment}/me/budget, GET …/me/ledger (the
 // operations: src/credits/budget-operations.ts; the rules and the SQL: src/credits/).
 import * as z from "zod";
-import { once } from "../base/once";
+
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -20,11 +21,11 @@ import { budgetState, ledgerCsv, ledgerQuerySchema, readLedgerPage, setBudget } 
 import { budgetRequestSchema, budgetStateSchema, ledgerPageSchema } from "./budget-views";
 import { LEDGER_COLUMNS } from "./ledger";
 
-const headers = { "x-request-id": requestIdHeader };
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const TAGS = ["Usage"];
 
 const getBudget = declareRoute({
-  route: { method: "get", path: "/me/budget", middleware: [rateLimit("rate_limits", { parallel: true })] },
+  route: { method: "get", path: "/me/budget", middleware: [rateLimit(budgetState, { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "getBudget",
     tags: TAGS,
@@ -34,17 +35,21 @@ const getBudget = declareRoute({
     security: keyRequired,
     request: { params: environmentParams() },
     responses: {
-      200: { description: "The budget.", headers, content: { "application/json": { schema: budgetStateSchema() } } },
+      200: {
+        description: "The budget.",
+        headers: requestIdHeaders(),
+        content: { "application/json": { schema: budgetStateSchema() } },
+      },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await budgetState(callerOf(c)), 200),
 });
 
 const putBudget = declareRoute({
-  route: { method: "put", path: "/me/budget", middleware: [rateLimit("rate_limits"), jsonBody()] },
+  route: { method: "put", path: "/me/budget", middleware: [rateLimit(setBudget), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "setBudget",
     tags: TAGS,
@@ -59,7 +64,7 @@ const putBudget = declareRoute({
     responses: {
       200: {
         description: "The budget now.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: budgetStateSchema() } },
       },
       400: problem(
@@ -67,27 +72,33 @@ const putBudget = declareRoute({
         "monthlyCredits is not a whole number ≥ 0 or null, an alert percent is not 1 to 100 or repeats, or the body is not JSON",
       ),
       ...authProblems(),
-      404: unknownEnvironment,
+      404: unknownEnvironment(),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await setBudget(callerOf(c), c.get("jsonBody")), 200),
 });
 
-// Documentation only: made on first use (src/base/once.ts).
-const documentedLedgerQuery = /* @__PURE__ */ once(() =>
-  ledgerQuerySchema.extend({
-    limit: z.int().min(1).max(1000).default(100).meta({ description: "Entries per page, 1 to 1000.", example: 100 }),
-  }),
-);
+const documentedLedgerQuery = OPENAPI_METADATA
+  ? once(() =>
+      ledgerQuerySchema.extend({
+        limit: z
+          .int()
+          .min(1)
+          .max(1000)
+          .default(100)
+          .meta({ description: "Entries per page, 1 to 1000.", example: 100 }),
+      }),
+    )
+  : notInTheWorker;
 
 const getLedger = declareRoute({
   route: {
     method: "get",
     path: "/me/ledger",
     query: ledgerQuerySchema,
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readLedgerPage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getLedger",
@@ -100,7 +111,7 @@ const getLedger = declareRoute({
       200: {
         description: "One page of the ledger.",
         headers: {
-          ...headers,
+          ...requestIdHeaders(),
           "Next-Cursor": header("text/csv only: the nextCursor of this page, absent on the last.", "bGVkZ2VyOjEwMA"),
         },
         content: {
@@ -113,8 +124,8 @@ const getLedger = declareRoute({
         "A date, limit or cursor is invalid, the range is too long, or a parameter is unknown",
       ),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { documented } from "../base/once";
 
 // A customer's monthly budget (and an operator's cap on one key): the decisions, pure. The account
 // object holds the state (budget-store.ts) and asks these in the transaction that changes it.
@@ -15,12 +14,12 @@ export const budgetSettingsSchema = z.strictObject({
     .max(Number.MAX_SAFE_INTEGER)
     .nullable()
     .meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: "Credits the month may charge in this environment; null for no budget.",
-          example: 5000,
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description: "Credits the month may charge in this environment; null for no budget.",
+            example: 5000,
+          }
+        : {},
     ),
   alertPercents: z
     .array(z.number().int().min(1).max(100))
@@ -28,12 +27,12 @@ export const budgetSettingsSchema = z.strictObject({
     .refine((percents) => new Set(percents).size === percents.length, { error: "must not repeat a percent" })
     .optional()
     .meta(
-      documented(
-        OPENAPI_METADATA && {
-          description: `Percents of monthlyCredits whose crossing sends one budget.threshold event each month (at most ${MAX_ALERT_PERCENTS}, 1 to 100); default [50, 80, 100].`,
-          example: [50, 80, 100],
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description: `Percents of monthlyCredits whose crossing sends one budget.threshold event each month (at most ${MAX_ALERT_PERCENTS}, 1 to 100); default [50, 80, 100].`,
+            example: [50, 80, 100],
+          }
+        : {},
     ),
 });
 export type BudgetSettings = z.infer<typeof budgetSettingsSchema>;

@@ -7,9 +7,9 @@ import { intakeCounts } from "../contact-info/leaders";
 import { maxItemCharge } from "./credits";
 
 // What a batch would be, told before it is submitted: the response of POST …/estimate.
-// Its schema only types it and documents it: made on first use (src/base/once.ts), so the Worker build drops it.
+// Its schema types it, documents it and is estimate_contact_info's output schema: made on first use (src/base/once.ts).
 
-export const estimateSchema = /* @__PURE__ */ once(() =>
+export const estimateSchema = once(() =>
   z
     .object({
       itemCount: z.number().int().min(0).meta({ description: "Items in the body, invalid ones included." }),

@@ -10,11 +10,11 @@ import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { feedbackReceiptSchema, feedbackRequestSchema, REFUND_WINDOW_DAYS } from "./feedback";
 import { reportFeedback } from "./feedback-operations";
 
-export const postFeedback = declareRoute({
+const postFeedback = declareRoute({
   route: {
     method: "post",
     path: "/feedback",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(reportFeedback), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "reportFeedback",
@@ -29,7 +29,7 @@ export const postFeedback = declareRoute({
     responses: {
       200: {
         description: "Recorded: what was refunded, or why nothing was.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: feedbackReceiptSchema() } },
       },
       400: problem(
@@ -46,7 +46,7 @@ export const postFeedback = declareRoute({
         "The batch's data was deleted: at the end of its retention period, or by its owner",
       ),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {

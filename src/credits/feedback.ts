@@ -2,7 +2,7 @@
 // what crosses the batch object's RPC boundary. The refund rule itself is credits/refund.ts.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
-import { documented, once } from "../base/once";
+import { once } from "../base/once";
 import { badRequest } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
 
@@ -29,37 +29,37 @@ export const feedbackRequestSchema = z
       .string({ error: "must be the batch id from the submit receipt" })
       .max(100, { error: "must be a batch id" })
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description: "The batch id from the submit receipt.",
-            example: "3e1cab3a-0527-4fea-987c-d486f470829c",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description: "The batch id from the submit receipt.",
+              example: "3e1cab3a-0527-4fea-987c-d486f470829c",
+            }
+          : {},
       ),
     index: z
       .number({ error: "must be an item's index, an integer from 0" })
       .int({ error: "must be an integer" })
       .min(0, { error: "must be 0 or more" })
-      .meta(documented(OPENAPI_METADATA && { description: "The item's index in the batch.", example: 0 })),
+      .meta(OPENAPI_METADATA ? { description: "The item's index in the batch.", example: 0 } : {}),
     kind: z.enum(FEEDBACK_KINDS, { error: `must be one of ${FEEDBACK_KINDS.join(", ")}` }).meta(
-      documented(
-        OPENAPI_METADATA && {
-          description:
-            "email_bounced: an email address the item returned bounced (value: the address); phone_wrong: a phone number it returned is wrong or dead (value: the number); wrong_person: the value (an address or a number the item returned) belongs to someone else.",
-        },
-      ),
+      OPENAPI_METADATA
+        ? {
+            description:
+              "email_bounced: an email address the item returned bounced (value: the address); phone_wrong: a phone number it returned is wrong or dead (value: the number); wrong_person: the value (an address or a number the item returned) belongs to someone else.",
+          }
+        : {},
     ),
     value: z
       .string({ error: "must be the email address or phone number the item returned" })
       .min(1, { error: "must not be empty" })
       .max(512, { error: "must be at most 512 characters" })
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description: "The address or number, as the item returned it (emails compare case-insensitively).",
-            example: "ada.lovelace@analytical.example",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description: "The address or number, as the item returned it (emails compare case-insensitively).",
+              example: "ada.lovelace@analytical.example",
+            }
+          : {},
       ),
   })
   .meta({
@@ -120,7 +120,7 @@ export type FeedbackRead =
   | { kind: "deleted"; deletedAt: string }
   | { kind: "none" };
 
-export const feedbackReceiptSchema = /* @__PURE__ */ once(() =>
+export const feedbackReceiptSchema = once(() =>
   z
     .object({
       batchId: batchIdSchema,

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { documented } from "../base/once";
 
 // The ledger: one line per charge or refund of one kind of contact of one item. Pure: the batch writes
 // lines into its outbox with the usage they sum to (credits.ts prices both, `chargeParts`), and the
@@ -21,33 +20,25 @@ export type LedgerLine = z.infer<typeof ledgerLineSchema>;
 
 export const ledgerEntrySchema = z
   .object({
-    at: z
-      .string()
-      .meta(documented(OPENAPI_METADATA && { description: "When it was charged or refunded (ISO 8601, UTC)." })),
+    at: z.string().meta(OPENAPI_METADATA ? { description: "When it was charged or refunded (ISO 8601, UTC)." } : {}),
     kind: z.enum(LEDGER_KINDS),
     batchId: z.string(),
     index: z
       .number()
       .int()
       .min(0)
-      .meta(documented(OPENAPI_METADATA && { description: "The item's index in its batch." })),
+      .meta(OPENAPI_METADATA ? { description: "The item's index in its batch." } : {}),
     contact: z
       .enum(LEDGER_CONTACTS)
       .meta(
-        documented(
-          OPENAPI_METADATA && { description: "What was paid for: an email (with its verifications) or a phone." },
-        ),
+        OPENAPI_METADATA ? { description: "What was paid for: an email (with its verifications) or a phone." } : {},
       ),
-    source: z.string().meta(documented(OPENAPI_METADATA && { description: "The data source that found the contact." })),
+    source: z.string().meta(OPENAPI_METADATA ? { description: "The data source that found the contact." } : {}),
     credits: z
       .number()
       .int()
       .min(1)
-      .meta(
-        documented(
-          OPENAPI_METADATA && { description: "Credits charged, or given back by a refund (always positive)." },
-        ),
-      ),
+      .meta(OPENAPI_METADATA ? { description: "Credits charged, or given back by a refund (always positive)." } : {}),
   })
   .meta({ id: "LedgerEntry" });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;

@@ -17,6 +17,7 @@ import {
 import { decodeCursor, encodeCursor, invalidCursor } from "../http/paging";
 import { parseQuery } from "../http/query";
 import type { Caller } from "../operations/caller";
+import { operation } from "../rate-limit/operation";
 import { connectionOf, crmClient, listConnections, saveConnection } from "./connections";
 import { instanceOrigin, readCrmConfig } from "./crm-config";
 import {
@@ -77,57 +78,73 @@ async function whileAsked<T>(
 }
 
 /** Checks the token with the CRM and saves it sealed; a refused token saves nothing. */
-export async function connectCrm({ env, apiKey }: Caller, provider: string, body: unknown) {
-  if (!isCrmProvider(provider)) throw noSuchProvider();
-  const parsed = connectRequestSchema().safeParse(body);
-  if (!parsed.success)
-    invalid(`The body must be {token} (and instanceUrl for ${withInstanceUrl()}).`, parsed.error.issues);
-  const endpoint = readCrmConfig(env).endpoints[provider];
-  const { token, instanceUrl } = parsed.data;
-  const pattern = "hostPattern" in endpoint ? endpoint.hostPattern : null;
-  const baseUrl =
-    pattern === null ? ("url" in endpoint ? endpoint.url : null) : instanceOrigin(pattern, instanceUrl ?? "");
-  if (baseUrl === null) {
-    const message = `must be https://<your domain> on a host matching ${pattern}, with no credentials, path, query or fragment`;
-    throw badRequest("invalid_request", `instanceUrl ${message}.`, [{ path: "instanceUrl", message }]);
-  }
-  try {
-    return await saveConnection(env, tenantOf(apiKey), { provider, token, baseUrl });
-  } catch (error) {
-    throw answerOf(provider, error, true);
-  }
-}
+export const connectCrm = operation(
+  "contact_info_request",
+  async function connectCrm({ env, apiKey }: Caller, provider: string, body: unknown) {
+    if (!isCrmProvider(provider)) throw noSuchProvider();
+    const parsed = connectRequestSchema().safeParse(body);
+    if (!parsed.success)
+      invalid(`The body must be {token} (and instanceUrl for ${withInstanceUrl()}).`, parsed.error.issues);
+    const endpoint = readCrmConfig(env).endpoints[provider];
+    const { token, instanceUrl } = parsed.data;
+    const pattern = "hostPattern" in endpoint ? endpoint.hostPattern : null;
+    const baseUrl =
+      pattern === null ? ("url" in endpoint ? endpoint.url : null) : instanceOrigin(pattern, instanceUrl ?? "");
+    if (baseUrl === null) {
+      const message = `must be https://<your domain> on a host matching ${pattern}, with no credentials, path, query or fragment`;
+      throw badRequest("invalid_request", `instanceUrl ${message}.`, [{ path: "instanceUrl", message }]);
+    }
+    try {
+      return await saveConnection(env, tenantOf(apiKey), { provider, token, baseUrl });
+    } catch (error) {
+      throw answerOf(provider, error, true);
+    }
+  },
+);
 
-export async function listCrmConnections({ env, apiKey }: Caller) {
-  return { integrations: await listConnections(env, tenantOf(apiKey)) };
-}
+export const listCrmConnections = operation(
+  "contact_info_status",
+  async function listCrmConnections({ env, apiKey }: Caller) {
+    return { integrations: await listConnections(env, tenantOf(apiKey)) };
+  },
+);
 
-export async function readCrmConnection({ env, apiKey }: Caller, provider: string) {
-  const connection = isCrmProvider(provider)
-    ? (await listConnections(env, tenantOf(apiKey))).find((entry) => entry.provider === provider)
-    : undefined;
-  if (!connection) throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
-  return connection;
-}
+export const readCrmConnection = operation(
+  "contact_info_status",
+  async function readCrmConnection({ env, apiKey }: Caller, provider: string) {
+    const connection = isCrmProvider(provider)
+      ? (await listConnections(env, tenantOf(apiKey))).find((entry) => entry.provider === provider)
+      : undefined;
+    if (!connection)
+      throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
+    return connection;
+  },
+);
 
-export async function disconnectCrm({ env, apiKey }: Caller, provider: string): Promise<void> {
-  if (!isCrmProvider(provider) || !(await accountStub(env, tenantOf(apiKey)).crmRemoveConnection(provider)))
-    throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
-}
+export const disconnectCrm = operation(
+  "contact_info_request",
+  async function disconnectCrm({ env, apiKey }: Caller, provider: string): Promise<void> {
+    if (!isCrmProvider(provider) || !(await accountStub(env, tenantOf(apiKey)).crmRemoveConnection(provider)))
+      throw notFound(`No ${isCrmProvider(provider) ? provider : "such"} connection in this environment.`);
+  },
+);
 
 /** One page of the contact lists the connection may read, to pick the one a submit's `source` names. */
-export async function listCrmLists(caller: Caller, provider: string, query: Record<string, string>) {
-  if (!isCrmProvider(provider)) throw noSuchProvider();
-  const { cursor } = parseQuery(listsQuerySchema(), query);
-  const theirs = cursor === undefined ? undefined : decodeCursor(cursor, 2048);
-  if (theirs === null) throw invalidCursor();
-  const connection = await connectionOf(caller.env, tenantOf(caller.apiKey), provider);
-  const page = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
-    crmClient(caller.env, connection, signal).lists(theirs, CRM_LISTS_PAGE),
-  );
-  if (page === null) throw invalidCursor();
-  return { lists: page.lists, ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }) };
-}
+export const listCrmLists = operation(
+  "contact_info_status",
+  async function listCrmLists(caller: Caller, provider: string, query: Record<string, string>) {
+    if (!isCrmProvider(provider)) throw noSuchProvider();
+    const { cursor } = parseQuery(listsQuerySchema(), query);
+    const theirs = cursor === undefined ? undefined : decodeCursor(cursor, 2048);
+    if (theirs === null) throw invalidCursor();
+    const connection = await connectionOf(caller.env, tenantOf(caller.apiKey), provider);
+    const page = await whileAsked(caller, provider, SOURCE_READ_DEADLINE_MS, (signal) =>
+      crmClient(caller.env, connection, signal).lists(theirs, CRM_LISTS_PAGE),
+    );
+    if (page === null) throw invalidCursor();
+    return { lists: page.lists, ...(page.next === undefined ? {} : { nextCursor: encodeCursor(page.next) }) };
+  },
+);
 
 /**
  * A submit body with `source` (a CRM list) in place of `items`: the list's members, read through the

@@ -1,6 +1,6 @@
 // A customer's CRM connections: PUT, GET and DELETE /v2/{environment}/integrations/{provider}, and the list.
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -25,37 +25,37 @@ import {
 import { CRM_PROVIDERS, perCrm } from "./crms";
 import { connectRequestSchema, listsQuerySchema } from "./schemas";
 
-// Documentation only: made on first use (src/base/once.ts).
-const connectionSchema = /* @__PURE__ */ once(() =>
-  z
-    .object({
-      provider: z.enum(CRM_PROVIDERS),
-      accountId: z.string().meta({
-        description: `The CRM's account: ${perCrm(({ words }) => `${words.label}'s ${words.account} id`, ", ")}.`,
-      }),
-      connectedAt: z.iso.datetime(),
-    })
-    .meta({ id: "CrmConnection" }),
-);
-const providerParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: CRM_PROVIDERS[0] } }) }),
-);
-const headers = { "x-request-id": requestIdHeader };
-// What each CRM's connection saves: its token, and its own instance URL where it answers at one
-// (from the declarations, crm.ts CrmWords and endpoint).
+const connectionSchema = OPENAPI_METADATA
+  ? once(() =>
+      z
+        .object({
+          provider: z.enum(CRM_PROVIDERS),
+          accountId: z.string().meta({
+            description: `The CRM's account: ${perCrm(({ words }) => `${words.label}'s ${words.account} id`, ", ")}.`,
+          }),
+          connectedAt: z.iso.datetime(),
+        })
+        .meta({ id: "CrmConnection" }),
+    )
+  : notInTheWorker;
+const providerParams = () =>
+  environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: CRM_PROVIDERS[0] } }) });
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
+// What each CRM's connection saves: its token, and its instance URL where it has one (crm.ts, its declaration).
 const tokens = () =>
   perCrm(({ words, endpoint }) =>
     "hostPatternVariable" in endpoint
       ? `${words.label}: ${words.token} and its instanceUrl, https://<your domain> on a host the deployment allows, by default ${endpoint.defaultHostPattern}, with no credentials, path, query or fragment, saved as its origin`
       : `${words.label}: ${words.token}`,
   );
-const noConnection = /* @__PURE__ */ problem(["not_found"], "No such CRM, or no connection to it");
+const withRetryAfter = () => ({ headers: { "Retry-After": header("Seconds to wait.", 10, true) } });
+const noConnection = () => problem(["not_found"], "No such CRM, or no connection to it");
 
 const connectIntegration = declareRoute({
   route: {
     method: "put",
     path: "/integrations/{provider}",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(connectCrm), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "connectIntegration",
@@ -75,22 +75,26 @@ const connectIntegration = declareRoute({
       },
     },
     responses: {
-      200: { description: "Connected.", headers, content: { "application/json": { schema: connectionSchema() } } },
+      200: {
+        description: "Connected.",
+        headers: requestIdHeaders(),
+        content: { "application/json": { schema: connectionSchema() } },
+      },
       400: problem(
         ["invalid_request", "malformed_json", "incomplete_body"],
         "The body is not {token, instanceUrl?}, or instanceUrl is not allowed",
       ),
       ...authProblems(),
-      404: noConnection,
+      404: noConnection(),
       ...jsonBodyProblems(),
       422: problem(["crm_token_refused", "crm_refused"], "The CRM refused the token; nothing was saved"),
-      500: internalError,
-      502: problem(["crm_bad_answer"], "The CRM answered what its API does not; nothing was saved", {
-        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
-      }),
-      503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait; nothing was saved", {
-        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
-      }),
+      500: internalError(),
+      502: problem(["crm_bad_answer"], "The CRM answered what its API does not; nothing was saved", withRetryAfter()),
+      503: problem(
+        ["crm_unavailable"],
+        "The CRM did not answer, or asked us to wait; nothing was saved",
+        withRetryAfter(),
+      ),
     },
   },
   handler: async (c) => {
@@ -100,7 +104,7 @@ const connectIntegration = declareRoute({
 });
 
 const listIntegrations = declareRoute({
-  route: { method: "get", path: "/integrations", middleware: [rateLimit("contact_info_status", { parallel: true })] },
+  route: { method: "get", path: "/integrations", middleware: [rateLimit(listCrmConnections, { parallel: true })] },
   docs: OPENAPI_METADATA && {
     operationId: "listIntegrations",
     tags: ["CRM"],
@@ -110,12 +114,12 @@ const listIntegrations = declareRoute({
     responses: {
       200: {
         description: "The connections (never their tokens).",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: z.object({ integrations: z.array(connectionSchema()) }) } },
       },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -128,7 +132,7 @@ const getIntegration = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readCrmConnection, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getIntegration",
@@ -139,12 +143,12 @@ const getIntegration = declareRoute({
     responses: {
       200: {
         description: "The connection (never its token).",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: connectionSchema() } },
       },
       ...authProblems(),
-      404: noConnection,
-      500: internalError,
+      404: noConnection(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -154,7 +158,7 @@ const getIntegration = declareRoute({
 });
 
 const disconnectIntegration = declareRoute({
-  route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/integrations/{provider}", middleware: [rateLimit(disconnectCrm)] },
   docs: OPENAPI_METADATA && {
     operationId: "disconnectIntegration",
     tags: ["CRM"],
@@ -163,10 +167,10 @@ const disconnectIntegration = declareRoute({
     security: keyRequired,
     request: { params: providerParams() },
     responses: {
-      204: { description: "Disconnected.", headers },
+      204: { description: "Disconnected.", headers: requestIdHeaders() },
       ...authProblems(),
-      404: noConnection,
-      500: internalError,
+      404: noConnection(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -176,22 +180,21 @@ const disconnectIntegration = declareRoute({
   },
 });
 
-const crmListSchema = /* @__PURE__ */ once(() =>
+const crmListSchema = () =>
   z
     .object({
       id: z.string().meta({ description: "What a submit's source.listId takes." }),
       name: z.string(),
       size: z.number().int().optional().meta({ description: "Its members, when the CRM says." }),
     })
-    .meta({ id: "CrmList" }),
-);
+    .meta({ id: "CrmList" });
 
 const listIntegrationLists = declareRoute({
   route: {
     method: "get",
     path: "/integrations/{provider}/lists",
     query: listsQuerySchema(),
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listCrmLists, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listIntegrationLists",
@@ -206,7 +209,7 @@ const listIntegrationLists = declareRoute({
     responses: {
       200: {
         description: "One page of lists, in the CRM's order; nextCursor while more remain.",
-        headers,
+        headers: requestIdHeaders(),
         content: {
           "application/json": {
             schema: z.object({ lists: z.array(crmListSchema()), nextCursor: z.string().optional() }),
@@ -215,23 +218,19 @@ const listIntegrationLists = declareRoute({
       },
       400: problem(["invalid_query"], "The cursor is not one this API issued"),
       ...authProblems(),
-      404: noConnection,
+      404: noConnection(),
       409: problem(
         ["crm_not_connected", "crm_unauthorized"],
         "Not connected, or the CRM refused the saved token: reconnect",
       ),
       422: problem(["crm_refused"], "The CRM refused the request"),
-      500: internalError,
+      500: internalError(),
       502: problem(
         ["crm_bad_answer"],
         "The CRM answered what its API does not (a page, an unknown shape, pages without end)",
-        {
-          headers: { "Retry-After": header("Seconds to wait.", 10, true) },
-        },
+        withRetryAfter(),
       ),
-      503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait", {
-        headers: { "Retry-After": header("Seconds to wait.", 10, true) },
-      }),
+      503: problem(["crm_unavailable"], "The CRM did not answer, or asked us to wait", withRetryAfter()),
     },
   },
   handler: async (c) => {

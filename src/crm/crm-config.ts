@@ -20,7 +20,7 @@ interface CrmConfig {
 }
 
 // Made on first use (src/base/once.ts): a sync or a connection needs it, a cold start does not.
-const crmConfigSchema = /* @__PURE__ */ once(() => {
+const crmConfigSchema = once(() => {
   const hostPattern = z
     .string()
     .regex(/^(\*\.)?[a-z0-9.-]+$/i, { error: "must be a host name, optionally starting *." })

@@ -34,17 +34,15 @@ const MEMBER_FIELDS = {
   hs_linkedin_url: "linkedinUrl",
 } as const;
 
-const historySchema = /* @__PURE__ */ once(() =>
-  z.array(z.object({ value: z.string().nullish(), sourceType: z.string().nullish() })),
-);
-const recordSchema = /* @__PURE__ */ once(() =>
+const historySchema = once(() => z.array(z.object({ value: z.string().nullish(), sourceType: z.string().nullish() })));
+const recordSchema = once(() =>
   z.object({
     id: z.string(),
     properties: z.record(z.string(), z.string().nullish()),
     propertiesWithHistory: z.record(z.string(), historySchema()).optional(),
   }),
 );
-const batchSchema = /* @__PURE__ */ once(() =>
+const batchSchema = once(() =>
   z.object({
     results: z.array(recordSchema()).default([]),
     errors: z
@@ -61,13 +59,13 @@ const batchSchema = /* @__PURE__ */ once(() =>
       .default([]),
   }),
 );
-const membershipsSchema = /* @__PURE__ */ once(() =>
+const membershipsSchema = once(() =>
   z.object({
     results: z.array(z.object({ recordId: z.union([z.string(), z.number()]).transform(String) })),
     paging: z.object({ next: z.object({ after: z.string() }).optional() }).optional(),
   }),
 );
-const listSearchSchema = /* @__PURE__ */ once(() =>
+const listSearchSchema = once(() =>
   z.object({
     lists: z.array(
       z.object({
@@ -82,9 +80,7 @@ const listSearchSchema = /* @__PURE__ */ once(() =>
   }),
 );
 const CONTACTS_OBJECT = "0-1";
-const accountSchema = /* @__PURE__ */ once(() =>
-  z.object({ portalId: z.union([z.number(), z.string()]).transform(String) }),
-);
+const accountSchema = once(() => z.object({ portalId: z.union([z.number(), z.string()]).transform(String) }));
 
 const parsed = <T extends z.ZodType>(schema: T, body: unknown): z.output<T> => crmShape("hubspot", schema, body);
 

@@ -1,7 +1,7 @@
 // Writing a batch's results into a CRM: POST /v2/{environment}/crm-syncs, GET …/{id}, POST …/{id}/apply,
 // POST …/{id}/undo.
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -20,37 +20,44 @@ import {
   syncSummarySchema,
 } from "./schemas";
 
-// Documentation only: made on first use (src/base/once.ts).
-const syncParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({ id: z.string().meta({ description: "The sync's id (POST …/crm-syncs answered it)." }) }),
-);
-const syncQuery = /* @__PURE__ */ once(() =>
-  z.object({
-    limit: z
-      .int()
-      .min(1)
-      .max(MAX_SYNC_PAGE)
-      .default(DEFAULT_SYNC_PAGE)
-      .meta({ description: `Records per page, 1 to ${MAX_SYNC_PAGE}.` }),
-    cursor: z.string().optional().meta({ description: "The nextCursor of the previous page, unchanged." }),
-  }),
-);
-const headers = { "x-request-id": requestIdHeader };
+const syncParams = OPENAPI_METADATA
+  ? once(() =>
+      environmentParams().extend({
+        id: z.string().meta({ description: "The sync's id (POST …/crm-syncs answered it)." }),
+      }),
+    )
+  : notInTheWorker;
+const syncQuery = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        limit: z
+          .int()
+          .min(1)
+          .max(MAX_SYNC_PAGE)
+          .default(DEFAULT_SYNC_PAGE)
+          .meta({ description: `Records per page, 1 to ${MAX_SYNC_PAGE}.` }),
+        cursor: z.string().optional().meta({ description: "The nextCursor of the previous page, unchanged." }),
+      }),
+    )
+  : notInTheWorker;
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 // How each CRM tells a person's edit, and names its account: from the declarations (crm.ts CrmWords).
 const editedBy = () => perCrm(({ words }) => `${words.label}'s ${words.editedBy}`);
 const accounts = () => perCrm(({ words }) => `${words.label} ${words.account}`, ", ");
-const noSuchSync = /* @__PURE__ */ problem(["not_found"], "No such sync for this customer and environment");
+const noSuchSync = OPENAPI_METADATA
+  ? once(() => problem(["not_found"], "No such sync for this customer and environment"))
+  : notInTheWorker;
 const accepted = (description: string) => ({
   description,
   headers: {
     Location: header("The sync's URL.", "/v2/test/crm-syncs/3e1cab3a-0527-4fea-987c-d486f470829c", true),
-    ...headers,
+    ...requestIdHeaders(),
   },
   content: { "application/json": { schema: syncSummarySchema() } },
 });
 
 const startSync = declareRoute({
-  route: { method: "post", path: "/crm-syncs", middleware: [rateLimit("contact_info_request"), jsonBody()] },
+  route: { method: "post", path: "/crm-syncs", middleware: [rateLimit(startCrmSync), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "startCrmSync",
     tags: ["CRM"],
@@ -72,7 +79,7 @@ const startSync = declareRoute({
       ),
       410: problem(["batch_deleted", "batch_expired"], "The batch was deleted, or its retention ended"),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -88,7 +95,7 @@ const getSync = declareRoute({
     method: "get",
     path: "/crm-syncs/{id}",
     query: syncQuerySchema(),
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readCrmSync, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getCrmSync",
@@ -99,11 +106,15 @@ const getSync = declareRoute({
     security: keyRequired,
     request: { params: syncParams(), query: syncQuery() },
     responses: {
-      200: { description: "The sync.", headers, content: { "application/json": { schema: syncPageSchema() } } },
+      200: {
+        description: "The sync.",
+        headers: requestIdHeaders(),
+        content: { "application/json": { schema: syncPageSchema() } },
+      },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
-      404: noSuchSync,
-      500: internalError,
+      404: noSuchSync(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -113,7 +124,7 @@ const getSync = declareRoute({
 });
 
 const applySync = declareRoute({
-  route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/crm-syncs/{id}/apply", middleware: [rateLimit(applyCrmSync)] },
   docs: OPENAPI_METADATA && {
     operationId: "applyCrmSync",
     tags: ["CRM"],
@@ -124,12 +135,12 @@ const applySync = declareRoute({
     responses: {
       202: accepted("Applying: follow it at the Location URL."),
       ...authProblems(),
-      404: noSuchSync,
+      404: noSuchSync(),
       409: problem(
         ["crm_sync_not_appliable", "crm_not_connected", "crm_account_changed"],
         "Not a dry run, or not completed; or the connection is gone, or now points to another CRM account (nothing written, the preview stays applicable)",
       ),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -141,7 +152,7 @@ const applySync = declareRoute({
 });
 
 const undoSync = declareRoute({
-  route: { method: "post", path: "/crm-syncs/{id}/undo", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/crm-syncs/{id}/undo", middleware: [rateLimit(undoCrmSync)] },
   docs: OPENAPI_METADATA && {
     operationId: "undoCrmSync",
     tags: ["CRM"],
@@ -152,12 +163,12 @@ const undoSync = declareRoute({
     responses: {
       202: accepted("Undoing: follow the new sync at the Location URL."),
       ...authProblems(),
-      404: noSuchSync,
+      404: noSuchSync(),
       409: problem(
         ["crm_sync_not_undoable", "crm_not_connected", "crm_account_changed"],
         "Undone already, or nothing written to undo, or still running; or the connection is gone, or now points to another CRM account (nothing written)",
       ),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {

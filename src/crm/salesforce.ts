@@ -25,8 +25,8 @@ const PROPERTIES = { email: "Email", phone: "Phone" } as const;
 const MEMBER_FIELDS = { FirstName: "firstName", LastName: "lastName", Email: "email" } as const;
 const SALESFORCE_ID = /^[a-zA-Z0-9]{15,18}$/;
 
-const userInfoSchema = /* @__PURE__ */ once(() => z.object({ organization_id: z.string(), user_id: z.string() }));
-const contactSchema = /* @__PURE__ */ once(() =>
+const userInfoSchema = once(() => z.object({ organization_id: z.string(), user_id: z.string() }));
+const contactSchema = once(() =>
   z
     .object({
       Id: z.string(),
@@ -43,17 +43,15 @@ const QUERY_LOCATOR = new RegExp(`^${API.replace(/\./g, "\\.")}/query/[\\w-]{1,1
 const QUERY_MIN_PAGE = 200;
 // The newest field history entries a sync reads for a step's records; older edits fall back to LastModifiedById.
 const HISTORY_LIMIT = 2000;
-const historySchema = /* @__PURE__ */ once(() =>
-  z.object({ ContactId: z.string(), Field: z.string(), CreatedById: z.string() }),
-);
-const listViewSchema = /* @__PURE__ */ once(() =>
+const historySchema = once(() => z.object({ ContactId: z.string(), Field: z.string(), CreatedById: z.string() }));
+const listViewSchema = once(() =>
   z.object({
     records: z.array(
       z.object({ columns: z.array(z.object({ fieldNameOrPath: z.string(), value: z.string().nullish() })) }),
     ),
   }),
 );
-const listViewsSchema = /* @__PURE__ */ once(() =>
+const listViewsSchema = once(() =>
   z.object({
     listviews: z.array(z.object({ id: z.string(), label: z.string() })),
     nextRecordsUrl: z.string().nullish(),
@@ -62,7 +60,7 @@ const listViewsSchema = /* @__PURE__ */ once(() =>
 // Our cursor into the list views: Salesforce's page (its path) and how many of it were already given.
 const LIST_VIEWS = `${API}/sobjects/Contact/listviews`;
 const LIST_VIEWS_CURSOR = new RegExp(`^(${LIST_VIEWS.replace(/\./g, "\\.")}(?:[/?][\\w=&/-]*)?)#(\\d{1,6})$`);
-const saveResultsSchema = /* @__PURE__ */ once(() =>
+const saveResultsSchema = once(() =>
   z.array(
     z.object({
       success: z.boolean(),
@@ -72,7 +70,7 @@ const saveResultsSchema = /* @__PURE__ */ once(() =>
 );
 
 // A Contacts report (Reports and Dashboards API): its detail rows, each cell in detailColumns' order.
-const reportSchema = /* @__PURE__ */ once(() =>
+const reportSchema = once(() =>
   z.object({
     reportMetadata: z.object({ detailColumns: z.array(z.string()) }),
     factMap: z.record(

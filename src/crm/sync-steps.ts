@@ -27,7 +27,7 @@ import { type Candidates, planApply, planRecord, planUndo, valuesToWrite } from 
 const ITEMS_PER_STEP = 1000;
 
 // What a sync reads of a batch item (its documented view, batch-views.ts): validated, as any input.
-const itemSchema = /* @__PURE__ */ once(() =>
+const itemSchema = once(() =>
   z.object({
     index: z.number(),
     externalId: z.string().nullable(),

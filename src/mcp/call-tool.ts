@@ -1,7 +1,6 @@
 import { log, logError } from "../base/log";
 import { internalError } from "../http/errors";
 import { ApiError, MAX_LISTED_ERRORS, type ProblemInit } from "../http/problem";
-import { limitOf } from "../middleware/rate-limit";
 import { admit } from "../operations/admit";
 import type { Caller } from "../operations/caller";
 import { rateLimited } from "../rate-limit/rate-limited";
@@ -26,7 +25,7 @@ function problemError({ code, title, detail, errors, extensions }: ProblemInit) 
 }
 
 /**
- * Runs one tool call as its REST route would: refused (insufficient_scope) if the caller may not, counted first against the REST operation's
+ * Runs one tool call as its REST route would: refused (insufficient_scope) if the caller may not, counted first against its operation's
  * endpoint type (a limited call does nothing and answers rate_limited with retryAfterSeconds),
  * then the operation; its problems become tool errors with the same codes. Logs carry the
  * tool, the key's id and the outcome, never an argument.
@@ -40,8 +39,7 @@ export async function callTool(
   const fields = { tool: tool.name, keyId: caller.apiKey.keyId, environment: caller.environment };
   try {
     if (!context.principal.scopes.has(tool.scope)) throw insufficientScope(tool.scope);
-    const endpointType = limitOf(tool.countsAs.route.middleware);
-    if (endpointType === undefined) throw new Error(`tool ${tool.name} counts as a route that is not rate limited`);
+    const { endpointType } = tool.operation;
     const admitted = await admit(caller, endpointType, { withUsage: tool.withUsage ?? false });
     if (!admitted.decision.allowed) throw rateLimited(endpointType, admitted.decision);
     const result = await tool.run(caller, args, context, admitted);

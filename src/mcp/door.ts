@@ -7,6 +7,7 @@
 // error: never a stack trace.
 
 import { readConfig } from "../base/config";
+import type { Environment } from "../base/environment";
 import { logError } from "../base/log";
 import { objectNamed } from "../base/placement";
 import { tenantName } from "../base/tenant";
@@ -15,7 +16,7 @@ import { readLimited } from "../http/body";
 import { internalError, invalidApiKey } from "../http/errors";
 import { ApiError, problemResponse } from "../http/problem";
 import type { ApiKeyRecord } from "../keys/api-key";
-import { effectiveSettings } from "../rate-limit/endpoint-types";
+import { type EndpointType, effectiveSettings } from "../rate-limit/endpoint-types";
 import type { McpAdmission } from "../rate-limit/mcp-sessions";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { limiterStub } from "../rate-limit/stub";
@@ -68,10 +69,15 @@ async function readBody(request: Request, env: Env): Promise<{ json: unknown } |
  * and environment that opened it: its object is named after them, so another customer's
  * key with the same session id reaches another, empty, object and gets 404.
  */
-export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+export async function serveMcp(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  countedIn: (environment: Environment) => Record<EndpointType, string[]>,
+): Promise<Response> {
   const requestId = request.headers.get("cf-ray") ?? crypto.randomUUID();
   try {
-    return await admitted(request, env, ctx, requestId);
+    return await admitted(request, env, ctx, requestId, countedIn);
   } catch (error) {
     if (error instanceof ApiError) return problemResponse(error.init, requestId);
     logError("mcp_door_failed", error, { requestId, method: request.method });
@@ -79,11 +85,18 @@ export async function serveMcp(request: Request, env: Env, ctx: ExecutionContext
   }
 }
 
-async function admitted(request: Request, env: Env, ctx: ExecutionContext, requestId: string): Promise<Response> {
+async function admitted(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  requestId: string,
+  countedIn: (environment: Environment) => Record<EndpointType, string[]>,
+): Promise<Response> {
   if (originRefused(request.headers)) return jsonRpcError(403, -32000, "Invalid Origin header");
   // An API key (x-api-key, or Bearer ck_…) at both doors, an OAuth token at /mcp; a 401 carries its challenge.
   const principal = await mcpPrincipal(request, env);
   const { apiKey } = principal;
+  const counted = countedIn(apiKey.environment);
   const body = request.method === "POST" ? await readBody(request, env) : undefined;
   const json = body === undefined || body === "unreadable" ? undefined : body.json;
   // Loaded on an isolate's first MCP request, not at its startup (as the 2025 session server is).
@@ -95,7 +108,7 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
       protocolRequests: requests,
       rules: readConfig(env).mcpSessions,
     });
-    return modern.serveModern(request, env, principal, json);
+    return modern.serveModern(request, env, principal, json, counted);
   }
   const presented = request.headers.get("mcp-session-id");
   if (presented !== null && !isUuid(presented)) return sessionNotFound();
@@ -122,7 +135,13 @@ async function admitted(request: Request, env: Env, ctx: ExecutionContext, reque
   if (!admission.session) return jsonRpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required");
   // The body was read here: the session gets it parsed, beside the request's method, URL and headers.
   const forwarded = new Request(request.url, { method: request.method, headers: request.headers });
-  return sessionStub(env, apiKey, admission.session.id).serve(forwarded, admission.session.id, toWire(principal), json);
+  return sessionStub(env, apiKey, admission.session.id).serve(
+    forwarded,
+    admission.session.id,
+    toWire(principal),
+    counted,
+    json,
+  );
 }
 
 /** Counts the request's protocol requests (and opens or checks its 2025 session): refused when revoked or over the limit. */

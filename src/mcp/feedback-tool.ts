@@ -1,7 +1,6 @@
 // The tool that reports a wrong contact: it runs the operation POST …/feedback runs.
 import { feedbackReceiptSchema, feedbackRequestSchema } from "../credits/feedback";
 import { reportFeedback } from "../credits/feedback-operations";
-import { postFeedback } from "../credits/feedback-routes";
 import type { ToolDeclaration } from "./tool";
 
 export const reportFeedbackTool: ToolDeclaration = {
@@ -13,6 +12,6 @@ export const reportFeedbackTool: ToolDeclaration = {
   output: feedbackReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: "spend",
-  countsAs: postFeedback,
+  operation: reportFeedback,
   run: (caller, args) => reportFeedback(caller, args),
 };

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../base/config";
 import { log, logError } from "../base/log";
 import { type Tenant, tenantOf } from "../base/tenant";
+import type { EndpointType } from "../rate-limit/endpoint-types";
 import { limiterStub } from "../rate-limit/stub";
 import { sessionNotFound } from "./json-rpc-error";
 import type { PrincipalWire } from "./principal";
@@ -33,9 +34,15 @@ export class McpSession extends DurableObject<Env> {
 
   /**
    * Serves one request of the session; `principal` is who the door authenticated it as (its key, scopes
-   * and allowance), `body` the POST's JSON the door read (within its limit).
+   * and allowance), `counted` what each endpoint type counts (get_rate_limits' list), `body` the POST's JSON the door read (within its limit).
    */
-  async serve(request: Request, sessionId: string, principal: PrincipalWire, body?: unknown): Promise<Response> {
+  async serve(
+    request: Request,
+    sessionId: string,
+    principal: PrincipalWire,
+    counted: Record<EndpointType, string[]>,
+    body?: unknown,
+  ): Promise<Response> {
     const { apiKey } = principal;
     this.#usedAt = Date.now();
     const opening = !request.headers.has("mcp-session-id");
@@ -46,7 +53,7 @@ export class McpSession extends DurableObject<Env> {
       }
       this.#session = { id: sessionId, tenant: tenantOf(apiKey) };
       this.#transport = import("./session-server").then(({ openSession }) =>
-        openSession(this.env, sessionId, () => void this.#forget("ended")),
+        openSession(this.env, sessionId, counted, () => void this.#forget("ended")),
       );
       this.#checkAt(this.#usedAt + this.#idleMs());
     }

@@ -13,6 +13,7 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { admit } from "../operations/admit";
 import type { Caller } from "../operations/caller";
+import type { EndpointType } from "../rate-limit/endpoint-types";
 import { callTool } from "./call-tool";
 import { mrtrConfirm, stateCodec } from "./mrtr-confirm";
 import type { McpPrincipal } from "./principal";
@@ -26,7 +27,7 @@ const TOOLS_TTL_MS = 60 * 60_000;
 /** Whether the request is one of the 2025 revisions' (no `_meta` envelope): the session server answers it. */
 export const isLegacy = (request: Request, body: unknown): Promise<boolean> => isLegacyRequest(request, body);
 
-function serverFor(env: Env, principal: McpPrincipal, origin: string): Server {
+function serverFor(env: Env, principal: McpPrincipal, origin: string, counted: Record<EndpointType, string[]>): Server {
   const { apiKey } = principal;
   const caller: Caller = { env, apiKey, environment: apiKey.environment };
   const server = new Server(SERVER_INFO, {
@@ -49,6 +50,7 @@ function serverFor(env: Env, principal: McpPrincipal, origin: string): Server {
     const result = await callTool(tool, caller, args, {
       origin,
       principal,
+      counted,
       tasks: capabilities?.extensions?.[TASKS_EXTENSION] !== undefined,
       confirm: mrtrConfirm(ctx, {
         tool: tool.name,
@@ -73,8 +75,14 @@ function serverFor(env: Env, principal: McpPrincipal, origin: string): Server {
 }
 
 /** Serves one 2026-07-28 request of `principal`, whose body the door read (`body`). */
-export function serveModern(request: Request, env: Env, principal: McpPrincipal, body: unknown): Promise<Response> {
+export function serveModern(
+  request: Request,
+  env: Env,
+  principal: McpPrincipal,
+  body: unknown,
+  counted: Record<EndpointType, string[]>,
+): Promise<Response> {
   const origin = new URL(request.url).origin;
-  const handler = createMcpHandler(() => serverFor(env, principal, origin), { legacy: "reject" });
+  const handler = createMcpHandler(() => serverFor(env, principal, origin, counted), { legacy: "reject" });
   return handler.fetch(request, { parsedBody: body });
 }

@@ -1,15 +1,12 @@
-// The tools that read or change no credits: each runs the operation its REST route runs.
+// The tools that read or change no credits: each runs the operation its REST route runs, counted as it declares.
 import * as z from "zod";
 import { batchListSchema, usageReportSchema } from "../account/views";
-import { listBatches } from "../batch/list-routes";
 import { listBatchPage, readBatchPage } from "../batch/read-operations";
-import { getBatch } from "../batch/read-routes";
 import { batchPageJson, batchPageSchema, ITEM_STATUSES } from "../contact-info/batch-views";
 import { MAX_PAGE_SIZE } from "../contact-info/status-query";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf, readUsage } from "../operations/account";
 import { erasePersonOperation, suppressPeople } from "../privacy/operations";
-import { addSuppressions, erasePersonRoute } from "../privacy/routes";
 import {
   erasureReceiptSchema,
   erasureRequestSchema,
@@ -17,8 +14,6 @@ import {
   suppressionRequestSchema,
   suppressionsAddedSchema,
 } from "../privacy/schemas";
-import { apiOperations, getRateLimits } from "../routes/api-routes";
-import { getUsage } from "../routes/usage";
 import { queryOf, type ToolDeclaration } from "./tool";
 
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -37,7 +32,7 @@ export const getBatchTool: ToolDeclaration = {
   output: batchPageSchema(),
   annotations: readOnly,
   scope: "read",
-  countsAs: getBatch,
+  operation: readBatchPage,
   run: async (caller, args) =>
     JSON.parse(
       batchPageJson(
@@ -57,7 +52,7 @@ export const listBatchesTool: ToolDeclaration = {
   output: batchListSchema(),
   annotations: readOnly,
   scope: "read",
-  countsAs: listBatches,
+  operation: listBatchPage,
   run: (caller, args) => listBatchPage(caller, queryOf(args, ["cursor", "limit"])),
 };
 
@@ -72,7 +67,7 @@ export const getUsageTool: ToolDeclaration = {
   output: usageReportSchema(),
   annotations: readOnly,
   scope: "read",
-  countsAs: getUsage,
+  operation: readUsage,
   run: (caller, args) => readUsage(caller, queryOf(args, ["from", "to"]), Date.now()),
 };
 
@@ -85,11 +80,9 @@ export const getRateLimitsTool: ToolDeclaration = {
   output: z.object({ limits: z.array(rateLimitInfoSchema()) }),
   annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
   scope: "read",
-  countsAs: getRateLimits,
+  operation: rateLimitsOf,
   withUsage: true,
-  run: async (caller, _args, _context, admitted) => ({
-    limits: rateLimitsOf(caller, admitted, apiOperations(caller.environment)),
-  }),
+  run: async (caller, _args, context, admitted) => ({ limits: rateLimitsOf(caller, admitted, context.counted) }),
 };
 
 export const erasePersonTool: ToolDeclaration = {
@@ -101,7 +94,7 @@ export const erasePersonTool: ToolDeclaration = {
   output: erasureReceiptSchema(),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   scope: "erase",
-  countsAs: erasePersonRoute,
+  operation: erasePersonOperation,
   run: (caller, args) => erasePersonOperation(caller, args),
 };
 
@@ -113,6 +106,6 @@ export const suppressPersonTool: ToolDeclaration = {
   output: suppressionsAddedSchema(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   scope: "erase",
-  countsAs: addSuppressions,
+  operation: suppressPeople,
   run: (caller, args) => suppressPeople(caller, args),
 };

@@ -14,6 +14,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import * as z from "zod";
 import { logError } from "../base/log";
 import { admit } from "../operations/admit";
+import type { EndpointType } from "../rate-limit/endpoint-types";
 import { callTool } from "./call-tool";
 import { askToConfirm, CONFIRM_FORM } from "./confirmation";
 import { invalidParams } from "./invalid-params";
@@ -45,7 +46,12 @@ const callerOf = (env: Env, extra: MessageExtraInfo | undefined) => {
 };
 
 /** A connected server and transport for session `sessionId`; `onClosed` runs when the client ends the session. */
-export async function openSession(env: Env, sessionId: string, onClosed: () => void): Promise<SessionTransport> {
+export async function openSession(
+  env: Env,
+  sessionId: string,
+  counted: Record<EndpointType, string[]>,
+  onClosed: () => void,
+): Promise<SessionTransport> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => sessionId,
     onsessionclosed: onClosed,
@@ -68,6 +74,7 @@ export async function openSession(env: Env, sessionId: string, onClosed: () => v
       origin: new URL(extra.requestInfo?.url ?? "https://invalid").origin,
       principal: principalOf(extra),
       tasks: false,
+      counted,
       progress: async (progress, total, message) => {
         if (progressToken === undefined) return;
         await extra.sendNotification({

@@ -5,7 +5,6 @@ import * as z from "zod";
 import { DEFAULT_MAX_BATCH_ITEMS, inWords } from "../base/defaults";
 import { estimateContactInfo, readSubmission, submitContactInfo } from "../batch/operations";
 import { readBatchPage } from "../batch/read-operations";
-import { estimateBatch, submitBatch } from "../batch/routes";
 import { fieldsSchema, maxCreditsSchema, type Submission, webhookUrlSchema } from "../batch/submission";
 import { batchSummarySchema } from "../contact-info/batch-views";
 import { CONTACT_FIELDS } from "../contact-info/contact";
@@ -83,7 +82,7 @@ export const estimateTool: ToolDeclaration = {
   output: estimateSchema(),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   scope: "read",
-  countsAs: estimateBatch,
+  operation: estimateContactInfo,
   run: (caller, args) => estimateContactInfo(caller, readSubmission(caller, args)),
 };
 
@@ -108,7 +107,7 @@ export const enrichTool: ToolDeclaration = {
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   scope: "spend",
-  countsAs: submitBatch,
+  operation: submitContactInfo,
   run: async (caller, args, context) => {
     const { submission, batchId } = await confirmedSubmission(caller, args, context, ENRICH_MAX_ITEMS);
     const receipt = await submitContactInfo(caller, submission, { batchId, origin: context.origin });
@@ -131,7 +130,7 @@ export const startBatchTool: ToolDeclaration = {
   output: z.object({ batchId: z.string(), itemCount: z.int().min(0), status: batchStatusSchema() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   scope: "spend",
-  countsAs: submitBatch,
+  operation: submitContactInfo,
   run: async (caller, args, context) => {
     const { submission, batchId } = await confirmedSubmission(caller, args, context);
     const receipt = await submitContactInfo(caller, submission, { batchId, origin: context.origin });

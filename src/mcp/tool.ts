@@ -1,8 +1,9 @@
 import type * as z from "zod";
 import type { McpScope } from "../connections/connection";
 import type { Caller } from "../operations/caller";
+import type { EndpointType } from "../rate-limit/endpoint-types";
+import type { Operation } from "../rate-limit/operation";
 import type { ConsumeResult } from "../rate-limit/rate-limiter";
-import type { DeclaredRoute } from "../routes/declare";
 import type { Confirmation } from "./confirmation";
 import type { McpPrincipal } from "./principal";
 
@@ -27,11 +28,16 @@ export interface ToolContext {
   principal: McpPrincipal;
   /** Whether the client declared the tasks extension (io.modelcontextprotocol/tasks) on this request. */
   tasks: boolean;
+  /**
+   * The REST operations each endpoint type counts, in the caller's environment (GET /me/rate-limits' list):
+   * given by the Worker's entry, which serves the routes, so that this door reads none of them.
+   */
+  counted: Record<EndpointType, string[]>;
 }
 
 /**
- * One MCP tool: its name, documentation, schemas and annotations, the REST route whose
- * endpoint type its call counts as, and the operation it runs. Arguments reach `run` as sent:
+ * One MCP tool: its name, documentation, schemas and annotations, and the operation it runs, whose
+ * endpoint type its call counts as (as the REST route's that runs it). Arguments reach `run` as sent:
  * the operation's own parser validates them, so a tool error carries the REST problem code.
  */
 export interface ToolDeclaration {
@@ -43,8 +49,8 @@ export interface ToolDeclaration {
   /** What the caller must be allowed: read (reads, estimates), spend (paid tools) or erase (privacy acts). */
   scope: McpScope;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
-  /** The REST route whose operation it runs: its call counts as that route's endpoint type (its rateLimit). */
-  countsAs: DeclaredRoute;
+  /** The operation it runs: its call counts as the endpoint type the operation declares. */
+  operation: Operation;
   /** Also reads every endpoint type's usage in the same count (get_rate_limits). */
   withUsage?: boolean;
   run(caller: Caller, args: Record<string, unknown>, context: ToolContext, admitted: ConsumeResult): Promise<object>;

@@ -67,7 +67,7 @@ export async function idempotencyRequest(c: Context<AppEnv>): Promise<Idempotenc
  * scoped to the customer and environment and kept IDEMPOTENCY_TTL_SECONDS: the
  * same key with the same request replays the first answer; with another, 422;
  * while the first request is still running, 409. The key is begun by the
- * limiter's call (`rateLimit(type, { idempotency: true })`, before this), which
+ * limiter's call (`rateLimit(operation, { idempotency: true })`, before this), which
  * keeps the customer's records; a malformed or mistyped body is told what is
  * wrong before a 409 or 422. The handler creates the batch under
  * `idempotentBatchId`, so a retry after a crash reaches the same batch.

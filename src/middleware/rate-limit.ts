@@ -4,13 +4,14 @@ import { problemResponse } from "../http/problem";
 import { admit } from "../operations/admit";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders } from "../rate-limit/headers";
+import type { Operation } from "../rate-limit/operation";
 import { rateLimited } from "../rate-limit/rate-limited";
 import { callerOf } from "./caller";
 import { idempotencyRequest } from "./idempotency";
 
 /**
- * Counts the request against its customer's limit for `endpointType` (admit, the
- * same count an MCP tool call makes) and adds the RateLimit fields to whatever the
+ * Counts the request against its customer's limit for the endpoint type its operation declares
+ * (`counted`, the operation the handler calls: admit, the same count its MCP tool's call makes) and adds the RateLimit fields to whatever the
  * route answers. The same call refuses a revoked key (401, as an unknown one).
  *
  * `parallel` is for reads: the count runs alongside the handler, and a request
@@ -20,12 +21,10 @@ import { idempotencyRequest } from "./idempotency";
  * `idempotency` (a write's): a request's Idempotency-Key is begun by the same call, and
  * the `idempotency()` middleware after this one acts on it.
  */
-export const rateLimit = (
-  endpointType: EndpointType,
-  { parallel = false, withUsage = false, idempotency = false } = {},
-) =>
-  limiting(
-    endpointType,
+export const rateLimit = (operation: Operation, { parallel = false, withUsage = false, idempotency = false } = {}) => {
+  const { endpointType } = operation;
+  return limiting(
+    operation,
     createMiddleware<AppEnv>(async function rateLimit(c, next) {
       const caller = callerOf(c);
       const keyed = idempotency && !parallel ? await idempotencyRequest(c) : undefined;
@@ -50,14 +49,16 @@ export const rateLimit = (
       setHeaders(c.res.headers, rateLimitHeaders(endpointType, outcome.decision));
     }),
   );
+};
 
-/** A route's rate limit, as its middleware says it: the one statement of which endpoint type a route counts as. */
-export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & { readonly endpointType: EndpointType };
+/** A route's rate limit, as its middleware says it: the operation the route calls, and its endpoint type. */
+export type LimitingMiddleware = ReturnType<typeof createMiddleware<AppEnv>> & {
+  readonly endpointType: EndpointType;
+  readonly operation: Operation;
+};
 
-const limiting = (
-  endpointType: EndpointType,
-  middleware: ReturnType<typeof createMiddleware<AppEnv>>,
-): LimitingMiddleware => Object.assign(middleware, { endpointType });
+const limiting = (operation: Operation, middleware: ReturnType<typeof createMiddleware<AppEnv>>): LimitingMiddleware =>
+  Object.assign(middleware, { endpointType: operation.endpointType, operation });
 
 /** The endpoint type a route's middleware counts it as, if any (for the document, /me/rate-limits and MCP tools). */
 export function limitOf(middleware: unknown): EndpointType | undefined {

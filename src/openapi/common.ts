@@ -1,10 +1,10 @@
 // What every /v2 operation shares: the key (as the security scheme, never as a
 // parameter), the environment in the path, and the problems any of them may answer.
-// Documentation only: what is made here is made on first use or in a pure call (src/base/once.ts).
+// Documentation only: what is made here is made under OPENAPI_METADATA (src/base/once.ts, notInTheWorker).
 import type { ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import * as z from "zod";
 import { ENVIRONMENTS } from "../base/environment";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimited as rateLimitedError } from "../rate-limit/rate-limited";
 import { exampleUsage, header, rateLimitHeaders, retryAfterHeader } from "./headers";
@@ -16,27 +16,35 @@ export const keyRequired = [{ [API_KEY_SCHEME]: [] }];
 export const noKey = [];
 
 // The example is the parameter's own (param.example), which samples use before the enum's first value.
-export const environmentParams = /* @__PURE__ */ once(() =>
-  z.object({
-    environment: z.enum(ENVIRONMENTS).meta({
-      description:
-        "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
-      param: { example: EXAMPLE_ENVIRONMENT },
-      example: EXAMPLE_ENVIRONMENT,
-    }),
-  }),
-);
+export const environmentParams = OPENAPI_METADATA
+  ? once(() =>
+      z.object({
+        environment: z.enum(ENVIRONMENTS).meta({
+          description:
+            "`test` is the deterministic sandbox; `live` uses real data sources. Use the key of the same environment.",
+          param: { example: EXAMPLE_ENVIRONMENT },
+          example: EXAMPLE_ENVIRONMENT,
+        }),
+      }),
+    )
+  : notInTheWorker;
 
-export const authProblems = /* @__PURE__ */ once(() => ({
-  401: problem(["missing_api_key", "invalid_api_key"], "Missing, unknown or revoked API key", {
-    headers: { "WWW-Authenticate": header("How to authenticate.", 'ApiKey header="x-api-key"', true) },
-  }),
-  403: problem(["environment_mismatch"], "The key belongs to the other environment"),
-}));
+export const authProblems = OPENAPI_METADATA
+  ? once(() => ({
+      401: problem(["missing_api_key", "invalid_api_key"], "Missing, unknown or revoked API key", {
+        headers: { "WWW-Authenticate": header("How to authenticate.", 'ApiKey header="x-api-key"', true) },
+      }),
+      403: problem(["environment_mismatch"], "The key belongs to the other environment"),
+    }))
+  : notInTheWorker;
 
-export const unknownEnvironment = /* @__PURE__ */ problem(["not_found"], "Unknown environment");
+export const unknownEnvironment = OPENAPI_METADATA
+  ? once(() => problem(["not_found"], "Unknown environment"))
+  : notInTheWorker;
 
-export const internalError = /* @__PURE__ */ problem(["internal_error"], "Something failed on our side; retry later");
+export const internalError = OPENAPI_METADATA
+  ? once(() => problem(["internal_error"], "Something failed on our side; retry later"))
+  : notInTheWorker;
 
 export const rateLimited = (endpointType: EndpointType, limit: number): ResponseConfig => {
   const usage = exampleUsage(limit, limit, 12);
@@ -69,9 +77,11 @@ export const streamRefused = (limit: number): ResponseConfig => {
 };
 
 /** What the jsonBody middleware answers before a route reads its body: too large, not JSON. */
-export const jsonBodyProblems = /* @__PURE__ */ once(() => ({
-  413: problem(["payload_too_large"], "A body over the size limit"),
-  415: problem(["unsupported_media_type"], "The body is not application/json", {
-    headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
-  }),
-}));
+export const jsonBodyProblems = OPENAPI_METADATA
+  ? once(() => ({
+      413: problem(["payload_too_large"], "A body over the size limit"),
+      415: problem(["unsupported_media_type"], "The body is not application/json", {
+        headers: { "Accept-Post": header("The media type to send.", "application/json", true) },
+      }),
+    }))
+  : notInTheWorker;

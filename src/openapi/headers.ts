@@ -1,5 +1,6 @@
 // Response headers as the document describes them; examples come from the
 // Worker's own formatting (rate-limit/headers.ts), never written out by hand.
+import { notInTheWorker, once } from "../base/once";
 import type { EndpointType } from "../rate-limit/endpoint-types";
 import { rateLimitHeaders as formatRateLimitHeaders } from "../rate-limit/headers";
 import type { WindowUsage } from "../rate-limit/sliding-window";
@@ -17,11 +18,15 @@ export const header = (description: string, example: string | number, required =
   ...(required ? { required: true } : {}),
 });
 
-export const requestIdHeader = /* @__PURE__ */ header(
-  "The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support.",
-  "8f0c2e1a9b7d4c3e-AMS",
-  true,
-);
+export const requestIdHeader = OPENAPI_METADATA
+  ? once(() =>
+      header(
+        "The request's id: Cloudflare's Ray ID, or a UUID. The same as the problem's requestId; quote it to support.",
+        "8f0c2e1a9b7d4c3e-AMS",
+        true,
+      ),
+    )
+  : notInTheWorker;
 
 export const retryAfterHeader = (description: string, seconds: number) => header(description, seconds, true);
 

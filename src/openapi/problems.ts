@@ -15,27 +15,26 @@ import { examples } from "./problem-examples";
 
 const EXAMPLE_REQUEST_ID = "8f0c2e1a9b7d4c3e";
 
-const fieldErrors = /* @__PURE__ */ z
-  .array(z.object({ path: z.string(), message: z.string() }))
-  .max(MAX_LISTED_ERRORS)
-  .meta({
-    description: `One entry per invalid field or parameter, the first ${MAX_LISTED_ERRORS}: where (\`path\`) and what is wrong (an unknown-keys message names the first few).`,
-  });
-const errorCount = /* @__PURE__ */ z
-  .int()
-  .min(1)
-  .meta({
-    description: `How many problems there were: \`errors\` lists the first ${MAX_LISTED_ERRORS}, in order.`,
-  });
-const listedErrors = { errors: fieldErrors, errorCount };
-const retryAfterSeconds = /* @__PURE__ */ z
-  .int()
-  .min(0)
-  .meta({ description: "Seconds to wait before retrying; the Retry-After header says the same." });
-
 /** The members each code adds to the RFC 9457 ones, as the factories in http/errors.ts send them. */
-const problemMembers = () =>
-  ({
+const problemMembers = () => {
+  const fieldErrors = z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .max(MAX_LISTED_ERRORS)
+    .meta({
+      description: `One entry per invalid field or parameter, the first ${MAX_LISTED_ERRORS}: where (\`path\`) and what is wrong (an unknown-keys message names the first few).`,
+    });
+  const errorCount = z
+    .int()
+    .min(1)
+    .meta({
+      description: `How many problems there were: \`errors\` lists the first ${MAX_LISTED_ERRORS}, in order.`,
+    });
+  const listedErrors = { errors: fieldErrors, errorCount };
+  const retryAfterSeconds = z
+    .int()
+    .min(0)
+    .meta({ description: "Seconds to wait before retrying; the Retry-After header says the same." });
+  return {
     bad_request: {},
     incomplete_body: {},
     invalid_idempotency_key: listedErrors,
@@ -89,7 +88,8 @@ const problemMembers = () =>
       retryAfterSeconds,
     },
     internal_error: {},
-  }) satisfies Record<ErrorCode, z.ZodRawShape>;
+  } satisfies Record<ErrorCode, z.ZodRawShape>;
+};
 
 const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
@@ -150,7 +150,7 @@ export function problem(
     rest.length === 0 ? all[first] : z.discriminatedUnion("code", [all[first], ...rest.map((code) => all[code])]);
   return {
     description: `${description} (code ${codes.map((code) => `\`${code}\``).join(" or ")}).`,
-    headers: { "x-request-id": requestIdHeader, ...options.headers },
+    headers: { "x-request-id": requestIdHeader(), ...options.headers },
     content: { [PROBLEM_CONTENT_TYPE]: { schema, example: exampleBody(options.example ?? examples()[first]) } },
   };
 }

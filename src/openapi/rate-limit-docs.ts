@@ -3,8 +3,8 @@ import { type EndpointType, tierOf } from "../rate-limit/endpoint-types";
 import { rateLimited } from "./common";
 import { exampleUsage, rateLimitHeaders } from "./headers";
 
-// What a rate-limited route's entry says of its limit, derived from the one statement of it (the
-// route's rateLimit middleware, src/middleware/rate-limit.ts) when the document is built: the sentence,
+// What a rate-limited route's entry says of its limit, derived from the one statement of it (the endpoint
+// type of the operation its rateLimit middleware was given, src/rate-limit/operation.ts) when the document is built: the sentence,
 // the RateLimit fields of its answers and its 429.
 
 // wrangler.toml's TIER_3_LIMIT, TIER_4_LIMIT and MCP_PROTOCOL_LIMIT, as the document's examples show them.

@@ -1,26 +1,28 @@
 // Response shapes of the API as zod schemas, for the OpenAPI document. The
 // compile-time checks at the end tie each one to the type the Worker returns,
-// so the document cannot drift from the code. Made on first use (src/base/once.ts).
+// so the document cannot drift from the code. Made on first use (src/base/once.ts): the MCP tools read some.
 import * as z from "zod";
 import { batchIdSchema } from "../base/batch-id";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { ENDPOINT_TYPES, type EndpointLimit, TIERS } from "../rate-limit/endpoint-types";
 import { receiptExample } from "./examples";
 
-export const receiptSchema = /* @__PURE__ */ once(() =>
-  z
-    .object({
-      batchId: batchIdSchema,
-      itemCount: z.number().int(),
-      message: z.string(),
-    })
-    .meta({
-      id: "BatchReceipt",
-      example: receiptExample,
-    }),
-);
+export const receiptSchema = OPENAPI_METADATA
+  ? once(() =>
+      z
+        .object({
+          batchId: batchIdSchema,
+          itemCount: z.number().int(),
+          message: z.string(),
+        })
+        .meta({
+          id: "BatchReceipt",
+          example: receiptExample,
+        }),
+    )
+  : notInTheWorker;
 
-export const rateLimitInfoSchema = /* @__PURE__ */ once(() =>
+export const rateLimitInfoSchema = once(() =>
   z
     .object({
       endpointType: z.enum(ENDPOINT_TYPES),
@@ -40,4 +42,5 @@ export const rateLimitInfoSchema = /* @__PURE__ */ once(() =>
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const same = <A, B>(check: Same<A, B>) => check;
-/* @__PURE__ */ same<Pick<z.infer<ReturnType<typeof rateLimitInfoSchema>>, keyof EndpointLimit>, EndpointLimit>(true);
+OPENAPI_METADATA &&
+  same<Pick<z.infer<ReturnType<typeof rateLimitInfoSchema>>, keyof EndpointLimit>, EndpointLimit>(true);

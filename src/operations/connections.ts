@@ -4,19 +4,26 @@ import { tenantOf } from "../base/tenant";
 import { type ConnectionView, viewOf } from "../connections/connection";
 import { connectionsStub } from "../connections/stub";
 import { notFound } from "../http/errors";
+import { operation } from "../rate-limit/operation";
 import type { Caller } from "./caller";
 
 /** This customer's connections in the caller's environment, oldest first. */
-export async function listConnections({ env, apiKey }: Caller): Promise<{ connections: ConnectionView[] }> {
-  const connections = await connectionsStub(env, tenantOf(apiKey)).list();
-  return { connections: connections.map(viewOf) };
-}
+export const listConnections = operation(
+  "rate_limits",
+  async function listConnections({ env, apiKey }: Caller): Promise<{ connections: ConnectionView[] }> {
+    const connections = await connectionsStub(env, tenantOf(apiKey)).list();
+    return { connections: connections.map(viewOf) };
+  },
+);
 
 /**
  * Ends a connection: its token is refused from its next request on (the door asks the connections
  * object on every request). The OAuth grant itself is left to expire in KV: it can no longer act.
  */
-export async function endConnection({ env, apiKey }: Caller, id: string): Promise<void> {
-  if (!(await connectionsStub(env, tenantOf(apiKey)).end(id)))
-    throw notFound("No such connection for this customer and environment.");
-}
+export const endConnection = operation(
+  "contact_info_request",
+  async function endConnection({ env, apiKey }: Caller, id: string): Promise<void> {
+    if (!(await connectionsStub(env, tenantOf(apiKey)).end(id)))
+      throw notFound("No such connection for this customer and environment.");
+  },
+);

@@ -13,7 +13,7 @@ import { doNotDeliverKeySchema, doNotDeliverListSchema, suppressionKeySchema, su
 import { keyedHashPaging } from "./storage/keyed-hash-list";
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
-const headers = { "x-request-id": requestIdHeader };
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 
 interface ListDoors {
   path: string;
@@ -48,7 +48,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
       method: "get",
       path: doors.path,
       query: paging.schema,
-      middleware: [rateLimit("rate_limits", { parallel: true })],
+      middleware: [rateLimit(doors.read, { parallel: true })],
     },
     docs: OPENAPI_METADATA &&
       doors.list && {
@@ -61,13 +61,13 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
         responses: {
           200: {
             description: "One page of the list.",
-            headers,
+            headers: requestIdHeaders(),
             content: { "application/json": { schema: doors.list.schema() } },
           },
           400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
           ...authProblems(),
-          404: unknownEnvironment,
-          500: internalError,
+          404: unknownEnvironment(),
+          500: internalError(),
         },
       },
     handler: async (c) => c.json(await doors.read(callerOf(c), c.req.query()), 200),
@@ -76,7 +76,7 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
     route: {
       method: "delete",
       path: `${doors.path}/{key}`,
-      middleware: [rateLimit("contact_info_request")],
+      middleware: [rateLimit(doors.removeKey)],
     },
     docs: OPENAPI_METADATA &&
       doors.remove && {
@@ -87,10 +87,10 @@ function keyedHashListRoutes(doors: ListDoors): DeclaredRoute[] {
         security: keyRequired,
         request: { params: environmentParams().extend({ key: doors.keySchema }) },
         responses: {
-          204: { description: "Removed.", headers },
+          204: { description: "Removed.", headers: requestIdHeaders() },
           ...authProblems(),
           404: problem(["not_found"], "The key is not on the list"),
-          500: internalError,
+          500: internalError(),
         },
       },
     handler: async (c) => {

@@ -34,13 +34,13 @@ const bodyProblems = () => ({
 });
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
-const headers = { "x-request-id": requestIdHeader };
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 
-export const erasePersonRoute = declareRoute({
+const erasePersonRoute = declareRoute({
   route: {
     method: "post",
     path: "/privacy/erasures",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(erasePersonOperation), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "erasePerson",
@@ -56,13 +56,13 @@ export const erasePersonRoute = declareRoute({
     responses: {
       200: {
         description: "Erased.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -75,7 +75,7 @@ const getErasure = declareRoute({
   route: {
     method: "get",
     path: "/privacy/erasures/{id}",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readErasure, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getErasure",
@@ -86,22 +86,22 @@ const getErasure = declareRoute({
     responses: {
       200: {
         description: "The receipt.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: erasureReceiptSchema() } },
       },
       ...authProblems(),
       404: problem(["not_found"], "No such erasure for this customer and environment"),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await readErasure(callerOf(c), c.req.param("id")), 200),
 });
 
-export const addSuppressions = declareRoute({
+const addSuppressions = declareRoute({
   route: {
     method: "put",
     path: "/privacy/suppressions",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(suppressPeople), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "addSuppressions",
@@ -116,13 +116,13 @@ export const addSuppressions = declareRoute({
     responses: {
       200: {
         description: "Added.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: suppressionsAddedSchema() } },
       },
       ...bodyProblems(),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -1,10 +1,10 @@
 // Privacy's schemas: the bodies its routes take (a person is given as a submit item is, personInputSchema,
 // with the same checks, so what can be submitted can be erased and suppressed) and what they answer, zod
 // schemas that are the one source of the TypeScript types, the validation and the OpenAPI document. No
-// personal data in an answer: counts, dates and hashed keys only. Only the document reads the response
-// schemas (the Worker only their types): made on first use (src/base/once.ts).
+// personal data in an answer: counts, dates and hashed keys only. The response schemas are made on first
+// use (src/base/once.ts): the MCP tools' output schemas, and those only the document reads under OPENAPI_METADATA.
 import * as z from "zod";
-import { documented, once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { type NormalizedPerson, normalizePerson, personInputSchema } from "../contact-info/person";
 import { badRequest } from "../http/errors";
 import { describeErrors, fieldErrorOf } from "../http/field-errors";
@@ -17,12 +17,12 @@ export const erasureRequestSchema = personInputSchema
       .boolean({ error: "must be true or false" })
       .optional()
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description: "Also add the person to the do-not-enrich list (the default); false: erase only.",
-            example: true,
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description: "Also add the person to the do-not-enrich list (the default); false: erase only.",
+              example: true,
+            }
+          : {},
       ),
   })
   .meta({ id: "ErasureRequest", example: { email: "ada.lovelace@analytical.example" } });
@@ -34,12 +34,12 @@ export const suppressionRequestSchema = z
       .min(1, { error: "must hold at least one item" })
       .max(MAX_SUPPRESSIONS_PER_REQUEST, { error: `must hold at most ${MAX_SUPPRESSIONS_PER_REQUEST} items` })
       .meta(
-        documented(
-          OPENAPI_METADATA && {
-            description:
-              "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName.",
-          },
-        ),
+        OPENAPI_METADATA
+          ? {
+              description:
+                "People as on submit: each with linkedinUrl, email, or a name with companyDomain or companyName.",
+            }
+          : {},
       ),
   })
   .meta({ id: "SuppressionRequest", example: { items: [{ email: "ada.lovelace@analytical.example" }] } });
@@ -62,7 +62,7 @@ export function parseSuppressionRequest(body: unknown): NormalizedPerson[] {
   return parse(suppressionRequestSchema, body, "a list of people to suppress").items.map(normalizePerson);
 }
 
-export const erasureReceiptSchema = /* @__PURE__ */ once(() =>
+export const erasureReceiptSchema = once(() =>
   z
     .object({
       id: z.uuid().meta({ description: "The erasure's id: read the receipt again at GET …/privacy/erasures/{id}." }),
@@ -81,7 +81,7 @@ const keyedHashSchema = (docs: { description: string; example: string } | false)
   z
     .string()
     .regex(/^[0-9a-f]{64}$/)
-    .meta(documented(docs));
+    .meta(docs || {});
 
 /** A keyed-hash list as a page shows it: its entries under `field`, newest first, and the next page's cursor. */
 function keyedHashListSchema(key: z.ZodString, ids: { entry: string; list: string }, field: string, createdAt: string) {
@@ -105,16 +105,18 @@ export const suppressionKeySchema = keyedHashSchema(
   },
 );
 
-export const suppressionListSchema = /* @__PURE__ */ once(() =>
-  keyedHashListSchema(
-    suppressionKeySchema,
-    { entry: "Suppression", list: "SuppressionList" },
-    "suppressions",
-    "When it was added.",
-  ),
-);
+export const suppressionListSchema = OPENAPI_METADATA
+  ? once(() =>
+      keyedHashListSchema(
+        suppressionKeySchema,
+        { entry: "Suppression", list: "SuppressionList" },
+        "suppressions",
+        "When it was added.",
+      ),
+    )
+  : notInTheWorker;
 
-export const suppressionsAddedSchema = /* @__PURE__ */ once(() =>
+export const suppressionsAddedSchema = once(() =>
   z
     .object({
       keys: z
@@ -133,13 +135,15 @@ export const doNotDeliverKeySchema = keyedHashSchema(
   },
 );
 
-export const doNotDeliverListSchema = /* @__PURE__ */ once(() =>
-  keyedHashListSchema(
-    doNotDeliverKeySchema,
-    { entry: "DoNotDeliverEntry", list: "DoNotDeliverList" },
-    "doNotDeliver",
-    "When the value was first reported.",
-  ),
-);
+export const doNotDeliverListSchema = OPENAPI_METADATA
+  ? once(() =>
+      keyedHashListSchema(
+        doNotDeliverKeySchema,
+        { entry: "DoNotDeliverEntry", list: "DoNotDeliverList" },
+        "doNotDeliver",
+        "When the value was first reported.",
+      ),
+    )
+  : notInTheWorker;
 
 export type ErasureReceipt = z.infer<ReturnType<typeof erasureReceiptSchema>>;

@@ -21,9 +21,10 @@ type Tier = (typeof TIERS)[number];
 
 // Writes (submit, delete, erasure, the suppression list) and the estimate (which does a submit's work, storing nothing)
 // share the Tier 3 budget; reads of batches and of the account (its privacy records included) share Tier 4 ones.
-// Which route counts as which type is said by the route (its rateLimit middleware). An MCP tool call
-// counts as its REST route; every other MCP request (initialize, tools/list, ping, ...) is the
-// protocol's own chatter, a generous budget of its own so that it cannot be used to flood the door.
+// Which type a call counts as is said by its operation (operation.ts), once: a route's rateLimit middleware
+// and an MCP tool's call both read it there, so a tool counts as its REST route does. Every other MCP
+// request (initialize, tools/list, ping, ...) is the protocol's own chatter, a generous budget of its own
+// so that it cannot be used to flood the door.
 const TIER_OF: Record<EndpointType, Tier> = {
   contact_info_request: "Tier 3",
   contact_info_status: "Tier 4",

@@ -1,5 +1,5 @@
 // Every route the API serves, and GET /v2/{environment}/me/rate-limits, which lists them: it lives
-// here because it reads the list (each route's rateLimit middleware names its endpoint type).
+// here because it reads the list (each route's rateLimit middleware carries its operation's endpoint type).
 import * as z from "zod";
 import type { Environment } from "../base/environment";
 import { batchEventRoutes } from "../batch/event-routes";
@@ -25,11 +25,11 @@ import { usageRoutes } from "./usage";
 import { webhookDeliveryRoutes } from "./webhook-deliveries";
 import { webhookEndpointRoutes } from "./webhook-endpoints";
 
-export const getRateLimits = declareRoute({
+const getRateLimits = declareRoute({
   route: {
     method: "get",
     path: "/me/rate-limits",
-    middleware: [rateLimit("rate_limits", { parallel: true, withUsage: true })],
+    middleware: [rateLimit(rateLimitsOf, { parallel: true, withUsage: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getRateLimits",
@@ -41,12 +41,12 @@ export const getRateLimits = declareRoute({
     responses: {
       200: {
         description: "One entry per endpoint type.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: z.array(rateLimitInfoSchema()) } },
       },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

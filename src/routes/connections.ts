@@ -1,7 +1,7 @@
 // The assistants connected with OAuth: GET /v2/{environment}/me/connections and DELETE …/{id}
 // (the operations: src/operations/connections.ts).
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { connectionViewSchema } from "../connections/connection";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
@@ -11,20 +11,21 @@ import { problem } from "../openapi/problems";
 import { endConnection, listConnections } from "../operations/connections";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-// Documentation only: made on first use (src/base/once.ts).
-const connectionParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({
-    id: z.string().meta({ description: "The connection's id (GET …/me/connections lists them)." }),
-  }),
-);
-const headers = { "x-request-id": requestIdHeader };
+const connectionParams = OPENAPI_METADATA
+  ? once(() =>
+      environmentParams().extend({
+        id: z.string().meta({ description: "The connection's id (GET …/me/connections lists them)." }),
+      }),
+    )
+  : notInTheWorker;
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const TAGS = ["Connections"];
 
 const list = declareRoute({
   route: {
     method: "get",
     path: "/me/connections",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(listConnections, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listConnections",
@@ -37,18 +38,18 @@ const list = declareRoute({
     responses: {
       200: {
         description: "The connections, oldest first.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: z.object({ connections: z.array(connectionViewSchema) }) } },
       },
       ...authProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await listConnections(callerOf(c)), 200),
 });
 
 const end = declareRoute({
-  route: { method: "delete", path: "/me/connections/{id}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/me/connections/{id}", middleware: [rateLimit(endConnection)] },
   docs: OPENAPI_METADATA && {
     operationId: "deleteConnection",
     tags: TAGS,
@@ -56,10 +57,10 @@ const end = declareRoute({
     security: keyRequired,
     request: { params: connectionParams() },
     responses: {
-      204: { description: "Ended.", headers },
+      204: { description: "Ended.", headers: requestIdHeaders() },
       ...authProblems(),
       404: problem(["not_found"], "No such connection for this customer and environment"),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -9,12 +9,12 @@ import { problem } from "../openapi/problems";
 import { readSourceScorecards, readUsage } from "../operations/account";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-export const getUsage = declareRoute({
+const getUsage = declareRoute({
   route: {
     method: "get",
     path: "/me/usage",
     query: usageQuerySchema,
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readUsage, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getUsage",
@@ -26,7 +26,7 @@ export const getUsage = declareRoute({
     responses: {
       200: {
         description: "Usage per day and in total.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: usageReportSchema() } },
       },
       400: problem(
@@ -34,8 +34,8 @@ export const getUsage = declareRoute({
         `A date is not YYYY-MM-DD, from is after to, the range exceeds ${MAX_USAGE_DAYS} days, or a parameter is unknown`,
       ),
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -48,7 +48,7 @@ const getSourceScorecards = declareRoute({
   route: {
     method: "get",
     path: "/me/sources",
-    middleware: [rateLimit("rate_limits", { parallel: true })],
+    middleware: [rateLimit(readSourceScorecards, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getSourceScorecards",
@@ -61,12 +61,12 @@ const getSourceScorecards = declareRoute({
     responses: {
       200: {
         description: "One scorecard per source asked in the last 30 days.",
-        headers: { "x-request-id": requestIdHeader },
+        headers: { "x-request-id": requestIdHeader() },
         content: { "application/json": { schema: sourceScorecardsSchema() } },
       },
       ...authProblems(),
-      404: unknownEnvironment,
-      500: internalError,
+      404: unknownEnvironment(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -1,6 +1,6 @@
 // The delivery log: GET /v2/{environment}/webhook-deliveries, GET …/{id}, POST …/{id}/redeliver.
 import * as z from "zod";
-import { once } from "../base/once";
+import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
@@ -10,14 +10,17 @@ import { listDeliveries, readDelivery, redeliver } from "../webhooks/operations"
 import { deliveryDetailSchema, deliveryPageSchema, deliveryQuerySchema } from "../webhooks/views";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-// Documentation only: made on first use (src/base/once.ts).
-const deliveryParams = /* @__PURE__ */ once(() =>
-  environmentParams().extend({
-    id: z.string().meta({ description: "The delivery's id: the webhook-id the receiver saw." }),
-  }),
-);
-const headers = { "x-request-id": requestIdHeader };
-const noSuchDelivery = /* @__PURE__ */ problem(["not_found"], "No such delivery for this customer and environment");
+const deliveryParams = OPENAPI_METADATA
+  ? once(() =>
+      environmentParams().extend({
+        id: z.string().meta({ description: "The delivery's id: the webhook-id the receiver saw." }),
+      }),
+    )
+  : notInTheWorker;
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
+const noSuchDelivery = OPENAPI_METADATA
+  ? once(() => problem(["not_found"], "No such delivery for this customer and environment"))
+  : notInTheWorker;
 const TAGS = ["Webhooks"];
 
 const list = declareRoute({
@@ -25,7 +28,7 @@ const list = declareRoute({
     method: "get",
     path: "/webhook-deliveries",
     query: deliveryQuerySchema,
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listDeliveries, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listWebhookDeliveries",
@@ -38,12 +41,12 @@ const list = declareRoute({
     responses: {
       200: {
         description: "A page of deliveries.",
-        headers,
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: deliveryPageSchema } },
       },
       400: problem(["invalid_query"], "A query parameter is invalid or unknown"),
       ...authProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await listDeliveries(callerOf(c), c.req.query()), 200),
@@ -53,7 +56,7 @@ const read = declareRoute({
   route: {
     method: "get",
     path: "/webhook-deliveries/{id}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readDelivery, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getWebhookDelivery",
@@ -62,10 +65,14 @@ const read = declareRoute({
     security: keyRequired,
     request: { params: deliveryParams() },
     responses: {
-      200: { description: "The delivery.", headers, content: { "application/json": { schema: deliveryDetailSchema } } },
+      200: {
+        description: "The delivery.",
+        headers: requestIdHeaders(),
+        content: { "application/json": { schema: deliveryDetailSchema } },
+      },
       ...authProblems(),
-      404: noSuchDelivery,
-      500: internalError,
+      404: noSuchDelivery(),
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await readDelivery(callerOf(c), c.req.param("id")), 200),
@@ -75,7 +82,7 @@ const resend = declareRoute({
   route: {
     method: "post",
     path: "/webhook-deliveries/{id}/redeliver",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(redeliver)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "redeliverWebhookDelivery",
@@ -86,10 +93,10 @@ const resend = declareRoute({
     security: keyRequired,
     request: { params: deliveryParams() },
     responses: {
-      202: { description: "Sending.", headers },
+      202: { description: "Sending.", headers: requestIdHeaders() },
       ...authProblems(),
-      404: noSuchDelivery,
-      500: internalError,
+      404: noSuchDelivery(),
+      500: internalError(),
     },
   },
   handler: async (c) => {

@@ -1,7 +1,6 @@
 // A customer's webhook endpoints: POST/GET /v2/{environment}/webhook-endpoints, GET/PATCH/DELETE …/{id},
 // POST …/{id}/rotate-secret, …/{id}/test and …/{id}/recover (the operations: src/webhooks/operations.ts).
 import * as z from "zod";
-import { once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
@@ -30,21 +29,20 @@ import {
 } from "../webhooks/views";
 import { type DeclaredRoute, declareRoute } from "./declare";
 
-// Documentation only: made on first use (src/base/once.ts).
-const endpointParams = /* @__PURE__ */ once(() =>
+const endpointParams = () =>
   environmentParams().extend({
     id: z.string().meta({ description: "The endpoint's id (POST …/webhook-endpoints answered it)." }),
-  }),
-);
-const headers = { "x-request-id": requestIdHeader };
-const noSuchEndpoint = /* @__PURE__ */ problem(["not_found"], "No such endpoint for this customer and environment");
-const invalidBody = /* @__PURE__ */ problem(
-  ["invalid_request", "malformed_json", "incomplete_body"],
-  "The body does not match the schema, or the URL is refused",
-);
+  });
+const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
+const noSuchEndpoint = () => problem(["not_found"], "No such endpoint for this customer and environment");
+const invalidBody = () =>
+  problem(
+    ["invalid_request", "malformed_json", "incomplete_body"],
+    "The body does not match the schema, or the URL is refused",
+  );
 const json = <T extends z.ZodType>(description: string, schema: T) => ({
   description,
-  headers,
+  headers: requestIdHeaders(),
   content: { "application/json": { schema } },
 });
 const body = <T extends z.ZodType>(schema: T) => ({
@@ -54,7 +52,7 @@ const body = <T extends z.ZodType>(schema: T) => ({
 const TAGS = ["Webhooks"];
 
 const create = declareRoute({
-  route: { method: "post", path: "/webhook-endpoints", middleware: [rateLimit("contact_info_request"), jsonBody()] },
+  route: { method: "post", path: "/webhook-endpoints", middleware: [rateLimit(createEndpoint), jsonBody()] },
   docs: OPENAPI_METADATA && {
     operationId: "createWebhookEndpoint",
     tags: TAGS,
@@ -65,11 +63,11 @@ const create = declareRoute({
     request: { params: environmentParams(), body: body(createEndpointSchema) },
     responses: {
       201: json("Created: keep the secret.", createdEndpointSchema),
-      400: invalidBody,
+      400: invalidBody(),
       ...authProblems(),
       409: problem(["too_many_webhook_endpoints"], "The environment has as many endpoints as it may"),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await createEndpoint(callerOf(c), c.get("jsonBody")), 201),
@@ -79,7 +77,7 @@ const list = declareRoute({
   route: {
     method: "get",
     path: "/webhook-endpoints",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(listEndpoints, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "listWebhookEndpoints",
@@ -90,7 +88,7 @@ const list = declareRoute({
     responses: {
       200: json("The endpoints, oldest first.", z.object({ endpoints: z.array(endpointSchema) })),
       ...authProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await listEndpoints(callerOf(c)), 200),
@@ -100,7 +98,7 @@ const read = declareRoute({
   route: {
     method: "get",
     path: "/webhook-endpoints/{id}",
-    middleware: [rateLimit("contact_info_status", { parallel: true })],
+    middleware: [rateLimit(readEndpoint, { parallel: true })],
   },
   docs: OPENAPI_METADATA && {
     operationId: "getWebhookEndpoint",
@@ -111,8 +109,8 @@ const read = declareRoute({
     responses: {
       200: json("The endpoint.", endpointSchema),
       ...authProblems(),
-      404: noSuchEndpoint,
-      500: internalError,
+      404: noSuchEndpoint(),
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await readEndpoint(callerOf(c), c.req.param("id")), 200),
@@ -122,7 +120,7 @@ const update = declareRoute({
   route: {
     method: "patch",
     path: "/webhook-endpoints/{id}",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(updateEndpoint), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "updateWebhookEndpoint",
@@ -134,18 +132,18 @@ const update = declareRoute({
     request: { params: endpointParams(), body: body(updateEndpointSchema) },
     responses: {
       200: json("The endpoint as changed.", endpointSchema),
-      400: invalidBody,
+      400: invalidBody(),
       ...authProblems(),
-      404: noSuchEndpoint,
+      404: noSuchEndpoint(),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await updateEndpoint(callerOf(c), c.req.param("id"), c.get("jsonBody")), 200),
 });
 
 const remove = declareRoute({
-  route: { method: "delete", path: "/webhook-endpoints/{id}", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "delete", path: "/webhook-endpoints/{id}", middleware: [rateLimit(deleteEndpoint)] },
   docs: OPENAPI_METADATA && {
     operationId: "deleteWebhookEndpoint",
     tags: TAGS,
@@ -153,10 +151,10 @@ const remove = declareRoute({
     security: keyRequired,
     request: { params: endpointParams() },
     responses: {
-      204: { description: "Deleted.", headers },
+      204: { description: "Deleted.", headers: requestIdHeaders() },
       ...authProblems(),
-      404: noSuchEndpoint,
-      500: internalError,
+      404: noSuchEndpoint(),
+      500: internalError(),
     },
   },
   handler: async (c) => {
@@ -169,7 +167,7 @@ const rotate = declareRoute({
   route: {
     method: "post",
     path: "/webhook-endpoints/{id}/rotate-secret",
-    middleware: [rateLimit("contact_info_request")],
+    middleware: [rateLimit(rotateEndpointSecret)],
   },
   docs: OPENAPI_METADATA && {
     operationId: "rotateWebhookEndpointSecret",
@@ -182,15 +180,15 @@ const rotate = declareRoute({
     responses: {
       200: json("The new secret, shown only here.", rotatedSecretSchema),
       ...authProblems(),
-      404: noSuchEndpoint,
-      500: internalError,
+      404: noSuchEndpoint(),
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await rotateEndpointSecret(callerOf(c), c.req.param("id")), 200),
 });
 
 const test = declareRoute({
-  route: { method: "post", path: "/webhook-endpoints/{id}/test", middleware: [rateLimit("contact_info_request")] },
+  route: { method: "post", path: "/webhook-endpoints/{id}/test", middleware: [rateLimit(testEndpoint)] },
   docs: OPENAPI_METADATA && {
     operationId: "testWebhookEndpoint",
     tags: TAGS,
@@ -201,8 +199,8 @@ const test = declareRoute({
     responses: {
       202: json("Sending: the delivery, as the log shows it.", deliverySchema),
       ...authProblems(),
-      404: noSuchEndpoint,
-      500: internalError,
+      404: noSuchEndpoint(),
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await testEndpoint(callerOf(c), c.req.param("id")), 202),
@@ -212,7 +210,7 @@ const recover = declareRoute({
   route: {
     method: "post",
     path: "/webhook-endpoints/{id}/recover",
-    middleware: [rateLimit("contact_info_request"), jsonBody()],
+    middleware: [rateLimit(recoverEndpoint), jsonBody()],
   },
   docs: OPENAPI_METADATA && {
     operationId: "recoverWebhookEndpoint",
@@ -224,11 +222,11 @@ const recover = declareRoute({
     request: { params: endpointParams(), body: body(recoverSchema) },
     responses: {
       202: json("Re-sending.", recoveredSchema),
-      400: invalidBody,
+      400: invalidBody(),
       ...authProblems(),
-      404: noSuchEndpoint,
+      404: noSuchEndpoint(),
       ...jsonBodyProblems(),
-      500: internalError,
+      500: internalError(),
     },
   },
   handler: async (c) => c.json(await recoverEndpoint(callerOf(c), c.req.param("id"), c.get("jsonBody")), 202),

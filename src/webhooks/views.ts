@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { documented } from "../base/once";
 import { limitParam } from "../http/paging";
 import {
   ATTEMPT_ERRORS,
@@ -17,20 +16,18 @@ const eventList = z
   .min(1, { error: "must name at least one event" })
   .max(ENDPOINT_EVENTS.length)
   .refine((events) => new Set(events).size === events.length, { error: "must not name an event twice" })
-  .meta(
-    documented(OPENAPI_METADATA && { description: "The events the endpoint is sent.", example: ["batch.completed"] }),
-  );
+  .meta(OPENAPI_METADATA ? { description: "The events the endpoint is sent.", example: ["batch.completed"] } : {});
 const endpointUrl = z
   .string({ error: "must be a string" })
   .max(2048)
   .meta(
-    documented(
-      OPENAPI_METADATA && {
-        description:
-          "Where deliveries are POSTed: https to a public host (in test also http to 127.0.0.1 / localhost), as a submit's webhookUrl.",
-        example: "https://example.com/hooks/contact-info",
-      },
-    ),
+    OPENAPI_METADATA
+      ? {
+          description:
+            "Where deliveries are POSTed: https to a public host (in test also http to 127.0.0.1 / localhost), as a submit's webhookUrl.",
+          example: "https://example.com/hooks/contact-info",
+        }
+      : {},
   );
 const description = z.string({ error: "must be a string" }).max(500);
 
@@ -51,7 +48,7 @@ export type EndpointPatch = z.infer<typeof updateEndpointSchema>;
 
 export const endpointSchema = z
   .object({
-    id: z.string().meta(documented(OPENAPI_METADATA && { example: "ep_6f1c2b0e9d8a4f7c8b3e2d1a0f9e8d7c" })),
+    id: z.string().meta(OPENAPI_METADATA ? { example: "ep_6f1c2b0e9d8a4f7c8b3e2d1a0f9e8d7c" } : {}),
     url: z.string(),
     description: z.string().nullable(),
     events: z.array(z.enum(ENDPOINT_EVENTS)),
@@ -59,21 +56,19 @@ export const endpointSchema = z
     disabledReason: z
       .string()
       .nullable()
-      .meta(
-        documented(OPENAPI_METADATA && { description: "Why the endpoint was disabled automatically; null otherwise." }),
-      ),
+      .meta(OPENAPI_METADATA ? { description: "Why the endpoint was disabled automatically; null otherwise." } : {}),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "WebhookEndpoint" });
 export type EndpointView = z.infer<typeof endpointSchema>;
 
 const secret = z.string().meta(
-  documented(
-    OPENAPI_METADATA && {
-      description: "The signing secret (Standard Webhooks), shown only in this answer: keep it.",
-      example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    },
-  ),
+  OPENAPI_METADATA
+    ? {
+        description: "The signing secret (Standard Webhooks), shown only in this answer: keep it.",
+        example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      }
+    : {},
 );
 export const createdEndpointSchema = endpointSchema.extend({ secret }).meta({ id: "WebhookEndpointCreated" });
 export const rotatedSecretSchema = z.object({ secret }).meta({ id: "WebhookSecretRotated" });
@@ -83,12 +78,12 @@ const attemptSchema = z.object({
   statusCode: z
     .int()
     .nullable()
-    .meta(documented(OPENAPI_METADATA && { description: "null when there was no answer." })),
+    .meta(OPENAPI_METADATA ? { description: "null when there was no answer." } : {}),
   durationMs: z.int(),
   error: z
     .enum(ATTEMPT_ERRORS)
     .nullable()
-    .meta(documented(OPENAPI_METADATA && { description: "Why there was no usable answer; null when there was one." })),
+    .meta(OPENAPI_METADATA ? { description: "Why there was no usable answer; null when there was one." } : {}),
 });
 
 export const deliverySchema = z
@@ -96,20 +91,16 @@ export const deliverySchema = z
     id: z
       .string()
       .meta(
-        documented(
-          OPENAPI_METADATA && { description: "The webhook-id the receiver saw.", example: "msg_2b0e9d8a4f7c8b3e" },
-        ),
+        OPENAPI_METADATA ? { description: "The webhook-id the receiver saw.", example: "msg_2b0e9d8a4f7c8b3e" } : {},
       ),
     endpointId: z
       .string()
       .nullable()
-      .meta(documented(OPENAPI_METADATA && { description: "The endpoint; null for a batch's own webhookUrl." })),
+      .meta(OPENAPI_METADATA ? { description: "The endpoint; null for a batch's own webhookUrl." } : {}),
     type: z.enum(ENDPOINT_EVENTS),
     status: z
       .enum(DELIVERY_STATUSES)
-      .meta(
-        documented(OPENAPI_METADATA && { description: "pending: will be tried (again); succeeded; failed: gave up." }),
-      ),
+      .meta(OPENAPI_METADATA ? { description: "pending: will be tried (again); succeeded; failed: gave up." } : {}),
     createdAt: z.iso.datetime(),
     nextAttemptAt: z.iso.datetime().nullable(),
     attempts: z.array(attemptSchema),
@@ -119,7 +110,7 @@ export type DeliveryView = z.infer<typeof deliverySchema>;
 
 export const deliveryDetailSchema = deliverySchema
   .extend({
-    payload: z.string().meta(documented(OPENAPI_METADATA && { description: "The body sent, byte for byte." })),
+    payload: z.string().meta(OPENAPI_METADATA ? { description: "The body sent, byte for byte." } : {}),
   })
   .meta({ id: "WebhookLogDeliveryDetail" });
 export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
@@ -139,5 +130,5 @@ export const recoverSchema = z.strictObject({
   since: z.iso.datetime({ error: "must be an ISO 8601 date-time in UTC" }),
 });
 export const recoveredSchema = z.object({
-  count: z.int().meta(documented(OPENAPI_METADATA && { description: "Deliveries re-sent." })),
+  count: z.int().meta(OPENAPI_METADATA ? { description: "Deliveries re-sent." } : {}),
 });

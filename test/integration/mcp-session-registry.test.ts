@@ -5,6 +5,7 @@ import { tenantName } from "../../src/base/tenant";
 import { MCP_SCOPES } from "../../src/connections/connection";
 import { type McpAdmission, REGISTRY_GRACE_MS } from "../../src/rate-limit/mcp-sessions";
 import { limiterStub } from "../../src/rate-limit/stub";
+import { apiOperations } from "../../src/routes/api-routes";
 import { createKey, setClockAhead } from "../helpers";
 
 // The customer's RateLimiter keeps its open MCP sessions (mcp_sessions): the one call each MCP request
@@ -87,7 +88,7 @@ describe("a session's object", () => {
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     });
     const principal = { apiKey: record, scopes: [...MCP_SCOPES], allowanceCredits: 100 };
-    const response = await session.serve(request, sessionId, principal, initialize);
+    const response = await session.serve(request, sessionId, principal, apiOperations(record.environment), initialize);
     expect([response.status, await response.json()]).toEqual([
       404,
       { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },

@@ -6,7 +6,8 @@ import { hubspot } from "../../src/crm/hubspot";
 import { salesforce } from "../../src/crm/salesforce";
 import { apollo } from "../../src/enrichment/apollo-provider";
 import { readVendorConfig } from "../../src/enrichment/vendor-config";
-import { limitOf } from "../../src/middleware/rate-limit";
+import { TOOLS } from "../../src/mcp/tools";
+import { type LimitingMiddleware, limitOf } from "../../src/middleware/rate-limit";
 import { endpointLimit } from "../../src/rate-limit/endpoint-types";
 import { API_ROUTES, apiOperations } from "../../src/routes/api-routes";
 import { envWith } from "../helpers";
@@ -50,6 +51,16 @@ describe("endpoint limits", () => {
       limit: 100,
       windowSeconds: 60,
     });
+  });
+
+  it("are an MCP tool's as they are its REST route's: every tool runs an operation a /v2 route counts by", () => {
+    const counted = API_ROUTES["/v2/:environment"]
+      .flatMap(({ route }) => [route.middleware ?? []].flat())
+      .filter((handler): handler is LimitingMiddleware => limitOf(handler) !== undefined)
+      .map(({ operation }) => operation);
+    for (const tool of TOOLS) expect(counted, tool.name).toContain(tool.operation);
+    // Not vacuous: the routes count by many more operations than the tools run.
+    expect(new Set(counted).size).toBeGreaterThan(TOOLS.length);
   });
 
   it("count, per endpoint type, the operations whose routes declare it (each route's rateLimit)", () => {

@@ -6,6 +6,7 @@ import { callTool } from "../../src/mcp/call-tool";
 import { fromWire, keyPrincipal, toWire } from "../../src/mcp/principal";
 import { erasePersonTool } from "../../src/mcp/read-tools";
 import { startBatchTool } from "../../src/mcp/spend-tools";
+import { apiOperations } from "../../src/routes/api-routes";
 
 const KEY: ApiKeyRecord = {
   keyId: "key_1",
@@ -36,7 +37,8 @@ describe("scopes", () => {
     const unused = () => {
       throw new Error("nothing may run");
     };
-    const context = { origin: "https://x.test", principal, tasks: false, progress: unused, confirm: unused };
+    const counted = apiOperations(KEY.environment);
+    const context = { origin: "https://x.test", principal, tasks: false, counted, progress: unused, confirm: unused };
     const caller = { env, apiKey: KEY, environment: KEY.environment };
     for (const [tool, scope] of [
       [startBatchTool, "spend"],

@@ -26,11 +26,11 @@ import {
 } from "../schemas";
 import type { Candidates } from "../sync-plan";
 
-const rulesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.enum(SYNC_RULES)));
-const candidatesSchema = /* @__PURE__ */ once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.string()));
-const errorSchema = /* @__PURE__ */ once(() => z.object({ code: z.string(), message: z.string() }));
+const rulesSchema = once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.enum(SYNC_RULES)));
+const candidatesSchema = once(() => z.partialRecord(z.enum(SYNC_FIELDS), z.string()));
+const errorSchema = once(() => z.object({ code: z.string(), message: z.string() }));
 
-const rowSchema = /* @__PURE__ */ once(() =>
+const rowSchema = once(() =>
   z.object({
     id: z.string(),
     customer_id: z.string(),
@@ -60,7 +60,7 @@ const rowSchema = /* @__PURE__ */ once(() =>
 );
 export type SyncRow = z.output<ReturnType<typeof rowSchema>>;
 
-export const recordRowSchema = /* @__PURE__ */ once(() =>
+export const recordRowSchema = once(() =>
   z.object({
     idx: z.number(),
     match_key: z.string().nullable(),
