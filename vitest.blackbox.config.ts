@@ -17,8 +17,14 @@ export default defineConfig({
             : process.env.BLACKBOX === "mcp"
               ? ["test/mcp/**/*.test.ts"]
               : ["test/browser/**/*.test.ts"],
-    // The client suite's files share one server (test/client/global-setup.ts).
-    globalSetup: process.env.BLACKBOX === "client" ? ["test/client/global-setup.ts"] : [],
+    // The client suite's files share one server (test/client/global-setup.ts), and so do the MCP files
+    // with the default configuration (test/mcp/global-setup.ts).
+    globalSetup:
+      process.env.BLACKBOX === "client"
+        ? ["test/client/global-setup.ts"]
+        : process.env.BLACKBOX === "mcp"
+          ? ["test/mcp/global-setup.ts"]
+          : [],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // Two files at once in the reliability and tools suites: each file starts its own server (own

@@ -144,7 +144,9 @@ async function main() {
       // The round whose ratio is the median (for a floor, whose requests/s is): its own figures are shown.
       const perSecond = rounds.map((runs) => runs.get(route.name)!.requests.average);
       const pick = against === route.name ? perSecond.indexOf(median(perSecond)) : ratios.indexOf(median(ratios));
-      const middle = rounds[pick]!.get(route.name)!;
+      // A floor that answered nothing in a round (a smoke's one-second run on a loaded machine) gives ratios
+      // of NaN, which no index holds: that round's figures are shown as they are.
+      const middle = rounds[Math.max(pick, 0)]!.get(route.name)!;
       return {
         name: route.name,
         requestsPerSecond: middle.requests.average,

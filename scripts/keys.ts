@@ -1,11 +1,9 @@
 // npm run keys -- <create|list|show|revoke|set-limits|set-budget|set-mcp-allowance|seed-dev> … [--local|--remote]
 import { parseArgs } from "node:util";
 import {
-  type ApiKeyRecord,
   apiKeyWrites,
   ENDPOINT_TYPES,
   type EndpointType,
-  hashApiKey,
   issueApiKey,
   JURISDICTIONS,
   type Jurisdiction,
@@ -15,7 +13,7 @@ import {
 import { adminToken, sendRevocation } from "./admin-client";
 import { BASE_URL_HELP, resolveBaseUrl } from "./base-url";
 import { CliError, fail, runCli } from "./cli";
-import { DEV_KEYS } from "./dev-keys";
+import { DEV_KEYS, DEV_WEBHOOK_SECRET, devKeyWrites } from "./dev-keys";
 import { describeKey, keyIdOf, keysOf, listedRecordSchema, readKey } from "./key-records";
 import { setKeyBudget, setMcpAllowance, showKey } from "./key-settings";
 import type { KvStore } from "./kv-namespace";
@@ -41,9 +39,6 @@ const USAGE = `usage: npm run keys -- <command> [--local [--persist-to DIR] | --
                                  (0: always ask; default MCP_ALLOWANCE_CREDITS, 100)
   seed-dev                       write the documented local development keys (local only)
   --persist-to DIR               with --local: the state directory of a \`wrangler dev --persist-to DIR\``;
-
-// Shown once, at creation; `list`, the id entry and wrangler's log never carry it.
-const DEV_WEBHOOK_SECRET = "whsec_bG9jYWwtZGV2ZWxvcG1lbnQtd2ViaG9vay1zZWNyZXQ=";
 
 function wholeNumber(value: string | undefined, flag: string): number {
   const number = Number(value);
@@ -212,19 +207,7 @@ async function run(command: string, rest: string[], values: Flags, store: Store,
     }
     case "seed-dev": {
       if (store.target !== "--local") fail("seed-dev writes local development keys only");
-      const entries = [];
-      for (const { key, keyId, environment } of DEV_KEYS) {
-        const record: ApiKeyRecord = {
-          keyId,
-          customerId: "cus_localdev",
-          environment,
-          name: "local development",
-          createdAt: "2026-01-01T00:00:00.000Z",
-          webhookSecret: DEV_WEBHOOK_SECRET,
-        };
-        entries.push(...apiKeyWrites(await hashApiKey(key), record));
-      }
-      await kv.putAll(entries);
+      await kv.putAll(await devKeyWrites());
       console.log(
         `Local development keys ready: ${DEV_KEYS.map((k) => k.key).join(", ")} (webhook secret ${DEV_WEBHOOK_SECRET})`,
       );

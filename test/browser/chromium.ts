@@ -1,8 +1,9 @@
 // What the browser tests share: Debian's Chromium (.ci/run installs it; never a downloaded browser),
 // a `wrangler dev` seeded with the README's local keys, and a page that reaches no other origin.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { devKeyWrites } from "../../scripts/dev-keys";
+import { withKv } from "../../scripts/kv-store";
 import { type LocalServer, startLocalServer } from "../../scripts/local-server";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -22,14 +23,17 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A server of the test's own, with the local keys `npm run dev` seeds (the README's and the pages' samples use them). */
+/**
+ * The local keys `npm run dev` seeds (the README's and the pages' samples use them), written as `npm run keys
+ * -- seed-dev` writes them, from this process: a tool run of its own cost 9 CPU-seconds a server.
+ */
+function seedDevKeys(state: string): Promise<void> {
+  return withKv({ target: "--local", persistTo: state }, "API_KEYS", async (kv) => kv.putAll(await devKeyWrites()));
+}
+
+/** A server of the test's own, with the local keys `npm run dev` seeds (seedDevKeys). */
 export function seededServer(vars?: Record<string, string>): Promise<LocalServer> {
-  return startLocalServer({
-    ...(vars ? { vars } : {}),
-    prepare: async (state) => {
-      execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-    },
-  });
+  return startLocalServer({ ...(vars ? { vars } : {}), prepare: seedDevKeys });
 }
 
 /** Refuses every request for another origin, so a page that reaches out fails its test. */

@@ -1,14 +1,14 @@
 // Black-box, in Node: real answers of `wrangler dev` validated against the OpenAPI
 // document's own schemas by Ajv (JSON Schema 2020-12, what OpenAPI 3.1 uses), a
 // validator nobody here wrote. (test/browser holds the Node checks of the public contract.)
-import { execFileSync } from "node:child_process";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_KEYS } from "../../scripts/dev-keys";
-import { type LocalServer, startLocalServer } from "../../scripts/local-server";
+import type { LocalServer } from "../../scripts/local-server";
 import { openApiDocument } from "../../src/openapi/document";
 import { batchStatusExample, estimateExample, submitRequestExample } from "../../src/openapi/examples";
 import { until } from "../until";
+import { seededServer } from "./chromium";
 
 const document = openApiDocument() as unknown as {
   paths: Record<
@@ -37,11 +37,7 @@ function violations(path: string, method: string, status: number, mediaType: str
 describe("real responses conform to the OpenAPI document", () => {
   let server: LocalServer;
   beforeAll(async () => {
-    server = await startLocalServer({
-      prepare: async (state) => {
-        execFileSync("npx", ["tsx", "scripts/keys.ts", "seed-dev", "--persist-to", state], { stdio: "ignore" });
-      },
-    });
+    server = await seededServer();
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

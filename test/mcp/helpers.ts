@@ -3,7 +3,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
-import { type Customer, connect, type McpTestServer } from "./server";
+import { type Customer, connect, type McpServerView } from "./server";
 
 export const ADA = { firstName: "Ada", lastName: "Lovelace", companyDomain: "analytical.example" };
 export const GRACE = { linkedinUrl: "https://www.linkedin.com/in/grace-hopper" };
@@ -21,7 +21,7 @@ export type Answer = "accept" | "decline" | "cancel";
 
 /** An SDK client for `customer`'s key, remembered in `clients` (to close), recording each question in `asked`. */
 export async function clientFor(
-  running: McpTestServer,
+  running: McpServerView,
   clients: Client[],
   customer: Customer,
   answer?: Answer,
@@ -53,7 +53,7 @@ export function errorOf(result: CallToolResult) {
 }
 
 /** The REST answer (JSON) to `path` under /v2/test, with `customer`'s key. */
-export const restCall = (running: McpTestServer, customer: Customer, path: string, init: RequestInit = {}) =>
+export const restCall = (running: McpServerView, customer: Customer, path: string, init: RequestInit = {}) =>
   fetch(`${running.server.url}/v2/test${path}`, {
     ...init,
     headers: { "x-api-key": running.keys[customer], "content-type": "application/json" },

@@ -3,18 +3,18 @@ import { type CallToolResult, CallToolResultSchema, type Progress } from "@model
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../blackbox-helpers";
 import { ADA, type Answer, call, clientFor, errorOf, GRACE, holdings, INITIALIZE, restCall } from "./helpers";
-import { type Customer, connect, type McpTestServer, startMcpTestServer } from "./server";
+import { type Customer, connect, type McpServerView } from "./server";
+import { sharedMcpServer } from "./shared-server";
 
 // The MCP server at /mcp, as the official SDK client (Streamable HTTP) uses it against `wrangler dev`.
-let running: McpTestServer;
+let running: McpServerView;
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  running = await startMcpTestServer();
+beforeAll(() => {
+  running = sharedMcpServer();
 });
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
-  await running?.server.stop();
 });
 
 const clientOf = (customer: Customer, answer?: Answer, asked: string[] = []) =>

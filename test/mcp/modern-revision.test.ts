@@ -5,20 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../blackbox-helpers";
 import { ADA, call, clientFor, errorOf, GRACE, holdings, restCall } from "./helpers";
 import { ACCEPTED, modernClient, REVISION, raw, rawCall } from "./modern";
-import { type Customer, type McpTestServer, startMcpTestServer } from "./server";
+import type { Customer, McpServerView } from "./server";
+import { sharedMcpServer } from "./shared-server";
 
 // The 2026-07-28 revision at /mcp on `wrangler dev`: the SDK's v2 client and raw requests of the revision,
 // beside 2025 clients (SDK 1.x) on the same URL; spending confirmed by MRTR; an agent's allowance; tasks.
-let running: McpTestServer;
+let running: McpServerView;
 const clients: { close(): Promise<void> }[] = [];
 const v1Clients: ClientV1[] = [];
 
-beforeAll(async () => {
-  running = await startMcpTestServer();
+beforeAll(() => {
+  running = sharedMcpServer();
 });
 afterAll(async () => {
   await Promise.allSettled([...clients, ...v1Clients].map((client) => client.close()));
-  await running?.server.stop();
 });
 
 async function modern(...args: Parameters<typeof modernClient> extends [unknown, ...infer Rest] ? Rest : never) {

@@ -2,14 +2,14 @@
 // raw JSON-RPC POSTs with the revision's envelope and headers, for what no SDK client sends on purpose
 // (an altered requestState, another customer's, one presented twice) and for the tasks extension.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { Customer, McpTestServer } from "./server";
+import type { Customer, McpServerView } from "./server";
 
 export const REVISION = "2026-07-28";
 const TASKS = "io.modelcontextprotocol/tasks";
 
 /** A v2 client pinned to the revision (it sends server/discover first); `answer`: how it answers a confirmation. */
 export async function modernClient(
-  running: McpTestServer,
+  running: McpServerView,
   customer: Customer,
   answer?: "accept" | "decline",
   asked: string[] = [],
@@ -39,7 +39,7 @@ let nextId = 1;
 
 /** One JSON-RPC request of the revision, as a POST with its envelope and headers: the response's JSON-RPC message. */
 export async function raw(
-  running: McpTestServer,
+  running: McpServerView,
   customer: Customer,
   method: string,
   params: Record<string, unknown>,
@@ -88,7 +88,7 @@ export async function raw(
 
 /** tools/call as raw sends it. */
 export const rawCall = (
-  running: McpTestServer,
+  running: McpServerView,
   customer: Customer,
   name: string,
   args: Record<string, unknown>,

@@ -33,13 +33,22 @@ const CUSTOMERS = [
 ] as const;
 export type Customer = (typeof CUSTOMERS)[number];
 
-export interface McpTestServer {
-  server: LocalServer;
+/** A server as the tests use it: its address, what it printed, and its keys. */
+export interface McpServerView {
+  server: Pick<LocalServer, "url" | "output">;
   keys: Record<Customer, string>;
 }
 
-/** The server; `vars` adds to (or replaces) its configuration, as `wrangler dev --var` does. */
-export async function startMcpTestServer(vars: Record<string, string> = {}): Promise<McpTestServer> {
+/** A server a test started (and stops). */
+export interface McpTestServer extends McpServerView {
+  server: LocalServer;
+}
+
+/**
+ * The server; `vars` adds to (or replaces) its configuration, as `wrangler dev --var` does, and `logTo`
+ * gets what it prints as well (for the files sharing it).
+ */
+export async function startMcpTestServer(vars: Record<string, string> = {}, logTo?: string): Promise<McpTestServer> {
   const keys = {} as Record<Customer, string>;
   const server = await startLocalServer({
     prepare: async (state) => {
@@ -60,6 +69,7 @@ export async function startMcpTestServer(vars: Record<string, string> = {}): Pro
       await withKv({ target: "--local", persistTo: state }, "API_KEYS", (kv) => kv.putAll(writes));
     },
     vars: { RETRY_BASE_DELAY_SECONDS: "1", RETRY_MAX_DELAY_SECONDS: "2", REDRIVE_AFTER_SECONDS: "30", ...vars },
+    ...(logTo ? { logTo } : {}),
   });
   return { server, keys };
 }
@@ -75,7 +85,10 @@ export interface ConnectOptions {
 }
 
 /** The official SDK client, connected over Streamable HTTP to /mcp with `headers` (the key). */
-export async function connect(server: LocalServer, { answer, raw, headers = {} }: ConnectOptions): Promise<Client> {
+export async function connect(
+  server: Pick<LocalServer, "url">,
+  { answer, raw, headers = {} }: ConnectOptions,
+): Promise<Client> {
   const client = new Client(
     { name: "mcp-test", version: "1.0.0" },
     { capabilities: answer || raw ? { elicitation: { form: {} } } : {} },
