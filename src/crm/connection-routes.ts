@@ -42,7 +42,7 @@ const providerParams = /* @__PURE__ */ once(() =>
 );
 const headers = { "x-request-id": requestIdHeader };
 // What each CRM's connection saves: its token, and its own instance URL where it answers at one
-// (from the declarations, crm.ts CrmWords and endpoint).
+// (from the declarations, crm-words.ts CrmWords, crm.ts endpoint).
 const tokens = () =>
   perCrm(({ words, endpoint }) =>
     "hostPatternVariable" in endpoint

@@ -36,7 +36,7 @@ const syncQuery = /* @__PURE__ */ once(() =>
   }),
 );
 const headers = { "x-request-id": requestIdHeader };
-// How each CRM tells a person's edit, and names its account: from the declarations (crm.ts CrmWords).
+// How each CRM tells a person's edit, and names its account: from the declarations (crm-words.ts CrmWords).
 const editedBy = () => perCrm(({ words }) => `${words.label}'s ${words.editedBy}`);
 const accounts = () => perCrm(({ words }) => `${words.label} ${words.account}`, ", ");
 const noSuchSync = /* @__PURE__ */ problem(["not_found"], "No such sync for this customer and environment");
