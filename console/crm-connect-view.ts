@@ -1,4 +1,4 @@
-// "Connect a CRM": a HubSpot private-app token, or a Salesforce token and instance URL,
+// "Connect a CRM": its token, and its instance URL for a CRM whose declaration asks one (crms.ts),
 // checked by the API with the CRM before it is kept (encrypted; never shown again); the
 // CRMs connected to this key's environment, each with Disconnect.
 import type { Api } from "./api";
