@@ -10,9 +10,10 @@
 # - the UUID pattern is src/base/uuid.ts's;
 # - configuration is read through configOf (src/base/config.ts): no other memo of parsed vars per env;
 # - `name=value,…` lists are read by src/base/name-values.ts only (no other split at "=");
-# - a CRM is its file and one line (issue 47): no code of src/, scripts/, client/src/ or bench/ names a
-#   declared CRM (its `name` or its `words.label`) but its own file src/crm/<crm>.ts and crms.ts; the
-#   routes' prose, the document, the examples and the CLI read the declarations (perCrm, CRM_PROVIDERS);
+# - a CRM is its file and one line (issue 47): no code of src/, scripts/, client/src/, bench/ or console/
+#   (its page included) names a declared CRM (its `name` or its `words.label`) but its own file
+#   src/crm/<crm>.ts and crms.ts; the routes' prose, the document, the examples, the CLI and the console
+#   page (CRM_PAGE_WORDS, scripts/build-console.mjs) read the declarations (perCrm, CRM_PROVIDERS);
 # - documentation is kept out of the Worker's bundle one way, under OPENAPI_METADATA (no pure-call marks).
 # `npm run lint` runs this.
 set -euo pipefail
@@ -62,15 +63,13 @@ if [ -n "$splits" ]; then
 fi
 # A CRM named outside its declaration: code lines only (comments may give a CRM as an example). Left
 # out: client/src/schema.ts (generated from the document, whose enums derive from CRM_PROVIDERS); lines
-# listing the tools whose spreadsheet exports the file core reads (with Pipedrive: not a connected CRM);
-# console/, until the page reads the names and words from the declarations (issue 47, see
-# docs/contributing.md "Adding a CRM").
+# listing the tools whose spreadsheet exports the file core reads (with Pipedrive: not a connected CRM).
 crm_files=$(grep -rlE --include='*.ts' 'CrmDeclaration<"[a-z0-9_]+">' src/crm | sort)
 crm_names=$(for file in $crm_files; do
   grep -hoE '(CrmDeclaration<"[a-z0-9_]+">|label: "[^"]+")' "$file" | sed -E 's/^[^"]*"([^"]+)".*$/\1/'
 done | sort -fu)
 for name in $crm_names; do
-  named=$(grep -rniF --include='*.ts' --include='*.mts' --include='*.mjs' -- "$name" src scripts client/src bench |
+  named=$(grep -rniF --include='*.ts' --include='*.mts' --include='*.mjs' --include='*.html' -- "$name" src scripts client/src bench console |
     grep -vE '^(src/crm/crms\.ts|client/src/schema\.ts):' | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)' |
     grep -v 'Pipedrive' || true)
   for file in $crm_files; do named=$(echo "$named" | grep -vF -- "$file:" || true); done

@@ -13,6 +13,7 @@ import type {
   Estimate,
 } from "../client/src/index";
 import type { operations } from "../client/src/schema";
+import type { Provider } from "./crms";
 
 type Json<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 
@@ -21,8 +22,6 @@ export type SyncPage = CrmSync;
 export type SyncRecord = SyncPage["records"][number];
 type Source = NonNullable<Json<operations["submitContactInfoBatch"]["requestBody"]>["source"]>;
 
-export type Provider = Integration["provider"];
-export const PROVIDERS = ["hubspot", "salesforce"] as const satisfies readonly Provider[];
 type Fields = NonNullable<CrmSyncRequest["fields"]>;
 export type Rule = NonNullable<Fields[keyof Fields]>;
 export const RULES = ["fill_empty", "overwrite", "skip_if_edited_by_user"] as const satisfies readonly Rule[];

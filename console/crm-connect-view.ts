@@ -1,21 +1,22 @@
-// "Connect a CRM": a HubSpot private-app token, or a Salesforce token and instance URL,
+// "Connect a CRM": its token, and its instance URL for a CRM whose declaration asks one (crms.ts),
 // checked by the API with the CRM before it is kept (encrypted; never shown again); the
 // CRMs connected to this key's environment, each with Disconnect.
 import type { Api } from "./api";
-import { type CrmApi, type Integration, PROVIDERS, type Provider } from "./crm-api";
+import type { CrmApi, Integration } from "./crm-api";
+import { CRM_PAGES, crmLabel, FIRST_PROVIDER, instanceHost, PROVIDERS, type Provider, perCrm } from "./crms";
 import { byId, fillTable, h } from "./dom";
 import { explainCrm } from "./explain";
-import { PROVIDER_LABELS } from "./words";
 
 const say = (text: string) => {
   byId("crm-connect-status").textContent = text;
 };
 
-const asProvider = (value: string): Provider => PROVIDERS.find((provider) => provider === value) ?? "hubspot";
+const asProvider = (value: string): Provider => PROVIDERS.find((provider) => provider === value) ?? FIRST_PROVIDER;
 
 /** The sandbox advice for a test key; a live key writes to whatever CRM is connected. */
 export function showEnvironment(api: Api | undefined): void {
-  const sandbox = "connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox), never your real CRM";
+  const sandboxes = CRM_PAGES.map(({ label, sandbox }) => `a ${label} ${sandbox}`).join(", ");
+  const sandbox = `connect a CRM sandbox (${sandboxes}), never your real CRM`;
   byId("crm-sandbox").textContent = !api
     ? `Paste your API key at the top of the page first. With a test key, ${sandbox}.`
     : api.environment === "live"
@@ -25,7 +26,7 @@ export function showEnvironment(api: Api | undefined): void {
 
 export function showConnections(list: readonly Integration[], crm: CrmApi, refresh: () => Promise<void>): void {
   const disconnect = (integration: Integration) => {
-    const name = PROVIDER_LABELS[integration.provider];
+    const name = crmLabel(integration.provider);
     const button = h("button", { type: "button", class: "small" }, `Disconnect ${name}`);
     button.addEventListener("click", async () => {
       say(`Disconnecting ${name}…`);
@@ -43,7 +44,7 @@ export function showConnections(list: readonly Integration[], crm: CrmApi, refre
     byId<HTMLTableElement>("crm-connections"),
     ["CRM", "Account", "Connected", ""],
     list.map((integration) => [
-      PROVIDER_LABELS[integration.provider],
+      crmLabel(integration.provider),
       integration.accountId,
       new Date(integration.connectedAt).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" }),
       disconnect(integration),
@@ -55,7 +56,7 @@ export function showConnections(list: readonly Integration[], crm: CrmApi, refre
     const select = byId<HTMLSelectElement>(id);
     const kept = select.value;
     select.replaceChildren(
-      ...list.map((integration) => new Option(PROVIDER_LABELS[integration.provider], integration.provider)),
+      ...list.map((integration) => new Option(crmLabel(integration.provider), integration.provider)),
     );
     if (list.some((integration) => integration.provider === kept)) select.value = kept;
   }
@@ -72,11 +73,15 @@ export function wireConnect(crm: () => CrmApi | undefined, refresh: () => Promis
   const provider = byId<HTMLSelectElement>("crm-provider");
   const instance = byId<HTMLInputElement>("crm-instance");
   const token = byId<HTMLInputElement>("crm-token");
-  provider.replaceChildren(...PROVIDERS.map((name) => new Option(PROVIDER_LABELS[name], name)));
+  provider.replaceChildren(...PROVIDERS.map((name) => new Option(crmLabel(name), name)));
+  byId("crm-token-help-crms").textContent = perCrm(({ tokenHelp, instanceHost }) =>
+    instanceHost ? `${tokenHelp} and your instance's address (…${instanceHost})` : tokenHelp,
+  );
   const showInstance = () => {
-    const salesforce = provider.value === "salesforce";
-    byId("crm-instance-choice").hidden = !salesforce;
-    instance.required = salesforce;
+    const host = instanceHost(asProvider(provider.value));
+    byId("crm-instance-choice").hidden = !host;
+    instance.required = Boolean(host);
+    instance.placeholder = host ? `https://yourcompany.${host}` : "";
   };
   provider.addEventListener("change", showInstance);
   showInstance();
@@ -85,10 +90,10 @@ export function wireConnect(crm: () => CrmApi | undefined, refresh: () => Promis
     const api = crm();
     if (!api) return say("Paste your API key at the top of the page first.");
     const chosen = asProvider(provider.value);
-    const name = PROVIDER_LABELS[chosen];
+    const name = crmLabel(chosen);
     say(`Checking the token with ${name}…`);
     try {
-      const instanceUrl = chosen === "salesforce" ? instance.value.trim() : undefined;
+      const instanceUrl = instanceHost(chosen) ? instance.value.trim() : undefined;
       const connected = await api.connect(chosen, token.value.trim(), instanceUrl);
       token.value = "";
       say(`${name} connected (account ${connected.accountId}). The token is kept encrypted and never shown again.`);

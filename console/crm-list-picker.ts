@@ -1,10 +1,11 @@
 // The list picker of "Enrich a CRM list": the connected CRM's contact lists (…/integrations/{provider}/lists),
 // each by name and size; picking one fills the list ID field, which stays for a list not shown (a Salesforce
 // report, a list past the pages read).
-import type { CrmApi, Provider } from "./crm-api";
+import type { CrmApi } from "./crm-api";
+import { crmLabel, type Provider } from "./crms";
 import { byId } from "./dom";
 import { explainCrm } from "./explain";
-import { count, PROVIDER_LABELS } from "./words";
+import { count } from "./words";
 
 // Pages read for the picker (100 lists each): past them, the ID field.
 const MAX_PAGES = 5;
@@ -33,7 +34,7 @@ export function followTypedId(listId: string): void {
 /** Reads the provider's lists into the picker. */
 export async function fillPicker(crm: CrmApi, provider: Provider): Promise<void> {
   const mine = ++asked;
-  const name = PROVIDER_LABELS[provider];
+  const name = crmLabel(provider);
   picker().replaceChildren(new Option(`Reading ${name}'s lists…`, ""));
   picker().disabled = true;
   say("");

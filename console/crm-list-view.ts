@@ -3,14 +3,15 @@
 // the same progress as a spreadsheet's run. Its batch is what "Write back" syncs.
 import type { RunProgress } from "../client/src/index";
 import type { Api } from "./api";
-import { type CrmApi, PROVIDERS, type Provider } from "./crm-api";
+import type { CrmApi } from "./crm-api";
 import { clearPicker, fillPicker, followTypedId } from "./crm-list-picker";
 import { type CrmJob, saveCrmJob } from "./crm-store";
+import { crmLabel, PROVIDERS, type Provider, perCrm } from "./crms";
 import { byId } from "./dom";
 import { explainCrm } from "./explain";
 import { watchJob } from "./run-job";
 import { outcomes, showProgress } from "./run-view";
-import { count, estimateLine, PROVIDER_LABELS } from "./words";
+import { count, estimateLine } from "./words";
 
 const say = (text: string) => {
   byId("crm-run-status").textContent = text;
@@ -27,7 +28,7 @@ export async function followList(
 ): Promise<void> {
   stop?.abort();
   stop = new AbortController();
-  const name = PROVIDER_LABELS[job.provider];
+  const name = crmLabel(job.provider);
   byId("crm-run").hidden = false;
   try {
     if (job.batchId === undefined) {
@@ -69,7 +70,7 @@ async function showEstimate(crm: CrmApi, provider: Provider, listId: string): Pr
   const line = byId("crm-estimate");
   line.textContent = "";
   if (listId === "") return;
-  line.textContent = `Reading list ${listId} from ${PROVIDER_LABELS[provider]} to estimate the cost…`;
+  line.textContent = `Reading list ${listId} from ${crmLabel(provider)} to estimate the cost…`;
   try {
     const estimate = await crm.estimateList({ provider, listId });
     if (asked === estimating) line.textContent = estimateLine(estimate, "record");
@@ -103,6 +104,7 @@ export function wireList(
   onDone: (batchId: string, provider: Provider) => void,
 ): void {
   const listInput = byId<HTMLInputElement>("crm-list-id");
+  byId("crm-list-help-crms").textContent = perCrm(({ listIdHelp }) => listIdHelp);
   const estimate = () => {
     const doors = api();
     const provider = chosenProvider();

@@ -1,7 +1,7 @@
 // The CRM tab's work in progress, kept in localStorage so a reload picks it up again: the
 // list sent, its batch, and the sync previewed or applied. Only ids: never a person's
 // values (those stay in the CRM and the API, and on screen while shown).
-import { PROVIDERS, type Provider } from "./crm-api";
+import { PROVIDERS, type Provider } from "./crms";
 
 export interface CrmJob {
   environment: string;

@@ -2,13 +2,14 @@
 // chosen per field. Always previewed first (a dry run: before, after, action, why and the
 // rule, record by record, page by page); Apply writes exactly what was previewed, then the
 // per-record results show in the same table, and either can be downloaded as a report.
-import { type CrmApi, PROVIDERS, RULES, type Rule, type SyncField, type SyncPage } from "./crm-api";
+import { type CrmApi, RULES, type Rule, type SyncField, type SyncPage } from "./crm-api";
 import { DIFF_HEADER, type DiffLine, diffCells, diffLines, type Person, reportLines, undoPreview } from "./crm-diff";
 import { type CrmJob, saveCrmJob } from "./crm-store";
+import { crmLabel, PROVIDERS } from "./crms";
 import { byId, fillTable, h, saveFile } from "./dom";
 import { explainCrm } from "./explain";
 import { csvBlob } from "./file-adapter";
-import { count, num, PROVIDER_LABELS, RULE_WORDS } from "./words";
+import { count, num, RULE_WORDS } from "./words";
 
 const FIELDS: readonly SyncField[] = ["email", "phone"];
 const POLL_MS = 1000;
@@ -59,7 +60,7 @@ function countsLine(sync: SyncPage): string {
 /** Why a sync failed, and what to do. */
 function failure(sync: SyncPage): string {
   if (sync.status !== "failed") return "";
-  const crm = PROVIDER_LABELS[sync.provider];
+  const crm = crmLabel(sync.provider);
   if (sync.error?.code === "crm_unauthorized")
     return ` ${crm} refused the token (expired or revoked): connect it again above, then preview again. What was written before is listed below.`;
   if (sync.error?.code === "crm_not_connected") return ` ${crm} is not connected any more: connect it again above.`;

@@ -2,12 +2,13 @@
 // written back under the rules chosen, apply it, and download the report. Told of the key
 // in use by the page; picks up the work saved in this browser (ids only) for its environment.
 import type { Api } from "./api";
-import { type CrmApi, crmApi, PROVIDERS, type Provider } from "./crm-api";
+import { type CrmApi, crmApi } from "./crm-api";
 import { clearConnections, showConnections, showEnvironment, wireConnect } from "./crm-connect-view";
 import { clearList, followList, refreshLists, wireList } from "./crm-list-view";
 import { peopleOf } from "./crm-people";
 import { type CrmJob, loadCrmJob } from "./crm-store";
 import { clearSync, followSync, type SyncDoors, wireSync } from "./crm-sync-view";
+import { FIRST_PROVIDER, PROVIDERS, type Provider } from "./crms";
 import { byId } from "./dom";
 import { explainCrm } from "./explain";
 
@@ -32,7 +33,8 @@ function currentJob(): CrmJob | undefined {
   if (batchId === "") return undefined;
   const saved = loadCrmJob(doors.api.environment);
   if (saved?.batchId === batchId) return saved;
-  const provider = PROVIDERS.find((name) => name === byId<HTMLSelectElement>("crm-sync-provider").value) ?? "hubspot";
+  const provider =
+    PROVIDERS.find((name) => name === byId<HTMLSelectElement>("crm-sync-provider").value) ?? FIRST_PROVIDER;
   return { environment: doors.api.environment, provider, listId: "", idempotencyKey: "", batchId };
 }
 

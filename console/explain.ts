@@ -1,9 +1,9 @@
 // An error as one sentence for the page's status lines: the user's file problem as said,
 // the API's problem with its code (a CRM's and a rate limit's in words, with what to do and the
 // time to wait, said once), anything else as it is.
-import type { Provider } from "./crm-api";
+import { crmLabel, listIdHelp, type Provider, tokenHelp } from "./crms";
 import { FileProblem } from "./file-adapter";
-import { duration, LIMIT_NAMES, PROVIDER_LABELS, perWindow } from "./words";
+import { duration, LIMIT_NAMES, perWindow } from "./words";
 
 interface ProblemLike {
   status: number;
@@ -49,15 +49,13 @@ export function explain(error: unknown): string {
 /** The API's CRM problems in words, with what to do, each said once; any other problem as the page says it. */
 export function explainCrm(error: unknown, provider?: Provider): string {
   const problem = problemOf(error);
-  const crm = provider ? PROVIDER_LABELS[provider] : "The CRM";
+  const crm = provider ? crmLabel(provider) : "The CRM";
+  const where = provider && listIdHelp(provider);
   const said: Record<string, string> = {
-    crm_token_refused:
-      provider === "salesforce"
-        ? `${crm} refused this token: give a current access token of a user who can read and edit Contacts, then connect.`
-        : `${crm} refused this token: copy the private app's access token again (with the contacts and lists scopes), then connect.`,
+    crm_token_refused: `${crm} refused this token: give ${(provider && tokenHelp(provider)) ?? "a current one"}, then connect.`,
     crm_unauthorized: `${crm} refused the saved token (expired or revoked?): connect it again above with a new token.`,
     crm_not_connected: `${crm} is not connected: connect it above first.`,
-    crm_list_not_found: `${crm} has no such list: check its ID (for HubSpot, the number in the list's address).`,
+    crm_list_not_found: `${crm} has no such list: check its ID${where ? `, ${where}` : ""}.`,
     crm_unavailable: `${crm} did not answer, or asked us to wait.${retryIn(problem, " Try again in a minute.")}`,
     crm_bad_answer: `${crm} answered something its API does not (its fault, not yours).${retryIn(problem, " Try again in a minute.")}`,
     crm_account_changed: `${crm} is now connected to another account than this preview's: preview again on this one, or connect the first account again.`,

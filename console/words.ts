@@ -44,8 +44,6 @@ function budgetWords({ maxCredits, remainingCredits }: { maxCredits: number; rem
     : ` ${left}.`;
 }
 
-export const PROVIDER_LABELS = { hubspot: "HubSpot", salesforce: "Salesforce" } as const;
-
 /** The write-back rules (issue 37), as a sales-ops person chooses between them. */
 export const RULE_WORDS = {
   fill_empty: {

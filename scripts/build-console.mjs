@@ -23,6 +23,23 @@ const fflateInPage = {
   },
 };
 
+// The CRMs the page offers and its words for each, from their declarations (src/crm/page-words.ts): bundled
+// for Node and imported here, since the page cannot import the declarations (their clients and zod would
+// weigh on it), then given to the page as CRM_PAGE_WORDS (console/crms.ts).
+const pageWords = await build({
+  entryPoints: ["src/crm/page-words.ts"],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  write: false,
+  logLevel: "error",
+  // As the Worker is built (wrangler.toml [define]): the API's documentation stays out.
+  define: { OPENAPI_METADATA: "false" },
+});
+const { crmPageWords } = await import(
+  `data:text/javascript;base64,${Buffer.from(pageWords.outputFiles[0].contents).toString("base64")}`
+);
+
 export const CONSOLE_BUILD = {
   entryPoints: ["console/main.ts"],
   bundle: true,
@@ -38,6 +55,7 @@ export const CONSOLE_BUILD = {
   legalComments: "none",
   external: missing.map((name) => `${name}/*`),
   plugins: [fflateInPage],
+  define: { CRM_PAGE_WORDS: JSON.stringify(crmPageWords()) },
 };
 
 // Nothing from another host, no inline script or style: the page holds an API key.

@@ -394,7 +394,7 @@ export interface paths {
         get: operations["getIntegration"];
         /**
          * Connect a CRM
-         * @description Saves the CRM's access token (HubSpot: a private app's token; Salesforce: an access token and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
+         * @description Saves the CRM's access token (HubSpot: a private app's token; Salesforce: a current access token of a user who can read and edit Contacts and its instanceUrl, https://<your domain> on a host the deployment allows, by default *.my.salesforce.com, with no credentials, path, query or fragment, saved as its origin), after the CRM accepted it (HubSpot: GET /account-info/v3/details; Salesforce: its userinfo). The token is stored encrypted and never returned. A refused token saves nothing. Connect a CRM sandbox (a HubSpot developer test account, a Salesforce sandbox) to a test key: test results are sandbox data. Rate limited as contact_info_request (Tier 3).
          */
         put: operations["connectIntegration"];
         post?: never;
@@ -1960,7 +1960,7 @@ export interface components {
                 email?: string;
             }[];
             /**
-             * @description In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): for HubSpot, a list id; for Salesforce, a Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column). Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.
+             * @description In place of items: a CRM list to enrich, read through your connection (PUT …/integrations/{provider}): for HubSpot, a list id; for Salesforce, a Contacts list view's ID (00B…) or a Contacts report's (00O…, its CONTACT_ID column), ending its address. Each member becomes an item (first and last name, email, company, website, LinkedIn URL as the CRM holds them) whose externalId is the record id, so POST …/crm-syncs can write the results back.
              * @example {
              *       "provider": "hubspot",
              *       "listId": "123"

@@ -41,7 +41,7 @@ const connectionSchema = OPENAPI_METADATA
 const providerParams = () =>
   environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: CRM_PROVIDERS[0] } }) });
 const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
-// What each CRM's connection saves: its token, and its instance URL where it has one (crm.ts, its declaration).
+// What each CRM's connection saves: its token, and its instance URL where it has one (crm-words.ts, crm.ts).
 const tokens = () =>
   perCrm(({ words, endpoint }) =>
     "hostPatternVariable" in endpoint

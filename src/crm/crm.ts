@@ -1,5 +1,6 @@
 import type { RateWindow } from "../base/vendor-limits";
 import type { CrmCall } from "./crm-http";
+import type { CrmWords } from "./crm-words";
 
 /** The contact fields a sync may write, each to one CRM property (CrmDeclaration.properties). */
 export const SYNC_FIELDS = ["email", "phone"] as const;
@@ -63,29 +64,6 @@ export interface CrmClient {
   readRecords(keys: readonly string[], by: "id" | "email"): Promise<CrmRecord[]>;
   /** Writes (at most `batchSize` records, each once), answering each record's result. */
   updateRecords(updates: readonly CrmUpdate[]): Promise<UpdateResults>;
-}
-
-/**
- * What people and the API's reference are told of a CRM, each phrase said once, in its declaration: the
- * routes' descriptions, the document and the tools read these, never a CRM's name (.ci/facts-once.sh).
- */
-interface CrmWords {
-  /** Its name as people write it ("HubSpot"); the API's `provider` is the declaration's `name`. */
-  readonly label: string;
-  /** The token a connection saves ("a private app's token"); an instance URL is said from `endpoint`. */
-  readonly token: string;
-  /** How connecting checks the token ("GET /account-info/v3/details"). */
-  readonly tokenCheck: string;
-  /** What its account is called, whose id is a connection's accountId ("portal"). */
-  readonly account: string;
-  /** Its test account, the one a test key connects ("developer test account"). */
-  readonly sandbox: string;
-  /** The lists …/integrations/{provider}/lists answers, and any it does not. */
-  readonly lists: string;
-  /** What a submit's source.listId takes ("a list id"). */
-  readonly listId: string;
-  /** How it tells that a person changed a property last (skip_if_edited_by_user). */
-  readonly editedBy: string;
 }
 
 /**

@@ -216,6 +216,9 @@ export const hubspot: CrmDeclaration<"hubspot"> = {
     lists: "contact lists (POST /crm/v3/lists/search)",
     listId: "a list id",
     editedBy: "history sourceType CRM_UI or a mobile app",
+    tokenHelp:
+      "a private app's access token (Settings › Integrations › Private apps) with the contacts and lists scopes",
+    listIdHelp: "the number in the list's address (…/objectLists/123)",
   },
   endpoint: { urlVariable: "HUBSPOT_API_URL", defaultUrl: "https://api.hubapi.com" },
   limits: [{ limit: 100, seconds: 10 }],

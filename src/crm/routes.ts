@@ -41,7 +41,7 @@ const syncQuery = OPENAPI_METADATA
     )
   : notInTheWorker;
 const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
-// How each CRM tells a person's edit, and names its account: from the declarations (crm.ts CrmWords).
+// How each CRM tells a person's edit, and names its account: from the declarations (crm-words.ts CrmWords).
 const editedBy = () => perCrm(({ words }) => `${words.label}'s ${words.editedBy}`);
 const accounts = () => perCrm(({ words }) => `${words.label} ${words.account}`, ", ");
 const noSuchSync = OPENAPI_METADATA

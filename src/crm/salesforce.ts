@@ -230,12 +230,12 @@ export const salesforce: CrmDeclaration<"salesforce"> = {
   name: "salesforce",
   words: {
     label: "Salesforce",
-    token: "an access token",
+    token: "a current access token of a user who can read and edit Contacts",
     tokenCheck: "its userinfo",
     account: "org",
     sandbox: "sandbox",
     lists: "Contact list views (a Contacts report is not listed; its ID still works as source.listId)",
-    listId: "a Contacts list view id (00B…) or Contacts report id (00O…, its CONTACT_ID column)",
+    listId: "a Contacts list view's ID (00B…) or a Contacts report's (00O…, its CONTACT_ID column), ending its address",
     editedBy: "field history",
   },
   // Each org answers at its own My Domain (instanceUrl), on hosts this pattern allows.

@@ -108,9 +108,22 @@ describe("the /app console's CRM tab (issue 37)", () => {
     await page.fill("#api-key", TEST_KEY);
     await page.press("#api-key", "Enter");
     await page.locator("#crm-sandbox", { hasText: "connect a CRM sandbox" }).waitFor();
+    // Each CRM's help, from its declaration when the page was built (issue 47).
+    await expect(page.locator("#crm-sandbox").textContent()).resolves.toContain(
+      "(a HubSpot developer test account, a Salesforce sandbox)",
+    );
+    await expect(page.locator("#crm-token-help").textContent()).resolves.toMatch(
+      /^HubSpot: a private app's access token \(Settings › Integrations › Private apps\) .*\. Salesforce: .* and your instance's address \(…my\.salesforce\.com\)\. The token is checked/,
+    );
+    await expect(page.locator("#crm-list-help").textContent()).resolves.toMatch(
+      /HubSpot: the number in the list's address \(…\/objectLists\/123\)\. Salesforce: a Contacts list view's ID \(00B…\)/,
+    );
     // Salesforce needs its instance's address too, on a Salesforce host.
     await page.locator("#crm-provider").selectOption("salesforce");
     await expect(page.locator("#crm-instance").getAttribute("required")).resolves.toBe("");
+    await expect(page.locator("#crm-instance").getAttribute("placeholder")).resolves.toBe(
+      "https://yourcompany.my.salesforce.com",
+    );
     await page.locator("#crm-token").fill("00D000000000001!AQ0AQ");
     await page.locator("#crm-instance").fill("https://crm.evil.example");
     await page.getByRole("button", { name: "Connect", exact: true }).click();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { explain, explainCrm } from "../../console/explain";
 import { LIMIT_NAMES, perWindow } from "../../console/words";
-import { crmUnavailable } from "../../src/http/errors";
+import { CRMS } from "../../src/crm/crms";
+import { crmListNotFound, crmTokenRefused, crmUnavailable } from "../../src/http/errors";
 import { type ApiError, problemResponse } from "../../src/http/problem";
 import { ENDPOINT_TYPES } from "../../src/rate-limit/endpoint-types";
 import { rateLimited } from "../../src/rate-limit/rate-limited";
@@ -31,5 +32,14 @@ describe("the console says each error once, in words, with the time to wait once
     expect(`${LIMIT_NAMES.contact_info_request}: ${perWindow(50, 60)}`).toBe("Starting batches: 50 a minute");
     expect(perWindow(1000, 3600)).toBe("1,000 an hour");
     expect(perWindow(3, 2)).toBe("3 every 2 s");
+  });
+
+  it("each CRM's help in its declaration's words (the page reads them at build time, issue 47)", async () => {
+    for (const { name, words } of Object.values(CRMS)) {
+      const refused = explainCrm(await received(crmTokenRefused(words.label)), name);
+      expect(refused).toBe(`${words.label} refused this token: give ${words.tokenHelp ?? words.token}, then connect.`);
+      const notFound = explainCrm(await received(crmListNotFound(words.label, "7")), name);
+      expect(notFound).toBe(`${words.label} has no such list: check its ID, ${words.listIdHelp ?? words.listId}.`);
+    }
   });
 });
