@@ -78,8 +78,9 @@ export default defineConfig({
           // The fake CRMs (test/fakes/).
           HUBSPOT_API_URL: "https://hubspot.test",
           SALESFORCE_HOST_PATTERN: "*.salesforce.test",
-          // A stalled or trickling CRM answer is cut off this soon (test/fakes/hubspot-faults.ts).
-          CRM_TIMEOUT_MS: 2000,
+          // A stalled or trickling CRM answer is cut off this soon (test/fakes/hubspot-faults.ts); long enough
+          // that a fake's page of 250 members is never cut off on a loaded CI machine (2 s once was).
+          CRM_TIMEOUT_MS: 5000,
         },
         queueConsumers: {
           "contact-info-items": { maxBatchTimeout: 0.05, maxRetries: 4, deadLetterQueue: "contact-info-items-dlq" },
