@@ -14,14 +14,13 @@ import {
   keyRequired,
   unknownEnvironment,
 } from "../openapi/common";
-import { header, requestIdHeader } from "../openapi/headers";
+import { header, requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { budgetState, ledgerCsv, ledgerQuerySchema, readLedgerPage, setBudget } from "./budget-operations";
 import { budgetRequestSchema, budgetStateSchema, ledgerPageSchema } from "./budget-views";
 import { LEDGER_COLUMNS } from "./ledger";
 
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const TAGS = ["Usage"];
 
 const getBudget = declareRoute({

@@ -4,7 +4,7 @@ import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { feedbackReceiptSchema, feedbackRequestSchema, REFUND_WINDOW_DAYS } from "./feedback";
@@ -29,7 +29,7 @@ const postFeedback = declareRoute({
     responses: {
       200: {
         description: "Recorded: what was refunded, or why nothing was.",
-        headers: { "x-request-id": requestIdHeader() },
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: feedbackReceiptSchema() } },
       },
       400: problem(

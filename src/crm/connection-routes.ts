@@ -12,7 +12,7 @@ import {
   keyRequired,
   unknownEnvironment,
 } from "../openapi/common";
-import { header, requestIdHeader } from "../openapi/headers";
+import { header, requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import {
@@ -40,7 +40,6 @@ const connectionSchema = OPENAPI_METADATA
   : notInTheWorker;
 const providerParams = () =>
   environmentParams().extend({ provider: z.enum(CRM_PROVIDERS).meta({ param: { example: CRM_PROVIDERS[0] } }) });
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 // What each CRM's connection saves: its token, and its instance URL where it has one (crm-words.ts, crm.ts).
 const tokens = () =>
   perCrm(({ words, endpoint }) =>

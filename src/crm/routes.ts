@@ -6,7 +6,7 @@ import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
-import { header, requestIdHeader } from "../openapi/headers";
+import { header, requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { perCrm } from "./crms";
@@ -40,7 +40,6 @@ const syncQuery = OPENAPI_METADATA
       }),
     )
   : notInTheWorker;
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 // How each CRM tells a person's edit, and names its account: from the declarations (crm-words.ts CrmWords).
 const editedBy = () => perCrm(({ words }) => `${words.label}'s ${words.editedBy}`);
 const accounts = () => perCrm(({ words }) => `${words.label} ${words.account}`, ", ");

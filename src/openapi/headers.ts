@@ -28,6 +28,9 @@ export const requestIdHeader = OPENAPI_METADATA
     )
   : notInTheWorker;
 
+/** The headers of an answer that carries only the request's id. */
+export const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
+
 export const retryAfterHeader = (description: string, seconds: number) => header(description, seconds, true);
 
 /** An example of the usage an answer reports: `used` of `limit` counted, the oldest leaving in `resetSeconds`. */

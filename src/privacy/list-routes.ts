@@ -5,7 +5,7 @@ import * as z from "zod";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { deliverAgain, listDoNotDeliver, listSuppressions, unsuppress } from "./operations";
@@ -13,7 +13,6 @@ import { doNotDeliverKeySchema, doNotDeliverListSchema, suppressionKeySchema, su
 import { keyedHashPaging } from "./storage/keyed-hash-list";
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 
 interface ListDoors {
   path: string;

@@ -12,7 +12,7 @@ import {
   keyRequired,
   unknownEnvironment,
 } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { type DeclaredRoute, declareRoute } from "../routes/declare";
 import { keyedHashListRouteDeclarations } from "./list-routes";
@@ -34,7 +34,6 @@ const bodyProblems = () => ({
 });
 
 // Its rate limit's fields are added by the document (openapi/rate-limit-docs.ts), as to every limited route.
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 
 const erasePersonRoute = declareRoute({
   route: {

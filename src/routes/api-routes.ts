@@ -13,7 +13,7 @@ import { crmSyncRoutes } from "../crm/routes";
 import { callerOf } from "../middleware/caller";
 import { limitOf, rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { rateLimitInfoSchema } from "../openapi/schemas";
 import { rateLimitsOf } from "../operations/account";
 import { privacyRoutes } from "../privacy/routes";
@@ -41,7 +41,7 @@ const getRateLimits = declareRoute({
     responses: {
       200: {
         description: "One entry per endpoint type.",
-        headers: { "x-request-id": requestIdHeader() },
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: z.array(rateLimitInfoSchema()) } },
       },
       ...authProblems(),

@@ -6,7 +6,7 @@ import { connectionViewSchema } from "../connections/connection";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { endConnection, listConnections } from "../operations/connections";
 import { type DeclaredRoute, declareRoute } from "./declare";
@@ -18,7 +18,6 @@ const connectionParams = OPENAPI_METADATA
       }),
     )
   : notInTheWorker;
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const TAGS = ["Connections"];
 
 const list = declareRoute({

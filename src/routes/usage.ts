@@ -4,7 +4,7 @@ import { sourceScorecardsSchema, usageReportSchema } from "../account/views";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired, unknownEnvironment } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { readSourceScorecards, readUsage } from "../operations/account";
 import { type DeclaredRoute, declareRoute } from "./declare";
@@ -26,7 +26,7 @@ const getUsage = declareRoute({
     responses: {
       200: {
         description: "Usage per day and in total.",
-        headers: { "x-request-id": requestIdHeader() },
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: usageReportSchema() } },
       },
       400: problem(
@@ -61,7 +61,7 @@ const getSourceScorecards = declareRoute({
     responses: {
       200: {
         description: "One scorecard per source asked in the last 30 days.",
-        headers: { "x-request-id": requestIdHeader() },
+        headers: requestIdHeaders(),
         content: { "application/json": { schema: sourceScorecardsSchema() } },
       },
       ...authProblems(),

@@ -4,7 +4,7 @@ import { notInTheWorker, once } from "../base/once";
 import { callerOf } from "../middleware/caller";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, keyRequired } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import { listDeliveries, readDelivery, redeliver } from "../webhooks/operations";
 import { deliveryDetailSchema, deliveryPageSchema, deliveryQuerySchema } from "../webhooks/views";
@@ -17,7 +17,6 @@ const deliveryParams = OPENAPI_METADATA
       }),
     )
   : notInTheWorker;
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const noSuchDelivery = OPENAPI_METADATA
   ? once(() => problem(["not_found"], "No such delivery for this customer and environment"))
   : notInTheWorker;

@@ -5,7 +5,7 @@ import { callerOf } from "../middleware/caller";
 import { jsonBody } from "../middleware/json-body";
 import { rateLimit } from "../middleware/rate-limit";
 import { authProblems, environmentParams, internalError, jsonBodyProblems, keyRequired } from "../openapi/common";
-import { requestIdHeader } from "../openapi/headers";
+import { requestIdHeaders } from "../openapi/headers";
 import { problem } from "../openapi/problems";
 import {
   createEndpoint,
@@ -33,7 +33,6 @@ const endpointParams = () =>
   environmentParams().extend({
     id: z.string().meta({ description: "The endpoint's id (POST …/webhook-endpoints answered it)." }),
   });
-const requestIdHeaders = () => ({ "x-request-id": requestIdHeader() });
 const noSuchEndpoint = () => problem(["not_found"], "No such endpoint for this customer and environment");
 const invalidBody = () =>
   problem(
