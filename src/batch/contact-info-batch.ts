@@ -47,7 +47,7 @@ import { hasSchema, migrate } from "./schema";
  * is an item enqueued. Then the alarm drives the re-drive of lost messages, the
  * deadline, the webhook, the purge of an erased batch's cached results and retention. What it does next is
  * decided by `nextStep`; the steps' SQL lives beside it. The create path (creation.ts), the alarm's steps
- * (alarm-steps.ts) and the paths in the sub-rooms, record/, fan-out/ and events/ (and privacy/storage/ for erasure), are functions
+ * (alarm-steps.ts), the fan-out (fan-out.ts) and the paths in the sub-rooms, record/ and events/ (and privacy/storage/ and credits/refund.ts), are functions
  * of the object's parts; this class holds its RPC methods.
  */
 export class ContactInfoBatch extends DurableObject<Env> {
