@@ -55,5 +55,5 @@ describe("npm run keys -- set-limits", () => {
       rate_limits: { limit: 5, windowSeconds: 10 },
     });
     expect(limitsOf(live.keyId)).toBeUndefined();
-  }, 300_000); // eleven commands, each loading wrangler and starting a runtime: 10-15 s apiece on a busy machine
+  }, 600_000); // eleven commands, each loading wrangler and starting a runtime: 10-15 s apiece, up to 28 s with three CI jobs at once
 });
